@@ -1,0 +1,1 @@
+"""Toy tasks the engine trains on."""
