@@ -1,0 +1,172 @@
+"""Build in phases: gather every chapter (scan, validate, compute, render) into memory, then write.
+
+Nothing touches the output folder until everything has been gathered; the write goes to a
+temporary sibling folder that is swapped in whole, so a failed build leaves the old site.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+
+from .directives import DIRECTIVES, NAMES
+from .errors import BuildError
+from .expressions import ExpressionError, evaluate
+from .figures import FigureCache, RenderedFigure, embed_json, render_figure
+from .markdown_render import render
+from .pages import environment
+from .runtime import Runtime, from_distribution, from_npm
+from .site_config import ChapterEntry, load_site_config
+from .source import RE_BLOCK_START, scan, substitute
+from .wheel import build_wheel
+
+
+@dataclass
+class Paths:
+    root: Path  # the repository
+    content: Path
+    theme: Path
+    engine: Path
+    node_modules: Path
+
+    @classmethod
+    def at(cls, root: Path, content: Path | None = None) -> "Paths":
+        return cls(root, content or root / "content", root / "theme", root / "engine", root / "node_modules")
+
+
+@dataclass
+class Chapter:
+    entry: ChapterEntry
+    slug: str
+    title: str
+    html: str
+    figures: list[RenderedFigure]
+
+    @property
+    def url(self) -> str:
+        return f"{self.slug}.html"
+
+
+@dataclass
+class Site:
+    """Everything the write phase needs: file bytes by dist-relative path, and files to copy."""
+    files: dict[str, bytes] = field(default_factory=dict)
+    copies: dict[str, Path] = field(default_factory=dict)
+
+
+def _title(path: Path, toc_tokens) -> str:
+    for token in toc_tokens:
+        if token["level"] == 1:
+            return re.sub(r"<[^>]+>", "", token["name"])
+    raise BuildError(path, 1, "a chapter must start with a '# Title' heading")
+
+
+def gather_chapter(entry: ChapterEntry, cache: FigureCache) -> Chapter:
+    path = entry.path
+    text = path.read_text(encoding="utf-8")
+    scanned = scan(path, text, NAMES)
+    by_name = {d.NAME: d for d in DIRECTIVES}
+    for use in scanned.directives:
+        by_name[use.name].validate(use, path)
+    values = {}
+    for use in scanned.expressions:
+        try:
+            values[(use.line, use.start)] = evaluate(use.source, cache.data)
+        except ExpressionError as err:
+            raise BuildError(path, use.line, str(err)) from None
+    slug = path.stem
+    figures = [render_figure(cache, use, entry.number, i, slug)
+               for i, use in enumerate((u for u in scanned.directives if u.name == "figure"), 1)]
+
+    def first_leftover_line():
+        return next((i for i, line in enumerate(scanned.lines, 1) if RE_BLOCK_START.match(line)), 1)
+
+    html, toc = render(path, substitute(scanned, values), figures, first_leftover_line)
+    return Chapter(entry, slug, _title(path, toc), html, figures)
+
+
+def _assets(theme: Path) -> dict[str, Path]:
+    out = {}
+    for sub, dest in (("css", "assets/css"), ("js", "assets/js"), ("figures", "assets/figures")):
+        for p in sorted((theme / sub).glob("*")):
+            if p.is_file():
+                out[f"{dest}/{p.name}"] = p
+    return out
+
+
+def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, live_reload: bool = False) -> Site:
+    """Phase one: read, validate and render everything into memory."""
+    cache = cache or FigureCache()
+    config = load_site_config(paths.content)
+    chapters = [gather_chapter(e, cache) for e in config.chapters]
+    site = Site()
+    wheel_name, wheel = build_wheel(paths.engine)
+    wheel_path = f"py/{hashlib.sha256(wheel).hexdigest()[:12]}/{wheel_name}"
+    site.files[wheel_path] = wheel
+    site.copies.update(runtime.files)
+    site.copies.update(_assets(paths.theme))
+    env = environment(paths.theme)
+    common = {"site": config, "chapters": chapters, "live_reload": live_reload,
+              "runtime_config": embed_json(runtime.config(wheel_path))}
+    try:
+        for i, ch in enumerate(chapters):
+            prev_ch = chapters[i - 1] if i > 0 else None
+            next_ch = chapters[i + 1] if i + 1 < len(chapters) else None
+            site.files[ch.url] = env.get_template("chapter.html").render(
+                chapter=ch, prev=prev_ch, next=next_ch, **common).encode()
+            for fig in ch.figures:
+                site.files[fig.svg_path] = fig.svg
+        site.files["index.html"] = env.get_template("index.html").render(**common).encode()
+    except jinja2.TemplateError as err:
+        raise BuildError(getattr(err, "filename", None) or paths.theme / "templates",
+                         getattr(err, "lineno", None), f"template error: {err.message}") from None
+    site.files[".nojekyll"] = b""
+    site.files["runtime.json"] = (json.dumps(runtime.config(wheel_path), indent=2) + "\n").encode()
+    return site
+
+
+def write(site: Site, out: Path) -> None:
+    """Phase two: write into a temporary sibling folder, then swap it in whole."""
+    out = out.resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
+    old = out.parent / f".{out.name}.old-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        for rel, data in sorted(site.files.items()):
+            dest = tmp / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes(data)
+        for rel, src in sorted(site.copies.items()):
+            dest = tmp / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, dest)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    if out.exists():
+        out.rename(old)
+    tmp.rename(out)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def load_runtime(paths: Paths, pyodide_dist: Path | None) -> Runtime:
+    return from_distribution(pyodide_dist) if pyodide_dist else from_npm(paths.node_modules)
+
+
+def build(paths: Paths, out: Path, pyodide_dist: Path | None = None, cache: FigureCache | None = None,
+          live_reload: bool = False) -> Site:
+    site = gather(paths, load_runtime(paths, pyodide_dist), cache, live_reload)
+    write(site, out)
+    return site
+
+
+def check(paths: Paths, pyodide_dist: Path | None = None) -> Site:
+    """Everything a build validates, without writing the output."""
+    return gather(paths, load_runtime(paths, pyodide_dist))

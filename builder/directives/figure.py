@@ -1,0 +1,68 @@
+"""`/// figure | name`: a live figure with YAML options and a Markdown caption.
+
+    /// figure | softmax-temperature
+        temperature: 2.0
+
+    Caption, in **Markdown**.
+    ///
+"""
+from __future__ import annotations
+
+import xml.etree.ElementTree as etree
+
+from pymdownx.blocks.block import Block as _Block, type_any
+
+from engine.figures import FIGURES, ParamError, module, validate as validate_params
+from ..errors import BuildError
+
+NAME = "figure"
+
+
+def validate(use, path):
+    """Check the figure name and its options against the figure model's Params."""
+    if not use.argument:
+        raise BuildError(path, use.line, f"figure directive needs a name: '/// figure | name' (known: {', '.join(FIGURES)})")
+    if use.argument not in FIGURES:
+        raise BuildError(path, use.line, f"unknown figure '{use.argument}' (known: {', '.join(FIGURES)})")
+    try:
+        validate_params(module(use.argument).Params, use.options)
+    except ParamError as err:
+        raise BuildError(path, use.option_lines.get(err.option, use.line), f"figure '{use.argument}': {err}") from None
+
+
+_UNSET = object()
+
+
+def _all_option_names():
+    names = set()
+    for name in FIGURES:
+        names.update(module(name).Params.__dataclass_fields__)
+    return sorted(names)
+
+
+class Block(_Block):
+    """Renders the next pre-rendered figure from the page's queue; the caption becomes the figcaption.
+
+    Options were validated with line numbers before Markdown ran; here every known option
+    name is accepted so that pymdownx never silently drops a block it judges invalid.
+    """
+
+    NAME = NAME
+    ARGUMENT = True
+    OPTIONS = {name: [_UNSET, type_any] for name in _all_option_names()}
+
+    def on_create(self, parent):
+        queue = self.md.attention_figures
+        if not queue:
+            raise RuntimeError("figure block without a scanned figure: the source scan and Markdown disagree")
+        rendered = queue.pop(0)
+        el = etree.SubElement(parent, "figure", rendered.attributes)
+        body = etree.SubElement(el, "div", {"class": "figure-body"})
+        body.text = self.md.htmlStash.store(rendered.body_html)
+        self.caption = etree.SubElement(el, "figcaption")
+        label = etree.SubElement(self.caption, "span", {"class": "figure-label"})
+        label.text = rendered.label
+        return el
+
+    def on_add(self, block):
+        return self.caption

@@ -1,0 +1,26 @@
+"""Build errors that name the file and line, so an author can go straight to the mistake."""
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class BuildError(Exception):
+    """One bad input; str() gives `path:line: message` as printed by the CLI."""
+
+    def __init__(self, path: Path | str, line: int | None, message: str):
+        super().__init__(message)
+        self.path = Path(path)
+        self.line = line
+        self.message = message
+
+    def __str__(self) -> str:
+        where = display_path(self.path)
+        return f"{where}:{self.line}: {self.message}" if self.line else f"{where}: {self.message}"
+
+
+def display_path(path: Path) -> str:
+    """The path relative to the working directory when it lies below it, else as given."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)

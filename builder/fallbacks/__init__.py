@@ -1,0 +1,44 @@
+"""Static fallbacks: one module per figure drawing the model's output with matplotlib.
+
+Each module has `draw(fig, data)`, `alt(data) -> str` (the image's alt text) and
+`numbers(data) -> list[str]` (the key numbers listed as text under the figure).
+"""
+from __future__ import annotations
+
+import importlib
+import io
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+# Series colours (see theme/css/site.css): prediction for weights, data for inputs.
+COLOURS = {"data": "#3b3b3b", "model": "#7b4fa0", "prediction": "#c2410c", "target": "#15803d",
+           "query": "#e8710a", "key": "#1a73e8", "value": "#188038", "muted": "#9aa0a6"}
+
+STYLE = {
+    "svg.hashsalt": "attention-explorable",  # fixed ids: byte-identical SVG on every build
+    "svg.fonttype": "none",  # keep text as text: smaller, selectable, readable by screen readers
+    "font.family": "DejaVu Sans",
+    "font.size": 10,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+}
+
+
+def module(name: str):
+    return importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
+
+
+def render_svg(name: str, data: dict) -> bytes:
+    """The figure's fallback as SVG bytes, identical for identical data."""
+    with matplotlib.rc_context(STYLE):
+        fig = plt.figure(figsize=(6.4, 3.4))
+        try:
+            module(name).draw(fig, data)
+            buf = io.BytesIO()
+            fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
+        finally:
+            plt.close(fig)
+    return buf.getvalue()

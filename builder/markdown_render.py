@@ -1,0 +1,37 @@
+"""Python-Markdown with our extensions: one configured instance per chapter render."""
+from __future__ import annotations
+
+import re
+
+import markdown
+from pymdownx.blocks import BlocksExtension
+
+from .directives import DIRECTIVES
+from .errors import BuildError
+
+RE_LEFTOVER_DIRECTIVE = re.compile(r"(?m)^(?:<p>)?[ ]{0,3}/{3,}[ ]*[\w-]*")
+
+
+class _Directives(BlocksExtension):
+    def extendMarkdownBlocks(self, md, block_mgr):
+        for directive in DIRECTIVES:
+            block_mgr.register(directive.Block, self.getConfigs())
+
+
+def render(path, text: str, figures: list, first_line_of_leftover) -> str:
+    """Markdown to HTML; `figures` is the queue of pre-rendered figures in source order."""
+    md = markdown.Markdown(
+        extensions=["extra", "toc", "sane_lists", "smarty", _Directives()],
+        extension_configs={"toc": {"permalink": False}},
+        output_format="html",
+    )
+    md.attention_figures = list(figures)
+    html = md.convert(text)
+    if md.attention_figures:
+        left = md.attention_figures[0]
+        raise BuildError(path, left.line, f"figure '{left.name}' was left as plain text by Markdown; "
+                         "check that '///' lines start at the left margin and the block is closed")
+    stripped = re.sub(r"(?s)<pre.*?</pre>|<code.*?</code>", "", html)
+    if RE_LEFTOVER_DIRECTIVE.search(stripped):
+        raise BuildError(path, first_line_of_leftover(), "a '///' directive line was left as plain text by Markdown")
+    return html, getattr(md, "toc_tokens", [])

@@ -1,0 +1,124 @@
+"""The browser runtime: Pyodide's core, numpy when vendored, and the engine wheel.
+
+Without --pyodide-dist the core comes from the npm package `pyodide` (checked against
+pyodide_core.json) and packages load from the CDN path of the same version. With it, the
+core and numpy's wheels come from that folder, each checked against its pyodide-lock.json.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import BuildError
+
+CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+ENGINE_NEEDS = ("numpy",)  # what the engine imports, by Pyodide package name
+CDN = "https://cdn.jsdelivr.net/pyodide/v{version}/full/"
+PINNED = Path(__file__).with_name("pyodide_core.json")
+
+
+@dataclass
+class Runtime:
+    version: str  # Pyodide version of the core we ship
+    files: dict[str, Path]  # dist-relative name -> source file to copy
+    vendored: list[str] = field(default_factory=list)  # package names whose wheels we ship
+    package_base_url: str | None = None  # where Pyodide fetches packages when not vendored
+
+    def config(self, engine_wheel: str) -> dict:
+        return {
+            "pyodideVersion": self.version,
+            "indexURL": "pyodide/",
+            "packageBaseUrl": self.package_base_url,
+            "vendored": self.vendored,
+            "needs": list(ENGINE_NEEDS),
+            "engineWheel": engine_wheel,
+        }
+
+
+def sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def core_version(folder: Path) -> str:
+    """The Pyodide version a core folder holds, read from its package.json or its asm module."""
+    pkg = folder / "package.json"
+    if pkg.is_file():
+        return json.loads(pkg.read_text())["version"]
+    m = re.search(r'API\.version="([^"]+)"', (folder / "pyodide.asm.mjs").read_text(errors="replace"))
+    if not m:
+        raise BuildError(folder / "pyodide.asm.mjs", None, "cannot tell the Pyodide version of this core")
+    return m.group(1)
+
+
+def _missing_core(folder: Path) -> list[str]:
+    return [n for n in CORE_FILES if not (folder / n).is_file()]
+
+
+def from_npm(node_modules: Path) -> Runtime:
+    folder = node_modules / "pyodide"
+    missing = _missing_core(folder) if folder.is_dir() else list(CORE_FILES)
+    if missing:
+        raise BuildError(folder, None, f"Pyodide core missing ({', '.join(missing)}): run 'npm ci' first")
+    version = core_version(folder)
+    pinned = json.loads(PINNED.read_text())
+    if pinned["version"] != version:
+        raise BuildError(PINNED, None, f"node_modules has Pyodide {version} but hashes are pinned for "
+                                       f"{pinned['version']}; update package.json and {PINNED.name} together")
+    for name in CORE_FILES:
+        if sha256(folder / name) != pinned["sha256"][name]:
+            raise BuildError(folder / name, None, "sha256 differs from the pinned core: reinstall with 'npm ci'")
+    return Runtime(version, {f"pyodide/{n}": folder / n for n in CORE_FILES},
+                   package_base_url=CDN.format(version=version))
+
+
+def _closure(packages: dict, names, lock_path: Path) -> list[str]:
+    """The packages `names` need, themselves included, in dependency order."""
+    order, seen = [], set()
+
+    def visit(name):
+        key = name.lower()
+        if key in seen:
+            return
+        if key not in packages:
+            raise BuildError(lock_path, None, f"package '{name}' is not in this Pyodide lock")
+        seen.add(key)
+        for dep in packages[key].get("depends", []):
+            visit(dep)
+        order.append(key)
+
+    for n in names:
+        visit(n)
+    return order
+
+
+def from_distribution(folder: Path) -> Runtime:
+    """Core and the engine's packages from a Pyodide distribution folder, checked against its lock."""
+    if not folder.is_dir():
+        raise BuildError(folder, None, "--pyodide-dist is not a folder")
+    missing = _missing_core(folder)
+    if missing:
+        raise BuildError(folder, None, f"not a Pyodide distribution: missing {', '.join(missing)}")
+    lock_path = folder / "pyodide-lock.json"
+    try:
+        lock = json.loads(lock_path.read_text())
+        packages = {k.lower(): v for k, v in lock["packages"].items()}
+    except (ValueError, KeyError, TypeError) as err:
+        raise BuildError(lock_path, None, f"unreadable Pyodide lock: {err}") from None
+    files = {f"pyodide/{n}": folder / n for n in CORE_FILES}
+    vendored = _closure(packages, ENGINE_NEEDS, lock_path)
+    for name in vendored:
+        entry = packages[name]
+        wheel = folder / entry["file_name"]
+        if not wheel.is_file():
+            raise BuildError(lock_path, None, f"'{name}' needs {entry['file_name']}, which is not in {folder}")
+        if sha256(wheel) != entry["sha256"]:
+            raise BuildError(wheel, None, f"sha256 does not match pyodide-lock.json for '{name}'")
+        files[f"pyodide/{entry['file_name']}"] = wheel
+    return Runtime(core_version(folder), files, vendored=vendored, package_base_url=None)

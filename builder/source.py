@@ -1,0 +1,136 @@
+"""A line-aware pass over a chapter's Markdown, run before Python-Markdown.
+
+Python-Markdown keeps no line numbers, so directives and inline expressions are found,
+parsed and validated here, where an error can still name `chapter.md:line`.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .errors import BuildError
+
+# The header and closing lines pymdownx.blocks recognises, applied to one line at a time.
+RE_BLOCK_START = re.compile(r"^[ ]{0,3}(/{3,})[ ]*([\w-]+)[ ]*(?:\|[ ]*(.*?)[ ]*)?$")
+RE_BLOCK_END = re.compile(r"^[ ]{0,3}(/{3,})[ ]*$")
+RE_FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})")
+RE_OPTION_LINE = re.compile(r"^[ ]{4,}\S")
+RE_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+RE_EXPRESSION = re.compile(r"\{=(.*?)=\}")
+
+
+@dataclass
+class DirectiveUse:
+    name: str  # the directive: figure, ...
+    argument: str  # text after the bar: the figure's name
+    options: dict  # parsed YAML options
+    line: int  # 1-based line of the header
+    option_lines: dict = field(default_factory=dict)  # option name -> its line
+
+
+@dataclass
+class ExpressionUse:
+    source: str  # the text between {= and =}
+    line: int
+    start: int  # column span of the whole {= ... =} on that line
+    end: int
+
+
+@dataclass
+class ScannedSource:
+    path: Path
+    lines: list[str]
+    directives: list[DirectiveUse]
+    expressions: list[ExpressionUse]
+
+
+def _code_spans(line: str) -> list[tuple[int, int]]:
+    return [m.span() for m in RE_CODE_SPAN.finditer(line)]
+
+
+def _parse_options(path: Path, header_line: int, option_lines: list[str]) -> tuple[dict, dict]:
+    text = "\n".join(option_lines)
+    try:
+        options = yaml.safe_load(text) if text.strip() else {}
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        line = header_line + 1 + (mark.line if mark else 0)
+        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+        raise BuildError(path, line, f"bad YAML in directive options: {problem}") from None
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise BuildError(path, header_line + 1, "directive options must be 'name: value' lines")
+    where = {}
+    for i, raw in enumerate(option_lines):
+        m = re.match(r"^\s*([\w-]+)\s*:", raw)
+        if m and m.group(1) not in where:
+            where[m.group(1)] = header_line + 1 + i
+    return options, where
+
+
+def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSource:
+    """Find every directive and inline expression outside code, with their lines."""
+    lines = text.splitlines()
+    directives: list[DirectiveUse] = []
+    expressions: list[ExpressionUse] = []
+    open_blocks: list[tuple[int, int, str]] = []  # (slash count, header line, name)
+    fence: str | None = None
+    i = 0
+    while i < len(lines):
+        line, lineno = lines[i], i + 1
+        m = RE_FENCE.match(line)
+        if fence is not None:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not line.strip()[len(m.group(1)):].strip():
+                fence = None
+            i += 1
+            continue
+        if m:
+            fence = m.group(1)
+            i += 1
+            continue
+        start = RE_BLOCK_START.match(line)
+        if start and start.group(2).lower() in known_directives:
+            slashes, name, argument = start.group(1), start.group(2).lower(), (start.group(3) or "").strip()
+            j = i + 1
+            while j < len(lines) and RE_OPTION_LINE.match(lines[j]):
+                j += 1
+            options, where = _parse_options(path, lineno, lines[i + 1:j])
+            directives.append(DirectiveUse(name, argument, options, lineno, where))
+            open_blocks.append((len(slashes), lineno, name))
+            i = j
+            continue
+        if start:
+            known = ", ".join(known_directives)
+            raise BuildError(path, lineno, f"unknown directive '{start.group(2)}' (known: {known})")
+        end = RE_BLOCK_END.match(line)
+        if end:
+            if not open_blocks or open_blocks[-1][0] != len(end.group(1)):
+                raise BuildError(path, lineno, f"'{end.group(1)}' closes no open directive")
+            open_blocks.pop()
+            i += 1
+            continue
+        masked = line
+        for a, b in _code_spans(line):  # code spans show syntax literally
+            masked = masked[:a] + " " * (b - a) + masked[b:]
+        for em in RE_EXPRESSION.finditer(masked):
+            expressions.append(ExpressionUse(em.group(1).strip(), lineno, em.start(), em.end()))
+        if "{=" in RE_EXPRESSION.sub("", masked):
+            raise BuildError(path, lineno, "inline expression '{=' is not closed by '=}' on the same line")
+        i += 1
+    if open_blocks:
+        _, header_line, name = open_blocks[-1]
+        raise BuildError(path, header_line, f"'{name}' directive is never closed (add a line '///' after its caption)")
+    return ScannedSource(path, lines, directives, expressions)
+
+
+def substitute(source: ScannedSource, values: dict[tuple[int, int], str]) -> str:
+    """The Markdown with each inline expression replaced by its formatted value."""
+    lines = list(source.lines)
+    for use in sorted(source.expressions, key=lambda u: (u.line, -u.start)):
+        text = lines[use.line - 1]
+        lines[use.line - 1] = text[:use.start] + values[(use.line, use.start)] + text[use.end:]
+    return "\n".join(lines) + "\n"

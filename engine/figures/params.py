@@ -1,0 +1,81 @@
+"""Validate figure parameters from Markdown (YAML) or the browser (JSON) against a frozen dataclass.
+
+Both callers hand in plain dicts, so one checker gives the same errors at build time and at read time.
+"""
+from __future__ import annotations
+
+import dataclasses
+import typing
+
+
+class ParamError(ValueError):
+    """A bad figure option; `option` names it so the builder can point at it."""
+
+    def __init__(self, option: str | None, message: str):
+        super().__init__(message)
+        self.option = option
+
+
+def field(default, *, lo=None, hi=None, length=None, doc=""):
+    """A dataclass field with an allowed range (inclusive) and, for tuples, an allowed length range."""
+    return dataclasses.field(default=default, metadata={"lo": lo, "hi": hi, "length": length, "doc": doc})
+
+
+def _check_number(name, value, kind, meta):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ParamError(name, f"option '{name}' must be a number, not {type(value).__name__} {value!r}")
+    if kind is int:
+        if isinstance(value, float) and not value.is_integer():
+            raise ParamError(name, f"option '{name}' must be a whole number, not {value!r}")
+        value = int(value)
+    else:
+        value = float(value)
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ParamError(name, f"option '{name}' must be a finite number, not {value!r}")
+    lo, hi = meta.get("lo"), meta.get("hi")
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise ParamError(name, f"option '{name}' must lie between {lo} and {hi}, not {value!r}")
+    return value
+
+
+def _check(name, value, kind, meta):
+    origin = typing.get_origin(kind)
+    if origin is tuple:
+        (item, _ellipsis) = typing.get_args(kind)
+        if not isinstance(value, (list, tuple)):
+            raise ParamError(name, f"option '{name}' must be a list, not {type(value).__name__} {value!r}")
+        length = meta.get("length")
+        if length and not (length[0] <= len(value) <= length[1]):
+            raise ParamError(name, f"option '{name}' must have {length[0]} to {length[1]} items, not {len(value)}")
+        return tuple(_check(f"{name}[{i}]", v, item, meta) for i, v in enumerate(value))
+    if kind in (int, float):
+        return _check_number(name, value, kind, meta)
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise ParamError(name, f"option '{name}' must be true or false, not {value!r}")
+        return value
+    if kind is str:
+        if not isinstance(value, str):
+            raise ParamError(name, f"option '{name}' must be text, not {type(value).__name__} {value!r}")
+        return value
+    raise TypeError(f"unsupported parameter type {kind!r} for '{name}'")  # a bug in a figure model
+
+
+def validate(params_cls, raw: dict | None):
+    """Return params_cls built from `raw`, or raise ParamError naming the first bad option."""
+    raw = {} if raw is None else raw
+    if not isinstance(raw, dict):
+        raise ParamError(None, f"options must be a mapping of name: value, not {type(raw).__name__}")
+    hints = typing.get_type_hints(params_cls)
+    fields = {f.name: f for f in dataclasses.fields(params_cls)}
+    unknown = [k for k in raw if k not in fields]
+    if unknown:
+        allowed = ", ".join(fields) or "none"
+        raise ParamError(str(unknown[0]), f"unknown option '{unknown[0]}' (allowed: {allowed})")
+    values = {k: _check(k, v, hints[k], fields[k].metadata) for k, v in raw.items()}
+    return params_cls(**values)
+
+
+def to_json(params) -> dict:
+    """Parameters as a JSON-able dict (tuples become lists)."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(params).items()}

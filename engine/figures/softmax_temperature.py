@@ -1,0 +1,51 @@
+"""softmax-temperature: how dividing scores by a temperature sharpens or flattens the weights.
+
+The model returns the weights over a grid of temperatures, so the slider works on the
+embedded data before Python loads; the reader's own scores are recomputed live.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..attention import softmax_forward
+from .params import ParamError, field
+
+
+@dataclass(frozen=True)
+class Params:
+    scores: tuple[float, ...] = field((2.0, 1.0, 0.5, -1.0), lo=-10, hi=10, length=(2, 8))  # one score per word
+    labels: tuple[str, ...] = field(("cat", "sat", "mat", "the"), length=(2, 8))  # the word each score belongs to
+    temperature: float = field(1.0, lo=0.1, hi=10.0)  # the slider's starting position
+    t_min: float = field(0.1, lo=0.05, hi=1.0)  # left end of the slider
+    t_max: float = field(5.0, lo=1.0, hi=20.0)  # right end of the slider
+    steps: int = field(50, lo=2, hi=200)  # slider stops between the ends, spaced evenly on a log scale
+
+
+def compute(p: Params) -> dict:
+    if len(p.labels) != len(p.scores):
+        raise ParamError("labels", f"option 'labels' needs one label per score ({len(p.scores)}), not {len(p.labels)}")
+    if p.t_min >= p.t_max:
+        raise ParamError("t_min", f"option 't_min' ({p.t_min}) must be below 't_max' ({p.t_max})")
+    scores = np.asarray(p.scores, dtype=float)  # (n,)
+    grid = np.geomspace(p.t_min, p.t_max, p.steps)  # (S,)
+    temps = np.unique(np.round(np.append(grid, [1.0, p.temperature]), 6))  # (S',) the grid plus T = 1 and the start
+    weights, _ = softmax_forward(scores[None, :] / temps[:, None])  # (S', n)
+    start = int(np.argmin(np.abs(temps - p.temperature)))
+    exps = np.exp(scores - scores.max())  # (n,) exponentials at T = 1, shifted for stability
+    return {
+        "labels": list(p.labels),
+        "scores": scores.tolist(),
+        "temperatures": temps.tolist(),
+        "weights": weights.tolist(),
+        "start": start,
+        "facts": {
+            "top_weight_at_1": float(weights[np.argmin(np.abs(temps - 1.0))].max()),
+            "top_weight_at_min": float(weights[0].max()),
+            "top_weight_at_max": float(weights[-1].max()),
+            "t_min": float(temps[0]),
+            "t_max": float(temps[-1]),
+            "exp_sum_at_1": float(exps.sum()),
+        },
+    }

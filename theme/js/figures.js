@@ -1,0 +1,81 @@
+// Figure lifecycle: hydrate every [data-figure] from its embedded data (state "prerendered"),
+// start Python when a figure nears the viewport or on first interaction, and mark a figure
+// "live" once it has drawn a result computed in the worker. Views live in ../figures/<name>.js.
+import { runtime } from "./runtime.js";
+
+const figures = [...document.querySelectorAll("[data-figure]")];
+
+function startSoon() {
+  // Never before first paint: wait for a frame, then for the main thread to be free.
+  requestAnimationFrame(() => setTimeout(() => runtime.start(), 0));
+}
+
+async function hydrate(el) {
+  const name = el.dataset.figure;
+  const data = JSON.parse(el.querySelector(".figure-data").textContent);
+  const root = el.querySelector(".figure-view");
+  const note = document.createElement("p");
+  note.className = "figure-note";
+  note.setAttribute("role", "status");
+  const ctx = {
+    figure: el,
+    data,
+    numbers: el.querySelector(".figure-numbers"),
+    note(text) { note.textContent = text || ""; note.hidden = !text; },
+    /** Recompute in the worker with new options; resolves with the new data, or null if Python is unavailable. */
+    async request(params) {
+      el.setAttribute("aria-busy", "true");
+      try {
+        const out = await runtime.compute(name, params);
+        ctx.note("");
+        return out;
+      } catch (err) {
+        ctx.note(runtime.state === "unavailable"
+          ? "Needs Python, which is unavailable here: showing the precomputed result."
+          : "Could not recompute: " + err.message);
+        return null;
+      } finally {
+        el.removeAttribute("aria-busy");
+      }
+    },
+    /** Views call this after drawing worker output. */
+    markLive() { el.dataset.state = "live"; },
+  };
+  ctx.note("");
+  root.after(note);
+  try {
+    const mod = await import(`../figures/${name}.js`);
+    const view = mod.mount(root, ctx);
+    el.dataset.state = "prerendered";
+    return view;
+  } catch (err) {
+    // The static fallback stays visible; say why the interactive view is missing.
+    el.dataset.state = "static";
+    ctx.note("This figure could not start its interactive view: " + err.message);
+    console.error(err);
+    return null;
+  }
+}
+
+const views = new Map();
+const observer = new IntersectionObserver((entries) => {
+  for (const entry of entries) {
+    const view = views.get(entry.target);
+    if (entry.isIntersecting) {
+      startSoon();
+      view?.onscreen?.();
+    } else {
+      view?.offscreen?.();
+    }
+  }
+}, { rootMargin: "200px 0px" });
+
+for (const el of figures) {
+  hydrate(el).then((view) => {
+    views.set(el, view);
+    observer.observe(el);
+  });
+  for (const type of ["pointerdown", "keydown", "focusin"]) {
+    el.addEventListener(type, () => runtime.start(), { once: true, passive: true });
+  }
+}

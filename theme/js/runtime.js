@@ -1,0 +1,98 @@
+// The page's one Python runtime: a module Web Worker running Pyodide and the engine.
+// States (mirrored on [data-runtime-status]): idle -> loading -> ready | unavailable.
+
+const statusEl = document.querySelector("[data-runtime-status]");
+const configEl = document.getElementById("runtime-config");
+const listeners = new Set();
+const pending = new Map();
+let worker = null;
+let nextId = 1;
+let readyResolve;
+let readyReject;
+const ready = new Promise((resolve, reject) => { readyResolve = resolve; readyReject = reject; });
+ready.catch(() => {}); // rejection is reported through the status line, not as an unhandled error
+
+export const runtime = {
+  state: "idle",
+  reason: "",
+  /** Start the worker once; safe to call often. */
+  start() {
+    if (this.state !== "idle") return;
+    const why = unsupportedReason();
+    if (why) return fail(why);
+    const config = resolveConfig(JSON.parse(configEl.textContent));
+    setStatus("loading", "Starting Python (Pyodide " + config.pyodideVersion + ")… 0%", "start");
+    try {
+      worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    } catch (err) {
+      return fail("The Python worker could not start: " + err.message);
+    }
+    worker.onmessage = (e) => onMessage(e.data);
+    worker.onerror = (e) => { e.preventDefault?.(); fail("The Python worker crashed: " + (e.message || "unknown error")); };
+    worker.postMessage({ type: "boot", config });
+  },
+  /** Run a figure model in the worker; resolves with its JSON output. */
+  async compute(name, params) {
+    this.start();
+    await ready;
+    return new Promise((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ type: "compute", id, name, params });
+    });
+  },
+  onChange(fn) { listeners.add(fn); fn(this.state, this.reason); },
+};
+
+function unsupportedReason() {
+  if (location.protocol === "file:") {
+    return "Opened from a file: browsers will not run Python workers from file://. Serve the folder (python build.py serve) for live figures.";
+  }
+  if (typeof WebAssembly !== "object") return "This browser has no WebAssembly, so Python cannot run here.";
+  if (typeof Worker !== "function") return "This browser has no Web Workers, so Python cannot run here.";
+  return "";
+}
+
+function resolveConfig(config) {
+  const base = document.baseURI;
+  return {
+    ...config,
+    indexURL: new URL(config.indexURL, base).href,
+    engineWheel: new URL(config.engineWheel, base).href,
+  };
+}
+
+function onMessage(msg) {
+  if (msg.type === "status") {
+    if (msg.state === "ready") { setStatus("ready", msg.text, msg.stage); readyResolve(); }
+    else if (msg.state === "unavailable") fail(msg.text, msg.stage);
+    else setStatus(msg.state, msg.text, msg.stage);
+  } else if (msg.type === "result" || msg.type === "error") {
+    const p = pending.get(msg.id);
+    if (!p) return;
+    pending.delete(msg.id);
+    if (msg.type === "result") p.resolve(msg.data);
+    else p.reject(new Error(msg.message));
+  }
+}
+
+function fail(text, stage = "failed") {
+  if (runtime.state === "unavailable") return;
+  runtime.reason = text;
+  setStatus("unavailable", text, stage);
+  readyReject(new Error(text));
+  for (const p of pending.values()) p.reject(new Error(text));
+  pending.clear();
+  worker?.terminate();
+}
+
+function setStatus(state, text, stage) {
+  runtime.state = state;
+  if (state === "unavailable") runtime.reason = text;
+  if (statusEl) {
+    statusEl.dataset.state = state;
+    statusEl.dataset.stage = stage;
+    statusEl.textContent = text;
+  }
+  for (const fn of listeners) fn(state, runtime.reason);
+}

@@ -1,0 +1,61 @@
+// Small DOM helpers shared by the figure views (no framework needed for a few SVG elements).
+const NS = "http://www.w3.org/2000/svg";
+
+/** Create an SVG element with attributes, appended to parent when given. */
+export function svg(tag, attrs = {}, parent = null) {
+  const el = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  parent?.append(el);
+  return el;
+}
+
+/** Create an HTML element with attributes and optional text. */
+export function html(tag, attrs = {}, parent = null, text = null) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  if (text !== null) el.textContent = text;
+  parent?.append(el);
+  return el;
+}
+
+export const fmt = (x, digits = 2) => Number(x).toFixed(digits);
+
+/** Replace the items of a <ul> with one <li> per line of text. */
+export function setNumbers(ul, lines) {
+  ul.replaceChildren(...lines.map((t) => html("li", {}, null, t)));
+}
+
+/** Call draw(width) now and whenever the element's width changes. */
+export function onResize(el, draw) {
+  let last = -1;
+  const ro = new ResizeObserver(() => {
+    const w = Math.round(el.clientWidth);
+    if (w > 0 && w !== last) { last = w; draw(w); }
+  });
+  ro.observe(el);
+  draw(Math.round(el.clientWidth) || 560);
+}
+
+/** Pointer drag (mouse, pen, touch) on el; onMove gets the pointer's position in el's SVG. */
+export function drag(el, svgRoot, onMove, onEnd = () => {}) {
+  el.addEventListener("pointerdown", (e) => {
+    e.preventDefault();
+    el.setPointerCapture(e.pointerId);
+    const move = (ev) => onMove(point(svgRoot, ev));
+    const up = () => {
+      el.removeEventListener("pointermove", move);
+      el.removeEventListener("pointerup", up);
+      el.removeEventListener("pointercancel", up);
+      onEnd();
+    };
+    el.addEventListener("pointermove", move);
+    el.addEventListener("pointerup", up);
+    el.addEventListener("pointercancel", up);
+    move(e);
+  });
+}
+
+export function point(svgRoot, e) {
+  const r = svgRoot.getBoundingClientRect();
+  return { x: e.clientX - r.left, y: e.clientY - r.top };
+}

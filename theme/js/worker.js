@@ -1,0 +1,69 @@
+// Module Web Worker: boots Pyodide from this site, loads numpy and the engine wheel,
+// and answers compute requests. Messages out: status {state, stage, text} and result/error.
+
+let engine = null;
+let booting = null;
+
+self.onmessage = async (e) => {
+  const msg = e.data;
+  if (msg.type === "boot") {
+    booting ??= boot(msg.config).catch((err) => {
+      status("unavailable", err.stage || "failed", err.reason || "Python could not start: " + err.message);
+    });
+  } else if (msg.type === "compute") {
+    await booting;
+    if (!engine) return self.postMessage({ type: "error", id: msg.id, message: "Python is not running" });
+    try {
+      const out = JSON.parse(engine.compute_json(msg.name, JSON.stringify(msg.params ?? {})));
+      if (out.ok) self.postMessage({ type: "result", id: msg.id, data: out.data });
+      else self.postMessage({ type: "error", id: msg.id, message: out.error });
+    } catch (err) {
+      self.postMessage({ type: "error", id: msg.id, message: String(err.message || err) });
+    }
+  }
+};
+
+function status(state, stage, text) {
+  self.postMessage({ type: "status", state, stage, text });
+}
+
+function unavailable(stage, reason) {
+  return Object.assign(new Error(reason), { stage, reason });
+}
+
+async function boot(config) {
+  status("loading", "core", "Starting Python (Pyodide " + config.pyodideVersion + ")… 10%");
+  let pyodide;
+  try {
+    const { loadPyodide } = await import(config.indexURL + "pyodide.mjs");
+    const options = { indexURL: config.indexURL, stdout: () => {}, stderr: () => {} };
+    if (config.packageBaseUrl) options.packageBaseUrl = config.packageBaseUrl;
+    pyodide = await loadPyodide(options);
+  } catch (err) {
+    throw unavailable("core", "Python (Pyodide) could not start: " + (err.message || err));
+  }
+  status("loading", "python", "Python " + pyodide.version + " started; loading numpy… 60%");
+  const errors = [];
+  try {
+    await pyodide.loadPackage(config.needs, { messageCallback: () => {}, errorCallback: (m) => errors.push(m) });
+  } catch (err) {
+    errors.push(String(err.message || err));
+  }
+  // loadPackage can resolve although a file failed to load, so the import is the real check.
+  try {
+    pyodide.runPython("import numpy");
+  } catch (err) {
+    const where = config.vendored.length
+      ? "the vendored numpy failed to load"
+      : "this build does not include numpy and its download server cannot be reached (build with --pyodide-dist for offline reading)";
+    throw unavailable("numpy", "numpy is not available: " + where + ". Figures keep their precomputed results.");
+  }
+  status("loading", "engine", "numpy loaded; installing the attention engine… 85%");
+  try {
+    await pyodide.loadPackage(config.engineWheel, { messageCallback: () => {}, errorCallback: (m) => errors.push(m) });
+    engine = pyodide.pyimport("engine.figures");
+  } catch (err) {
+    throw unavailable("engine", "The attention engine failed to load: " + (err.message || err));
+  }
+  status("ready", "ready", "Python is running: figures recompute live as you change them.");
+}
