@@ -7,6 +7,7 @@ import markdown
 from pymdownx.blocks import BlocksExtension
 
 from .directives import DIRECTIVES
+from .directives.figure import DirectiveMismatch
 from .errors import BuildError
 
 RE_LEFTOVER_DIRECTIVE = re.compile(r"(?m)^(?:<p>)?[ ]{0,3}/{3,}[ ]*[\w-]*")
@@ -26,7 +27,12 @@ def render(path, text: str, figures: list, first_line_of_leftover) -> str:
         output_format="html",
     )
     md.attention_figures = list(figures)
-    html = md.convert(text)
+    try:
+        html = md.convert(text)
+    except DirectiveMismatch as err:
+        line = md.attention_figures[0].line if md.attention_figures else first_line_of_leftover()
+        raise BuildError(path, line, f"figure '{err}' is nested where Markdown and the directive scan disagree; "
+                         "put figures at the left margin, outside lists and quotes") from None
     if md.attention_figures:
         left = md.attention_figures[0]
         raise BuildError(path, left.line, f"figure '{left.name}' was left as plain text by Markdown; "

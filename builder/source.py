@@ -14,10 +14,10 @@ import yaml
 from .errors import BuildError
 
 # The header and closing lines pymdownx.blocks recognises, applied to one line at a time.
-RE_BLOCK_START = re.compile(r"^[ ]{0,3}(/{3,})[ ]*([\w-]+)[ ]*(?:\|[ ]*(.*?)[ ]*)?$")
-RE_BLOCK_END = re.compile(r"^[ ]{0,3}(/{3,})[ ]*$")
+# Any indentation: inside a list item pymdownx.blocks still sees a nested block.
+RE_BLOCK_START = re.compile(r"^([ ]*)(/{3,})[ ]*([\w-]+)[ ]*(?:\|[ ]*(.*?)[ ]*)?$")
+RE_BLOCK_END = re.compile(r"^[ ]*(/{3,})[ ]*$")
 RE_FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})")
-RE_OPTION_LINE = re.compile(r"^[ ]{4,}\S")
 RE_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 RE_EXPRESSION = re.compile(r"\{=(.*?)=\}")
 
@@ -93,10 +93,12 @@ def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSou
             i += 1
             continue
         start = RE_BLOCK_START.match(line)
-        if start and start.group(2).lower() in known_directives:
-            slashes, name, argument = start.group(1), start.group(2).lower(), (start.group(3) or "").strip()
+        if start and start.group(3).lower() in known_directives:
+            indent, slashes, name = start.group(1), start.group(2), start.group(3).lower()
+            argument = (start.group(4) or "").strip()
+            option_line = re.compile(rf"^{indent}[ ]{{4,}}\S")  # options are indented 4 more than the header
             j = i + 1
-            while j < len(lines) and RE_OPTION_LINE.match(lines[j]):
+            while j < len(lines) and option_line.match(lines[j]):
                 j += 1
             options, where = _parse_options(path, lineno, lines[i + 1:j])
             directives.append(DirectiveUse(name, argument, options, lineno, where))
@@ -105,7 +107,7 @@ def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSou
             continue
         if start:
             known = ", ".join(known_directives)
-            raise BuildError(path, lineno, f"unknown directive '{start.group(2)}' (known: {known})")
+            raise BuildError(path, lineno, f"unknown directive '{start.group(3)}' (known: {known})")
         end = RE_BLOCK_END.match(line)
         if end:
             if not open_blocks or open_blocks[-1][0] != len(end.group(1)):

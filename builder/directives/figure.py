@@ -27,10 +27,14 @@ def validate(use, path):
     try:
         validate_params(module(use.argument).Params, use.options)
     except ParamError as err:
-        raise BuildError(path, use.option_lines.get(err.option, use.line), f"figure '{use.argument}': {err}") from None
+        raise BuildError(path, use.option_lines.get((err.option or "").split("[")[0], use.line), f"figure '{use.argument}': {err}") from None
 
 
 _UNSET = object()
+
+
+class DirectiveMismatch(Exception):
+    """Markdown found a figure block where the line-aware scan did not (or the reverse)."""
 
 
 def _all_option_names():
@@ -53,8 +57,8 @@ class Block(_Block):
 
     def on_create(self, parent):
         queue = self.md.attention_figures
-        if not queue:
-            raise RuntimeError("figure block without a scanned figure: the source scan and Markdown disagree")
+        if not queue or queue[0].name != self.argument:
+            raise DirectiveMismatch(self.argument)
         rendered = queue.pop(0)
         el = etree.SubElement(parent, "figure", rendered.attributes)
         body = etree.SubElement(el, "div", {"class": "figure-body"})

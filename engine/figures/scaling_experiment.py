@@ -10,7 +10,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..attention import softmax_forward
-from .params import field
+from .params import ParamError, field
+
+MAX_NUMBERS = 20_000_000  # bound on queries x keys x widest d, so no option can exhaust memory
 
 
 @dataclass(frozen=True)
@@ -22,6 +24,8 @@ class Params:
 
 
 def compute(p: Params) -> dict:
+    if p.queries * p.keys * max(p.widths) > MAX_NUMBERS:
+        raise ParamError("queries", f"queries x keys x widest width must stay below {MAX_NUMBERS:,}")
     rng = np.random.default_rng(p.seed)
     widths = sorted(set(p.widths))
     rows = []

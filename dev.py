@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Set up everything this repo needs, then build the site or run the tests.
+
+    python3 dev.py build [build.py options]   venv + pip + npm ci, then build dist/
+    python3 dev.py test [pytest options]      venv + pip + npm ci, then the whole test suite
+
+Standard library only, so it runs on a fresh machine with just Python and Node. Each step is
+skipped when its inputs have not changed since it last ran, so repeated runs are quick.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+PY = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def _digest(*files: Path) -> str:
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _run(cmd, **kw):
+    print("+", " ".join(map(str, cmd)), flush=True)
+    subprocess.run(cmd, check=True, cwd=ROOT, **kw)
+
+
+def python_env() -> None:
+    """A local venv with the project (editable) and its test extras."""
+    stamp = VENV / f".installed-{_digest(ROOT / 'pyproject.toml')}"
+    if stamp.exists() and PY.exists():
+        return
+    if not PY.exists():
+        print("+ python -m venv .venv", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    _run([PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", ".[test]"])
+    for old in VENV.glob(".installed-*"):
+        old.unlink()
+    stamp.touch()
+
+
+def node_env() -> None:
+    """node_modules exactly as package-lock.json says (Pyodide's core, axe-core)."""
+    npm = shutil.which("npm")
+    if npm is None:
+        sys.exit("dev.py: npm not found; install Node.js and npm (https://nodejs.org/)")
+    stamp = ROOT / "node_modules" / f".installed-{_digest(ROOT / 'package-lock.json')}"
+    if stamp.exists():
+        return
+    _run([npm, "ci", "--no-audit", "--no-fund"])
+    stamp.touch()
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in ("build", "test", "setup"):
+        print(__doc__)
+        return 2
+    python_env()
+    node_env()
+    if argv[0] == "build":
+        return subprocess.call([PY, "build.py", *argv[1:]], cwd=ROOT)
+    if argv[0] == "test":
+        return subprocess.call([PY, "-m", "pytest", *argv[1:]], cwd=ROOT)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

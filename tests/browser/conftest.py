@@ -1,0 +1,241 @@
+"""Browser tests: build the site once, serve it on 127.0.0.1, drive Debian's Chromium.
+
+Fixtures (sync Playwright API):
+
+- `site`: the built site (a folder), built once per session with the npm Pyodide core;
+- `serve_folder(folder)`: a function that serves a folder for the rest of the session and
+  returns its base URL; `base_url` is the built site's;
+- `browser`: one Chromium per session (never downloaded: /usr/bin/chromium);
+- `new_context(**options)`: a fresh browser context, closed after the test;
+- `open_chapter(...)`: a `ChapterPage` on the chapter with figures, requests to the CDN
+  aborted so that "numpy cannot be downloaded" happens fast and the same way every time.
+
+Without Playwright or Chromium the tests are skipped with the reason, unless
+ATTN_REQUIRE_BROWSER is set (as CI does), where they fail instead.
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the browser fixture skips (or fails) with the reason
+    expect = None
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHAPTER = "04-scores-to-weights.html"  # the chapter that has figures
+FIGURES = ("softmax-temperature", "scaling-experiment")  # the figures that chapter holds
+CDN = "https://cdn.jsdelivr.net/**"  # where Pyodide fetches numpy when the build does not vendor it
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+SETTLE_MS = 90_000  # how long the runtime may take to reach ready or unavailable
+
+# Records every data-stage the runtime status passes through in window.__runtimeStages.
+RECORD_STAGES = """
+window.__runtimeStages = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const el = document.querySelector("[data-runtime-status]");
+  if (!el) return;
+  const note = () => {
+    const s = el.dataset.stage;
+    if (s && window.__runtimeStages[window.__runtimeStages.length - 1] !== s) window.__runtimeStages.push(s);
+  };
+  note();
+  new MutationObserver(note).observe(el, { attributes: true, attributeFilter: ["data-stage"] });
+});
+"""
+
+
+def _unavailable(reason: str):
+    if os.environ.get("ATTN_REQUIRE_BROWSER"):
+        pytest.fail(reason + " (ATTN_REQUIRE_BROWSER is set, so browser tests must run)")
+    pytest.skip(reason)
+
+
+# --- the site and its server -------------------------------------------------------------
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
+                      ".json": "application/json", ".svg": "image/svg+xml", ".whl": "application/zip"}
+
+    def log_message(self, fmt, *args):
+        pass
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        # A page closed mid-download resets its connection: expected, not worth a traceback.
+        if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            super().handle_error(request, client_address)
+
+
+@pytest.fixture(scope="session")
+def serve_folder():
+    """serve_folder(folder) -> base URL ending in '/'; every server is shut down at session end."""
+    servers = []
+
+    def serve(folder: Path) -> str:
+        server = _Server(("127.0.0.1", 0), functools.partial(_Handler, directory=str(folder)))
+        thread = threading.Thread(target=server.serve_forever, name=f"serve {folder}", daemon=True)
+        thread.start()
+        servers.append((server, thread))
+        return f"http://127.0.0.1:{server.server_address[1]}/"
+
+    yield serve
+    for server, thread in servers:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    """The site built from this repository with the npm Pyodide core (numpy not vendored)."""
+    from builder.build import Paths, build
+
+    out = tmp_path_factory.mktemp("browser-site") / "dist"
+    build(Paths.at(ROOT), out, pyodide_dist=None)
+    return out
+
+
+@pytest.fixture(scope="session")
+def base_url(site, serve_folder) -> str:
+    return serve_folder(site)
+
+
+# --- the browser ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("the Python package playwright is not installed (pip install -e '.[test]')")
+    if not CHROMIUM.is_file():
+        _unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium); browsers are never downloaded")
+    pw = sync_playwright().start()
+    try:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    except BaseException:
+        pw.stop()
+        raise
+    yield browser
+    browser.close()
+    pw.stop()
+
+
+@pytest.fixture
+def new_context(browser):
+    """new_context(**options) -> a fresh BrowserContext, closed when the test ends."""
+    contexts = []
+
+    def make(**options):
+        context = browser.new_context(**options)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+class ChapterPage:
+    """The chapter page with figures, and what the tests ask of it."""
+
+    def __init__(self, page, cdn_requests: list[str], page_errors: list[str]):
+        self.page = page
+        self.cdn_requests = cdn_requests  # requests to the CDN (all aborted)
+        self.page_errors = page_errors  # uncaught exceptions in the page
+
+    # figures
+    def figure(self, name: str):
+        return self.page.locator(f'[data-figure="{name}"]')
+
+    def figure_names(self) -> list[str]:
+        return self.page.eval_on_selector_all("[data-figure]", "els => els.map(e => e.dataset.figure)")
+
+    def figure_states(self) -> dict[str, str]:
+        return dict(self.page.eval_on_selector_all(
+            "[data-figure]", "els => els.map(e => [e.dataset.figure, e.dataset.state])"))
+
+    def data(self, name: str) -> dict:
+        """The figure's data as embedded by the build."""
+        return json.loads(self.figure(name).locator(".figure-data").text_content())
+
+    def numbers(self, name: str) -> list[str]:
+        return [t.strip() for t in self.figure(name).locator("ul.figure-numbers li").all_text_contents()]
+
+    def wait_prerendered(self, timeout: float = 15_000) -> None:
+        names = self.figure_names()
+        assert names, "the chapter page has no [data-figure]"
+        for name in names:
+            expect(self.figure(name)).to_have_attribute("data-state", "prerendered", timeout=timeout)
+
+    # runtime
+    @property
+    def status_el(self):
+        return self.page.locator("[data-runtime-status]")
+
+    def status(self) -> dict:
+        return self.status_el.evaluate(
+            "e => ({state: e.dataset.state, stage: e.dataset.stage ?? null, text: e.textContent.trim()})")
+
+    def stages(self) -> list[str]:
+        return self.page.evaluate("window.__runtimeStages || []")
+
+    def start_runtime(self) -> None:
+        """Bring the first figure into view, which is what starts Python without interaction."""
+        self.figure(self.figure_names()[0]).scroll_into_view_if_needed()
+
+    def wait_settled(self, timeout: float = SETTLE_MS) -> dict:
+        """Wait until the runtime is ready or unavailable; returns the status."""
+        self.page.wait_for_function(
+            """() => ["ready", "unavailable"].includes(
+                 document.querySelector("[data-runtime-status]").dataset.state)""",
+            timeout=timeout)
+        return self.status()
+
+
+@pytest.fixture
+def open_chapter(new_context, base_url):
+    """open_chapter(url=None, routes=(), init_script=None, **context_options) -> ChapterPage.
+
+    `routes` is a list of (pattern, handler) added to the context before the page opens;
+    the CDN is always routed away (aborted). The page is loaded, not yet waited on.
+    """
+
+    def open_(url: str | None = None, routes=(), init_script: str | None = None, **context_options):
+        context = new_context(**context_options)
+        cdn_requests: list[str] = []
+
+        def abort_cdn(route):
+            cdn_requests.append(route.request.url)
+            route.abort()
+
+        context.route(CDN, abort_cdn)
+        for pattern, handler in routes:
+            context.route(pattern, handler)
+        page = context.new_page()
+        page_errors: list[str] = []
+        page.on("pageerror", lambda err: page_errors.append(str(err)))
+        page.add_init_script(RECORD_STAGES)
+        if init_script:
+            page.add_init_script(init_script)
+        page.goto(url or base_url + CHAPTER)
+        return ChapterPage(page, cdn_requests, page_errors)
+
+    return open_

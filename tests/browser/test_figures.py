@@ -1,0 +1,101 @@
+"""With JavaScript on, every figure draws its embedded data at once and answers the keyboard."""
+from __future__ import annotations
+
+import re
+
+from .conftest import FIGURES, expect
+
+TOLERANCE = 0.005 + 1e-9  # numbers are shown with two decimals
+
+
+def _number(pattern: str, text: str) -> float:
+    m = re.search(pattern, text)
+    assert m, f"{pattern!r} not found in {text!r}"
+    return float(m.group(1))
+
+
+def _weights_line(numbers: list[str]) -> str:
+    lines = [t for t in numbers if t.startswith("Temperature")]
+    assert len(lines) == 1, f"expected one 'Temperature ...' line in the key numbers: {numbers}"
+    return lines[0]
+
+
+def _assert_weights(line: str, labels: list[str], weights: list[float]) -> None:
+    for label, w in zip(labels, weights):
+        shown = _number(rf"\b{re.escape(label)} (-?[\d.]+)", line)
+        assert abs(shown - w) <= TOLERANCE, f"{label}: shown {shown}, engine says {w:.4f} ({line!r})"
+
+
+def test_every_figure_is_prerendered(open_chapter):
+    chapter = open_chapter()
+    names = chapter.figure_names()
+    assert set(FIGURES) <= set(names), f"expected figures {FIGURES}, the page has {names}"
+    chapter.wait_prerendered()
+    for name in names:
+        figure = chapter.figure(name)
+        assert not figure.locator(".figure-fallback img").is_visible(), f"{name}: fallback still shown"
+        view = figure.locator(".figure-view")
+        expect(view).to_be_visible()
+        expect(view.locator("svg").first).to_be_visible()
+        assert chapter.numbers(name), f"{name}: key-numbers list is empty"
+        assert figure.locator(".figure-note").is_hidden(), f"{name}: a note is shown without cause"
+    assert chapter.page_errors == []
+
+
+def test_temperature_slider_moves_with_the_keyboard(open_chapter):
+    chapter = open_chapter()
+    chapter.wait_prerendered()
+    figure = chapter.figure("softmax-temperature")
+    data = chapter.data("softmax-temperature")
+    temps, start = data["temperatures"], data["start"]
+    assert start + 1 < len(temps), "the temperature starts at the end of its range: ArrowRight cannot move it"
+
+    slider = figure.locator(".figure-controls input[type=range]")
+    readout = figure.locator(".figure-controls output")
+    assert abs(_number(r"T = ([\d.]+)", readout.text_content()) - temps[start]) <= TOLERANCE
+    _assert_weights(_weights_line(chapter.numbers("softmax-temperature")), data["labels"], data["weights"][start])
+    before = (readout.text_content(), chapter.numbers("softmax-temperature"))
+
+    slider.focus()
+    expect(slider).to_be_focused()
+    slider.press("ArrowRight")
+
+    expect(readout).not_to_have_text(before[0])
+    assert abs(_number(r"T = ([\d.]+)", readout.text_content()) - temps[start + 1]) <= TOLERANCE
+    assert slider.input_value() == str(start + 1)
+    after = chapter.numbers("softmax-temperature")
+    assert after != before[1], "the key numbers did not follow the temperature"
+    _assert_weights(_weights_line(after), data["labels"], data["weights"][start + 1])
+    assert figure.get_attribute("data-state") == "prerendered"  # the grid is embedded: no Python needed
+    assert chapter.page_errors == []
+
+
+def test_width_slider_moves_with_the_keyboard(open_chapter):
+    chapter = open_chapter()
+    chapter.wait_prerendered()
+    figure = chapter.figure("scaling-experiment")
+    rows = chapter.data("scaling-experiment")["rows"]
+    slider = figure.locator(".figure-controls input[type=range]")
+    readout = figure.locator(".figure-controls output")
+
+    index = int(slider.input_value())
+    assert rows[index]["d"] == _number(r"d = (\d+)", readout.text_content())
+    key, expected = ("ArrowLeft", index - 1) if index > 0 else ("ArrowRight", index + 1)
+    before = readout.text_content()
+
+    slider.focus()
+    slider.press(key)
+
+    expect(readout).not_to_have_text(before)
+    row = rows[expected]
+    text = readout.text_content()
+    assert slider.input_value() == str(expected)
+    assert _number(r"d = (\d+)", text) == row["d"], text
+    assert abs(_number(r"largest weight ([\d.]+) as is", text) - row["unscaled"]) <= TOLERANCE, text
+    assert abs(_number(r"([\d.]+) divided by", text) - row["scaled"]) <= TOLERANCE, text
+    assert slider.get_attribute("aria-valuetext") == f"d = {row['d']}"
+    # The key numbers list every width, whichever is selected.
+    numbers = chapter.numbers("scaling-experiment")
+    assert len(numbers) == len(rows) and all(n.startswith(f"d = {r['d']}:") for n, r in zip(numbers, rows)), numbers
+    assert figure.get_attribute("data-state") == "prerendered"
+    assert chapter.page_errors == []

@@ -1,0 +1,36 @@
+"""With JavaScript off the chapter still reads: static fallbacks, alt text, key numbers as text."""
+from __future__ import annotations
+
+import re
+
+from .conftest import FIGURES
+
+
+def test_figures_fall_back_to_static_images_and_numbers(open_chapter):
+    chapter = open_chapter(java_script_enabled=False)
+    page = chapter.page
+    page.wait_for_load_state("load")
+
+    names = chapter.figure_names()
+    assert set(FIGURES) <= set(names), f"expected figures {FIGURES}, the page has {names}"
+    for name in names:
+        figure = chapter.figure(name)
+        assert figure.get_attribute("data-state") == "static", name
+
+        img = figure.locator(".figure-fallback img")
+        assert img.count() == 1, f"{name}: expected one fallback image"
+        assert img.is_visible(), f"{name}: the fallback image is hidden without JavaScript"
+        alt = (img.get_attribute("alt") or "").strip()
+        assert alt, f"{name}: the fallback image has no alt text"
+        assert re.search(r"\d", alt), f"{name}: the alt text quotes no number: {alt!r}"
+        loaded = img.evaluate("i => i.complete && i.naturalWidth > 0")
+        assert loaded, f"{name}: the fallback image {img.get_attribute('src')} did not load"
+
+        assert not figure.locator(".figure-view").is_visible(), f"{name}: an empty view takes up space"
+
+        numbers = figure.locator("ul.figure-numbers")
+        assert numbers.count() == 1, f"{name}: no key-numbers list"
+        assert numbers.is_visible(), f"{name}: the key-numbers list is hidden"
+        items = chapter.numbers(name)
+        assert items and all(items), f"{name}: key-numbers list is empty or has empty items: {items}"
+        assert all(re.search(r"\d", t) for t in items), f"{name}: a key number without a number: {items}"

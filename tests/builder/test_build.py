@@ -1,0 +1,100 @@
+"""Full builds of the real content into tmp_path."""
+import json
+import re
+import sys
+import zipfile
+
+import pytest
+
+from builder.build import Paths, build, check
+from engine.figures import compute
+from tests.conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("site") / "dist"
+    build(Paths.at(ROOT), out)
+    return out
+
+
+def test_pages_and_runtime_files(site):
+    for rel in ["index.html", "04-scores-to-weights.html", ".nojekyll", "runtime.json",
+                "pyodide/pyodide.mjs", "pyodide/pyodide.asm.wasm", "pyodide/pyodide-lock.json",
+                "assets/js/worker.js", "assets/figures/softmax-temperature.js", "assets/css/site.css"]:
+        assert (site / rel).is_file(), rel
+    index = (site / "index.html").read_text()
+    assert 'href="04-scores-to-weights.html"' in index
+
+
+def test_figure_embeds_the_engine_output(site):
+    html = (site / "04-scores-to-weights.html").read_text()
+    for name in ("softmax-temperature", "scaling-experiment"):
+        m = re.search(rf'data-figure="{name}"[^>]*>\s*<div class="figure-body"><script type="application/json" '
+                      r'class="figure-data">(.*?)</script>', html)
+        assert m, name
+        assert json.loads(m.group(1)) == json.loads(json.dumps(compute(name)))
+    assert html.count('data-state="static"') == 2
+    assert "Figure 4.1" in html and "Figure 4.2" in html
+
+
+def test_fallbacks_are_svg_with_alt_text_and_numbers(site):
+    html = (site / "04-scores-to-weights.html").read_text()
+    imgs = re.findall(r'<img src="(figures/[^"]+\.svg)" alt="([^"]+)"', html)
+    assert len(imgs) == 2
+    for src, alt in imgs:
+        svg = (site / src).read_text()
+        assert svg.lstrip().startswith("<?xml") and "<svg" in svg
+        assert len(alt) > 40
+    assert re.search(r'<ul class="figure-numbers"[^>]*>(<li>[^<]*</li>)*<li>d = 512: 0\.\d\d unscaled', html)
+
+
+def test_prose_numbers_come_from_the_engine(site):
+    html = (site / "04-scores-to-weights.html").read_text()
+    by_d = compute("scaling-experiment")["by_d"]
+    for value in (by_d["2"]["unscaled"], by_d["512"]["unscaled"], by_d["512"]["scaled"]):
+        assert f"{value:.2f}" in html
+    assert "{=" not in html
+
+
+def test_links_are_relative(site):
+    for page in site.glob("*.html"):
+        text = page.read_text()
+        assert not re.search(r'(?:href|src)="/', text), page.name
+        assert "http://" not in text and "//localhost" not in text
+
+
+def test_engine_wheel_imports_with_numpy_alone(site, tmp_path):
+    (wheel,) = site.glob("py/*/attention_engine-*.whl")
+    with zipfile.ZipFile(wheel) as zf:
+        names = zf.namelist()
+        assert "engine/figures/softmax_temperature.py" in names
+        assert any(n.endswith(".dist-info/RECORD") for n in names)
+        zf.extractall(tmp_path)
+    import subprocess
+    code = "import engine.figures as f, json; print(json.loads(f.compute_json('scaling-experiment', '{\"widths\": [2]}'))['ok'])"
+    out = subprocess.run([sys.executable, "-I", "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert out.stdout.strip() == "True", out.stderr
+
+
+def test_runtime_config_points_at_the_wheel_and_cdn(site):
+    config = json.loads((site / "runtime.json").read_text())
+    assert (site / config["engineWheel"]).is_file()
+    assert config["vendored"] == []
+    assert config["packageBaseUrl"] == f"https://cdn.jsdelivr.net/pyodide/v{config['pyodideVersion']}/full/"
+
+
+def test_build_is_reproducible(site, tmp_path):
+    again = tmp_path / "again"
+    build(Paths.at(ROOT), again)
+    first = {p.relative_to(site): p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    second = {p.relative_to(again): p.read_bytes() for p in again.rglob("*") if p.is_file()}
+    assert first.keys() == second.keys()
+    assert [k for k in first if first[k] != second[k]] == []
+
+
+def test_check_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    site = check(Paths.at(ROOT))
+    assert "04-scores-to-weights.html" in site.files
+    assert list(tmp_path.iterdir()) == []

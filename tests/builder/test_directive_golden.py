@@ -1,0 +1,65 @@
+"""Golden Markdown -> HTML for the figure directive and inline expressions.
+
+Set UPDATE_GOLDEN=1 to rewrite the expected files after an intended change, then review the diff.
+"""
+import os
+from pathlib import Path
+
+import pytest
+
+from builder.build import gather_chapter
+from builder.figures import FigureCache
+from builder.site_config import load_site_config
+from tests.builder.helpers import one_chapter_site
+
+GOLDEN = Path(__file__).with_name("golden")
+
+CASES = {
+    "figure": """
+        # A chapter
+
+        Some *prose* before, quoting {= softmax-temperature{steps: 2}.facts.t_max :g =}.
+
+        /// figure | softmax-temperature
+            steps: 2
+            scores: [1, 0]
+            labels: [sure, unsure]
+
+        A caption with **bold** text
+        over two lines.
+        ///
+
+        ```
+        /// figure | not-rendered
+        ```
+    """,
+    "two-figures": """
+        # Two
+
+        /// figure | scaling-experiment
+            widths: [2, 8]
+            queries: 10
+
+        First.
+        ///
+
+        /// figure | scaling-experiment
+            widths: [4]
+            queries: 10
+            keys: 2
+
+        Second, with `code` and {= scaling-experiment{widths: [4], queries: 10, keys: 2}.uniform :.2f =}.
+        ///
+    """,
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_golden(case, tmp_path):
+    content = one_chapter_site(tmp_path / "content", CASES[case], name="07-golden.md")
+    chapter = gather_chapter(load_site_config(content).chapters[0], FigureCache())
+    expected = GOLDEN / f"{case}.html"
+    if os.environ.get("UPDATE_GOLDEN"):
+        expected.write_text(chapter.html)
+    assert chapter.html == expected.read_text()
+    assert [f.label for f in chapter.figures] == [f"Figure 7.{i}" for i in range(1, len(chapter.figures) + 1)]

@@ -1,0 +1,95 @@
+"""Bad inputs: exit 1, `path:line: message`, no traceback, and the previous output untouched."""
+import re
+import subprocess
+import sys
+
+import pytest
+
+import build as cli
+from tests.conftest import ROOT
+
+CHAPTER = "04-scores-to-weights.md"
+
+
+@pytest.fixture
+def built(content, tmp_path):
+    out = tmp_path / "dist"
+    assert cli.main(["--content", str(content), "--out", str(out)]) == 0
+    return out
+
+
+def snapshot(folder):
+    return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def insert_after_title(path, block):
+    lines = path.read_text().splitlines(keepends=True)
+    lines[1:1] = [block]
+    path.write_text("".join(lines))
+
+
+CASES = {
+    "unknown figure": ("\n/// figure | no-such-figure\n\nCaption\n///\n", 3, "unknown figure 'no-such-figure'"),
+    "unknown option": ("\n/// figure | softmax-temperature\n    temprature: 2\n\nC\n///\n", 4, "unknown option 'temprature'"),
+    "mistyped option": ("\n/// figure | scaling-experiment\n    keys: eight\n\nC\n///\n", 4, "'keys' must be a number"),
+    "out-of-range option": ("\n/// figure | scaling-experiment\n\n    keys: 1\n\nC\n///\n", None, None),
+    "bad yaml": ("\n/// figure | softmax-temperature\n    scores: [1, 2\n    temperature: 1\n\nC\n///\n", 5, "bad YAML"),
+    "bad expression": ("\nWe quote {= scaling-experiment.by_d.3.scaled :.2f =} here.\n", 3, "has no '3'"),
+    "unclosed block": ("\n/// figure | softmax-temperature\n\nCaption never closed\n", 3, "never closed"),
+    "unknown directive": ("\n/// figur | softmax-temperature\n///\n", 3, "unknown directive"),
+    "malformed block left as text": ("\n- item\n\n    /// figure | softmax-temperature\n\n    Caption\n    ///\n", None, None),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_bad_chapter_input(case, content, built, capsys):
+    block, line, words = CASES[case]
+    before = snapshot(built)
+    insert_after_title(content / CHAPTER, block)
+    code = cli.main(["--content", str(content), "--out", str(built)])
+    err = capsys.readouterr().err
+    if line is None:
+        # Cases whose line depends on how Markdown nests them: they must either fail cleanly
+        # with a path:line message, or build without leaving directive text on the page.
+        if code == 0:
+            html = (built / CHAPTER.replace(".md", ".html")).read_text()
+            assert "/// figure" not in html
+            return
+        assert re.match(rf".*{re.escape(CHAPTER)}:\d+: ", err), err
+    else:
+        assert code == 1
+        assert f"{CHAPTER}:{line}: " in err, err
+        assert words in err
+    assert "Traceback" not in err
+    assert snapshot(built) == before
+
+
+def test_missing_chapter_file_in_site_toml(content, built, capsys):
+    before = snapshot(built)
+    (content / "site.toml").write_text((content / "site.toml").read_text() + '\n[[chapters]]\nfile = "99-gone.md"\n')
+    assert cli.main(["--content", str(content), "--out", str(built)]) == 1
+    err = capsys.readouterr().err
+    line = (content / "site.toml").read_text().splitlines().index('file = "99-gone.md"') + 1
+    assert f"site.toml:{line}: chapter file '99-gone.md' not found" in err
+    assert snapshot(built) == before
+
+
+def test_bad_toml(content, built, capsys):
+    (content / "site.toml").write_text('[site]\ntitle = "x\n')
+    assert cli.main(["--content", str(content), "--out", str(built)]) == 1
+    assert re.search(r"site\.toml:2: invalid TOML", capsys.readouterr().err)
+
+
+def test_chapter_without_title(content, built, capsys):
+    path = content / CHAPTER
+    path.write_text(path.read_text().replace("# From scores to weights", "From scores to weights", 1))
+    assert cli.main(["--content", str(content), "--out", str(built)]) == 1
+    assert f"{CHAPTER}:1: a chapter must start with a '# Title' heading" in capsys.readouterr().err
+
+
+def test_cli_exit_code_and_message_in_a_real_process(content, tmp_path):
+    insert_after_title(content / CHAPTER, "\n/// figure | nope\n///\n")
+    out = subprocess.run([sys.executable, str(ROOT / "build.py"), "check", "--content", str(content)],
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert out.returncode == 1
+    assert re.fullmatch(rf"\S*{re.escape(CHAPTER)}:3: unknown figure 'nope' \(known: .*\)\n", out.stderr)

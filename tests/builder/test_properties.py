@@ -1,0 +1,47 @@
+"""Hypothesis feeds malformed Markdown and options to the builder: a clean BuildError or a page, never a traceback."""
+import os
+
+import yaml
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from builder.build import gather_chapter
+from builder.errors import BuildError
+from builder.figures import FigureCache
+from builder.site_config import load_site_config
+from engine.figures import FIGURES
+
+EXAMPLES = int(os.environ.get("HYPOTHESIS_EXAMPLES", "150"))  # raise it for a deeper search
+
+names = st.sampled_from([*FIGURES, "", "nope", "softmax_temperature", "a b"])
+values = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.floats(allow_nan=True),
+              st.text(max_size=8)),
+    lambda inner: st.lists(inner, max_size=4), max_leaves=6)
+option_names = st.sampled_from(["scores", "labels", "temperature", "steps", "t_min", "widths", "queries",
+                                "keys", "seed", "attrs", "x"])
+option_line = st.builds(lambda k, v: "    " + yaml.safe_dump({k: v}, default_flow_style=True).strip()[1:-1],
+                        option_names, values)
+raw_line = st.sampled_from(["", "Some prose.", "    indented", "- item", "> quote", "```", "~~~", "///",
+                            "////", "/// figure", "/// figuer | x", "`{= code =}`", "{=", "=}", "    - 1",
+                            "    key: [1, 2", "# Heading", "| a | b |"])
+expression = st.builds(lambda n, path, fmt: f"value {{= {n}{path} {fmt} =}}",
+                       names, st.sampled_from(["", ".params.seed", ".facts.t_max", ".by_d.2.scaled", ".rows.0", ".x.y"]),
+                       st.sampled_from(["", ":.2f", ":d", ":%", ":{}"]))
+figure = st.builds(lambda n, opts, close: "\n".join([f"/// figure | {n}", *opts, "", "Caption.", *close]),
+                   names, st.lists(option_line, max_size=3), st.sampled_from([["///"], [], ["////"]]))
+document = st.lists(st.one_of(raw_line, expression, figure), max_size=8).map(lambda parts: "# T\n\n" + "\n".join(parts))
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(document)
+def test_malformed_chapters_fail_cleanly(tmp_path_factory, text):
+    folder = tmp_path_factory.mktemp("c")
+    (folder / "site.toml").write_text('[site]\ntitle = "T"\n[[chapters]]\nfile = "01-x.md"\n')
+    (folder / "01-x.md").write_text(text)
+    entry = load_site_config(folder).chapters[0]
+    try:
+        chapter = gather_chapter(entry, FigureCache())
+    except BuildError as err:
+        assert err.path == entry.path and err.line is not None and 1 <= err.line <= text.count("\n") + 1, str(err)
+        return
+    assert "/// figure" not in chapter.html.replace("<code>/// figure", "")

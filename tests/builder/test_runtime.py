@@ -1,0 +1,90 @@
+"""Vendoring Pyodide: from the npm core, and from a distribution folder checked against its lock."""
+import hashlib
+import json
+import shutil
+import zipfile
+
+import pytest
+
+from builder.build import Paths, build
+from builder.errors import BuildError
+from builder.runtime import CORE_FILES, from_distribution, from_npm
+from tests.conftest import ROOT
+
+NPM_CORE = ROOT / "node_modules" / "pyodide"
+
+
+def fake_wheel(path, name):
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr(f"{name}/__init__.py", "")
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def distribution(tmp_path):
+    """A Pyodide distribution folder: the npm core plus a lock whose numpy needs another package."""
+    folder = tmp_path / "pyodide-dist"
+    folder.mkdir()
+    for name in CORE_FILES:
+        shutil.copyfile(NPM_CORE / name, folder / name)
+    (folder / "package.json").write_text(json.dumps({"name": "pyodide", "version": "0.99.1"}))
+    packages = {}
+    for name, deps in (("numpy", ["helper-lib"]), ("helper-lib", []), ("unused", [])):
+        file_name = f"{name.replace('-', '_')}-1.0-cp314-none-any.whl"
+        digest = fake_wheel(folder / file_name, name.replace("-", "_"))
+        packages[name] = {"name": name, "file_name": file_name, "sha256": digest, "depends": deps, "imports": [name]}
+    (folder / "pyodide-lock.json").write_text(json.dumps({"info": {"python": "3.14.0"}, "packages": packages}))
+    return folder
+
+
+def test_npm_core_is_checked_and_loads_packages_from_the_cdn():
+    rt = from_npm(ROOT / "node_modules")
+    assert set(rt.files) == {f"pyodide/{n}" for n in CORE_FILES}
+    assert rt.vendored == [] and rt.version in rt.package_base_url
+
+
+def test_a_changed_npm_core_file_is_refused(tmp_path):
+    fake = tmp_path / "node_modules" / "pyodide"
+    shutil.copytree(NPM_CORE, fake)
+    (fake / "pyodide.asm.wasm").write_bytes(b"\0asm-not-really")
+    with pytest.raises(BuildError, match="sha256 differs"):
+        from_npm(tmp_path / "node_modules")
+
+
+def test_distribution_vendors_numpy_and_its_dependencies(distribution):
+    rt = from_distribution(distribution)
+    assert rt.version == "0.99.1"  # another version than the pinned npm one
+    assert rt.vendored == ["helper-lib", "numpy"]
+    assert "pyodide/numpy-1.0-cp314-none-any.whl" in rt.files
+    assert "pyodide/unused-1.0-cp314-none-any.whl" not in rt.files
+    assert rt.package_base_url is None
+
+
+def test_full_build_with_a_distribution(distribution, tmp_path):
+    out = tmp_path / "dist"
+    build(Paths.at(ROOT), out, pyodide_dist=distribution)
+    assert (out / "pyodide/helper_lib-1.0-cp314-none-any.whl").is_file()
+    config = json.loads((out / "runtime.json").read_text())
+    assert config["pyodideVersion"] == "0.99.1" and config["packageBaseUrl"] is None
+    assert config["vendored"] == ["helper-lib", "numpy"]
+
+
+def test_a_wheel_with_the_wrong_hash_is_refused(distribution):
+    (distribution / "helper_lib-1.0-cp314-none-any.whl").write_bytes(b"tampered")
+    with pytest.raises(BuildError, match="sha256 does not match") as err:
+        from_distribution(distribution)
+    assert "helper_lib-1.0" in str(err.value)
+
+
+def test_a_missing_wheel_or_core_file_is_named(distribution):
+    (distribution / "numpy-1.0-cp314-none-any.whl").unlink()
+    with pytest.raises(BuildError, match="numpy-1.0-cp314-none-any.whl"):
+        from_distribution(distribution)
+    (distribution / "pyodide.asm.wasm").unlink()
+    with pytest.raises(BuildError, match="missing pyodide.asm.wasm"):
+        from_distribution(distribution)
+
+
+def test_version_read_from_the_core_when_there_is_no_package_json(distribution):
+    (distribution / "package.json").unlink()
+    assert from_distribution(distribution).version == json.loads((NPM_CORE / "package.json").read_text())["version"]

@@ -1,0 +1,34 @@
+import math
+
+import pytest
+
+from engine.figures import ParamError, compute
+
+
+def test_weights_are_softmax_of_scores_over_temperature():
+    data = compute("softmax-temperature")
+    for t, w in zip(data["temperatures"], data["weights"]):
+        exps = [math.exp(s / t - max(data["scores"]) / t) for s in data["scores"]]
+        assert w == pytest.approx([e / sum(exps) for e in exps], rel=1e-12)
+    assert data["temperatures"][data["start"]] == pytest.approx(1.0)
+
+
+def test_low_temperature_picks_the_top_and_high_spreads_out():
+    facts = compute("softmax-temperature")["facts"]
+    assert facts["top_weight_at_min"] > 0.9999
+    assert facts["top_weight_at_1"] == pytest.approx(math.exp(2) / sum(math.exp(s) for s in (2, 1, 0.5, -1)))
+    assert 0.25 < facts["top_weight_at_max"] < facts["top_weight_at_1"]
+
+
+def test_grid_includes_the_requested_start():
+    data = compute("softmax-temperature", {"temperature": 3.3})
+    assert data["temperatures"][data["start"]] == pytest.approx(3.3)
+
+
+@pytest.mark.parametrize("raw, words", [
+    ({"labels": ["a", "b"]}, "one label per score"),
+    ({"t_min": 1.0, "t_max": 1.0}, "must be below"),
+])
+def test_inconsistent_options(raw, words):
+    with pytest.raises(ParamError, match=words):
+        compute("softmax-temperature", raw)
