@@ -76,16 +76,23 @@ def _rebuild(paths, out, pyodide_dist, cache) -> bool:
     return True
 
 
+def static_server(folder: Path, port: int = 0, reloader: _Reloader | None = None) -> http.server.ThreadingHTTPServer:
+    """Serve `folder` on 127.0.0.1 from a daemon thread, with the MIME types Pyodide needs."""
+    handler = functools.partial(type("Handler", (_Handler,), {"reloader": reloader or _Reloader()}),
+                                directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
 def serve(paths: Paths, out: Path, port: int, pyodide_dist: Path | None) -> int:
     import watchfiles  # build-time only; imported here so `build.py build` never needs it
 
     cache = FigureCache()
     _rebuild(paths, out, pyodide_dist, cache)
     reloader = _Reloader()
-    handler = functools.partial(type("Handler", (_Handler,), {"reloader": reloader}), directory=str(out))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = static_server(out, port, reloader)
     print(f"serving {out} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C stops)", flush=True)
     code_dirs = (paths.engine.resolve(), (paths.root / "builder").resolve())
     try:

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Print the site's speed and size figures as JSON (a benchmark, not a test: nothing is asserted).
+
+- cold build: `build.py` in a fresh process, imports included
+- rebuild: `build.py serve`, time from editing one chapter to the rebuilt site
+- page weight: bytes a chapter transfers before the runtime starts (HTML, CSS, JS, fonts; images apart)
+- runtime: in Chromium on 127.0.0.1, ms from the first interaction to the status line settling
+"""
+from __future__ import annotations
+
+import json
+import queue
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def cold_build(out: Path, runs: int = 3) -> list[float]:
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, str(ROOT / "build.py"), "--out", str(out)], check=True, capture_output=True)
+        times.append(round(time.perf_counter() - t0, 3))
+    return times
+
+
+def rebuild_through_serve(tmp: Path, edits: int = 3) -> list[float]:
+    content = tmp / "content"
+    shutil.copytree(ROOT / "content", content)
+    proc = subprocess.Popen([sys.executable, "-u", str(ROOT / "build.py"), "serve", "--port", "0",
+                             "--content", str(content), "--out", str(tmp / "serve-dist")],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout], daemon=True).start()
+    try:
+        while "serving" not in lines.get(timeout=60):
+            pass
+        time.sleep(1.0)  # let the file watcher start
+        chapter = content / "04-scores-to-weights.md"
+        times = []
+        for i in range(edits):
+            chapter.write_text(chapter.read_text() + f"\nEdit {i}.\n")
+            t0 = time.perf_counter()
+            while not lines.get(timeout=60).startswith("built"):
+                pass
+            times.append(round(time.perf_counter() - t0, 3))
+        return times
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def browser_figures(site: Path) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    from builder.serve import static_server
+
+    server = static_server(site)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        # A short viewport keeps every figure off-screen, so nothing starts Python before we interact.
+        page = browser.new_page(viewport={"width": 1200, "height": 400})
+        page.route("**/cdn.jsdelivr.net/**", lambda route: route.abort())
+        sizes: dict[str, int] = {}
+        started = {"at": None}
+
+        def on_response(resp):
+            url = resp.url
+            if "/worker.js" in url and started["at"] is None:
+                started["at"] = len(sizes)
+            if started["at"] is None:
+                try:
+                    sizes[url] = len(resp.body())
+                except Exception:
+                    pass
+
+        page.on("response", on_response)
+        page.add_init_script("window.__statusLog = [];")
+        page.goto(base + "/04-scores-to-weights.html", wait_until="load")
+        page.evaluate("""() => {
+            const el = document.querySelector('[data-runtime-status]');
+            new MutationObserver(() => window.__statusLog.push([performance.now(), el.dataset.state]))
+              .observe(el, {attributes: true});
+        }""")
+        page.wait_for_timeout(500)
+        idle = page.evaluate("document.querySelector('[data-runtime-status]').dataset.state")
+        t_click = page.evaluate("() => { document.querySelector('[data-figure] input').focus(); return performance.now(); }")
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("['ready','unavailable'].includes(document.querySelector('[data-runtime-status]').dataset.state)",
+                               timeout=120_000)
+        log = page.evaluate("window.__statusLog")
+        settled = next(t for t, s in log if s in ("ready", "unavailable"))
+        status = page.evaluate("document.querySelector('[data-runtime-status]').textContent")
+        browser.close()
+    server.shutdown()
+    weights = {"html_css_js_fonts": 0, "images": 0}
+    for url, n in sizes.items():
+        kind = "images" if re.search(r"\.(svg|png|jpe?g|webp|gif)$", url) else "html_css_js_fonts"
+        weights[kind] += n
+    return {
+        "page_bytes_before_runtime": weights,
+        "files_before_runtime": sorted(u.split("/", 3)[-1] for u in sizes),
+        "runtime_state_before_interaction": idle,
+        "runtime_settle_ms_from_first_interaction": round(settled - t_click, 1),
+        "runtime_final_status": status,
+    }
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        out = tmp / "dist"
+        report = {"cold_build_s": cold_build(out), "rebuild_after_edit_s": rebuild_through_serve(tmp)}
+        if Path("/usr/bin/chromium").exists():
+            report.update(browser_figures(out))
+        else:
+            report["browser"] = "skipped: /usr/bin/chromium not installed"
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
