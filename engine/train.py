@@ -3,6 +3,7 @@
 Parameters live in one flat float64 buffer with named views into it, so an optimiser
 updates every weight with a handful of vector operations per step.
 """
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -12,43 +13,58 @@ import numpy as np
 
 @dataclass(frozen=True)
 class CrossEntropyCache:
-    probs: np.ndarray    # (..., C) softmax of the logits
-    targets: np.ndarray  # (...) integer class per row
-    rows: np.ndarray     # (...) 1.0 for rows that count, 0.0 for padding
-    count: float         # number of rows that count
+    probs: np.ndarray     # (A, C, Z) softmax of the logits, classes in the middle
+    at_target: np.ndarray  # (A, Z) flat index of each row's target entry in probs
+    rows: np.ndarray      # (A, Z) 1 for rows that count, 0 for padding
+    count: float          # number of rows that count
+    shape: tuple          # shape of the logits as given
 
 
-def cross_entropy_forward(logits, targets, valid=None):
-    """Mean of -log p(target) over the rows that count; -inf logits mark impossible classes."""
-    logits = np.asarray(logits, dtype=np.float64)
-    targets = np.asarray(targets)
-    rows = np.ones(targets.shape) if valid is None else np.asarray(valid, dtype=np.float64)  # (...)
+def cross_entropy_forward(logits, targets, valid=None, axis=-1):
+    """Mean of -log softmax(logits)[target] over the rows that count.
+
+    Classes lie along ``axis`` (default last); ``targets`` (integers in range, padding rows
+    included) has the logits' shape without that axis, and ``valid`` (optional) broadcasts
+    to it. With the class axis first, every reduction is a whole-array operation, which
+    numpy does much faster than reducing many short rows.
+    """
+    logits = np.asarray(logits)
+    if not np.issubdtype(logits.dtype, np.floating):
+        logits = logits.astype(np.float64)
+    shape = logits.shape
+    axis = axis % len(shape)
+    A, C = math.prod(shape[:axis]), shape[axis]
+    Z = math.prod(shape[axis + 1:])
+    z = logits.reshape(A, C, Z)  # (A, C, Z)
+    z = z - z.max(axis=1, keepdims=True)  # (A, C, Z) largest logit of each row is 0
+    e = np.exp(z)  # (A, C, Z)
+    total = e.sum(axis=1)  # (A, Z)
+    at_target = (np.arange(A)[:, None] * C + np.asarray(targets).reshape(A, Z)) * Z + np.arange(Z)  # (A, Z)
+    nll = np.log(total) - z.ravel()[at_target]  # (A, Z)
+    rows = np.ones((A, Z), logits.dtype)  # (A, Z)
+    if valid is not None:
+        rows.reshape(np.shape(targets))[...] = valid
+        nll *= rows
     count = max(float(rows.sum()), 1.0)
-    z = logits - logits.max(axis=-1, keepdims=True)  # (..., C)
-    e = np.exp(z)  # (..., C)
-    total = e.sum(axis=-1)  # (...)
-    z_target = np.take_along_axis(z, np.where(rows > 0, targets, 0)[..., None], axis=-1)[..., 0]  # (...)
-    nll = np.where(rows > 0, np.log(total) - z_target, 0.0)  # (...)
-    probs = e / total[..., None]  # (..., C)
-    return float(nll.sum() / count), CrossEntropyCache(probs, targets, rows, count)
+    e /= total[:, None, :]  # (A, C, Z) probabilities
+    return float(nll.sum()) / count, CrossEntropyCache(e, at_target, rows, count, shape)
 
 
 def cross_entropy_backward(dloss, cache):
-    """dLoss/dlogits = (softmax - one_hot(target)) / rows, zero on rows that do not count."""
-    dlogits = cache.probs.copy()  # (..., C)
-    t = np.where(cache.rows > 0, cache.targets, 0)[..., None]  # (..., 1)
-    np.put_along_axis(dlogits, t, np.take_along_axis(dlogits, t, axis=-1) - 1.0, axis=-1)
-    dlogits *= (dloss / cache.count) * cache.rows[..., None]  # (..., C)
-    return dlogits
+    """dLoss/dlogits = (softmax - one_hot(target)) / count, zero on rows that do not count."""
+    w = cache.rows * (dloss / cache.count)  # (A, Z)
+    dlogits = cache.probs * w[:, None, :]  # (A, C, Z)
+    dlogits.ravel()[cache.at_target] -= w
+    return dlogits.reshape(cache.shape)
 
 
 # ---- flat parameters ---------------------------------------------------------------
 
-def pack(arrays):
-    """Copy named arrays into one flat float64 buffer; return it and named views into it."""
+def pack(arrays, dtype=np.float64):
+    """Copy named arrays into one flat buffer; return it and named views into it."""
     names = list(arrays)
     sizes = [np.size(arrays[n]) for n in names]
-    flat = np.empty(sum(sizes))  # (P,)
+    flat = np.empty(sum(sizes), dtype=dtype)  # (P,)
     views, start = {}, 0
     for n, s in zip(names, sizes):
         views[n] = flat[start:start + s].reshape(np.shape(arrays[n]))
@@ -80,10 +96,10 @@ class AdamConfig:
 class Adam:
     """Adam (Kingma & Ba 2015) on a flat parameter vector, updated in place."""
 
-    def __init__(self, size, config=AdamConfig()):
+    def __init__(self, size, config=AdamConfig(), dtype=np.float64):
         self.config = config
-        self.m = np.zeros(size)  # (P,)
-        self.v = np.zeros(size)  # (P,)
+        self.m = np.zeros(size, dtype)  # (P,)
+        self.v = np.zeros(size, dtype)  # (P,)
         self.t = 0
 
     def step(self, params, grad):
@@ -91,8 +107,8 @@ class Adam:
         self.t += 1
         self.m += (1.0 - c.beta1) * (grad - self.m)  # (P,)
         self.v += (1.0 - c.beta2) * (grad * grad - self.v)  # (P,)
-        lr_t = c.lr * np.sqrt(1.0 - c.beta2 ** self.t) / (1.0 - c.beta1 ** self.t)
-        params -= lr_t * self.m / (np.sqrt(self.v) + c.eps)  # (P,)
+        v_hat_sqrt = np.sqrt(self.v / (1.0 - c.beta2 ** self.t))  # (P,) bias-corrected, as in the paper
+        params -= (c.lr / (1.0 - c.beta1 ** self.t)) * self.m / (v_hat_sqrt + c.eps)  # (P,)
 
 
 @dataclass(frozen=True)
@@ -104,9 +120,9 @@ class SGDConfig:
 class SGD:
     """Gradient descent with (heavy-ball) momentum on a flat parameter vector, in place."""
 
-    def __init__(self, size, config=SGDConfig()):
+    def __init__(self, size, config=SGDConfig(), dtype=np.float64):
         self.config = config
-        self.velocity = np.zeros(size)  # (P,)
+        self.velocity = np.zeros(size, dtype)  # (P,)
 
     def step(self, params, grad):
         self.velocity *= self.config.momentum
@@ -136,15 +152,16 @@ class TrainResult:
     cancelled: bool = False
 
 
-def train(loss_and_grads, params, optimizer, steps, checkpoint_every=0, callback=None):
+def train(loss_and_grads, params, optimizer, steps, checkpoint_every=0, callback=None, dtype=np.float64):
     """Run ``steps`` updates; ``loss_and_grads(views, step) -> (loss, grads)`` must be seeded by step.
 
-    ``params`` is a dict of arrays (copied, never modified). Checkpoints are taken at the
+    ``params`` is a dict of arrays (copied into one ``dtype`` buffer, never modified);
+    ``optimizer.step(flat, grad)`` updates that buffer in place. Checkpoints are taken at the
     start and every ``checkpoint_every`` steps. ``callback(Progress)`` runs after each
     step; returning False or raising TrainingCancelled stops the run early.
     """
     names = list(params)
-    flat, views = pack(params)
+    flat, views = pack(params, dtype)
     result = TrainResult()
 
     def save(step):

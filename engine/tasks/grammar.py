@@ -3,28 +3,22 @@
 Sentences follow ``det [adj] noun verb prep det [adj] noun`` ("the old dog slept under a
 box"), 6 to 8 words, so no word class sits at a fixed position. Each word enters as a
 one-hot word followed by a one-hot position. From each word's attention output two
-linear readouts name a word (a softmax over the vocabulary). Naming the word, not its
-position, is what makes looking necessary: a word's identity reaches its output only
-through the value of that word, while positions could be inferred from the sentence's shape.
-The two targets:
+linear readouts name a word (a softmax over the vocabulary):
 
 - attached: determiner/adjective -> its noun, verb -> its subject, preposition -> its
   noun, each noun -> the verb;
 - previous: the word just before; the first word has none and names itself.
+
+Naming the word rather than its position is what makes looking necessary: a word's
+identity reaches another word's output only through its value, while positions could be
+inferred from the sentence's shape.
 """
 from dataclasses import dataclass
 
 import numpy as np
 
 from engine.attention import attention_backward, attention_forward
-from engine.train import (
-    Adam,
-    AdamConfig,
-    cross_entropy_backward,
-    cross_entropy_forward,
-    to_json,
-    train,
-)
+from engine.train import Adam, AdamConfig, cross_entropy_backward, cross_entropy_forward, to_json, train
 
 DETS = ("the", "a")
 ADJS = ("old", "big", "small", "red", "lazy")
@@ -33,14 +27,35 @@ VERBS = ("sat", "slept", "ran", "stood", "hid", "waited")
 PREPS = ("on", "under", "near", "behind", "by")
 VOCAB = DETS + ADJS + NOUNS + VERBS + PREPS
 WORD_INDEX = {w: i for i, w in enumerate(VOCAB)}
-
-# The eight slots of the grammar, which may be empty, and each slot's attached slot.
-SLOTS = ("det1", "adj1", "noun1", "verb", "prep", "det2", "adj2", "noun2")
-SLOT_POOLS = (DETS, ADJS, NOUNS, VERBS, PREPS, DETS, ADJS, NOUNS)
-OPTIONAL_SLOTS = (1, 6)
-ATTACHED_SLOT = np.array([2, 2, 3, 2, 7, 7, 7, 3])  # det1,adj1->noun1; noun1->verb; verb->noun1; prep,det2,adj2->noun2; noun2->verb
-MAX_LEN = len(SLOTS)
 TARGETS = ("attached", "previous")
+
+# The eight slots of the grammar; the two adjective slots may be empty.
+SLOTS = ("det", "adj", "noun", "verb", "prep", "det", "adj", "noun")
+SLOT_POOLS = (DETS, ADJS, NOUNS, VERBS, PREPS, DETS, ADJS, NOUNS)
+ATTACHED_SLOT = (2, 2, 3, 2, 7, 7, 7, 3)  # det, adj -> noun; noun -> verb; verb -> subject; prep, det, adj -> noun; noun -> verb
+OPTIONAL_SLOTS = (1, 6)
+MAX_LEN = len(SLOTS)
+POOL_SIZES = np.array([len(p) for p in SLOT_POOLS])  # (8,)
+POOL_OFFSETS = np.array([VOCAB.index(p[0]) for p in SLOT_POOLS])  # (8,)
+
+
+def _shape_tables():
+    """The grammar has four sentence shapes (adjective or not in each half); tabulate each one."""
+    slot_of_pos = np.full((4, MAX_LEN), MAX_LEN)  # (4, T) slot at each position, MAX_LEN past the end
+    targets = np.zeros((4, MAX_LEN, 2), dtype=np.intp)  # (4, T, 2) positions of both targets
+    lengths = np.zeros(4, dtype=np.intp)  # (4,)
+    for shape in range(4):
+        present = [s not in OPTIONAL_SLOTS or bool(shape >> OPTIONAL_SLOTS.index(s) & 1) for s in range(MAX_LEN)]
+        slots = [s for s in range(MAX_LEN) if present[s]]
+        pos_of_slot = {s: p for p, s in enumerate(slots)}
+        lengths[shape] = len(slots)
+        for p, s in enumerate(slots):
+            slot_of_pos[shape, p] = s
+            targets[shape, p] = (pos_of_slot[ATTACHED_SLOT[s]], max(p - 1, 0))  # the first word names itself
+    return slot_of_pos, targets, lengths
+
+
+SLOT_OF_POS, SHAPE_TARGETS, SHAPE_LENGTHS = _shape_tables()
 
 
 @dataclass(frozen=True)
@@ -54,11 +69,12 @@ class GrammarConfig:
     lr: float = 0.03            # Adam step size
     init_scale: float = 0.3     # std of the random starting weights
     adj_prob: float = 0.5       # chance of an adjective in each half
+    dtype: str = "float32"      # training precision; float32 halves numpy's exp and matmul time
 
 
 @dataclass(frozen=True)
 class Sentences:
-    """A batch of sentences as padded index arrays, with both targets per word."""
+    """Sentences as padded index arrays, with the positions and words both readouts must name."""
     words: np.ndarray    # (N, T) word index, -1 past the end
     lengths: np.ndarray  # (N,) words per sentence
     targets: np.ndarray  # (N, T, 2) position of the attached and of the previous word
@@ -69,8 +85,8 @@ class Sentences:
 
     @property
     def target_words(self):
-        """The words the readouts must name: the word found at each target position."""
-        return np.take_along_axis(self.words[:, :, None], self.targets.reshape(len(self.words), -1, 1), axis=1).reshape(self.targets.shape)  # (N, T, 2)
+        n = len(self.words)
+        return np.take_along_axis(self.words, self.targets.reshape(n, -1), axis=1).reshape(self.targets.shape)  # (N, T, 2)
 
     def take(self, idx):
         return Sentences(self.words[idx], self.lengths[idx], self.targets[idx])
@@ -79,153 +95,149 @@ class Sentences:
         return " ".join(VOCAB[w] for w in self.words[i, :self.lengths[i]])
 
 
+def _from_slots(slot_words, shape):
+    """Sentences from each slot's word (N, 8) and each sentence's shape (N,)."""
+    padded = np.concatenate((slot_words, np.full((len(shape), 1), -1)), axis=1)  # (N, 9) slot 8 = past the end
+    words = np.take_along_axis(padded, SLOT_OF_POS[shape], axis=1)  # (N, T)
+    targets = SHAPE_TARGETS[shape] * (words >= 0)[..., None]  # (N, T, 2)
+    return Sentences(words, SHAPE_LENGTHS[shape], targets)
+
+
 def sample_sentences(rng, n, adj_prob=0.5):
-    """n random sentences of the grammar, fully vectorised."""
-    slot_words = np.stack([rng.integers(0, len(pool), n) for pool in SLOT_POOLS], axis=1)  # (N, 8)
-    offsets = np.cumsum((0,) + tuple(len(p) for p in SLOT_POOLS[:-1]))  # (8,)
-    offsets[5] = offsets[0]  # the second det and adj draw from the same words as the first
-    offsets[6] = offsets[1]
-    offsets[7] = offsets[2]
-    slot_words = slot_words + offsets  # (N, 8) indices into VOCAB
-    present = np.ones((n, MAX_LEN), dtype=bool)  # (N, 8)
-    for s in OPTIONAL_SLOTS:
-        present[:, s] = rng.random(n) < adj_prob
-    return _from_slots(slot_words, present)
-
-
-def _from_slots(slot_words, present):
-    """Compact filled slots to the left and work out each word's two target positions."""
-    n = slot_words.shape[0]
-    pos = np.cumsum(present, axis=1) - 1  # (N, 8) position of each slot if present
-    lengths = present.sum(axis=1)  # (N,)
-    rows = np.nonzero(present)[0]
-    words = np.full((n, MAX_LEN), -1)  # (N, T)
-    words[rows, pos[present]] = slot_words[present]
-    attached = np.zeros((n, MAX_LEN), dtype=np.int64)  # (N, T)
-    attached[rows, pos[present]] = pos[:, ATTACHED_SLOT][present]
-    previous = np.maximum(np.arange(MAX_LEN) - 1, 0)  # (T,) the first word names itself
-    previous = np.broadcast_to(previous, (n, MAX_LEN)) * (words >= 0)  # (N, T)
-    targets = np.stack((attached, previous), axis=-1)  # (N, T, 2)
-    return Sentences(words, lengths, targets)
+    """n random sentences of the grammar from one block of uniform draws."""
+    u = rng.random((n, MAX_LEN + 2))  # (N, 10)
+    slot_words = (u[:, :MAX_LEN] * POOL_SIZES).astype(np.intp) + POOL_OFFSETS  # (N, 8)
+    shape = (u[:, MAX_LEN] < adj_prob) + 2 * (u[:, MAX_LEN + 1] < adj_prob)  # (N,)
+    return _from_slots(slot_words, shape)
 
 
 def parse(sentence):
-    """Sentences for one text such as "The cat sat on the mat" (must follow the grammar)."""
+    """One sentence such as "The cat sat on the mat." as Sentences; it must follow the grammar."""
     tokens = sentence.lower().replace(".", " ").split()
-    unknown = [t for t in tokens if t not in WORD_INDEX]
-    if unknown:
-        raise ValueError(f"words not in the vocabulary: {unknown}")
-    slot_words = np.zeros((1, MAX_LEN), dtype=np.int64)
-    present = np.zeros((1, MAX_LEN), dtype=bool)
-    slot = 0
-    for t in tokens:
-        while slot < MAX_LEN and t not in SLOT_POOLS[slot]:
-            if slot not in OPTIONAL_SLOTS:
-                raise ValueError(f"{sentence!r} does not follow det [adj] noun verb prep det [adj] noun")
-            slot += 1
-        if slot == MAX_LEN:
-            raise ValueError(f"{sentence!r} does not follow det [adj] noun verb prep det [adj] noun")
-        slot_words[0, slot] = WORD_INDEX[t]
-        present[0, slot] = True
-        slot += 1
-    if not all(present[0, s] or s in OPTIONAL_SLOTS for s in range(MAX_LEN)):
-        raise ValueError(f"{sentence!r} is missing words of det [adj] noun verb prep det [adj] noun")
-    return _from_slots(slot_words, present)
+    for shape in range(4):
+        slots = SLOT_OF_POS[shape, :SHAPE_LENGTHS[shape]]
+        if len(tokens) == len(slots) and all(t in SLOT_POOLS[s] for t, s in zip(tokens, slots)):
+            slot_words = np.zeros((1, MAX_LEN), dtype=np.intp)
+            slot_words[0, slots] = [WORD_INDEX[t] for t in tokens]
+            return _from_slots(slot_words, np.array([shape]))
+    raise ValueError(f"{sentence!r} does not follow: det [adj] noun verb prep det [adj] noun, with words from VOCAB")
 
 
-def encode(words):
-    """One-hot word followed by one-hot position; rows past the end are all zero."""
-    n, T = words.shape
-    x = np.zeros((n, T, len(VOCAB) + MAX_LEN))  # (N, T, D)
-    r, c = np.nonzero(words >= 0)
-    x[r, c, words[r, c]] = 1.0
-    x[r, c, len(VOCAB) + c] = 1.0
-    return x
+def encoding_table(dtype=np.float64):
+    """Row (word + 1) * T + position holds that word's one-hot followed by the position's; row p (word -1) is zero."""
+    W = len(VOCAB)
+    table = np.zeros(((W + 1) * MAX_LEN, W + MAX_LEN), dtype=dtype)  # ((W+1)*T, D)
+    word = np.repeat(np.arange(-1, W), MAX_LEN)  # ((W+1)*T,)
+    pos = np.tile(np.arange(MAX_LEN), W + 1)  # ((W+1)*T,)
+    real = word >= 0
+    table[real, word[real]] = 1.0
+    table[real, W + pos[real]] = 1.0
+    return table
+
+
+def encode(words, dtype=np.float64):
+    """One-hot word followed by one-hot position per word; rows past the end are all zero."""
+    return encoding_table(dtype)[(words + 1) * MAX_LEN + np.arange(words.shape[1])]  # (N, T, D)
 
 
 def init_params(rng, config):
-    """Random starting weights: the three projections per head and one readout per target."""
-    D, H = len(VOCAB) + MAX_LEN, config.n_heads
+    """Random starting weights: three projections per head, and per target a readout over the vocabulary."""
+    D, H, W = len(VOCAB) + MAX_LEN, config.n_heads, len(VOCAB)
     s = config.init_scale
     return {
         "wq": rng.normal(0.0, s, (H, D, config.d_k)),
         "wk": rng.normal(0.0, s, (H, D, config.d_k)),
         "wv": rng.normal(0.0, s, (H, D, config.d_v)),
-        "readout": rng.normal(0.0, s, (H * config.d_v, 2 * len(VOCAB))),  # attached | previous
-        "bias": np.zeros(2 * len(VOCAB)),
+        "readout": rng.normal(0.0, s, (2, W, H * config.d_v)),  # [attached | previous, word, feature]
+        "bias": np.zeros((2, W)),
     }
 
 
 def model_forward(params, x, valid):
-    """Attention over the sentence's words, then both readouts as logits over the vocabulary."""
-    n, T = valid.shape
+    """Attention over each sentence's words, then both readouts: logits (2, W, N*T), classes first."""
     out, att = attention_forward(x, params["wq"], params["wk"], params["wv"], mask=valid[:, None, :])  # (N, T, H*V)
-    logits = (out @ params["readout"] + params["bias"]).reshape(n, T, 2, len(VOCAB))  # (N, T, 2, W)
-    return logits, (out, att)
+    out2 = out.reshape(-1, out.shape[-1])  # (N*T, H*V)
+    two, W, F = params["readout"].shape
+    logits = (params["readout"].reshape(two * W, F) @ out2.T).reshape(two, W, -1) + params["bias"][..., None]  # (2, W, N*T)
+    return logits, (out2, att)
 
 
 def model_backward(dlogits, params, cache):
-    """Gradients for every parameter from dLoss/dlogits."""
-    out, att = cache
-    n, T = dlogits.shape[:2]
-    dl = dlogits.reshape(n * T, -1)  # (N*T, 2W)
-    out2 = out.reshape(n * T, -1)  # (N*T, H*V)
-    grads = attention_backward((dl @ params["readout"].T).reshape(out.shape), att)
-    grads["readout"] = out2.T @ dl  # (H*V, 2W)
-    grads["bias"] = dl.sum(axis=0)  # (2W,)
+    """Gradients for every parameter, given dLoss/dlogits (2, W, N*T)."""
+    out2, att = cache
+    two, W, F = params["readout"].shape
+    dl = dlogits.reshape(two * W, -1)  # (2W, N*T)
+    dout = (dl.T @ params["readout"].reshape(two * W, F)).reshape(att.x_shape[:-1] + (F,))  # (N, T, H*V)
+    grads = attention_backward(dout, att, x_grad=False)
+    grads["readout"] = (dl @ out2).reshape(two, W, F)  # (2, W, H*V)
+    grads["bias"] = dlogits.sum(axis=2)  # (2, W)
     return grads
 
 
-def loss_and_grads(params, x, sentences):
-    """Mean cross-entropy over both targets of every real word, and its gradients."""
-    valid = sentences.valid
+def loss_and_grads(params, x, valid, target_words):
+    """Mean cross-entropy over both targets of every real word; target_words is (2, N*T)."""
     logits, cache = model_forward(params, x, valid)
-    loss, ce = cross_entropy_forward(logits, sentences.target_words, valid[..., None] & np.ones(2, dtype=bool))
+    loss, ce = cross_entropy_forward(logits, target_words, valid.reshape(-1), axis=1)
     return loss, model_backward(cross_entropy_backward(1.0, ce), params, cache)
 
 
-def _key(sentences):
-    return {tuple(row) for row in sentences.words.tolist()}
+@dataclass(frozen=True)
+class Batches:
+    """Every step's batch drawn up front, already in the layouts the step uses."""
+    sentences: Sentences      # (S*B) sentences, in step order
+    x: np.ndarray             # (S, B, T, D) one-hot inputs
+    valid: np.ndarray         # (S, B, T) real words
+    target_words: np.ndarray  # (S, 2, B*T) words to name
+
+
+def draw_batches(rng, config, steps):
+    s = sample_sentences(rng, steps * config.batch_size, config.adj_prob)
+    b, T = config.batch_size, MAX_LEN
+    x = encode(s.words, np.dtype(config.dtype)).reshape(steps, b, T, -1)  # (S, B, T, D)
+    tw = s.target_words.reshape(steps, b * T, 2).transpose(0, 2, 1).copy()  # (S, 2, B*T)
+    return Batches(s, x, s.valid.reshape(steps, b, T), tw)
 
 
 class GrammarRun:
     """A finished (or cancelled) training run: losses, checkpoints and ways to look inside."""
 
-    def __init__(self, config, seed, result, train_keys):
+    def __init__(self, config, seed, result, train_words):
         self.config = config
         self.seed = seed
         self.losses = [float(v) for v in result.losses]
-        self.checkpoints = result.checkpoints
+        self.checkpoints = [{n: a.astype(np.float64) for n, a in c.items()} for c in result.checkpoints]
         self.checkpoint_steps = result.checkpoint_steps
-        self.params = result.params
+        self.params = {n: a.astype(np.float64) for n, a in result.params.items()}
         self.cancelled = result.cancelled
-        self._train_keys = train_keys
+        self._train_words = train_words
 
     def held_out(self, n, seed=None):
-        """n distinct sentences, none of which appeared in training."""
+        """n distinct sentences, none of which appeared in training (seeded; default from the run's seed)."""
         rng = np.random.default_rng([self.seed, 1] if seed is None else seed)
-        seen = set(self._train_keys)
+        seen = {row.tobytes() for row in self._train_words.astype(np.int8)}
         parts, count = [], 0
         while count < n:
             batch = sample_sentences(rng, n, self.config.adj_prob)
             keep = []
-            for i, row in enumerate(map(tuple, batch.words.tolist())):
-                if row not in seen and count + len(keep) < n:
-                    seen.add(row)
+            for i, row in enumerate(batch.words.astype(np.int8)):
+                if count + len(keep) < n and row.tobytes() not in seen:
+                    seen.add(row.tobytes())
                     keep.append(i)
             parts.append(batch.take(keep))
             count += len(keep)
         return Sentences(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("words", "lengths", "targets")))
 
     def evaluate(self, n=300, seed=None, checkpoint=None):
-        """Readout accuracy per target and, per head, how often a row's largest weight is on each target."""
+        """Readout accuracy per target over the words of n held-out sentences, and, per head,
+        the fraction of rows whose largest weight falls on each target."""
         params = self.params if checkpoint is None else self.checkpoints[checkpoint]
         s = self.held_out(n, seed)
-        valid = s.valid
+        valid = s.valid  # (N, T)
         logits, (_, att) = model_forward(params, encode(s.words), valid)
-        hit = logits.argmax(axis=-1) == s.target_words  # (N, T, 2)
+        named = logits.argmax(axis=1).reshape(2, n, MAX_LEN)  # (2, N, T)
         looked = att.weights.argmax(axis=-1)  # (N, H, T)
-        result = {f"accuracy_{t}": float(hit[..., j][valid].mean()) for j, t in enumerate(TARGETS)}
+        tw = s.target_words  # (N, T, 2)
+        result = {f"accuracy_{t}": float((named[j] == tw[..., j])[valid].mean()) for j, t in enumerate(TARGETS)}
         result["head_argmax"] = [
             {t: float((looked[:, h] == s.targets[..., j])[valid].mean()) for j, t in enumerate(TARGETS)}
             for h in range(self.config.n_heads)
@@ -235,21 +247,22 @@ class GrammarRun:
         return result
 
     def export(self, sentence="the cat sat on the mat", checkpoint=-1):
-        """What the figures draw for one sentence at one checkpoint, as JSON-able lists."""
+        """Everything the figures draw for one sentence at one checkpoint, as JSON-able lists."""
         params = self.checkpoints[checkpoint]
         s = parse(sentence)
         n = int(s.lengths[0])
-        x = encode(s.words)[:, :n]  # (1, n, D)
-        wq, wk, wv = params["wq"], params["wk"], params["wv"]
-        q = np.einsum("td,hdk->htk", x[0], wq)  # (H, n, K)
-        k = np.einsum("td,hdk->htk", x[0], wk)  # (H, n, K)
-        v = np.einsum("td,hdk->htk", x[0], wv)  # (H, n, V)
+        x = encode(s.words[:, :n])[0]  # (n, D)
+        q = x @ params["wq"]  # (H, n, K)
+        k = x @ params["wk"]  # (H, n, K)
+        v = x @ params["wv"]  # (H, n, V)
         raw = q @ k.swapaxes(-1, -2)  # (H, n, n)
-        logits, (_, att) = model_forward(params, x, np.ones((1, n), dtype=bool))
+        logits, (_, att) = model_forward(params, x[None], np.ones((1, n), dtype=bool))  # (2, W, n)
+        named = logits.argmax(axis=1)  # (2, n)
         return {
             "step": self.checkpoint_steps[checkpoint],
             "words": [VOCAB[w] for w in s.words[0, :n]],
             "targets": {t: s.targets[0, :n, j].tolist() for j, t in enumerate(TARGETS)},
+            "named": {t: [VOCAB[w] for w in named[j]] for j, t in enumerate(TARGETS)},
             "heads": [
                 {
                     "q": q[h].tolist(), "k": k[h].tolist(), "v": v[h].tolist(),
@@ -259,26 +272,24 @@ class GrammarRun:
                 }
                 for h in range(self.config.n_heads)
             ],
-            "predicted": {t: [VOCAB[w] for w in logits[0, :, j].argmax(axis=-1)] for j, t in enumerate(TARGETS)},
         }
 
     def checkpoints_json(self):
+        """All checkpoints as lists of floats, for embedding in a page."""
         return [dict(step=s, **to_json(c)) for s, c in zip(self.checkpoint_steps, self.checkpoints)]
 
 
 def train_grammar_model(seed=0, steps=None, config=GrammarConfig(), callback=None):
-    """Train WQ, WK, WV and both readouts from random with Adam on pre-drawn batches."""
+    """Train WQ, WK, WV and both readouts from random with Adam; same seed, same numbers."""
     steps = config.steps if steps is None else steps
     rng = np.random.default_rng(seed)
     params = init_params(rng, config)
-    data = sample_sentences(rng, steps * config.batch_size, config.adj_prob)
-    x_all = encode(data.words)  # (S*B, T, D)
-    b = config.batch_size
+    data = draw_batches(rng, config, steps)
 
     def step_fn(views, step):
-        sl = slice(step * b, (step + 1) * b)
-        return loss_and_grads(views, x_all[sl], data.take(sl))
+        return loss_and_grads(views, data.x[step], data.valid[step], data.target_words[step])
 
-    result = train(step_fn, params, Adam(sum(p.size for p in params.values()), AdamConfig(lr=config.lr)),
-                   steps, config.checkpoint_every, callback)
-    return GrammarRun(config, seed, result, _key(data))
+    dt = np.dtype(config.dtype)
+    optimizer = Adam(sum(p.size for p in params.values()), AdamConfig(lr=config.lr), dt)
+    result = train(step_fn, params, optimizer, steps, config.checkpoint_every, callback, dt)
+    return GrammarRun(config, seed, result, data.sentences.words)
