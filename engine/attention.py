@@ -4,6 +4,7 @@ Each ``op_forward(...)`` returns ``(out, cache)`` and each ``op_backward(dout, c
 returns gradients, so training code chains them by hand, without autograd. Shapes use
 B batch, T positions, H heads, D input width, K query/key width, V value width.
 """
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -97,7 +98,7 @@ def attention_forward(x, wq, wk, wv, causal=False, mask=None):
     H, _, K = wq.shape
     V = wv.shape[2]
     C = 2 * K + V
-    scale = 1.0 / float(np.sqrt(K))  # a Python float, so float32 inputs stay float32
+    scale = 1.0 / math.sqrt(K)  # a Python float, so float32 inputs stay float32
     # Dividing the small query matrix by sqrt(K) divides every score by sqrt(K), at a fraction of the cost.
     w_all = np.concatenate((wq * scale, wk, wv), axis=2).transpose(1, 0, 2).reshape(D, H * C)  # (D, H*C)
     x2 = xb.reshape(B * T, D)  # (B*T, D)

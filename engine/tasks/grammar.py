@@ -135,9 +135,14 @@ def encoding_table(dtype=np.float64):
     return table
 
 
+def table_rows(words):
+    """Which row of encoding_table() encodes each word at its position."""
+    return (words + 1) * MAX_LEN + np.arange(words.shape[-1])  # (..., T)
+
+
 def encode(words, dtype=np.float64):
     """One-hot word followed by one-hot position per word; rows past the end are all zero."""
-    return encoding_table(dtype)[(words + 1) * MAX_LEN + np.arange(words.shape[1])]  # (N, T, D)
+    return encoding_table(dtype)[table_rows(words)]  # (N, T, D)
 
 
 def init_params(rng, config):
@@ -183,19 +188,24 @@ def loss_and_grads(params, x, valid, target_words):
 
 @dataclass(frozen=True)
 class Batches:
-    """Every step's batch drawn up front, already in the layouts the step uses."""
+    """Every step's sentences drawn up front, in the layouts the step uses; inputs are
+    looked up per step from a small table rather than stored for the whole run."""
     sentences: Sentences      # (S*B) sentences, in step order
-    x: np.ndarray             # (S, B, T, D) one-hot inputs
+    rows: np.ndarray          # (S, B, T) row of the encoding table for each word
+    table: np.ndarray         # ((W+1)*T, D) one-hot encodings
     valid: np.ndarray         # (S, B, T) real words
     target_words: np.ndarray  # (S, 2, B*T) words to name
+
+    def x(self, step):
+        return self.table[self.rows[step]]  # (B, T, D)
 
 
 def draw_batches(rng, config, steps):
     s = sample_sentences(rng, steps * config.batch_size, config.adj_prob)
     b, T = config.batch_size, MAX_LEN
-    x = encode(s.words, np.dtype(config.dtype)).reshape(steps, b, T, -1)  # (S, B, T, D)
     tw = s.target_words.reshape(steps, b * T, 2).transpose(0, 2, 1).copy()  # (S, 2, B*T)
-    return Batches(s, x, s.valid.reshape(steps, b, T), tw)
+    rows = table_rows(s.words).reshape(steps, b, T)  # (S, B, T)
+    return Batches(s, rows, encoding_table(np.dtype(config.dtype)), s.valid.reshape(steps, b, T), tw)
 
 
 class GrammarRun:
@@ -287,7 +297,7 @@ def train_grammar_model(seed=0, steps=None, config=GrammarConfig(), callback=Non
     data = draw_batches(rng, config, steps)
 
     def step_fn(views, step):
-        return loss_and_grads(views, data.x[step], data.valid[step], data.target_words[step])
+        return loss_and_grads(views, data.x(step), data.valid[step], data.target_words[step])
 
     dt = np.dtype(config.dtype)
     optimizer = Adam(sum(p.size for p in params.values()), AdamConfig(lr=config.lr), dt)
