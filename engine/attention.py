@@ -87,8 +87,9 @@ def attention_forward(x, wq, wk, wv, causal=False, mask=None):
     """Multi-head scaled dot-product attention; heads concatenated in head order.
 
     x is (T, D) or (B, T, D); wq, wk are (H, D, K), wv is (H, D, V). ``mask`` (optional,
-    True = may attend) broadcasts against (..., T, T) and combines with ``causal``; every
-    query must keep at least one key. Returns out (..., T, H*V) and an AttentionCache.
+    True = may attend; no head axis) broadcasts against (T, T) or (B, T, T), e.g. (B, 1, T)
+    to hide padding keys, and combines with ``causal``; every query must keep at least one
+    key. Returns out (..., T, H*V) and an AttentionCache.
     """
     dt = _float_type(x, wq, wk, wv)
     x, wq, wk, wv = (np.asarray(a, dtype=dt) for a in (x, wq, wk, wv))

@@ -3,6 +3,7 @@
 Run as ``python -m engine.bench``; prints one JSON object. PyTorch is never a dependency:
 it is imported lazily and skipped when missing.
 """
+import dataclasses
 import json
 import sys
 import time
@@ -80,6 +81,8 @@ def main(argv=None):
         "numpy_version": np.__version__,
         "final_loss": run.losses[-1],
     }
+    f64_seconds, _ = time_numpy(0, dataclasses.replace(config, dtype="float64"), repeats)
+    report["numpy_float64_seconds"] = round(f64_seconds, 4)
     torch_result = time_torch(0, config, repeats)
     if torch_result is None:
         report["torch"] = "not importable; skipped"

@@ -81,17 +81,21 @@ class Sentences:
 
     @property
     def valid(self):
+        """True for real words, False past the end of each sentence."""
         return self.words >= 0  # (N, T)
 
     @property
     def target_words(self):
+        """The words the readouts must name: whatever word sits at each target position."""
         n = len(self.words)
         return np.take_along_axis(self.words, self.targets.reshape(n, -1), axis=1).reshape(self.targets.shape)  # (N, T, 2)
 
     def take(self, idx):
+        """The sentences at idx (a slice, indices or a mask)."""
         return Sentences(self.words[idx], self.lengths[idx], self.targets[idx])
 
     def text(self, i):
+        """Sentence i as words separated by spaces."""
         return " ".join(VOCAB[w] for w in self.words[i, :self.lengths[i]])
 
 
@@ -197,10 +201,12 @@ class Batches:
     target_words: np.ndarray  # (S, 2, B*T) words to name
 
     def x(self, step):
+        """One-hot inputs of one step's batch."""
         return self.table[self.rows[step]]  # (B, T, D)
 
 
 def draw_batches(rng, config, steps):
+    """All of a run's sentences at once, so a step only slices arrays."""
     s = sample_sentences(rng, steps * config.batch_size, config.adj_prob)
     b, T = config.batch_size, MAX_LEN
     tw = s.target_words.reshape(steps, b * T, 2).transpose(0, 2, 1).copy()  # (S, 2, B*T)
