@@ -1,0 +1,188 @@
+"""Losses, optimisers and a seeded training loop with checkpoints and a progress callback.
+
+Parameters live in one flat float64 buffer with named views into it, so an optimiser
+updates every weight with a handful of vector operations per step.
+"""
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+# ---- cross-entropy -----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CrossEntropyCache:
+    probs: np.ndarray     # (A, C, Z) softmax of the logits, classes in the middle
+    at_target: np.ndarray  # (A, Z) flat index of each row's target entry in probs
+    rows: np.ndarray      # (A, Z) 1 for rows that count, 0 for padding
+    count: float          # number of rows that count
+    shape: tuple          # shape of the logits as given
+
+
+def cross_entropy_forward(logits, targets, valid=None, axis=-1):
+    """Mean of -log softmax(logits)[target] over the rows that count.
+
+    Classes lie along ``axis`` (default last); ``targets`` (integers in range, padding rows
+    included) has the logits' shape without that axis, and ``valid`` (optional) broadcasts
+    to it. With the class axis first, every reduction is a whole-array operation, which
+    numpy does much faster than reducing many short rows.
+    """
+    logits = np.asarray(logits)
+    if not np.issubdtype(logits.dtype, np.floating):
+        logits = logits.astype(np.float64)
+    shape = logits.shape
+    axis = axis % len(shape)
+    A, C = math.prod(shape[:axis]), shape[axis]
+    Z = math.prod(shape[axis + 1:])
+    z = logits.reshape(A, C, Z)  # (A, C, Z)
+    z = z - z.max(axis=1, keepdims=True)  # (A, C, Z) largest logit of each row is 0
+    e = np.exp(z)  # (A, C, Z)
+    total = e.sum(axis=1)  # (A, Z)
+    at_target = (np.arange(A)[:, None] * C + np.asarray(targets).reshape(A, Z)) * Z + np.arange(Z)  # (A, Z)
+    nll = np.log(total) - z.ravel()[at_target]  # (A, Z)
+    rows = np.ones((A, Z), logits.dtype)  # (A, Z)
+    if valid is not None:
+        rows.reshape(np.shape(targets))[...] = valid
+        nll *= rows
+    count = max(float(rows.sum()), 1.0)
+    e /= total[:, None, :]  # (A, C, Z) probabilities
+    return float(nll.sum()) / count, CrossEntropyCache(e, at_target, rows, count, shape)
+
+
+def cross_entropy_backward(dloss, cache):
+    """dLoss/dlogits = (softmax - one_hot(target)) / count, zero on rows that do not count."""
+    w = cache.rows * (dloss / cache.count)  # (A, Z)
+    dlogits = cache.probs * w[:, None, :]  # (A, C, Z)
+    dlogits.ravel()[cache.at_target] -= w
+    return dlogits.reshape(cache.shape)
+
+
+# ---- flat parameters ---------------------------------------------------------------
+
+def pack(arrays, dtype=np.float64):
+    """Copy named arrays into one flat buffer; return it and named views into it."""
+    names = list(arrays)
+    sizes = [np.size(arrays[n]) for n in names]
+    flat = np.empty(sum(sizes), dtype=dtype)  # (P,)
+    views, start = {}, 0
+    for n, s in zip(names, sizes):
+        views[n] = flat[start:start + s].reshape(np.shape(arrays[n]))
+        views[n][...] = arrays[n]
+        start += s
+    return flat, views
+
+
+def flatten(grads, names):
+    """Gradients in the same order as the packed parameters, as one vector."""
+    return np.concatenate([np.ravel(grads[n]) for n in names])  # (P,)
+
+
+def to_json(arrays):
+    """Named arrays as nested lists of floats, ready for json.dumps."""
+    return {n: np.asarray(a, dtype=np.float64).tolist() for n, a in arrays.items()}
+
+
+# ---- optimisers --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class AdamConfig:
+    lr: float = 0.01      # step size
+    beta1: float = 0.9    # decay of the running gradient mean
+    beta2: float = 0.999  # decay of the running squared-gradient mean
+    eps: float = 1e-8     # keeps the division finite where a gradient has been zero
+
+
+class Adam:
+    """Adam (Kingma & Ba 2015) on a flat parameter vector, updated in place."""
+
+    def __init__(self, size, config=AdamConfig(), dtype=np.float64):
+        self.config = config
+        self.m = np.zeros(size, dtype)  # (P,)
+        self.v = np.zeros(size, dtype)  # (P,)
+        self.t = 0
+
+    def step(self, params, grad):
+        c = self.config
+        self.t += 1
+        self.m += (1.0 - c.beta1) * (grad - self.m)  # (P,)
+        self.v += (1.0 - c.beta2) * (grad * grad - self.v)  # (P,)
+        v_hat_sqrt = np.sqrt(self.v / (1.0 - c.beta2 ** self.t))  # (P,) bias-corrected, as in the paper
+        params -= (c.lr / (1.0 - c.beta1 ** self.t)) * self.m / (v_hat_sqrt + c.eps)  # (P,)
+
+
+@dataclass(frozen=True)
+class SGDConfig:
+    lr: float = 0.1        # step size
+    momentum: float = 0.9  # fraction of the previous step carried into the next
+
+
+class SGD:
+    """Gradient descent with (heavy-ball) momentum on a flat parameter vector, in place."""
+
+    def __init__(self, size, config=SGDConfig(), dtype=np.float64):
+        self.config = config
+        self.velocity = np.zeros(size, dtype)  # (P,)
+
+    def step(self, params, grad):
+        self.velocity *= self.config.momentum
+        self.velocity += grad  # (P,)
+        params -= self.config.lr * self.velocity  # (P,)
+
+
+# ---- the loop ----------------------------------------------------------------------
+
+class TrainingCancelled(Exception):
+    """Raise from a progress callback to stop training; the run keeps what it has so far."""
+
+
+@dataclass(frozen=True)
+class Progress:
+    step: int     # steps done so far, 1-based
+    steps: int    # steps planned
+    loss: float   # loss of the batch of this step, before the update
+
+
+@dataclass
+class TrainResult:
+    losses: list = field(default_factory=list)       # one float per step done
+    checkpoints: list = field(default_factory=list)  # dicts name -> array copy
+    checkpoint_steps: list = field(default_factory=list)  # step count of each checkpoint
+    params: dict = field(default_factory=dict)       # the weights after the last step done
+    cancelled: bool = False
+
+
+def train(loss_and_grads, params, optimizer, steps, checkpoint_every=0, callback=None, dtype=np.float64):
+    """Run ``steps`` updates; ``loss_and_grads(views, step) -> (loss, grads)`` must be seeded by step.
+
+    ``params`` is a dict of arrays (copied into one ``dtype`` buffer, never modified);
+    ``optimizer.step(flat, grad)`` updates that buffer in place. Checkpoints are taken at the
+    start and every ``checkpoint_every`` steps. ``callback(Progress)`` runs after each
+    step; returning False or raising TrainingCancelled stops the run early.
+    """
+    names = list(params)
+    flat, views = pack(params, dtype)
+    result = TrainResult()
+
+    def save(step):
+        result.checkpoints.append({n: views[n].copy() for n in names})
+        result.checkpoint_steps.append(step)
+
+    if checkpoint_every:
+        save(0)
+    for step in range(steps):
+        loss, grads = loss_and_grads(views, step)
+        optimizer.step(flat, flatten(grads, names))
+        result.losses.append(loss)
+        if checkpoint_every and (step + 1) % checkpoint_every == 0:
+            save(step + 1)
+        if callback is not None:
+            try:
+                keep_going = callback(Progress(step + 1, steps, loss))
+            except TrainingCancelled:
+                keep_going = False
+            if keep_going is False:
+                result.cancelled = step + 1 < steps
+                break
+    result.params = {n: views[n].copy() for n in names}
+    return result

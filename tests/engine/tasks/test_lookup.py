@@ -1,0 +1,85 @@
+import json
+import math
+
+import numpy as np
+import pytest
+
+from engine.tasks.lookup import LookupConfig, LookupTrainer, loss_and_grads, sample_batch
+from tests.engine.gradcheck import assert_close_grad, numerical_grad
+
+
+@pytest.fixture(scope="module")
+def trained():
+    t = LookupTrainer(seed=0)
+    t.step(300)
+    return t
+
+
+def test_examples_hold_four_distinct_pairs_and_a_question_from_the_keys():
+    cfg = LookupConfig()
+    b = sample_batch(np.random.default_rng(0), cfg)
+    assert b.x.shape == (16, 5, 16)
+    keys, values = b.x[:, :4, :8], b.x[:, :4, 8:]
+    assert np.all(keys.sum(axis=2) == 1) and np.all(values.sum(axis=2) == 1)
+    assert np.all(keys.sum(axis=1) <= 1) and np.all(values.sum(axis=1) <= 1)  # distinct keys, distinct values
+    question = b.x[:, 4]
+    assert np.all(question[:, 8:] == 0)
+    rows = np.arange(16)
+    np.testing.assert_array_equal(question[:, :8], keys[rows, b.correct])
+    np.testing.assert_array_equal(values[rows, b.correct].argmax(1), b.answer)
+
+
+def test_128_numbers_are_trained():
+    assert LookupTrainer(seed=0).n_trained == 128
+
+
+def test_gradients_match_finite_differences():
+    cfg = LookupConfig(init_scale=0.5)
+    rng = np.random.default_rng(3)
+    params = {"wq": rng.normal(0, 0.5, (1, 16, 4)), "wk": rng.normal(0, 0.5, (1, 16, 4))}
+    batch = sample_batch(rng, cfg)
+    _, grads, _ = loss_and_grads(params, batch, cfg)
+    for name in params:
+        assert_close_grad(grads[name], numerical_grad(lambda: loss_and_grads(params, batch, cfg)[0], params[name]))
+
+
+def test_loss_starts_near_ln4():
+    t = LookupTrainer(seed=0)
+    first = t.step(1)[0]
+    assert abs(first - math.log(4)) < 0.05
+
+
+def test_loss_falls_below_a_tenth_within_300_steps(trained):
+    assert min(np.convolve(trained.losses, np.ones(10) / 10, "valid")) < 0.1
+    assert np.mean(trained.losses[-10:]) < 0.1
+
+
+def test_learned_grid_has_a_dominant_diagonal(trained):
+    g = trained.grid()
+    assert g.shape == (8, 8)
+    np.testing.assert_array_equal(g.argmax(axis=1), np.arange(8))
+    off = g[~np.eye(8, dtype=bool)]
+    assert np.diag(g).min() > off.max()
+    assert off.mean() < 0 < np.diag(g).min()
+
+
+def test_reset_restarts_from_the_same_numbers():
+    t = LookupTrainer(seed=4)
+    first = t.step(5)
+    start_grid = LookupTrainer(seed=4).grid()
+    t.reset()
+    np.testing.assert_array_equal(t.grid(), start_grid)
+    assert t.losses == [] and t.step(5) == first
+
+
+def test_smaller_steps_learn_more_slowly():
+    slow, fast = LookupTrainer(seed=0), LookupTrainer(seed=0)
+    slow.reset(lr=0.05)
+    assert np.mean(slow.step(100)[-10:]) > np.mean(fast.step(100)[-10:])
+
+
+def test_state_is_json():
+    t = LookupTrainer(seed=0)
+    t.step(3)
+    s = json.loads(json.dumps(t.state()))
+    assert s["step"] == 3 and len(s["losses"]) == 3 and len(s["grid"]) == 8

@@ -1,0 +1,180 @@
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from engine.train import (
+    SGD,
+    Adam,
+    AdamConfig,
+    Progress,
+    SGDConfig,
+    TrainingCancelled,
+    cross_entropy_backward,
+    cross_entropy_forward,
+    flatten,
+    pack,
+    to_json,
+    train,
+)
+from tests.engine.gradcheck import assert_close_grad, numerical_grad
+
+
+def reference_ce(logits, targets, valid, axis):
+    z = np.moveaxis(logits, axis, -1)
+    logp = z - z.max(-1, keepdims=True)
+    logp = logp - np.log(np.exp(logp).sum(-1, keepdims=True))
+    nll = -np.take_along_axis(logp, targets[..., None], -1)[..., 0]
+    w = np.broadcast_to(valid, targets.shape).astype(float)
+    return (nll * w).sum() / max(w.sum(), 1.0)
+
+
+# ---- cross-entropy -----------------------------------------------------------------
+
+def test_cross_entropy_uniform_logits_give_log_classes():
+    loss, _ = cross_entropy_forward(np.zeros((5, 4)), np.array([0, 1, 2, 3, 0]))
+    assert loss == pytest.approx(math.log(4))
+
+
+def test_cross_entropy_survives_huge_logits():
+    loss, cache = cross_entropy_forward(np.array([[1000.0, 0.0], [0.0, 1000.0]]), np.array([0, 0]))
+    assert loss == pytest.approx(500.0)
+    assert np.all(np.isfinite(cross_entropy_backward(1.0, cache)))
+
+
+@pytest.mark.parametrize("axis", [-1, 0, 1])
+def test_cross_entropy_backward_matches_finite_differences(axis):
+    rng = np.random.default_rng(0)
+    logits = rng.normal(size=(3, 4, 5))
+    tshape = tuple(s for i, s in enumerate(logits.shape) if i != axis % 3)
+    targets = rng.integers(0, logits.shape[axis], tshape)
+    valid = rng.random(tshape) < 0.7
+    loss, cache = cross_entropy_forward(logits, targets, valid, axis=axis)
+    assert loss == pytest.approx(reference_ce(logits, targets, valid, axis))
+    d = cross_entropy_backward(2.0, cache)
+    num = numerical_grad(lambda: 2.0 * cross_entropy_forward(logits, targets, valid, axis=axis)[0], logits)
+    assert_close_grad(d, num)
+
+
+def test_cross_entropy_ignores_rows_that_do_not_count():
+    logits = np.array([[0.0, 5.0], [3.0, 0.0]])
+    loss, cache = cross_entropy_forward(logits, np.array([0, 0]), valid=np.array([False, True]))
+    assert loss == pytest.approx(reference_ce(logits[1:], np.array([0]), np.array([True]), -1))
+    assert np.all(cross_entropy_backward(1.0, cache)[0] == 0.0)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    shape=st.lists(st.integers(1, 4), min_size=1, max_size=3),
+    classes=st.integers(1, 6),
+    axis_pick=st.integers(0, 3),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_cross_entropy_any_shape(shape, classes, axis_pick, seed):
+    rng = np.random.default_rng(seed)
+    axis = axis_pick % (len(shape) + 1)
+    full = tuple(shape[:axis]) + (classes,) + tuple(shape[axis:])
+    logits = rng.normal(size=full) * 3
+    targets = rng.integers(0, classes, tuple(shape))
+    valid = rng.random(tuple(shape)) < 0.8
+    loss, cache = cross_entropy_forward(logits, targets, valid, axis=axis)
+    assert loss == pytest.approx(reference_ce(logits, targets, valid, axis), rel=1e-10, abs=1e-12)
+    d = cross_entropy_backward(1.0, cache)
+    assert d.shape == logits.shape
+    u = rng.normal(size=full)
+    eps = 1e-6
+    fd = (cross_entropy_forward(logits + eps * u, targets, valid, axis=axis)[0]
+          - cross_entropy_forward(logits - eps * u, targets, valid, axis=axis)[0]) / (2 * eps)
+    assert abs(fd - (d * u).sum()) <= 1e-6 * max(1.0, abs(fd))
+
+
+# ---- parameters and optimisers ------------------------------------------------------
+
+def test_pack_makes_views_into_one_buffer():
+    flat, views = pack({"a": np.ones((2, 3)), "b": np.arange(4.0)})
+    assert flat.shape == (10,)
+    flat += 1.0
+    np.testing.assert_array_equal(views["a"], 2.0)
+    np.testing.assert_array_equal(views["b"], np.arange(4.0) + 1)
+    np.testing.assert_array_equal(flatten({"b": views["b"], "a": views["a"]}, ["a", "b"]), flat)
+    assert to_json({"b": views["b"]}) == {"b": [1.0, 2.0, 3.0, 4.0]}
+
+
+def test_adam_matches_the_paper_update():
+    cfg = AdamConfig(lr=0.1, beta1=0.9, beta2=0.99, eps=1e-8)
+    p = np.array([1.0, -2.0, 0.5])
+    opt = Adam(3, cfg)
+    grads = [np.array([0.3, -1.0, 0.0]), np.array([0.1, 2.0, -0.5])]
+    m = v = np.zeros(3)
+    expect = p.copy()
+    for t, g in enumerate(grads, start=1):
+        m = cfg.beta1 * m + (1 - cfg.beta1) * g
+        v = cfg.beta2 * v + (1 - cfg.beta2) * g * g
+        expect = expect - cfg.lr * (m / (1 - cfg.beta1 ** t)) / (np.sqrt(v / (1 - cfg.beta2 ** t)) + cfg.eps)
+        opt.step(p, g)
+    np.testing.assert_allclose(p, expect, rtol=1e-12)
+
+
+def test_sgd_momentum_carries_the_previous_step():
+    p = np.array([1.0])
+    opt = SGD(1, SGDConfig(lr=0.1, momentum=0.5))
+    opt.step(p, np.array([1.0]))  # velocity 1
+    opt.step(p, np.array([1.0]))  # velocity 1.5
+    np.testing.assert_allclose(p, [1.0 - 0.1 - 0.15])
+
+
+@pytest.mark.parametrize("make", [lambda n: Adam(n, AdamConfig(lr=0.1)), lambda n: SGD(n, SGDConfig(lr=0.05))])
+def test_optimisers_minimise_a_quadratic(make):
+    target = np.array([3.0, -1.0, 0.5])
+    result = train(lambda v, step: (float(((v["w"] - target) ** 2).sum()), {"w": 2 * (v["w"] - target)}),
+                   {"w": np.zeros(3)}, make(3), steps=300)
+    assert result.losses[-1] < 1e-3 * result.losses[0]
+    np.testing.assert_allclose(result.params["w"], target, atol=0.05)
+
+
+# ---- the loop -------------------------------------------------------------------------
+
+def quadratic(v, step):
+    return float((v["w"] ** 2).sum()), {"w": 2 * v["w"]}
+
+
+def test_train_checkpoints_the_start_and_every_n_steps():
+    start = {"w": np.array([1.0, 2.0])}
+    result = train(quadratic, start, SGD(2, SGDConfig(lr=0.1, momentum=0.0)), steps=10, checkpoint_every=5)
+    assert result.checkpoint_steps == [0, 5, 10]
+    np.testing.assert_array_equal(result.checkpoints[0]["w"], [1.0, 2.0])
+    np.testing.assert_allclose(result.checkpoints[1]["w"], np.array([1.0, 2.0]) * 0.8 ** 5)
+    np.testing.assert_array_equal(start["w"], [1.0, 2.0])  # the caller's arrays are untouched
+    assert len(result.losses) == 10 and not result.cancelled
+
+
+def test_callback_sees_every_step_and_can_stop_by_returning_false():
+    seen = []
+
+    def callback(progress):
+        seen.append(progress)
+        return progress.step < 3
+
+    result = train(quadratic, {"w": np.ones(2)}, SGD(2), steps=10, callback=callback)
+    assert [p.step for p in seen] == [1, 2, 3]
+    assert seen[0] == Progress(1, 10, result.losses[0])
+    assert len(result.losses) == 3 and result.cancelled
+
+
+def test_callback_can_stop_by_raising_training_cancelled():
+    def callback(progress):
+        if progress.step == 4:
+            raise TrainingCancelled
+
+    result = train(quadratic, {"w": np.ones(2)}, SGD(2), steps=10, checkpoint_every=2, callback=callback)
+    assert len(result.losses) == 4 and result.cancelled
+    assert result.checkpoint_steps == [0, 2, 4]
+
+
+def test_other_exceptions_from_the_callback_propagate():
+    def callback(progress):
+        raise KeyError("boom")
+
+    with pytest.raises(KeyError):
+        train(quadratic, {"w": np.ones(2)}, SGD(2), steps=3, callback=callback)
