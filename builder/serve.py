@@ -76,12 +76,20 @@ def _rebuild(paths, out, pyodide_dist, cache) -> bool:
     return True
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        # A page closed mid-download resets its connection: expected, not worth a traceback.
+        if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            super().handle_error(request, client_address)
+
+
 def static_server(folder: Path, port: int = 0, reloader: _Reloader | None = None) -> http.server.ThreadingHTTPServer:
     """Serve `folder` on 127.0.0.1 from a daemon thread, with the MIME types Pyodide needs."""
     handler = functools.partial(type("Handler", (_Handler,), {"reloader": reloader or _Reloader()}),
                                 directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
-    server.daemon_threads = True
+    server = _Server(("127.0.0.1", port), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 

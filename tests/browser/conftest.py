@@ -15,15 +15,14 @@ ATTN_REQUIRE_BROWSER is set (as CI does), where they fail instead.
 """
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import os
 import sys
-import threading
 from pathlib import Path
 
 import pytest
+
+from builder.serve import static_server
 
 try:
     from playwright.sync_api import expect
@@ -64,41 +63,20 @@ def _unavailable(reason: str):
 
 # --- the site and its server -------------------------------------------------------------
 
-class _Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                      ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
-                      ".json": "application/json", ".svg": "image/svg+xml", ".whl": "application/zip"}
-
-    def log_message(self, fmt, *args):
-        pass
-
-
-class _Server(http.server.ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request, client_address):
-        # A page closed mid-download resets its connection: expected, not worth a traceback.
-        if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
-            super().handle_error(request, client_address)
-
-
 @pytest.fixture(scope="session")
 def serve_folder():
     """serve_folder(folder) -> base URL ending in '/'; every server is shut down at session end."""
     servers = []
 
     def serve(folder: Path) -> str:
-        server = _Server(("127.0.0.1", 0), functools.partial(_Handler, directory=str(folder)))
-        thread = threading.Thread(target=server.serve_forever, name=f"serve {folder}", daemon=True)
-        thread.start()
-        servers.append((server, thread))
+        server = static_server(folder)  # the same server as `build.py serve`
+        servers.append(server)
         return f"http://127.0.0.1:{server.server_address[1]}/"
 
     yield serve
-    for server, thread in servers:
+    for server in servers:
         server.shutdown()
         server.server_close()
-        thread.join(timeout=5)
 
 
 @pytest.fixture(scope="session")

@@ -71,7 +71,8 @@ export function mount(root, ctx) {
     slider.setAttribute("aria-valuetext", "temperature " + fmt(temperature()));
     readout.textContent = "T = " + fmt(temperature()) + (waiting ? " (recomputing…)" : "");
 
-    const root = svg("svg", { width, height: h, viewBox: `0 0 ${width} ${h}`, role: "img",
+    // role "group", not "img": the score bars inside are focusable sliders.
+    const root = svg("svg", { width, height: h, viewBox: `0 0 ${width} ${h}`, role: "group",
       "aria-label": "Scores and softmax weights at temperature " + fmt(temperature()) });
     svg("text", { x: 4, y: scoreTop + 10, class: "axis-label" }, root).textContent = "score";
     svg("text", { x: 4, y: weightTop + 10, class: "axis-label" }, root).textContent = "weight";

@@ -28,7 +28,11 @@ export const runtime = {
       return fail("The Python worker could not start: " + err.message);
     }
     worker.onmessage = (e) => onMessage(e.data);
-    worker.onerror = (e) => { e.preventDefault?.(); fail("The Python worker crashed: " + (e.message || "unknown error")); };
+    // An error event without a message is the worker script itself failing to load.
+    worker.onerror = (e) => {
+      e.preventDefault?.();
+      fail(e.message ? "The Python worker crashed: " + e.message : "The Python worker could not be loaded.");
+    };
     worker.postMessage({ type: "boot", config });
   },
   /** Run a figure model in the worker; resolves with its JSON output. */

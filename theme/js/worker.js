@@ -31,18 +31,42 @@ function unavailable(stage, reason) {
   return Object.assign(new Error(reason), { stage, reason });
 }
 
+// Pyodide's loadPyodide never settles when its wasm fails to load (it only logs), so check the
+// file is there first, and give up if start-up stalls far longer than a slow download needs.
+const CORE_STALL_MS = 180_000;
+
+async function checkCore(indexURL) {
+  let response;
+  try {
+    response = await fetch(indexURL + "pyodide.asm.wasm", { method: "HEAD" });
+  } catch (err) {
+    throw unavailable("core", "Python (Pyodide) could not be downloaded: " + (err.message || err));
+  }
+  if (!response.ok) {
+    throw unavailable("core", "Python (Pyodide) could not be downloaded: HTTP " + response.status + " for pyodide.asm.wasm");
+  }
+}
+
+function stalled(ms, stage, reason) {
+  return new Promise((_, reject) => setTimeout(() => reject(unavailable(stage, reason)), ms));
+}
+
 async function boot(config) {
   status("loading", "core", "Starting Python (Pyodide " + config.pyodideVersion + ")… 10%");
+  await checkCore(config.indexURL);
   let pyodide;
   try {
     const { loadPyodide } = await import(config.indexURL + "pyodide.mjs");
     const options = { indexURL: config.indexURL, stdout: () => {}, stderr: () => {} };
     if (config.packageBaseUrl) options.packageBaseUrl = config.packageBaseUrl;
-    pyodide = await loadPyodide(options);
+    pyodide = await Promise.race([
+      loadPyodide(options),
+      stalled(CORE_STALL_MS, "core", "Python (Pyodide) did not start within " + CORE_STALL_MS / 1000 + " s"),
+    ]);
   } catch (err) {
-    throw unavailable("core", "Python (Pyodide) could not start: " + (err.message || err));
+    throw err.reason ? err : unavailable("core", "Python (Pyodide) could not start: " + (err.message || err));
   }
-  status("loading", "python", "Python " + pyodide.version + " started; loading numpy… 60%");
+  status("loading", "python", "Pyodide " + pyodide.version + " started; loading numpy… 60%");
   const errors = [];
   try {
     await pyodide.loadPackage(config.needs, { messageCallback: () => {}, errorCallback: (m) => errors.push(m) });
