@@ -33,7 +33,7 @@ def alt(data):
 
 
 def numbers(data):
-    out = [f"Scores: " + ", ".join(f"{l} {s:g}" for l, s in zip(data["labels"], data["scores"]))]
+    out = ["Scores: " + ", ".join(f"{l} {s:g}" for l, s in zip(data["labels"], data["scores"]))]
     for t, w in _rows(data):
         out.append(f"Temperature {t:g}: " + ", ".join(f"{l} {wi:.2f}" for l, wi in zip(data["labels"], w)))
     return out
