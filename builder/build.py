@@ -23,7 +23,7 @@ from .markdown_render import render
 from .pages import environment
 from .runtime import Runtime, from_distribution, from_npm
 from .site_config import ChapterEntry, load_site_config
-from .source import RE_BLOCK_START, scan, substitute
+from .source import RE_BLOCK_START, ScannedSource, scan, substitute
 from .wheel import build_wheel
 
 
@@ -47,6 +47,7 @@ class Chapter:
     title: str
     html: str
     figures: list[RenderedFigure]
+    source: ScannedSource  # the line-aware scan: directives and expressions with their lines
 
     @property
     def url(self) -> str:
@@ -88,7 +89,7 @@ def gather_chapter(entry: ChapterEntry, cache: FigureCache) -> Chapter:
         return next((i for i, line in enumerate(scanned.lines, 1) if RE_BLOCK_START.match(line)), 1)
 
     html, toc = render(path, substitute(scanned, values), figures, first_leftover_line)
-    return Chapter(entry, slug, _title(path, toc), html, figures)
+    return Chapter(entry, slug, _title(path, toc), html, figures, scanned)
 
 
 def _assets(theme: Path) -> dict[str, Path]:
