@@ -18,7 +18,10 @@ self.onmessage = async (e) => {
       if (out.ok) self.postMessage({ type: "result", id: msg.id, data: out.data });
       else self.postMessage({ type: "error", id: msg.id, message: out.error });
     } catch (err) {
-      self.postMessage({ type: "error", id: msg.id, message: String(err.message || err) });
+      // A Python error's message is its whole traceback: the reader gets the last line.
+      const lines = String(err.message || err).trim().split("\n");
+      console.error(err);
+      self.postMessage({ type: "error", id: msg.id, message: lines[lines.length - 1] });
     }
   }
 };
