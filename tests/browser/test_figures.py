@@ -99,3 +99,33 @@ def test_width_slider_moves_with_the_keyboard(open_chapter):
     assert len(numbers) == len(rows) and all(n.startswith(f"d = {r['d']}:") for n, r in zip(numbers, rows)), numbers
     assert figure.get_attribute("data-state") == "prerendered"
     assert chapter.page_errors == []
+
+
+def test_touch_picks_a_width_and_drags_a_score(open_chapter):
+    """Touch: a tap on the scaling chart picks the nearest width; a drag on a score bar changes
+    that score (which then needs Python: here it is unavailable, so the figure says so)."""
+    chapter = open_chapter(has_touch=True, viewport={"width": 375, "height": 800})
+    chapter.wait_prerendered()
+    figure = chapter.figure("scaling-experiment")
+    readout = figure.locator(".figure-controls output")
+    expect(readout).to_contain_text("d = 512")
+    hit = figure.locator("svg rect.hit")
+    hit.scroll_into_view_if_needed()
+    box = hit.bounding_box()
+    chapter.page.touchscreen.tap(box["x"] + 2, box["y"] + box["height"] / 2)
+    expect(readout).to_contain_text(f"d = {chapter.data('scaling-experiment')['rows'][0]['d']}:")
+
+    figure = chapter.figure("softmax-temperature")
+    bar = figure.locator("g.score-bar").first
+    bar.scroll_into_view_if_needed()
+    box = bar.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    # Playwright's touchscreen only taps; a drag is dispatched as touch pointer events.
+    session = chapter.page.context.new_cdp_session(chapter.page)
+    for kind, dy in (("touchStart", 0), ("touchMove", -20), ("touchMove", -40), ("touchEnd", -40)):
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y + dy}]
+        session.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+    label = chapter.data("softmax-temperature")["labels"][0]
+    first_score = chapter.data("softmax-temperature")["scores"][0]
+    expect(figure.locator(".figure-note")).to_contain_text("Needs Python", timeout=30_000)
+    assert chapter.numbers("softmax-temperature")[0].startswith(f"Scores: {label} {first_score:.1f}")

@@ -15,7 +15,7 @@ export function mount(root, ctx) {
   const label = html("label", { for: ctx.figure.id + "-t" }, controls, "Temperature ");
   const slider = html("input", { type: "range", id: ctx.figure.id + "-t", min: 0, step: 1 }, label);
   const readout = html("output", { for: slider.id }, controls);
-  const plot = html("div", { class: "figure-plot" }, root);
+  const plot = html("div", { class: "figure-plot drag-y" }, root);
   const hint = html("p", { class: "figure-hint" }, root,
     "Drag a score bar up or down, or focus it and use the arrow keys, to change that word's score.");
 
