@@ -19,6 +19,7 @@ from .directives import DIRECTIVES, NAMES
 from .errors import BuildError
 from .expressions import ExpressionError, evaluate
 from .figures import FigureCache, RenderedFigure, embed_json, render_figure
+from .links import check_links
 from .markdown_render import render
 from .pages import environment
 from .runtime import Runtime, from_distribution, from_npm
@@ -129,6 +130,7 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
                          getattr(err, "lineno", None), f"template error: {err.message}") from None
     site.files[".nojekyll"] = b""
     site.files["runtime.json"] = (json.dumps(runtime.config(wheel_path), indent=2) + "\n").encode()
+    check_links(chapters, set(site.files) | set(site.copies))
     return site
 
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 import re
 
 import markdown
+from markdown.extensions import Extension
 from pymdownx.blocks import BlocksExtension
 
 from .directives import DIRECTIVES
 from .directives.figure import DirectiveMismatch
 from .errors import BuildError
+from .links import MarkdownLinks
 
 RE_LEFTOVER_DIRECTIVE = re.compile(r"(?m)^(?:<p>)?[ ]{0,3}/{3,}[ ]*[\w-]*")
 
@@ -19,10 +21,15 @@ class _Directives(BlocksExtension):
             block_mgr.register(directive.Block, self.getConfigs())
 
 
+class _Links(Extension):
+    def extendMarkdown(self, md):
+        md.treeprocessors.register(MarkdownLinks(md), "attention_links", 1)
+
+
 def render(path, text: str, figures: list, first_line_of_leftover) -> str:
     """Markdown to HTML; `figures` is the queue of pre-rendered figures in source order."""
     md = markdown.Markdown(
-        extensions=["extra", "toc", "sane_lists", "smarty", _Directives()],
+        extensions=["extra", "toc", "sane_lists", "smarty", _Directives(), _Links()],
         extension_configs={"toc": {"permalink": False}},
         output_format="html",
     )

@@ -93,3 +93,31 @@ def test_cli_exit_code_and_message_in_a_real_process(content, tmp_path):
                          capture_output=True, text=True, cwd=tmp_path)
     assert out.returncode == 1
     assert re.fullmatch(rf"\S*{re.escape(CHAPTER)}:3: unknown figure 'nope' \(known: .*\)\n", out.stderr)
+
+
+LINK_CASES = {
+    "missing page": ("See [the next part](05-nowhere.md).", "broken link '05-nowhere.html'", "site.toml"),
+    "missing file": ("![a chart](figures/none.svg)", "broken link 'figures/none.svg'", "no such page"),
+    "missing anchor": ("Back to [the top](#no-such-heading).", "has no '#no-such-heading'", "broken link"),
+    "outside the site": ("[up](../README.md)", "broken link '../README.html'", "no such page"),
+}
+
+
+@pytest.mark.parametrize("case", list(LINK_CASES))
+def test_broken_links(case, content, built, capsys):
+    text, words, more = LINK_CASES[case]
+    before = snapshot(built)
+    insert_after_title(content / CHAPTER, f"\n{text}\n")
+    assert cli.main(["--content", str(content), "--out", str(built)]) == 1
+    err = capsys.readouterr().err
+    assert f"{CHAPTER}:3: " in err and words in err and more in err, err
+    assert snapshot(built) == before
+
+
+def test_good_links_are_kept_and_md_links_point_at_pages(content, built):
+    insert_after_title(content / CHAPTER, "\n[this](04-scores-to-weights.md#why-divide-by-d), [home](index.html), "
+                                          "[web](https://example.org/x.md), [here](#temperature-how-sure-the-softmax-is)\n")
+    assert cli.main(["--content", str(content), "--out", str(built)]) == 0
+    html = (built / CHAPTER.replace(".md", ".html")).read_text()
+    assert 'href="04-scores-to-weights.html#why-divide-by-d"' in html
+    assert 'href="https://example.org/x.md"' in html and 'href="index.html"' in html
