@@ -3,6 +3,7 @@
 
     python3 dev.py build [build.py options]   venv + pip + npm ci, then build dist/
     python3 dev.py test [pytest options]      venv + pip + npm ci, then the whole test suite
+    python3 dev.py setup                      only the set-up
 
 Standard library only, so it runs on a fresh machine with just Python and Node. Each step is
 skipped when its inputs have not changed since it last ran, so repeated runs are quick.

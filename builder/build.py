@@ -16,7 +16,7 @@ from pathlib import Path
 import jinja2
 
 from .directives import DIRECTIVES, NAMES
-from .errors import BuildError
+from .errors import BuildError, read_source
 from .expressions import ExpressionError, evaluate
 from .figures import FigureCache, RenderedFigure, embed_json, render_figure
 from .links import check_links
@@ -71,7 +71,7 @@ def _title(path: Path, toc_tokens) -> str:
 
 def gather_chapter(entry: ChapterEntry, cache: FigureCache) -> Chapter:
     path = entry.path
-    text = path.read_text(encoding="utf-8")
+    text = read_source(path)
     scanned = scan(path, text, NAMES)
     by_name = {d.NAME: d for d in DIRECTIVES}
     for use in scanned.directives:
@@ -129,14 +129,32 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
         raise BuildError(getattr(err, "filename", None) or paths.theme / "templates",
                          getattr(err, "lineno", None), f"template error: {err.message}") from None
     site.files[".nojekyll"] = b""
-    site.files["runtime.json"] = (json.dumps(runtime.config(wheel_path), indent=2) + "\n").encode()
+    site.files[MARKER] = (json.dumps(runtime.config(wheel_path), indent=2) + "\n").encode()
     check_links(chapters, set(site.files) | set(site.copies))
     return site
 
 
-def write(site: Site, out: Path) -> None:
+MARKER = "runtime.json"  # every build writes it; a folder without it is not ours to replace
+
+
+def _check_out(out: Path, root: Path, sources: list[Path]) -> None:
+    """Refuse an output folder whose replacement would delete sources or someone else's files."""
+    for p in [root, *sources]:
+        if out == p or out in p.parents:
+            raise BuildError(out, None, f"refusing to build into {out}: replacing it would delete {p}")
+    for p in sources:
+        if p in out.parents:
+            raise BuildError(out, None, f"refusing to build into {out}: it lies inside the sources in {p}")
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).is_file())):
+        raise BuildError(out, None, f"refusing to replace {out}: it is not empty and not a previous build "
+                                    f"(no {MARKER}); choose another --out or remove it yourself")
+
+
+def write(site: Site, out: Path, paths: Paths | None = None) -> None:
     """Phase two: write into a temporary sibling folder, then swap it in whole."""
     out = out.resolve()
+    if paths is not None:
+        _check_out(out, paths.root.resolve(), [p.resolve() for p in (paths.content, paths.theme, paths.engine)])
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
     old = out.parent / f".{out.name}.old-{os.getpid()}"
@@ -166,7 +184,7 @@ def load_runtime(paths: Paths, pyodide_dist: Path | None) -> Runtime:
 def build(paths: Paths, out: Path, pyodide_dist: Path | None = None, cache: FigureCache | None = None,
           live_reload: bool = False) -> Site:
     site = gather(paths, load_runtime(paths, pyodide_dist), cache, live_reload)
-    write(site, out)
+    write(site, out, paths)
     return site
 
 

@@ -24,3 +24,13 @@ def display_path(path: Path) -> str:
         return str(Path(path).resolve().relative_to(Path.cwd()))
     except ValueError:
         return str(path)
+
+
+def read_source(path: Path) -> str:
+    """A source file's text; bytes that are not UTF-8 are a BuildError at their line."""
+    data = Path(path).read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise BuildError(path, line, f"not UTF-8 (byte 0x{data[err.start]:02x}); save the file as UTF-8") from None

@@ -6,7 +6,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import BuildError
+from .errors import BuildError, read_source
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ def load_site_config(content_dir: Path) -> SiteConfig:
     path = content_dir / "site.toml"
     if not path.is_file():
         raise BuildError(path, None, "missing site.toml (it lists the series title and its chapters)")
-    text = path.read_text(encoding="utf-8")
+    text = read_source(path)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:

@@ -121,3 +121,22 @@ def test_good_links_are_kept_and_md_links_point_at_pages(content, built):
     html = (built / CHAPTER.replace(".md", ".html")).read_text()
     assert 'href="04-scores-to-weights.html#why-divide-by-d"' in html
     assert 'href="https://example.org/x.md"' in html and 'href="index.html"' in html
+
+
+@pytest.mark.parametrize("where", ["root", "content", "inside-content", "foreign"])
+def test_refuses_an_output_folder_it_must_not_replace(where, content, tmp_path, capsys):
+    foreign = tmp_path / "notes"
+    foreign.mkdir()
+    (foreign / "keep.txt").write_text("mine")
+    out = {"root": tmp_path, "content": content, "inside-content": content / "site", "foreign": foreign}[where]
+    before = snapshot(tmp_path)
+    assert cli.main(["--content", str(content), "--out", str(out)]) == 1
+    assert "refusing to" in capsys.readouterr().err
+    assert snapshot(tmp_path) == before
+
+
+def test_a_chapter_that_is_not_utf8(content, built, capsys):
+    path = content / CHAPTER
+    path.write_bytes(path.read_bytes().replace(b"# From scores to weights", b"# From scores to weights\n\nCaf\xe9", 1))
+    assert cli.main(["--content", str(content), "--out", str(built)]) == 1
+    assert f"{CHAPTER}:3: not UTF-8" in capsys.readouterr().err
