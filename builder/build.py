@@ -24,8 +24,11 @@ from .markdown_render import render
 from .pages import environment
 from .runtime import Runtime, from_distribution, from_npm
 from .site_config import ChapterEntry, load_site_config
-from .source import RE_BLOCK_START, ScannedSource, scan, substitute
+from .source import ScannedSource, scan, substitute
 from .wheel import build_wheel
+
+
+MARKER = "runtime.json"  # every build writes it; a folder without it is not ours to replace
 
 
 @dataclass
@@ -85,11 +88,7 @@ def gather_chapter(entry: ChapterEntry, cache: FigureCache) -> Chapter:
     slug = path.stem
     figures = [render_figure(cache, use, entry.number, i, slug)
                for i, use in enumerate((u for u in scanned.directives if u.name == "figure"), 1)]
-
-    def first_leftover_line():
-        return next((i for i, line in enumerate(scanned.lines, 1) if RE_BLOCK_START.match(line)), 1)
-
-    html, toc = render(path, substitute(scanned, values), figures, first_leftover_line)
+    html, toc = render(path, substitute(scanned, values), figures, scanned)
     return Chapter(entry, slug, _title(path, toc), html, figures, scanned)
 
 
@@ -132,9 +131,6 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
     site.files[MARKER] = (json.dumps(runtime.config(wheel_path), indent=2) + "\n").encode()
     check_links(chapters, set(site.files) | set(site.copies))
     return site
-
-
-MARKER = "runtime.json"  # every build writes it; a folder without it is not ours to replace
 
 
 def _check_out(out: Path, root: Path, sources: list[Path]) -> None:

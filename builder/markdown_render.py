@@ -12,7 +12,7 @@ from .directives.figure import DirectiveMismatch
 from .errors import BuildError
 from .links import MarkdownLinks
 
-RE_LEFTOVER_DIRECTIVE = re.compile(r"(?m)^(?:<p>)?[ ]{0,3}/{3,}[ ]*[\w-]*")
+RE_LEFTOVER_DIRECTIVE = re.compile(r"(?m)^(?:<p>)?[ ]*/{3,}[ ]*[\w-]*")
 
 
 class _Directives(BlocksExtension):
@@ -26,8 +26,22 @@ class _Links(Extension):
         md.treeprocessors.register(MarkdownLinks(md), "attention_links", 1)
 
 
-def render(path, text: str, figures: list, first_line_of_leftover) -> str:
-    """Markdown to HTML; `figures` is the queue of pre-rendered figures in source order."""
+RE_ANY_DIRECTIVE = re.compile(r"(?:^|[\s>])/{3,}[ ]*([\w-]+)[ ]*(?:\|[ ]*(.*?)[ ]*)?$")
+
+
+def _unscanned_directive_line(lines: list[str], scanned: set[int], argument: str | None = None) -> int:
+    """The first '///' header (in a quote, say) that the line-aware scan did not take as a directive."""
+    for i, line in enumerate(lines, 1):
+        m = RE_ANY_DIRECTIVE.search(line)
+        if m and i not in scanned and (argument is None or (m.group(2) or "").strip() == argument):
+            return i
+    return next(iter(sorted(scanned)), 1)
+
+
+def render(path, text: str, figures: list, source) -> tuple[str, list]:
+    """Markdown to HTML and its table of contents; `figures` is the queue of pre-rendered
+    figures in source order, `source` the line-aware scan of the chapter, for error lines."""
+    scanned = {d.line for d in source.directives}
     md = markdown.Markdown(
         extensions=["extra", "toc", "sane_lists", "smarty", _Directives(), _Links()],
         extension_configs={"toc": {"permalink": False}},
@@ -37,14 +51,15 @@ def render(path, text: str, figures: list, first_line_of_leftover) -> str:
     try:
         html = md.convert(text)
     except DirectiveMismatch as err:
-        line = md.attention_figures[0].line if md.attention_figures else first_line_of_leftover()
-        raise BuildError(path, line, f"figure '{err}' is nested where Markdown and the directive scan disagree; "
-                         "put figures at the left margin, outside lists and quotes") from None
+        line = _unscanned_directive_line(source.lines, scanned, str(err))
+        raise BuildError(path, line, f"figure '{err}' is nested where figures cannot go (a quote?); "
+                         "start '///' lines at the left margin or inside a list item") from None
     if md.attention_figures:
         left = md.attention_figures[0]
-        raise BuildError(path, left.line, f"figure '{left.name}' was left as plain text by Markdown; "
-                         "check that '///' lines start at the left margin and the block is closed")
+        raise BuildError(path, left.line, f"figure '{left.name}' was not rendered: Markdown read it as code or "
+                         "plain text; start '///' lines at the left margin (or inside a list item)")
     stripped = re.sub(r"(?s)<pre.*?</pre>|<code.*?</code>", "", html)
     if RE_LEFTOVER_DIRECTIVE.search(stripped):
-        raise BuildError(path, first_line_of_leftover(), "a '///' directive line was left as plain text by Markdown")
+        raise BuildError(path, _unscanned_directive_line(source.lines, scanned),
+                         "a '///' directive line was left as plain text by Markdown")
     return html, getattr(md, "toc_tokens", [])

@@ -47,6 +47,18 @@ class ScannedSource:
     expressions: list[ExpressionUse]
 
 
+RE_LIST_ITEM = re.compile(r"^[ ]{0,3}(?:[-*+]|\d+[.)])[ ]+\S")
+
+
+def _inside_list_item(lines: list[str], i: int) -> bool:
+    """Whether an indented line i continues a list item rather than starting indented code:
+    the nearest line above it that is not blank and indented less than 4 is a list item."""
+    for line in reversed(lines[:i]):
+        if line.strip() and len(line) - len(line.lstrip(" ")) < 4:
+            return bool(RE_LIST_ITEM.match(line))
+    return False
+
+
 def _code_spans(line: str) -> list[tuple[int, int]]:
     return [m.span() for m in RE_CODE_SPAN.finditer(line)]
 
@@ -93,6 +105,9 @@ def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSou
             i += 1
             continue
         start = RE_BLOCK_START.match(line)
+        if (start or RE_BLOCK_END.match(line)) and line.startswith(" " * 4) and not _inside_list_item(lines, i):
+            i += 1  # indented code, which Markdown shows as it is
+            continue
         if start and start.group(3).lower() in known_directives:
             indent, slashes, name = start.group(1), start.group(2), start.group(3).lower()
             argument = (start.group(4) or "").strip()

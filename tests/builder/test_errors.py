@@ -37,6 +37,7 @@ CASES = {
     "bad expression": ("\nWe quote {= scaling-experiment.by_d.3.scaled :.2f =} here.\n", 3, "has no '3'"),
     "unclosed block": ("\n/// figure | softmax-temperature\n\nCaption never closed\n", 3, "never closed"),
     "unknown directive": ("\n/// figur | softmax-temperature\n///\n", 3, "unknown directive"),
+    "figure in a quote": ("\n> /// figure | softmax-temperature\n>\n> C\n> ///\n", 3, "nested where figures cannot go"),
     "malformed block left as text": ("\n- item\n\n    /// figure | softmax-temperature\n\n    Caption\n    ///\n", None, None),
 }
 
@@ -140,3 +141,13 @@ def test_a_chapter_that_is_not_utf8(content, built, capsys):
     path.write_bytes(path.read_bytes().replace(b"# From scores to weights", b"# From scores to weights\n\nCaf\xe9", 1))
     assert cli.main(["--content", str(content), "--out", str(built)]) == 1
     assert f"{CHAPTER}:3: not UTF-8" in capsys.readouterr().err
+
+
+def test_an_indented_figure_is_code_but_one_in_a_list_item_is_a_figure(content, built):
+    insert_after_title(content / CHAPTER, "\n    /// figure | not-a-figure\n    ///\n\n- A list item\n\n"
+                                          "    /// figure | scaling-experiment\n        keys: 2\n\n    In a list.\n    ///\n")
+    assert cli.main(["--content", str(content), "--out", str(built)]) == 0
+    html = (built / CHAPTER.replace(".md", ".html")).read_text()
+    assert "<pre><code>/// figure | not-a-figure\n///\n</code></pre>" in html
+    assert html.count('data-figure="scaling-experiment"') == 2
+    assert "Figure 4.1" in html and "Figure 4.3" in html

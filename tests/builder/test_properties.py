@@ -24,7 +24,9 @@ option_line = st.builds(lambda k, v: "    " + yaml.safe_dump({k: v}, default_flo
                         option_names, values)
 raw_line = st.sampled_from(["", "Some prose.", "    indented", "- item", "> quote", "```", "~~~", "///",
                             "////", "/// figure", "/// figuer | x", "`{= code =}`", "{=", "=}", "    - 1",
-                            "    key: [1, 2", "# Heading", "| a | b |"])
+                            "    key: [1, 2", "# Heading", "| a | b |",
+                            "    /// figure | softmax-temperature", "> /// figure | scaling-experiment", "    ///",
+                            "> ///", "1. item", "        /// figure | scaling-experiment"])
 expression = st.builds(lambda n, path, fmt: f"value {{= {n}{path} {fmt} =}}",
                        names, st.sampled_from(["", ".params.seed", ".facts.t_max", ".by_d.2.scaled", ".rows.0", ".x.y"]),
                        st.sampled_from(["", ":.2f", ":d", ":%", ":{}"]))
