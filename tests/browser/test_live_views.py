@@ -1,0 +1,83 @@
+"""The live path on the page, with the engine on CPython standing in for Pyodide.
+
+numpy cannot be loaded into Pyodide on this machine, so the real worker never gets to
+"ready" here. These tests swap in a tiny worker that speaks the same protocol and answers
+each compute request by fetching /__compute, which the test fulfils with the engine's own
+`compute_json`. What they check is everything on the main thread: runtime.js, the figure
+lifecycle, and each view drawing a result and turning "live".
+"""
+from __future__ import annotations
+
+import json
+
+from engine.figures import compute, compute_json
+
+from .conftest import expect
+
+FAKE_WORKER = """
+self.onmessage = async (e) => {
+  const msg = e.data;
+  if (msg.type === "boot") {
+    self.postMessage({ type: "status", state: "ready", stage: "ready", text: "Python is running (test stand-in)." });
+  } else if (msg.type === "compute") {
+    const r = await fetch("/__compute", { method: "POST", body: JSON.stringify({ name: msg.name, params: msg.params }) });
+    const out = await r.json();
+    if (out.ok) self.postMessage({ type: "result", id: msg.id, data: out.data });
+    else self.postMessage({ type: "error", id: msg.id, message: out.error });
+  }
+};
+"""
+
+
+def _engine_on_cpython(route):
+    request = json.loads(route.request.post_data)
+    body = compute_json(request["name"], json.dumps(request["params"]))
+    route.fulfill(status=200, content_type="application/json", body=body)
+
+
+def _open_live(open_chapter):
+    chapter = open_chapter(routes=[
+        ("**/assets/js/worker.js", lambda route: route.fulfill(status=200, content_type="text/javascript", body=FAKE_WORKER)),
+        ("**/__compute", _engine_on_cpython),
+    ])
+    chapter.wait_prerendered()
+    chapter.start_runtime()
+    assert chapter.wait_settled(timeout=20_000)["state"] == "ready"
+    return chapter
+
+
+def test_a_new_score_is_recomputed_and_drawn(open_chapter):
+    chapter = _open_live(open_chapter)
+    figure = chapter.figure("softmax-temperature")
+    data = chapter.data("softmax-temperature")
+    bar = figure.locator("g.score-bar").first
+    bar.focus()
+    bar.press("ArrowUp")
+    expect(figure).to_have_attribute("data-state", "live")
+    scores = [data["scores"][0] + 0.5, *data["scores"][1:]]
+    want = compute("softmax-temperature", {**data["params"], "scores": scores, "temperature": 1.0})
+    weights = want["weights"][want["start"]]
+    line = ", ".join(f"{l} {w:.2f}" for l, w in zip(want["labels"], weights))
+    expect(figure.locator("ul.figure-numbers li").nth(1)).to_have_text(f"Temperature 1.00: {line}")
+    expect(figure.locator("ul.figure-numbers li").first).to_contain_text(f"{data['labels'][0]} {scores[0]:.1f}")
+    expect(figure.locator(".figure-note")).to_be_hidden()
+    expect(bar).to_be_focused()
+
+
+def test_a_new_draw_and_fewer_keys_are_recomputed(open_chapter):
+    chapter = _open_live(open_chapter)
+    figure = chapter.figure("scaling-experiment")
+    params = chapter.data("scaling-experiment")["params"]
+    figure.get_by_role("button", name="Draw new random vectors").click()
+    expect(figure).to_have_attribute("data-state", "live")
+    redrawn = compute("scaling-experiment", {**params, "seed": params["seed"] + 1})
+    last = redrawn["rows"][-1]
+    expect(figure.locator("ul.figure-numbers li").last).to_have_text(
+        f"d = {last['d']}: {last['unscaled']:.2f} unscaled, {last['scaled']:.2f} scaled")
+
+    figure.locator("select").select_option("2")
+    two = compute("scaling-experiment", {**params, "seed": params["seed"] + 1, "keys": 2})["rows"][-1]
+    expect(figure.locator("ul.figure-numbers li").last).to_have_text(
+        f"d = {two['d']}: {two['unscaled']:.2f} unscaled, {two['scaled']:.2f} scaled")
+    expect(figure.locator("select")).to_have_value("2")
+    assert chapter.page_errors == []
