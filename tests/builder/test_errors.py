@@ -115,11 +115,16 @@ def test_broken_links(case, content, built, capsys):
     assert snapshot(built) == before
 
 
-def test_good_links_are_kept_and_md_links_point_at_pages(content, built):
-    insert_after_title(content / CHAPTER, "\n[this](04-scores-to-weights.md#why-divide-by-d), [home](index.html), "
-                                          "[web](https://example.org/x.md), [here](#temperature-how-sure-the-softmax-is)\n")
+def build_page_with(block, content, built) -> str:
+    """Insert `block` after the chapter's title, build (which must succeed), return the page."""
+    insert_after_title(content / CHAPTER, block)
     assert cli.main(["--content", str(content), "--out", str(built)]) == 0
-    html = (built / CHAPTER.replace(".md", ".html")).read_text()
+    return (built / CHAPTER.replace(".md", ".html")).read_text()
+
+
+def test_good_links_are_kept_and_md_links_point_at_pages(content, built):
+    html = build_page_with("\n[this](04-scores-to-weights.md#why-divide-by-d), [home](index.html), "
+                           "[web](https://example.org/x.md), [here](#temperature-how-sure-the-softmax-is)\n", content, built)
     assert 'href="04-scores-to-weights.html#why-divide-by-d"' in html
     assert 'href="https://example.org/x.md"' in html and 'href="index.html"' in html
 
@@ -144,10 +149,8 @@ def test_a_chapter_that_is_not_utf8(content, built, capsys):
 
 
 def test_an_indented_figure_is_code_but_one_in_a_list_item_is_a_figure(content, built):
-    insert_after_title(content / CHAPTER, "\n    /// figure | not-a-figure\n    ///\n\n- A list item\n\n"
-                                          "    /// figure | scaling-experiment\n        keys: 2\n\n    In a list.\n    ///\n")
-    assert cli.main(["--content", str(content), "--out", str(built)]) == 0
-    html = (built / CHAPTER.replace(".md", ".html")).read_text()
+    html = build_page_with("\n    /// figure | not-a-figure\n    ///\n\n- A list item\n\n"
+                           "    /// figure | scaling-experiment\n        keys: 2\n\n    In a list.\n    ///\n", content, built)
     assert "<pre><code>/// figure | not-a-figure\n///\n</code></pre>" in html
     assert html.count('data-figure="scaling-experiment"') == 2
     assert "Figure 4.1" in html and "Figure 4.3" in html
