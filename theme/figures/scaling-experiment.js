@@ -1,6 +1,6 @@
 // scaling-experiment: mean largest softmax weight against width d, with and without dividing by √d.
 // Choosing a width works on the embedded data; new keys per query or a new draw asks the worker.
-import { fmt, html, onResize, point, setNumbers, svg } from "../js/svg.js";
+import { fmt, html, nearestIndex, onResize, point, setNumbers, svg } from "../js/svg.js";
 
 const KEY_CHOICES = [2, 4, 8, 16, 32];
 
@@ -80,9 +80,7 @@ export function mount(root, ctx) {
     svg("text", { x: pad.l + 8, y: pad.t + 28, class: "key-text" }, legend).textContent = "divided by √d";
     const hit = svg("rect", { x: pad.l, y: pad.t, width: innerW, height: innerH, class: "hit" }, root);
     const pick = (e) => {
-      const p = point(root, e);
-      let best = 0;
-      rows.forEach((r, i) => { if (Math.abs(sx(r.d) - p.x) < Math.abs(sx(rows[best].d) - p.x)) best = i; });
+      const best = nearestIndex(rows.map((r) => sx(r.d)), point(root, e).x);
       if (best !== index) { index = best; draw(); }
     };
     hit.addEventListener("pointerdown", pick);
@@ -92,5 +90,5 @@ export function mount(root, ctx) {
     setNumbers(ctx.numbers, rows.map((r) => `d = ${r.d}: ${fmt(r.unscaled)} unscaled, ${fmt(r.scaled)} scaled`));
   }
 
-  return { update(newData) { data = newData; draw(); } };
+  return {};
 }

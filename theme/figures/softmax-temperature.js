@@ -1,6 +1,6 @@
 // softmax-temperature: scores (draggable, top) become weights (bottom) at the chosen temperature.
 // The temperature slider walks the precomputed grid; changing a score asks the worker.
-import { drag, fmt, html, onResize, setNumbers, svg } from "../js/svg.js";
+import { drag, fmt, html, nearestIndex, onResize, setNumbers, svg } from "../js/svg.js";
 
 const SCORE_MAX = 10;
 const SCORE_STEP = 0.5;
@@ -44,7 +44,7 @@ export function mount(root, ctx) {
       waiting = false;
       if (out) {
         data = out;
-        index = nearest(data.temperatures, t);
+        index = nearestIndex(data.temperatures, t);
         ctx.markLive();
       } else {
         scores = [...data.scores]; // keep what the figure can show honestly
@@ -113,11 +113,6 @@ export function mount(root, ctx) {
     ]);
   }
 
-  return { update(newData) { data = newData; scores = [...data.scores]; index = data.start; draw(); } };
+  return {};
 }
 
-function nearest(values, x) {
-  let best = 0;
-  values.forEach((v, i) => { if (Math.abs(v - x) < Math.abs(values[best] - x)) best = i; });
-  return best;
-}

@@ -3,7 +3,6 @@
 
 const statusEl = document.querySelector("[data-runtime-status]");
 const configEl = document.getElementById("runtime-config");
-const listeners = new Set();
 const pending = new Map();
 let worker = null;
 let nextId = 1;
@@ -45,7 +44,6 @@ export const runtime = {
       worker.postMessage({ type: "compute", id, name, params });
     });
   },
-  onChange(fn) { listeners.add(fn); fn(this.state, this.reason); },
 };
 
 function unsupportedReason() {
@@ -82,7 +80,6 @@ function onMessage(msg) {
 
 function fail(text, stage = "failed") {
   if (runtime.state === "unavailable") return;
-  runtime.reason = text;
   setStatus("unavailable", text, stage);
   readyReject(new Error(text));
   for (const p of pending.values()) p.reject(new Error(text));
@@ -98,5 +95,4 @@ function setStatus(state, text, stage) {
     statusEl.dataset.stage = stage;
     statusEl.textContent = text;
   }
-  for (const fn of listeners) fn(state, runtime.reason);
 }

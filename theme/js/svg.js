@@ -20,6 +20,13 @@ export function html(tag, attrs = {}, parent = null, text = null) {
 
 export const fmt = (x, digits = 2) => Number(x).toFixed(digits);
 
+/** Index of the entry of values closest to x. */
+export function nearestIndex(values, x) {
+  let best = 0;
+  values.forEach((v, i) => { if (Math.abs(v - x) < Math.abs(values[best] - x)) best = i; });
+  return best;
+}
+
 /** Replace the items of a <ul> with one <li> per line of text. */
 export function setNumbers(ul, lines) {
   ul.replaceChildren(...lines.map((t) => html("li", {}, null, t)));

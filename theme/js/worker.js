@@ -70,11 +70,12 @@ async function boot(config) {
     throw err.reason ? err : unavailable("core", "Python (Pyodide) could not start: " + (err.message || err));
   }
   status("loading", "python", "Pyodide " + pyodide.version + " started; loading numpy… 60%");
-  const errors = [];
+  // Pyodide's own load errors go to the console for developers; the reader gets one line below.
+  const quiet = { messageCallback: () => {}, errorCallback: (m) => console.warn(m) };
   try {
-    await pyodide.loadPackage(config.needs, { messageCallback: () => {}, errorCallback: (m) => errors.push(m) });
+    await pyodide.loadPackage(config.needs, quiet);
   } catch (err) {
-    errors.push(String(err.message || err));
+    console.warn(err);
   }
   // loadPackage can resolve although a file failed to load, so the import is the real check.
   try {
@@ -87,7 +88,7 @@ async function boot(config) {
   }
   status("loading", "engine", "numpy loaded; installing the attention engine… 85%");
   try {
-    await pyodide.loadPackage(config.engineWheel, { messageCallback: () => {}, errorCallback: (m) => errors.push(m) });
+    await pyodide.loadPackage(config.engineWheel, quiet);
     engine = pyodide.pyimport("engine.figures");
   } catch (err) {
     throw unavailable("engine", "The attention engine failed to load: " + (err.message || err));
