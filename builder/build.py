@@ -113,8 +113,9 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
     site.copies.update(runtime.files)
     site.copies.update(_assets(paths.theme))
     env = environment(paths.theme)
+    runtime_config = runtime.config(wheel_path)
     common = {"site": config, "chapters": chapters, "live_reload": live_reload,
-              "runtime_config": embed_json(runtime.config(wheel_path))}
+              "runtime_config": embed_json(runtime_config)}
     try:
         for i, ch in enumerate(chapters):
             prev_ch = chapters[i - 1] if i > 0 else None
@@ -128,7 +129,7 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
         raise BuildError(getattr(err, "filename", None) or paths.theme / "templates",
                          getattr(err, "lineno", None), f"template error: {err.message}") from None
     site.files[".nojekyll"] = b""
-    site.files[MARKER] = (json.dumps(runtime.config(wheel_path), indent=2) + "\n").encode()
+    site.files[MARKER] = (json.dumps(runtime_config, indent=2) + "\n").encode()
     check_links(chapters, set(site.files) | set(site.copies))
     return site
 
