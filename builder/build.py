@@ -92,13 +92,16 @@ def gather_chapter(entry: ChapterEntry, cache: FigureCache) -> Chapter:
     return Chapter(entry, slug, _title(path, toc), html, figures, scanned)
 
 
-def _assets(theme: Path) -> dict[str, Path]:
-    out = {}
-    for sub, dest in (("css", "assets/css"), ("js", "assets/js"), ("figures", "assets/figures")):
-        for p in sorted((theme / sub).glob("*")):
+def _assets(theme: Path) -> tuple[dict[str, Path], dict[str, bytes]]:
+    """Theme files to copy, and the stylesheet: site.css then each figure's own CSS, in one file."""
+    copies = {}
+    for sub, dest, pattern in (("js", "assets/js", "*"), ("figures", "assets/figures", "*.js")):
+        for p in sorted((theme / sub).glob(pattern)):
             if p.is_file():
-                out[f"{dest}/{p.name}"] = p
-    return out
+                copies[f"{dest}/{p.name}"] = p
+    sheets = [theme / "css" / "site.css", *sorted((theme / "figures").glob("*.css"))]
+    css = b"".join(f"/* {p.relative_to(theme).as_posix()} */\n".encode() + p.read_bytes() for p in sheets)
+    return copies, {"assets/css/site.css": css}
 
 
 def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, live_reload: bool = False) -> Site:
@@ -111,7 +114,9 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
     wheel_path = f"py/{hashlib.sha256(wheel).hexdigest()[:12]}/{wheel_name}"
     site.files[wheel_path] = wheel
     site.copies.update(runtime.files)
-    site.copies.update(_assets(paths.theme))
+    copies, files = _assets(paths.theme)
+    site.copies.update(copies)
+    site.files.update(files)
     env = environment(paths.theme)
     runtime_config = runtime.config(wheel_path)
     common = {"site": config, "chapters": chapters, "live_reload": live_reload,

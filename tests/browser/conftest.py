@@ -32,7 +32,15 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-CHAPTER = "04-scores-to-weights.html"  # the chapter that has figures
+CHAPTER = "04-scores-to-weights.html"  # the chapter the runtime tests open
+
+
+def chapter_pages() -> list[str]:
+    """Every chapter page of the series, in reading order (from content/site.toml)."""
+    from builder.site_config import load_site_config
+
+    return [f"{entry.path.stem}.html" for entry in load_site_config(ROOT / "content").chapters]
+
 FIGURES = ("softmax-temperature", "scaling-experiment")  # the figures that chapter holds
 CDN = "https://cdn.jsdelivr.net/**"  # where Pyodide fetches numpy when the build does not vendor it
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -214,5 +222,52 @@ def open_chapter(new_context, base_url):
             page.add_init_script(init_script)
         page.goto(url or base_url + CHAPTER)
         return ChapterPage(page, cdn_requests, page_errors)
+
+    return open_
+
+
+# --- the live path with the engine on CPython ----------------------------------------------
+# numpy cannot be loaded into Pyodide here, so the real worker never reaches "ready". This
+# stand-in worker speaks the same protocol and answers each compute by fetching /__compute,
+# which the test fulfils with the engine's own compute_json: what runs is everything on the
+# main thread (runtime.js, the figure lifecycle, the views) against real engine output.
+FAKE_WORKER = """
+self.onmessage = async (e) => {
+  const msg = e.data;
+  if (msg.type === "boot") {
+    self.postMessage({ type: "status", state: "ready", stage: "ready", text: "Python is running (test stand-in)." });
+  } else if (msg.type === "compute") {
+    const r = await fetch("/__compute", { method: "POST", body: JSON.stringify({ name: msg.name, params: msg.params }) });
+    const out = await r.json();
+    if (out.ok) self.postMessage({ type: "result", id: msg.id, data: out.data });
+    else self.postMessage({ type: "error", id: msg.id, message: out.error });
+  }
+};
+"""
+
+
+def _engine_on_cpython(route):
+    from engine.figures import compute_json
+
+    request = json.loads(route.request.post_data)
+    body = compute_json(request["name"], json.dumps(request["params"]))
+    route.fulfill(status=200, content_type="application/json", body=body)
+
+
+LIVE_ROUTES = [
+    ("**/assets/js/worker.js",
+     lambda route: route.fulfill(status=200, content_type="text/javascript", body=FAKE_WORKER)),
+    ("**/__compute", _engine_on_cpython),
+]
+
+
+@pytest.fixture
+def open_live_chapter(open_chapter):
+    """open_live_chapter(url=None, **options) -> a ChapterPage whose worker is the CPython stand-in, prerendered."""
+
+    def open_(url: str | None = None, **options):
+        chapter = open_chapter(url, routes=LIVE_ROUTES, **options)
+        chapter.wait_prerendered()
+        return chapter
 
     return open_

@@ -5,23 +5,25 @@ import json
 
 import pytest
 
-from .conftest import AXE, CHAPTER
+from .conftest import AXE, chapter_pages
 
-PAGES = {"chapter": CHAPTER, "index": "index.html"}
+PAGES = {**{page: page for page in chapter_pages()}, "index": "index.html"}
+CHAPTERS = [page for page in PAGES if page != "index"]
 
 def _open(new_context, base_url, which: str, **options):
     page = new_context(**options).new_page()
     page.route("https://cdn.jsdelivr.net/**", lambda route: route.abort())
     page.goto(base_url + PAGES[which])
     page.wait_for_load_state("load")
-    if which == "chapter" and options.get("java_script_enabled", True):
+    if which != "index" and options.get("java_script_enabled", True):
         page.wait_for_function(
             "[...document.querySelectorAll('[data-figure]')].every((e) => e.dataset.state === 'prerendered')")
     return page
 
 
 @pytest.mark.parametrize("width", [375, 1200])
-@pytest.mark.parametrize("which, javascript", [("chapter", True), ("chapter", False), ("index", True)])
+@pytest.mark.parametrize("which, javascript",
+                         [*((c, True) for c in CHAPTERS), *((c, False) for c in CHAPTERS), ("index", True)])
 def test_no_horizontal_overflow(new_context, base_url, which, javascript, width):
     page = _open(new_context, base_url, which, viewport={"width": width, "height": 800},
                  java_script_enabled=javascript)

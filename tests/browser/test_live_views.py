@@ -8,46 +8,19 @@ lifecycle, and each view drawing a result and turning "live".
 """
 from __future__ import annotations
 
-import json
-
-from engine.figures import compute, compute_json
+from engine.figures import compute
 
 from .conftest import expect
 
-FAKE_WORKER = """
-self.onmessage = async (e) => {
-  const msg = e.data;
-  if (msg.type === "boot") {
-    self.postMessage({ type: "status", state: "ready", stage: "ready", text: "Python is running (test stand-in)." });
-  } else if (msg.type === "compute") {
-    const r = await fetch("/__compute", { method: "POST", body: JSON.stringify({ name: msg.name, params: msg.params }) });
-    const out = await r.json();
-    if (out.ok) self.postMessage({ type: "result", id: msg.id, data: out.data });
-    else self.postMessage({ type: "error", id: msg.id, message: out.error });
-  }
-};
-"""
-
-
-def _engine_on_cpython(route):
-    request = json.loads(route.request.post_data)
-    body = compute_json(request["name"], json.dumps(request["params"]))
-    route.fulfill(status=200, content_type="application/json", body=body)
-
-
-def _open_live(open_chapter):
-    chapter = open_chapter(routes=[
-        ("**/assets/js/worker.js", lambda route: route.fulfill(status=200, content_type="text/javascript", body=FAKE_WORKER)),
-        ("**/__compute", _engine_on_cpython),
-    ])
-    chapter.wait_prerendered()
+def _open_live(open_live_chapter):
+    chapter = open_live_chapter()
     chapter.start_runtime()
     assert chapter.wait_settled(timeout=20_000)["state"] == "ready"
     return chapter
 
 
-def test_a_new_score_is_recomputed_and_drawn(open_chapter):
-    chapter = _open_live(open_chapter)
+def test_a_new_score_is_recomputed_and_drawn(open_live_chapter):
+    chapter = _open_live(open_live_chapter)
     figure = chapter.figure("softmax-temperature")
     data = chapter.data("softmax-temperature")
     bar = figure.locator("g.score-bar").first
@@ -64,8 +37,8 @@ def test_a_new_score_is_recomputed_and_drawn(open_chapter):
     expect(bar).to_be_focused()
 
 
-def test_a_new_draw_and_fewer_keys_are_recomputed(open_chapter):
-    chapter = _open_live(open_chapter)
+def test_a_new_draw_and_fewer_keys_are_recomputed(open_live_chapter):
+    chapter = _open_live(open_live_chapter)
     figure = chapter.figure("scaling-experiment")
     params = chapter.data("scaling-experiment")["params"]
     figure.get_by_role("button", name="Draw new random vectors").click()

@@ -11,7 +11,8 @@ export function mount(root, ctx) {
 
   const controls = html("div", { class: "figure-controls" }, root);
   const label = html("label", { for: ctx.figure.id + "-d" }, controls, "Width d ");
-  const slider = html("input", { type: "range", id: ctx.figure.id + "-d", min: 0, step: 1 }, label);
+  const slider = html("input", { type: "range", id: ctx.figure.id + "-d", min: 0, step: 1,
+    "data-key-control": "ArrowLeft" }, label);
   const readout = html("output", { for: slider.id }, controls);
   const plot = html("div", { class: "figure-plot" }, root);
   const live = html("div", { class: "figure-controls" }, root);

@@ -13,7 +13,8 @@ export function mount(root, ctx) {
 
   const controls = html("div", { class: "figure-controls" }, root);
   const label = html("label", { for: ctx.figure.id + "-t" }, controls, "Temperature ");
-  const slider = html("input", { type: "range", id: ctx.figure.id + "-t", min: 0, step: 1 }, label);
+  const slider = html("input", { type: "range", id: ctx.figure.id + "-t", min: 0, step: 1,
+    "data-key-control": "ArrowRight" }, label);
   const readout = html("output", { for: slider.id }, controls);
   const plot = html("div", { class: "figure-plot drag-y" }, root);
   const hint = html("p", { class: "figure-hint" }, root,
