@@ -5,6 +5,7 @@ temporary sibling folder that is swapped in whole, so a failed build leaves the 
 """
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import os
@@ -16,12 +17,14 @@ from pathlib import Path
 import jinja2
 
 from .directives import DIRECTIVES, NAMES
-from .errors import BuildError, read_source
+from .errors import BuildError, display_path, read_source
 from .expressions import ExpressionError, evaluate
 from .figures import FigureCache, RenderedFigure, embed_json, render_figure
 from .links import check_links
 from .markdown_render import render
 from .pages import environment
+from .references import Bibliography
+from .references import load as load_bibliography
 from .runtime import Runtime, from_distribution, from_npm
 from .site_config import ChapterEntry, load_site_config
 from .source import ScannedSource, scan, substitute
@@ -52,6 +55,7 @@ class Chapter:
     html: str
     figures: list[RenderedFigure]
     source: ScannedSource  # the line-aware scan: directives and expressions with their lines
+    references: list  # the works it cites, in citation-number order
 
     @property
     def url(self) -> str:
@@ -72,7 +76,21 @@ def _title(path: Path, toc_tokens) -> str:
     raise BuildError(path, 1, "a chapter must start with a '# Title' heading")
 
 
-def gather_chapter(entry: ChapterEntry, cache: FigureCache) -> Chapter:
+def _check_citations(path: Path, scanned: ScannedSource, bibliography: Bibliography | None) -> list:
+    known = bibliography.entries if bibliography else {}
+    for use in scanned.citations:
+        for key in use.keys:
+            if key not in known:
+                if bibliography is None:
+                    raise BuildError(path, use.line, f"citation [@{key}] but the content has no references.bib")
+                close = difflib.get_close_matches(key, list(known), n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                raise BuildError(path, use.line, f"unknown citation key '{key}': not in "
+                                                 f"{display_path(bibliography.path)}{hint}")
+    return [known[k] for k in scanned.cited_keys()]
+
+
+def gather_chapter(entry: ChapterEntry, cache: FigureCache, bibliography: Bibliography | None = None) -> Chapter:
     path = entry.path
     text = read_source(path)
     scanned = scan(path, text, NAMES)
@@ -88,8 +106,10 @@ def gather_chapter(entry: ChapterEntry, cache: FigureCache) -> Chapter:
     slug = path.stem
     figures = [render_figure(cache, use, entry.number, i, slug)
                for i, use in enumerate((u for u in scanned.directives if u.name == "figure"), 1)]
-    html, toc = render(path, substitute(scanned, values), figures, scanned)
-    return Chapter(entry, slug, _title(path, toc), html, figures, scanned)
+    references = _check_citations(path, scanned, bibliography)
+    numbers = {ref.key: i for i, ref in enumerate(references, 1)}
+    html, toc = render(path, substitute(scanned, values), figures, scanned, numbers, bibliography)
+    return Chapter(entry, slug, _title(path, toc), html, figures, scanned, references)
 
 
 def _assets(theme: Path) -> tuple[dict[str, Path], dict[str, bytes]]:
@@ -108,7 +128,8 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
     """Phase one: read, validate and render everything into memory."""
     cache = cache or FigureCache()
     config = load_site_config(paths.content)
-    chapters = [gather_chapter(e, cache) for e in config.chapters]
+    bibliography = load_bibliography(paths.content)
+    chapters = [gather_chapter(e, cache, bibliography) for e in config.chapters]
     site = Site()
     wheel_name, wheel = build_wheel(paths.engine)
     wheel_path = f"py/{hashlib.sha256(wheel).hexdigest()[:12]}/{wheel_name}"
@@ -120,8 +141,10 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
     env = environment(paths.theme)
     runtime_config = runtime.config(wheel_path)
     common = {"site": config, "chapters": chapters, "live_reload": live_reload,
-              "runtime_config": embed_json(runtime_config)}
+              "runtime_config": embed_json(runtime_config), "bibliography": bibliography}
     try:
+        for ch in chapters:  # the reference list is part of the chapter, for the link check too
+            ch.html += env.get_template("_references.html").render(chapter=ch)
         for i, ch in enumerate(chapters):
             prev_ch = chapters[i - 1] if i > 0 else None
             next_ch = chapters[i + 1] if i + 1 < len(chapters) else None
@@ -130,6 +153,11 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
             for fig in ch.figures:
                 site.files[fig.svg_path] = fig.svg
         site.files["index.html"] = env.get_template("index.html").render(**common).encode()
+        if bibliography:
+            cited_in = {key: [ch for ch in chapters if key in {r.key for r in ch.references}]
+                        for key in bibliography.entries}
+            site.files["bibliography.html"] = env.get_template("bibliography.html").render(
+                cited_in=cited_in, **common).encode()
     except jinja2.TemplateError as err:
         raise BuildError(getattr(err, "filename", None) or paths.theme / "templates",
                          getattr(err, "lineno", None), f"template error: {err.message}") from None

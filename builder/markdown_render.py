@@ -7,10 +7,13 @@ import markdown
 from markdown.extensions import Extension
 from pymdownx.blocks import BlocksExtension
 
+from .citations import CitationsExtension
 from .directives import DIRECTIVES
 from .directives.figure import DirectiveMismatch
 from .errors import BuildError
 from .links import MarkdownLinks
+from .math import MathError, MathExtension
+from .sidenotes import SidenoteError, SidenotesExtension
 
 RE_LEFTOVER_DIRECTIVE = re.compile(r"(?m)^(?:<p>)?[ ]*/{3,}[ ]*[\w-]*")
 
@@ -38,18 +41,34 @@ def _unscanned_directive_line(lines: list[str], scanned: set[int], argument: str
     return next(iter(sorted(scanned)), 1)
 
 
-def render(path, text: str, figures: list, source) -> tuple[str, list]:
+def _formula_line(lines: list[str], latex: str) -> int | None:
+    """The source line where a formula starts (its first line of text, found verbatim)."""
+    first = next((part.strip() for part in latex.splitlines() if part.strip()), "")
+    for i, line in enumerate(lines, 1):
+        if first and first in line:
+            return i
+    return None
+
+
+def render(path, text: str, figures: list, source, numbers: dict | None = None,
+           bibliography=None) -> tuple[str, list]:
     """Markdown to HTML and its table of contents; `figures` is the queue of pre-rendered
-    figures in source order, `source` the line-aware scan of the chapter, for error lines."""
+    figures in source order, `source` the line-aware scan of the chapter, for error lines,
+    `numbers` the chapter's reference number of each cited key."""
     scanned = {d.line for d in source.directives}
     md = markdown.Markdown(
-        extensions=["extra", "toc", "sane_lists", "smarty", _Directives(), _Links()],
+        extensions=["extra", "toc", "sane_lists", "smarty", _Directives(), _Links(), MathExtension(),
+                    SidenotesExtension(), CitationsExtension(numbers or {}, bibliography)],
         extension_configs={"toc": {"permalink": False}},
         output_format="html",
     )
     md.attention_figures = list(figures)
     try:
         html = md.convert(text)
+    except MathError as err:
+        raise BuildError(path, _formula_line(source.lines, err.latex), str(err)) from None
+    except SidenoteError as err:
+        raise BuildError(path, source.note_defs.get(err.name), str(err)) from None
     except DirectiveMismatch as err:
         line = _unscanned_directive_line(source.lines, scanned, str(err))
         raise BuildError(path, line, f"figure '{err}' is nested where figures cannot go (a quote?); "

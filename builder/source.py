@@ -20,6 +20,10 @@ RE_BLOCK_END = re.compile(r"^[ ]*(/{3,})[ ]*$")
 RE_FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})")
 RE_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 RE_EXPRESSION = re.compile(r"\{=(.*?)=\}")
+RE_CITATION = re.compile(r"\[(@[^\]]*)\]")  # [@key] or [@a; @b]
+RE_CITATION_KEY = re.compile(r"^@([A-Za-z0-9_:.+-]+)$")
+RE_NOTE_DEF = re.compile(r"^[ ]{0,3}\[\^([^\]\s]+)\]:")  # [^name]: the note
+RE_NOTE_REF = re.compile(r"\[\^([^\]\s]+)\](?!:)")
 
 
 @dataclass
@@ -40,11 +44,24 @@ class ExpressionUse:
 
 
 @dataclass
+class CitationUse:
+    keys: list[str]  # the cited keys, in the order written
+    line: int
+
+
+@dataclass
 class ScannedSource:
     path: Path
     lines: list[str]
     directives: list[DirectiveUse]
     expressions: list[ExpressionUse]
+    citations: list[CitationUse] = field(default_factory=list)
+    note_refs: dict[str, int] = field(default_factory=dict)  # footnote name -> line of its first reference
+    note_defs: dict[str, int] = field(default_factory=dict)  # footnote name -> line of its definition
+
+    def cited_keys(self) -> list[str]:
+        """Every cited key once, in order of first citation: the chapter's reference numbering."""
+        return list(dict.fromkeys(k for c in self.citations for k in c.keys))
 
 
 RE_LIST_ITEM = re.compile(r"^[ ]{0,3}(?:[-*+]|\d+[.)])[ ]+\S")
@@ -89,6 +106,9 @@ def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSou
     lines = text.splitlines()
     directives: list[DirectiveUse] = []
     expressions: list[ExpressionUse] = []
+    citations: list[CitationUse] = []
+    note_refs: dict[str, int] = {}
+    note_defs: dict[str, int] = {}
     open_blocks: list[tuple[int, int, str]] = []  # (slash count, header line, name)
     fence: str | None = None
     i = 0
@@ -137,11 +157,45 @@ def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSou
             expressions.append(ExpressionUse(em.group(1).strip(), lineno, em.start(), em.end()))
         if "{=" in RE_EXPRESSION.sub("", masked):
             raise BuildError(path, lineno, "inline expression '{=' is not closed by '=}' on the same line")
+        citations.extend(_citations(path, lineno, masked))
+        _notes(path, lineno, masked, note_refs, note_defs)
         i += 1
     if open_blocks:
         _, header_line, name = open_blocks[-1]
         raise BuildError(path, header_line, f"'{name}' directive is never closed (add a line '///' after its caption)")
-    return ScannedSource(path, lines, directives, expressions)
+    for name, line in note_refs.items():
+        if name not in note_defs:
+            raise BuildError(path, line, f"note [^{name}] is never written: add a line '[^{name}]: the note'")
+    for name, line in note_defs.items():
+        if name not in note_refs:
+            raise BuildError(path, line, f"note [^{name}] is written but never referenced in the text")
+    return ScannedSource(path, lines, directives, expressions, citations, note_refs, note_defs)
+
+
+def _citations(path: Path, lineno: int, line: str) -> list[CitationUse]:
+    found = []
+    for m in RE_CITATION.finditer(line):
+        keys = []
+        for part in m.group(1).split(";"):
+            km = RE_CITATION_KEY.match(part.strip())
+            if not km:
+                raise BuildError(path, lineno, f"malformed citation '{m.group(0)}': write [@key] or [@key1; @key2]")
+            keys.append(km.group(1))
+        found.append(CitationUse(keys, lineno))
+    if "[@" in RE_CITATION.sub("", line):
+        raise BuildError(path, lineno, "citation '[@' is not closed by ']' on the same line")
+    return found
+
+
+def _notes(path: Path, lineno: int, line: str, refs: dict[str, int], defs: dict[str, int]) -> None:
+    d = RE_NOTE_DEF.match(line)
+    if d:
+        if d.group(1) in defs:
+            raise BuildError(path, lineno, f"note [^{d.group(1)}] is written twice (first on line {defs[d.group(1)]})")
+        defs[d.group(1)] = lineno
+        line = line[d.end():]
+    for m in RE_NOTE_REF.finditer(line):
+        refs.setdefault(m.group(1), lineno)
 
 
 def substitute(source: ScannedSource, values: dict[tuple[int, int], str]) -> str:

@@ -7,15 +7,15 @@ import pytest
 
 from .conftest import AXE, chapter_pages
 
-PAGES = {**{page: page for page in chapter_pages()}, "index": "index.html"}
-CHAPTERS = [page for page in PAGES if page != "index"]
+PAGES = {**{page: page for page in chapter_pages()}, "index": "index.html", "bibliography": "bibliography.html"}
+CHAPTERS = chapter_pages()
 
 def _open(new_context, base_url, which: str, **options):
     page = new_context(**options).new_page()
     page.route("https://cdn.jsdelivr.net/**", lambda route: route.abort())
     page.goto(base_url + PAGES[which])
     page.wait_for_load_state("load")
-    if which != "index" and options.get("java_script_enabled", True):
+    if which in CHAPTERS and options.get("java_script_enabled", True):
         page.wait_for_function(
             "[...document.querySelectorAll('[data-figure]')].every((e) => e.dataset.state === 'prerendered')")
     return page
@@ -23,7 +23,8 @@ def _open(new_context, base_url, which: str, **options):
 
 @pytest.mark.parametrize("width", [375, 1200])
 @pytest.mark.parametrize("which, javascript",
-                         [*((c, True) for c in CHAPTERS), *((c, False) for c in CHAPTERS), ("index", True)])
+                         [*((c, True) for c in CHAPTERS), *((c, False) for c in CHAPTERS), ("index", True),
+                          ("bibliography", True)])
 def test_no_horizontal_overflow(new_context, base_url, which, javascript, width):
     page = _open(new_context, base_url, which, viewport={"width": width, "height": 800},
                  java_script_enabled=javascript)

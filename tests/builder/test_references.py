@@ -1,0 +1,148 @@
+"""Citations [@key] against content/references.bib: numbering, lists, the bibliography page, errors."""
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from builder.build import check
+from builder.errors import BuildError
+from builder.references import load
+from tests.builder.helpers import one_chapter_site, paths_for
+from tests.conftest import ROOT
+
+BIB = """\
+@article{alpha2001,
+  author = {Alpha, Ann and Beta, Bob},
+  title = {On Looking},
+  journal = {Journal of Tests},
+  year = {2001},
+  doi = {10.1000/alpha},
+}
+
+@misc{gamma1999,
+  author = {Gamma, Gil},
+  title = {Notes on Weights},
+  year = {1999},
+  url = {https://example.org/gamma},
+}
+"""
+
+
+def site_with(tmp_path, markdown: str, bib: str | None = BIB):
+    content = one_chapter_site(tmp_path / "content", markdown)
+    if bib is not None:
+        (content / "references.bib").write_text(bib)
+    return content
+
+
+def chapter_html(site) -> str:
+    return site.files["01-test.html"].decode()
+
+
+def test_citations_are_numbered_by_first_use_and_link_to_the_chapter_list(tmp_path):
+    site = check(paths_for(site_with(tmp_path, """\
+        # T
+
+        First [@gamma1999], then both [@alpha2001; @gamma1999], and `[@not-a-cite]` in code.
+        """)))
+    html = chapter_html(site)
+    cites = re.findall(r'<span class="citation">(.*?)</span>', html)
+    assert cites == ['[<a href="#ref-gamma1999" title="Gamma, 1999">1</a>]',
+                     '[<a href="#ref-alpha2001" title="Alpha and Beta, 2001">2</a>, '
+                     '<a href="#ref-gamma1999" title="Gamma, 1999">1</a>]']
+    assert "<code>[@not-a-cite]</code>" in html
+    items = re.findall(r'<li id="ref-(\w+)">(.*?)</li>', html, re.S)
+    assert [key for key, _ in items] == ["gamma1999", "alpha2001"]
+    assert 'href="https://example.org/gamma"' in items[0][1]
+    assert 'href="https://doi.org/10.1000/alpha"' in items[1][1] and "Journal of Tests" in items[1][1]
+
+
+def test_bibliography_page_lists_every_entry_with_the_chapters_citing_it(tmp_path):
+    site = check(paths_for(site_with(tmp_path, "# T\n\nOnly one [@alpha2001].\n")))
+    page = site.files["bibliography.html"].decode()
+    ids = re.findall(r'<li id="(\w+)">', page)
+    assert ids == ["alpha2001", "gamma1999"]  # by first author, cited or not
+    assert '<a href="01-test.html#ref-alpha2001">chapter 1</a>' in page
+    assert 'href="bibliography.html"' in site.files["index.html"].decode()
+
+
+def test_no_bibliography_without_a_bib_file(tmp_path):
+    site = check(paths_for(site_with(tmp_path, "# T\n\nNo citations.\n", bib=None)))
+    assert "bibliography.html" not in site.files
+    assert 'class="references"' not in chapter_html(site)
+
+
+def test_the_series_bibliography_has_every_planned_work_with_a_link():
+    bib = load(ROOT / "content")
+    planned = {"bahdanau2015", "vaswani2017", "clark2019", "levesque2012", "church1990", "elhage2021",
+               "olsson2022", "brown2020", "dao2022", "jain2019", "wiegreffe2019", "kobayashi2020"}
+    assert planned <= set(bib.entries)
+    for ref in bib.entries.values():
+        assert re.search(r'<a href="https://', ref.html), ref.key
+    text = bib.path.read_text()
+    for key, doi in {"jain2019": "10.18653/v1/N19-1357", "wiegreffe2019": "10.18653/v1/D19-1002",
+                     "kobayashi2020": "10.18653/v1/2020.emnlp-main.574", "clark2019": "10.18653/v1/W19-4828"}.items():
+        assert f"https://doi.org/{doi}" in bib.entries[key].html, key
+    assert text.count("@") == len(bib.entries)  # no stray entries hidden in comments
+
+
+CHAPTER_ERRORS = {
+    "unknown key": ("Here [@alpha2002].", 3, "unknown citation key 'alpha2002'", "did you mean 'alpha2001'"),
+    "empty": ("Here [@].", 3, "malformed citation '[@]'", "[@key1; @key2]"),
+    "spaces in key": ("Here [@alpha 2001].", 3, "malformed citation", ""),
+    "unclosed": ("Here [@alpha2001 and more", 3, "not closed", ""),
+}
+
+
+@pytest.mark.parametrize("case", list(CHAPTER_ERRORS))
+def test_bad_citation_names_the_chapter_line(case, tmp_path):
+    text, line, words, more = CHAPTER_ERRORS[case]
+    content = site_with(tmp_path, f"# T\n\n{text}\n")
+    with pytest.raises(BuildError) as err:
+        check(paths_for(content))
+    assert str(err.value).startswith(f"{content / '01-test.md'}:{line}: ") or \
+        re.match(rf"\S*01-test\.md:{line}: ", str(err.value)), str(err.value)
+    assert words in str(err.value) and more in str(err.value)
+
+
+def test_citation_without_a_bib_file(tmp_path):
+    with pytest.raises(BuildError, match=r"01-test\.md:3: citation \[@x\] but the content has no references\.bib"):
+        check(paths_for(site_with(tmp_path, "# T\n\nSee [@x].\n", bib=None)))
+
+
+BIB_ERRORS = {
+    "syntax": (BIB.replace("year = {2001},", "year {2001},"), 5, "BibTeX syntax error: '=' expected"),
+    "missing comma": (BIB.replace("title = {On Looking},", "title = {On Looking}"), 4, "BibTeX syntax error"),
+    "duplicate key": (BIB + "\n@misc{gamma1999, author={X, Y}, title={Z}, year={2000}, url={https://e.org}}\n",
+                      16, "repeated bibliography entry"),
+    "no year": (BIB.replace("  year = {1999},\n", ""), 9, "entry 'gamma1999' has no year"),
+    "no author": (BIB.replace("  author = {Gamma, Gil},\n", ""), 9, "entry 'gamma1999' has no author"),
+    "no link": (BIB.replace("  url = {https://example.org/gamma},\n", ""), 9, "neither a doi nor a url"),
+    "article without journal": (BIB.replace("  journal = {Journal of Tests},\n", ""), 1, "cannot be formatted"),
+}
+
+
+@pytest.mark.parametrize("case", list(BIB_ERRORS))
+def test_bad_bib_names_its_line(case, tmp_path):
+    bib, line, words = BIB_ERRORS[case]
+    content = site_with(tmp_path, "# T\n\nText.\n", bib=bib)
+    with pytest.raises(BuildError) as err:
+        check(paths_for(content))
+    message = str(err.value)
+    assert re.match(rf"\S*references\.bib:{line}: ", message), message
+    assert words in message, message
+
+
+def test_bad_bib_leaves_the_previous_site(tmp_path, capsys):
+    import build as cli
+
+    content = site_with(tmp_path, "# T\n\nSee [@alpha2001].\n")
+    out = tmp_path / "dist"
+    assert cli.main(["--content", str(content), "--out", str(out)]) == 0
+    before = (out / "bibliography.html").read_bytes()
+    (content / "references.bib").write_text(BIB.replace("year = {2001},", "year {2001},"))
+    assert cli.main(["--content", str(content), "--out", str(out)]) == 1
+    assert "references.bib:5: BibTeX syntax error" in capsys.readouterr().err
+    assert (out / "bibliography.html").read_bytes() == before
