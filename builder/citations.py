@@ -14,6 +14,10 @@ from .references import Bibliography, Reference
 from .source import RE_CITATION
 
 
+class CitationError(Exception):
+    """A citation Markdown found where the line-aware scan saw none (so it has no number)."""
+
+
 def anchor(key: str) -> str:
     """The id of a reference in a chapter's list."""
     return f"ref-{key}"
@@ -27,6 +31,9 @@ class _CitationPattern(InlineProcessor):
 
     def handleMatch(self, m, data):
         keys = [part.strip()[1:] for part in m.group(1).split(";")]
+        unnumbered = [k for k in keys if k not in self.numbers]
+        if unnumbered:
+            raise CitationError(unnumbered[0])
         el = etree.Element("span", {"class": "citation"})
         el.text = "["
         for i, key in enumerate(keys):

@@ -7,7 +7,7 @@ import markdown
 from markdown.extensions import Extension
 from pymdownx.blocks import BlocksExtension
 
-from .citations import CitationsExtension
+from .citations import CitationError, CitationsExtension
 from .directives import DIRECTIVES
 from .directives.figure import DirectiveMismatch
 from .errors import BuildError
@@ -67,6 +67,10 @@ def render(path, text: str, figures: list, source, numbers: dict | None = None,
         html = md.convert(text)
     except MathError as err:
         raise BuildError(path, _formula_line(source.lines, err.latex), str(err)) from None
+    except CitationError as err:
+        line = next((i for i, text in enumerate(source.lines, 1) if f"@{err}" in text), None)
+        raise BuildError(path, line, f"citation of '{err}' where the builder expected none "
+                                     "(inside HTML or an unusual code block?)") from None
     except SidenoteError as err:
         raise BuildError(path, source.note_defs.get(err.name), str(err)) from None
     except DirectiveMismatch as err:

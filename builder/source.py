@@ -76,6 +76,16 @@ def _inside_list_item(lines: list[str], i: int) -> bool:
     return False
 
 
+def _closes(line: str, fence: str) -> bool:
+    m = RE_FENCE.match(line)
+    return bool(m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence)
+                and not line.strip()[len(m.group(1)):].strip())
+
+
+def _fence_closes(lines: list[str], i: int, fence: str) -> bool:
+    return any(_closes(line, fence) for line in lines[i + 1:])
+
+
 def _code_spans(line: str) -> list[tuple[int, int]]:
     return [m.span() for m in RE_CODE_SPAN.finditer(line)]
 
@@ -116,11 +126,11 @@ def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSou
         line, lineno = lines[i], i + 1
         m = RE_FENCE.match(line)
         if fence is not None:
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not line.strip()[len(m.group(1)):].strip():
+            if _closes(line, fence):
                 fence = None
             i += 1
             continue
-        if m:
+        if m and _fence_closes(lines, i, m.group(1)):  # Python-Markdown leaves an unclosed fence as text
             fence = m.group(1)
             i += 1
             continue

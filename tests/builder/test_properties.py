@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from builder.build import gather_chapter
 from builder.errors import BuildError
 from builder.figures import FigureCache
+from builder.references import load as load_bibliography
 from builder.site_config import load_site_config
 from engine.figures import FIGURES
 
@@ -26,7 +27,10 @@ raw_line = st.sampled_from(["", "Some prose.", "    indented", "- item", "> quot
                             "////", "/// figure", "/// figuer | x", "`{= code =}`", "{=", "=}", "    - 1",
                             "    key: [1, 2", "# Heading", "| a | b |",
                             "    /// figure | softmax-temperature", "> /// figure | scaling-experiment", "    ///",
-                            "> ///", "1. item", "        /// figure | scaling-experiment"])
+                            "> ///", "1. item", "        /// figure | scaling-experiment",
+                            "See [@alpha2001].", "[@", "[@nope]", "[@alpha2001; gamma]", "[@]", "Note[^n].",
+                            "[^n]: A note.", "[^m]: Another.", "    - in a note", "$x^2$", "$\\frac{a}{b$", "$$",
+                            "$\\query{q}\\cdot k$", "$a^$", "\\$5 and $6", "$\\nope$"])
 expression = st.builds(lambda n, path, fmt: f"value {{= {n}{path} {fmt} =}}",
                        names, st.sampled_from(["", ".params.seed", ".facts.t_max", ".by_d.2.scaled", ".rows.0", ".x.y"]),
                        st.sampled_from(["", ":.2f", ":d", ":%", ":{}"]))
@@ -41,9 +45,11 @@ def test_malformed_chapters_fail_cleanly(tmp_path_factory, text):
     folder = tmp_path_factory.mktemp("c")
     (folder / "site.toml").write_text('[site]\ntitle = "T"\n[[chapters]]\nfile = "01-x.md"\n')
     (folder / "01-x.md").write_text(text)
+    (folder / "references.bib").write_text(
+        "@misc{alpha2001, author={Alpha, A.}, title={T}, year={2001}, url={https://example.org}}\n")
     entry = load_site_config(folder).chapters[0]
     try:
-        chapter = gather_chapter(entry, FigureCache())
+        chapter = gather_chapter(entry, FigureCache(), load_bibliography(folder))
     except BuildError as err:
         assert err.path == entry.path and err.line is not None and 1 <= err.line <= text.count("\n") + 1, str(err)
         return

@@ -1,0 +1,67 @@
+"""Sidenotes: in the margin when wide, opened in place from the keyboard when narrow, shown in
+print, all without JavaScript. Citations jump to the chapter's reference list."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .conftest import ROOT, chapter_pages, expect
+
+
+def _first_page_with(pattern: str) -> str:
+    for page in chapter_pages():
+        if re.search(pattern, (ROOT / "content" / page.replace(".html", ".md")).read_text()):
+            return page
+    pytest.fail(f"no chapter has {pattern!r}: the series should use it")
+
+
+def _open(new_context, base_url, page, width, javascript=True):
+    tab = new_context(viewport={"width": width, "height": 800}, java_script_enabled=javascript).new_page()
+    tab.route("https://cdn.jsdelivr.net/**", lambda route: route.abort())
+    tab.goto(base_url + page)
+    return tab
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_narrow_sidenote_opens_in_place_from_the_keyboard(new_context, base_url, javascript):
+    tab = _open(new_context, base_url, _first_page_with(r"\[\^[^\]]+\][^:]"), 375, javascript)
+    toggle, note = tab.locator(".sidenote-toggle").first, tab.locator(".sidenote").first
+    expect(note).to_be_hidden()
+    toggle.focus()
+    tab.keyboard.press("Space")
+    expect(note).to_be_visible()
+    box, text = note.bounding_box(), tab.locator("main p").first.bounding_box()
+    assert box["x"] >= text["x"] - 1 and box["x"] + box["width"] <= 375, box
+    tab.keyboard.press("Space")
+    expect(note).to_be_hidden()
+
+
+def test_wide_sidenote_sits_in_the_margin(new_context, base_url):
+    tab = _open(new_context, base_url, _first_page_with(r"\[\^[^\]]+\][^:]"), 1200)
+    note, wrap = tab.locator(".sidenote").first, tab.locator(".sidenote-wrap").first
+    expect(note).to_be_visible()
+    paragraph = wrap.locator("xpath=ancestor::p[1]").bounding_box()
+    box = note.bounding_box()
+    assert box["x"] >= paragraph["x"] + paragraph["width"], (box, paragraph)
+    assert box["x"] + box["width"] <= 1200
+    assert tab.locator(".sidenote-toggle").first.is_hidden()  # nothing to toggle, nothing to tab to
+
+
+def test_sidenotes_print(new_context, base_url):
+    tab = _open(new_context, base_url, _first_page_with(r"\[\^[^\]]+\][^:]"), 375)
+    tab.emulate_media(media="print")
+    expect(tab.locator(".sidenote").first).to_be_visible()
+
+
+def test_citation_jumps_to_the_reference_list(new_context, base_url):
+    tab = _open(new_context, base_url, _first_page_with(r"\[@\w"), 1200)
+    cite = tab.locator(".citation a").first
+    key = cite.get_attribute("href")[len("#ref-"):]
+    cite.click()
+    assert tab.url.endswith(f"#ref-{key}")
+    entry = tab.locator(f"#ref-{key}")
+    expect(entry).to_be_in_viewport()
+    entry.locator("a.ref-all").click()
+    assert tab.url.endswith(f"bibliography.html#{key}")
+    expect(tab.locator(f'li[id="{key}"]')).to_be_in_viewport()
