@@ -117,6 +117,46 @@ def browser_figures(site: Path) -> dict:
     }
 
 
+def chapter_weights(site: Path) -> dict:
+    """Bytes each chapter transfers before Python starts (1200x800 viewport, no interaction)."""
+    from playwright.sync_api import sync_playwright
+
+    from builder.serve import static_server
+    from builder.site_config import load_site_config
+
+    server = static_server(site)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    out = {}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        for entry in load_site_config(ROOT / "content").chapters:
+            page = browser.new_page(viewport={"width": 1200, "height": 800})
+            sizes: dict[str, int] = {}
+            runtime = {"started": False}
+
+            def on_response(resp, sizes=sizes, runtime=runtime):
+                if "/worker.js" in resp.url or "/pyodide/" in resp.url:
+                    runtime["started"] = True
+                elif not runtime["started"]:
+                    try:
+                        sizes[resp.url] = len(resp.body())
+                    except Exception:
+                        pass
+
+            page.on("response", on_response)
+            page.route("**/assets/js/worker.js", lambda route: route.abort())  # stop at the runtime's door
+            page.goto(f"{base}/{entry.path.stem}.html", wait_until="load")
+            page.wait_for_timeout(700)
+            text = sum(n for u, n in sizes.items() if not re.search(r"\.(svg|png|jpe?g|webp|gif)$", u))
+            out[entry.path.stem] = {"html_css_js_kb": round(text / 1024, 1),
+                                    "images_kb": round((sum(sizes.values()) - text) / 1024, 1),
+                                    "files": len(sizes)}
+            page.close()
+        browser.close()
+    server.shutdown()
+    return out
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -124,6 +164,7 @@ def main() -> int:
         report = {"cold_build_s": cold_build(out), "rebuild_after_edit_s": rebuild_through_serve(tmp)}
         if Path("/usr/bin/chromium").exists():
             report.update(browser_figures(out))
+            report["chapter_weight_before_runtime"] = chapter_weights(out)
         else:
             report["browser"] = "skipped: /usr/bin/chromium not installed"
     print(json.dumps(report, indent=2))
