@@ -127,7 +127,7 @@ export function mount(root, ctx) {
 
   function drawInputs(case_, parent) {
     const box = html("section", { class: "ct-block" }, parent);
-    html("h4", {}, box, positions ? "Inputs: colour + position = X = Q = K = V" : "Inputs: X = Q = K = V");
+    html("p", { class: "ct-title" }, box, positions ? "Inputs: colour + position = X = Q = K = V" : "Inputs: X = Q = K = V");
     const list = html("ul", { class: "ct-tokens", "aria-label": "Tokens; choose the one that gathers" }, box);
     tokens().forEach((t, i) => {
       const li = html("li", {}, list);
@@ -135,9 +135,9 @@ export function mount(root, ctx) {
         "data-ct-focus": "pick-" + i }, li);
       tokenName(i, b);
       const parts = positions
-        ? [vec(data.palette[t]), "+", vec(case_.positions[i]), "=", vec(case_.inputs[i])]
-        : [vec(case_.inputs[i])];
-      html("span", { class: "ct-vec" }, b, parts.join(" "));
+        ? [vecSpan(data.palette[t]), " + ", vecSpan(case_.positions[i]), " = ", vecSpan(case_.inputs[i])]
+        : [vecSpan(case_.inputs[i])];
+      html("span", { class: "ct-vec" }, b).append(...parts);
       b.addEventListener("click", () => { row = i; draw(); });
     });
   }
@@ -200,7 +200,7 @@ export function mount(root, ctx) {
     const slice = (xs) => xs.slice(c0, c1 + 1);
     const box = html("section", { class: "ct-block" }, parent);
     const who = names()[row];
-    html("h4", { class: "ct-who" }, box, case_.heads.length === 1
+    html("p", { class: "ct-title ct-who" }, box, case_.heads.length === 1
       ? `How ${who} gathers`
       : `Head ${h + 1}: how ${who} gathers from coordinates ${c0 + 1}–${c1 + 1}`);
     const steps = html("ol", { class: "ct-steps" }, box);
@@ -264,7 +264,7 @@ export function mount(root, ctx) {
 
   function drawResult(case_, parent) {
     const box = html("section", { class: "ct-block" }, parent);
-    html("h4", {}, box, "Results (one row per token)");
+    html("p", { class: "ct-title" }, box, "Results (one row per token)");
     const list = html("ul", { class: "ct-lines" }, box);
     tokens().forEach((t, i) => {
       const parts = [tokenName(i), ": ", vecSpan(case_.out[i])];
