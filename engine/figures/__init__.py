@@ -13,6 +13,7 @@ from .params import ParamError, to_json, validate
 FIGURES = (
     "softmax-temperature",
     "scaling-experiment",
+    "colour-tokens",
 )
 
 

@@ -1,0 +1,181 @@
+"""colour-tokens: self-attention over a few coloured tokens, with every step of the arithmetic.
+
+Each colour is a one-hot vector of four numbers and every projection is the identity, so a
+token's query, key and value all equal its input row and each number can be checked by hand.
+The model computes every combination of the reader's toggles (one or two heads, causal mask,
+positional encoding) for the offered token sequences, so the view only looks numbers up.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..attention import attention_forward, sinusoidal_positions
+from .params import ParamError, field
+
+WIDTH = 4  # numbers per token vector
+PALETTE = {  # colour name -> its input vector, one coordinate per colour
+    "red": (1.0, 0.0, 0.0, 0.0),
+    "blue": (0.0, 1.0, 0.0, 0.0),
+    "green": (0.0, 0.0, 1.0, 0.0),
+    "yellow": (0.0, 0.0, 0.0, 1.0),
+}
+MAX_TOKENS = 6
+
+
+@dataclass(frozen=True)
+class Params:
+    tokens: tuple[str, ...] = field(("red", "blue", "red"), length=(1, MAX_TOKENS))  # the sequence shown first
+    choices: tuple[str, ...] = field(  # sequences offered in the menu, colours separated by spaces
+        ("red blue red", "blue red red", "red green red green", "blue green yellow red"), length=(0, 6))
+    heads: int = field(1, lo=1, hi=2)  # head count shown first: 1 head of width 4, or 2 of width 2
+    causal: bool = field(False)  # start with future tokens blocked
+    positions: bool = field(False)  # start with sinusoidal position codes added to the inputs
+    row: int = field(0, lo=0, hi=MAX_TOKENS - 1)  # the gathering token whose arithmetic is shown first
+
+
+def _sequence(option: str, words) -> tuple[str, ...]:
+    words = tuple(words)
+    bad = [w for w in words if w not in PALETTE]
+    if bad:
+        raise ParamError(option, f"option '{option}' names unknown colour {bad[0]!r} (allowed: {', '.join(PALETTE)})")
+    if not 1 <= len(words) <= MAX_TOKENS:
+        raise ParamError(option, f"option '{option}' needs 1 to {MAX_TOKENS} colours, not {len(words)}")
+    return words
+
+
+def _short(a):
+    """Nested lists of floats kept to 10 significant digits (the page shows 4 decimals and the
+    JSON stays small), with -0.0 turned into 0.0 so every reader formats zero the same way."""
+    if isinstance(a, np.ndarray) and a.ndim:
+        return [_short(row) for row in a]
+    return float(f"{float(a):.10g}") + 0.0
+
+
+def _exact(a):
+    """Nested lists of floats at full precision (for the facts the prose quotes)."""
+    return (np.asarray(a, dtype=np.float64) + 0.0).tolist()
+
+
+def _projections(heads: int):
+    """Identity projections split among the heads: head h reads coordinates h*w .. h*w + w - 1."""
+    w = WIDTH // heads
+    wq = np.zeros((heads, WIDTH, w))  # (H, D, K)
+    for h in range(heads):
+        wq[h, h * w:(h + 1) * w] = np.eye(w)
+    return wq
+
+
+def _case(tokens, heads: int, causal: bool, positions: bool, tidy=_short) -> dict:
+    """One toggle combination: the inputs and, per head, scores, scaled scores, exps, sums, shares, results."""
+    n = len(tokens)
+    colours = np.array([PALETTE[t] for t in tokens])  # (T, D)
+    pe = sinusoidal_positions(n, WIDTH) if positions else np.zeros((n, WIDTH))  # (T, D)
+    x = colours + pe  # (T, D)
+    wq = _projections(heads)  # (H, D, K) identities, so Q = K = V = X within each head's coordinates
+    out, cache = attention_forward(x, wq, wq, wq, causal=causal)  # out (T, D)
+    allowed = np.tril(np.ones((n, n), dtype=bool)) if causal else np.ones((n, n), dtype=bool)  # (T, T)
+    k_width = wq.shape[2]
+    per_head = []
+    for h in range(heads):
+        cols = slice(h * k_width, (h + 1) * k_width)
+        q = x[:, cols]  # (T, K) query rows before scaling: the identity leaves the inputs as they are
+        k = cache.k[0, h]  # (T, K)
+        if not (np.array_equal(k, q) and np.array_equal(cache.v[0, h], q)):
+            raise AssertionError("identity projections changed a key or value")  # so the view reads them from inputs
+        raw = q @ k.T  # (T, T) dot products of every query with every key
+        scaled = cache.q[0, h] @ k.T  # (T, T) the engine's scores: queries arrive divided by sqrt(K)
+        exps = np.where(allowed, np.exp(np.where(allowed, scaled, 0.0)), 0.0)  # (T, T) e^score, 0 where blocked
+        sums = exps.sum(axis=1)  # (T,) each row's total
+        shares = cache.weights[h]  # (T, T) the engine's softmax
+        if not np.allclose(shares, exps / sums[:, None], rtol=1e-12, atol=1e-15):
+            raise AssertionError("softmax weights disagree with exps / sums")  # a bug, not a bad option
+        per_head.append({
+            "coords": [h * k_width, (h + 1) * k_width - 1],
+            "d_k": k_width,
+            "sqrt_d": math.sqrt(k_width),
+            "raw": tidy(raw),
+            "scaled": [[tidy(s) if ok else None for s, ok in zip(srow, arow)]  # None: blocked (-inf)
+                       for srow, arow in zip(scaled, allowed)],
+            "exps": tidy(exps),
+            "sums": tidy(sums),
+            "shares": tidy(shares),
+        })
+    return {
+        "positions": tidy(pe) if positions else None,
+        "inputs": tidy(x),
+        "heads": per_head,
+        "out": tidy(out),
+    }
+
+
+def _all_cases(tokens, tidy=_short) -> list:
+    """cases[heads - 1][causal][positions] for every toggle combination."""
+    return [[[_case(tokens, h, bool(c), bool(p), tidy) for p in (0, 1)] for c in (0, 1)] for h in (1, 2)]
+
+
+def compute(p: Params) -> dict:
+    tokens = _sequence("tokens", p.tokens)
+    offered = [_sequence("choices", c.split()) for c in p.choices]
+    if p.row >= len(tokens):
+        raise ParamError("row", f"option 'row' must name one of the {len(tokens)} tokens (0 to {len(tokens) - 1}), not {p.row}")
+    sequences = list(dict.fromkeys(offered))  # menu order, repeats dropped
+    if tokens not in sequences:
+        sequences.append(tokens)  # a reader's own edit joins the menu at the end
+    cases = {seq: _all_cases(seq) for seq in sequences}
+
+    # The worked example the prose quotes, at full precision, whatever the options.
+    rb = _all_cases(("red", "blue", "red"), _exact)
+    one = rb[0][0][0]  # one head, nothing blocked, no positions
+    two = rb[1][0][0]  # two heads
+    masked = rb[0][1][0]  # future tokens blocked
+    placed = rb[0][0][1]  # positions added
+    moved = _all_cases(("blue", "red", "red"), _exact)[0][0][0]
+    h1 = one["heads"][0]
+    facts = {
+        "width": WIDTH,
+        "sqrt_width": math.sqrt(WIDTH),
+        "red_score_red": h1["raw"][0][0],
+        "red_score_blue": h1["raw"][0][1],
+        "red_scaled_red": h1["scaled"][0][0],
+        "exp_half": h1["exps"][0][0],
+        "red_sum": h1["sums"][0],
+        "blue_sum": h1["sums"][1],
+        "red_share_red": h1["shares"][0][0],
+        "red_share_blue": h1["shares"][0][1],
+        "blue_share_red": h1["shares"][1][0],
+        "blue_share_blue": h1["shares"][1][1],
+        "red_result_red": one["out"][0][0],
+        "red_result_blue": one["out"][0][1],
+        "blue_result_red": one["out"][1][0],
+        "blue_result_blue": one["out"][1][1],
+        "blue_column_total": float(sum(row[1] for row in h1["shares"])),
+        "two_head_width": two["heads"][0]["d_k"],
+        "two_head_scaled": two["heads"][0]["scaled"][0][0],
+        "two_head_red_share_red": two["heads"][0]["shares"][0][0],
+        "two_head_red_share_blue": two["heads"][0]["shares"][0][1],
+        "two_head_second_share": two["heads"][1]["shares"][0][0],
+        "two_head_red_result_red": two["out"][0][0],
+        "two_head_red_result_blue": two["out"][0][1],
+        "masked_first_share": masked["heads"][0]["shares"][0][0],
+        "masked_blue_share_red": masked["heads"][0]["shares"][1][0],
+        "masked_blue_share_blue": masked["heads"][0]["shares"][1][1],
+        "moved_blue_result_red": moved["out"][0][0],
+        "moved_red_result_red": moved["out"][1][0],
+        "placed_first_red_input_1": placed["inputs"][0][1],
+        "placed_last_red_input_0": placed["inputs"][2][0],
+        "placed_last_red_input_1": placed["inputs"][2][1],
+        "placed_first_share_red": placed["heads"][0]["shares"][0][0],
+        "placed_first_share_blue": placed["heads"][0]["shares"][0][1],
+        "placed_last_share_last": placed["heads"][0]["shares"][2][2],
+    }
+    return {
+        "palette": {name: list(vec) for name, vec in PALETTE.items()},
+        "width": WIDTH,
+        "sequences": [{"tokens": list(seq), "cases": cases[seq]} for seq in sequences],
+        "start": {"sequence": sequences.index(tokens), "heads": p.heads, "causal": p.causal,
+                  "positions": p.positions, "row": p.row},
+        "facts": facts,
+    }

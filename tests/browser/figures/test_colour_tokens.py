@@ -1,0 +1,153 @@
+"""colour-tokens in the browser: every toggle combination shows the engine's numbers, the
+gathering token can be picked by touch and keyboard, and editing a colour recomputes."""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from builder.fallbacks import colour_tokens as fallback
+from engine.figures import compute
+
+from ..conftest import ROOT, chapter_pages, expect
+
+NAME = "colour-tokens"
+SCRATCH = f"""# Colour tokens
+
+/// figure | {NAME}
+
+The colour example.
+///
+"""
+
+
+def _page_with_figure() -> str | None:
+    """The series chapter that holds the figure, if one does yet."""
+    for page in chapter_pages():
+        if f"/// figure | {NAME}" in (ROOT / "content" / page.replace(".html", ".md")).read_text():
+            return page
+    return None
+
+
+@pytest.fixture(scope="module")
+def url(base_url, serve_folder, tmp_path_factory) -> str:
+    """The chapter with the figure; until a chapter of the series holds it, a one-chapter scratch site."""
+    page = _page_with_figure()
+    if page:
+        return base_url + page
+    from builder.build import Paths, build
+
+    folder = tmp_path_factory.mktemp("colour-site")
+    content = folder / "content"
+    content.mkdir()
+    (content / "site.toml").write_text('[site]\ntitle = "Scratch"\n\n[[chapters]]\nfile = "03-colour.md"\n')
+    (content / "03-colour.md").write_text(SCRATCH)
+    build(Paths.at(ROOT, content), folder / "dist", pyodide_dist=None)
+    return serve_folder(folder / "dist") + "03-colour.html"
+
+
+def _expected(data: dict, **state) -> list[str]:
+    """The key-number lines the fallback module gives for the figure in `state`."""
+    return fallback.numbers({**data, "start": {**data["start"], **state}})
+
+
+def test_every_combination_shows_the_engine_numbers(open_chapter, url):
+    chapter = open_chapter(url)
+    chapter.wait_prerendered()
+    figure = chapter.figure(NAME)
+    data = chapter.data(NAME)
+    assert chapter.numbers(NAME) == fallback.numbers(data)  # the same lines as the no-JavaScript page
+    worked = figure.locator(".ct-steps").first
+    expect(worked).to_contain_text("0.3837 = e0.5000 / (e0.5000 + e0 + e0.5000) = 1.6487 / 4.2974")
+    expect(worked).to_contain_text("total = 1.6487 + 1 + 1.6487 = 4.2974")
+
+    causal = figure.get_by_label("Block future tokens")
+    positions = figure.get_by_label("Add positional encoding")
+    for seq, heads, c, p in itertools.product(range(len(data["sequences"])), (1, 2), (False, True), (False, True)):
+        figure.locator("select").nth(0).select_option(str(seq))
+        figure.locator("select").nth(1).select_option(str(heads))
+        causal.set_checked(c)
+        positions.set_checked(p)
+        want = _expected(data, sequence=seq, heads=heads, causal=c, positions=p, row=0)
+        assert chapter.numbers(NAME) == want, (seq, heads, c, p)
+        expect(figure.locator(".ct-steps")).to_have_count(heads)
+    assert figure.get_attribute("data-state") == "prerendered"  # all of that was embedded: no Python
+    assert chapter.page_errors == []
+
+
+def test_blue_row_by_touch_and_keyboard(open_chapter, url):
+    chapter = open_chapter(url, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter.wait_prerendered()
+    figure = chapter.figure(NAME)
+    blue = figure.locator(".ct-pick").nth(1)
+    blue.tap()
+    expect(blue).to_have_attribute("aria-pressed", "true")
+    steps = figure.locator(".ct-steps")
+    expect(figure.locator(".ct-who")).to_have_text("How blue (2) gathers")
+    case = chapter.data(NAME)["sequences"][0]["cases"][0][0][0]
+    shares = case["heads"][0]["shares"][1]
+    assert [round(s, 4) for s in shares] == [0.2741, 0.4519, 0.2741]
+    expect(steps).to_contain_text("blue (2): 0.4519 = e0.5000 / (e0 + e0.5000 + e0) = 1.6487 / 3.6487")
+    expect(steps).to_contain_text("= [0.5481, 0.4519, 0, 0]")
+    expect(figure.locator("svg.ct-bars")).to_have_attribute(
+        "aria-label", "Shares of blue (2): red (1) 0.2741, blue (2) 0.4519, red (3) 0.2741")
+
+    # the third token from the table's row buttons, with the keyboard
+    third = figure.locator(".ct-row-pick").nth(2)
+    third.focus()
+    third.press("Enter")
+    expect(figure.locator(".ct-who")).to_have_text("How red (3) gathers")
+    expect(figure.locator(".ct-row-pick").nth(2)).to_be_focused()  # focus survives the redraw
+
+    # the marked key control: space blocks future tokens
+    box = figure.locator("[data-key-control]")
+    box.focus()
+    box.press(box.get_attribute("data-key-control"))
+    expect(box).to_be_checked()
+    assert chapter.numbers(NAME) == _expected(chapter.data(NAME), causal=True)
+    expect(figure.locator("td.ct-blocked")).to_have_count(3)  # the three cells above the diagonal
+    expect(figure.locator(".ct-steps")).to_contain_text("Divide by √4 = 2, block future tokens")
+    figure.locator(".ct-pick").first.tap()
+    expect(figure.locator(".ct-steps")).to_contain_text("blue (2): blocked, score = −∞")
+    expect(figure.locator(".ct-steps")).to_contain_text("total = 1.6487 + 0 + 0 = 1.6487")
+    scroll_width = chapter.page.evaluate("document.documentElement.scrollWidth")
+    assert scroll_width <= 375, f"the page is {scroll_width}px wide at 375px"
+    assert chapter.page_errors == []
+
+
+def test_editing_a_colour_recomputes_in_the_worker(open_live_chapter, url):
+    chapter = open_live_chapter(url)
+    figure = chapter.figure(NAME)
+    params = chapter.data(NAME)["params"]
+    figure.get_by_label("Block future tokens").check()
+    figure.locator(".ct-edit select").nth(2).select_option("green")
+    expect(figure).to_have_attribute("data-state", "live")
+    want = compute(NAME, {**params, "tokens": ["red", "blue", "green"], "causal": True})
+    assert want["sequences"][want["start"]["sequence"]]["tokens"] == ["red", "blue", "green"]
+    expect(figure.locator("ul.figure-numbers li").first).to_have_text(
+        "Tokens: red, blue, green (one head, future tokens blocked, no positional encoding)")
+    assert chapter.numbers(NAME) == fallback.numbers(want)
+    expect(figure.locator(".ct-edit select").nth(2)).to_have_value("green")
+    expect(figure.locator("select").first).to_have_value(str(want["start"]["sequence"]))
+    expect(figure.locator(".figure-note")).to_be_hidden()
+
+    # back to a precomputed sequence: found in the data, no request needed
+    figure.locator(".ct-edit select").nth(2).select_option("red")
+    expect(figure.locator("ul.figure-numbers li").first).to_have_text(
+        "Tokens: red, blue, red (one head, future tokens blocked, no positional encoding)")
+    assert chapter.page_errors == []
+
+
+def test_an_edit_without_python_says_so_and_keeps_the_tokens(open_chapter, url):
+    chapter = open_chapter(url)
+    chapter.wait_prerendered()
+    chapter.start_runtime()
+    assert chapter.wait_settled()["state"] == "unavailable"
+    figure = chapter.figure(NAME)
+    before = chapter.numbers(NAME)
+    figure.locator(".ct-edit select").nth(0).select_option("yellow")
+    expect(figure.locator(".figure-note")).to_contain_text("unavailable")
+    expect(figure.locator(".ct-edit select").nth(0)).to_have_value("red")
+    assert chapter.numbers(NAME) == before
+    assert figure.get_attribute("data-state") == "prerendered"
+    assert chapter.page_errors == []

@@ -1,0 +1,115 @@
+import math
+
+import pytest
+
+from engine.figures import ParamError, compute
+
+
+def _case(data, tokens, heads=1, causal=False, positions=False):
+    seq = next(s for s in data["sequences"] if s["tokens"] == tokens)
+    return seq["cases"][heads - 1][int(causal)][int(positions)]
+
+
+def _r4(values):
+    return [round(v, 4) for v in values]
+
+
+def test_reproduces_the_course_rows_for_red_blue_red():
+    data = compute("colour-tokens")
+    case = _case(data, ["red", "blue", "red"])
+    head = case["heads"][0]
+    assert head["raw"][0] == [1, 0, 1] and head["raw"][1] == [0, 1, 0]
+    assert head["scaled"][0] == [0.5, 0, 0.5] and head["scaled"][1] == [0, 0.5, 0]
+    assert _r4(head["shares"][0]) == [0.3837, 0.2327, 0.3837]  # the first red token's row
+    assert _r4(head["shares"][1]) == [0.2741, 0.4519, 0.2741]  # blue's row
+    assert _r4(head["shares"][2]) == [0.3837, 0.2327, 0.3837]  # the last red repeats the first
+    assert _r4(case["out"][0]) == [0.7673, 0.2327, 0, 0]
+    assert _r4(case["out"][1]) == [0.5481, 0.4519, 0, 0]
+    facts = data["facts"]
+    assert round(facts["red_share_red"], 4) == 0.3837 and round(facts["red_share_blue"], 4) == 0.2327
+    assert round(facts["blue_share_red"], 4) == 0.2741 and round(facts["blue_share_blue"], 4) == 0.4519
+    assert round(facts["blue_column_total"], 4) == 0.9173
+
+
+def test_shares_are_the_shown_exps_over_the_shown_sums():
+    data = compute("colour-tokens")
+    for seq in data["sequences"]:
+        for by_heads in seq["cases"]:
+            for by_causal in by_heads:
+                for case in by_causal:
+                    for head in case["heads"]:
+                        for i, (exps, total, shares) in enumerate(zip(head["exps"], head["sums"], head["shares"])):
+                            assert total == pytest.approx(sum(exps), rel=1e-9)
+                            assert shares == pytest.approx([e / total for e in exps], rel=1e-9, abs=1e-12)
+                            for j, s in enumerate(head["scaled"][i]):
+                                if s is None:
+                                    assert exps[j] == 0 and shares[j] == 0
+                                else:
+                                    assert exps[j] == pytest.approx(math.exp(s), rel=1e-9)
+                                    assert s == pytest.approx(head["raw"][i][j] / head["sqrt_d"], rel=1e-9, abs=1e-12)
+
+
+def test_block_future_tokens():
+    case = _case(compute("colour-tokens"), ["red", "blue", "red"], causal=True)
+    head = case["heads"][0]
+    assert head["scaled"][0] == [0.5, None, None]
+    assert _r4(head["shares"][0]) == [1, 0, 0]
+    assert _r4(head["shares"][1]) == [0.3775, 0.6225, 0]
+    assert _r4(head["shares"][2]) == [0.3837, 0.2327, 0.3837]
+    assert _r4(case["out"][1]) == [0.3775, 0.6225, 0, 0]
+
+
+def test_two_heads_split_the_coordinates():
+    case = _case(compute("colour-tokens"), ["red", "blue", "red"], heads=2)
+    first, second = case["heads"]
+    assert first["d_k"] == second["d_k"] == 2 and first["coords"] == [0, 1] and second["coords"] == [2, 3]
+    assert _r4(first["scaled"][0]) == [0.7071, 0, 0.7071]
+    assert _r4(first["shares"][0]) == [0.4011, 0.1978, 0.4011]
+    assert _r4(second["shares"][0]) == [0.3333] * 3
+    assert _r4(case["out"][0]) == [0.8022, 0.1978, 0, 0]
+
+
+def test_positions_make_the_two_reds_differ():
+    case = _case(compute("colour-tokens"), ["red", "blue", "red"], positions=True)
+    assert _r4(case["inputs"][0]) == [1, 1, 0, 1]
+    assert _r4(case["inputs"][2]) == [1.9093, -0.4161, 0.02, 0.9998]
+    shares = case["heads"][0]["shares"]
+    assert _r4(shares[0]) == [0.3349, 0.4053, 0.2599]
+    assert _r4(shares[2]) == [0.2013, 0.1547, 0.6440]
+
+
+def test_results_move_with_their_tokens_without_positions():
+    data = compute("colour-tokens")
+    moved = _case(data, ["blue", "red", "red"])
+    assert _r4(moved["out"][0]) == [0.5481, 0.4519, 0, 0]
+    assert _r4(moved["out"][1]) == _r4(moved["out"][2]) == [0.7673, 0.2327, 0, 0]
+
+
+def test_every_toggle_combination_is_precomputed_and_an_edit_joins_the_menu():
+    data = compute("colour-tokens", {"tokens": ["green", "red"], "heads": 2, "causal": True, "row": 1})
+    assert data["sequences"][data["start"]["sequence"]]["tokens"] == ["green", "red"]
+    assert len(data["sequences"]) == 5
+    for seq in data["sequences"]:
+        n = len(seq["tokens"])
+        assert [len(c) for c in seq["cases"]] == [2, 2] and all(len(p) == 2 for c in seq["cases"] for p in c)
+        for h, by_heads in enumerate(seq["cases"]):
+            for by_causal in by_heads:
+                for case in by_causal:
+                    assert len(case["heads"]) == h + 1 and len(case["out"]) == n
+    green_red = _case(data, ["green", "red"], heads=2)
+    assert green_red["heads"][1]["raw"][0] == [1, 0]  # green lives in the second head's coordinates
+    assert data["facts"]["red_share_red"] == compute("colour-tokens")["facts"]["red_share_red"]
+
+
+@pytest.mark.parametrize("raw, words", [
+    ({"tokens": ["red", "purple"]}, "unknown colour 'purple'"),
+    ({"choices": ["red  blue", "red orange"]}, "unknown colour 'orange'"),
+    ({"choices": [""]}, "1 to 6 colours"),
+    ({"tokens": []}, "1 to 6 items"),
+    ({"row": 3}, "one of the 3 tokens"),
+    ({"heads": 3}, "between 1 and 2"),
+    ({"causal": "yes"}, "true or false"),
+])
+def test_bad_options(raw, words):
+    with pytest.raises(ParamError, match=words):
+        compute("colour-tokens", raw)

@@ -1,0 +1,310 @@
+// colour-tokens: self-attention over coloured tokens with identity projections, and every step
+// of the arithmetic for one gathering token. The toggles (heads, mask, positions) and the offered
+// sequences only look up precomputed cases; editing a token's colour asks the worker.
+import { html, onResize, setNumbers, svg } from "../js/svg.js";
+
+const MINUS_INF = "−∞";
+
+/** Whole numbers as they are, others to 4 decimals (the fallback's numbers() does the same). */
+const num = (x) => (x === null ? MINUS_INF : Number.isInteger(x) ? String(x) : x.toFixed(4));
+const vec = (xs) => "[" + xs.map(num).join(", ") + "]";
+/** A vector that moves to the next line as a whole when it can, and wraps inside only when it must. */
+const vecSpan = (xs, cls = "") => html("span", { class: "ct-vecs" + (cls ? " " + cls : "") }, null, vec(xs));
+const NB = "\u00a0"; // keeps a number on the same line as the operator before it
+
+export function mount(root, ctx) {
+  let data = ctx.data;
+  const start = data.start;
+  let seq = start.sequence;
+  let heads = start.heads;
+  let causal = start.causal;
+  let positions = start.positions;
+  let row = start.row;
+  let waiting = false;
+  const id = ctx.figure.id;
+
+  // --- controls, built once ---------------------------------------------------------------
+  const controls = html("div", { class: "figure-controls" }, root);
+  const seqLabel = html("label", { for: id + "-seq" }, controls, "Tokens ");
+  const seqSelect = html("select", { id: id + "-seq" }, seqLabel);
+  const headsLabel = html("label", { for: id + "-heads" }, controls, "Heads ");
+  const headsSelect = html("select", { id: id + "-heads" }, headsLabel);
+  html("option", { value: "1" }, headsSelect, "one, 4 wide");
+  html("option", { value: "2" }, headsSelect, "two, 2 wide each");
+  const causalLabel = html("label", {}, controls);
+  const causalBox = html("input", { type: "checkbox", "data-key-control": " " }, causalLabel);
+  causalLabel.append(" Block future tokens");
+  const posLabel = html("label", {}, controls);
+  const posBox = html("input", { type: "checkbox" }, posLabel);
+  posLabel.append(" Add positional encoding");
+
+  const edit = html("fieldset", { class: "figure-controls ct-edit" }, root);
+  html("legend", {}, edit, "Change a token’s colour");
+  const editStatus = html("output", { class: "ct-status" });
+
+  const view = html("div", { class: "ct-view" }, root);
+  html("p", { class: "figure-hint" }, root,
+    "Pick the token that gathers with its button (or a row of the table) to see its arithmetic.");
+
+  seqSelect.addEventListener("change", () => { seq = Number(seqSelect.value); clampRow(); draw(); });
+  headsSelect.addEventListener("change", () => { heads = Number(headsSelect.value); draw(); });
+  causalBox.addEventListener("change", () => { causal = causalBox.checked; draw(); });
+  posBox.addEventListener("change", () => { positions = posBox.checked; draw(); });
+
+  function tokens() { return data.sequences[seq].tokens; }
+  function names() { return tokens().map((t, i) => `${t} (${i + 1})`); }
+  function current() { return data.sequences[seq].cases[heads - 1][causal ? 1 : 0][positions ? 1 : 0]; }
+  function clampRow() { row = Math.min(row, tokens().length - 1); }
+
+  function same(a, b) { return a.length === b.length && a.every((x, i) => x === b[i]); }
+
+  async function editToken(i, colour) {
+    const wanted = [...tokens()];
+    wanted[i] = colour;
+    const found = data.sequences.findIndex((s) => same(s.tokens, wanted));
+    if (found >= 0) { seq = found; draw(); return; }
+    waiting = true;
+    draw();
+    const out = await ctx.request({ ...data.params, tokens: wanted, heads, causal, positions, row });
+    waiting = false;
+    if (out) {
+      data = out;
+      seq = out.start.sequence;
+      ctx.markLive();
+    }
+    draw(); // on failure the selects return to the tokens the figure can show
+  }
+
+  let width = 560;
+  onResize(view, (w) => { width = w; draw(); });
+
+  // --- drawing ----------------------------------------------------------------------------
+  function swatch(colour, parent) {
+    return html("span", { class: "ct-swatch", "data-colour": colour, "aria-hidden": "true" }, parent);
+  }
+
+  function tokenName(i, parent, role = "") {
+    const span = html("span", { class: "ct-token" + (role ? " ct-" + role : "") }, parent);
+    swatch(tokens()[i], span);
+    span.append(names()[i]);
+    return span;
+  }
+
+  /** One line of arithmetic: parts are strings or nodes; spaces between parts may wrap. */
+  function line(parent, parts, cls = "") {
+    const li = html("li", cls ? { class: cls } : {}, parent);
+    for (const p of parts) li.append(p);
+    return li;
+  }
+
+  function power(x) {
+    const span = html("span", { class: "ct-pow" });
+    span.append("e");
+    html("sup", {}, span, num(x));
+    return span;
+  }
+
+  function drawControls() {
+    seqSelect.replaceChildren(...data.sequences.map((s, i) =>
+      html("option", { value: String(i) }, null, s.tokens.join(", "))));
+    seqSelect.value = String(seq);
+    headsSelect.value = String(heads);
+    causalBox.checked = causal;
+    posBox.checked = positions;
+    const colours = Object.keys(data.palette);
+    const items = tokens().map((t, i) => {
+      const label = html("label", { for: `${id}-tok-${i}` }, null, `${i + 1} `);
+      const select = html("select", { id: `${id}-tok-${i}`, "data-ct-focus": "tok-" + i }, label);
+      for (const c of colours) html("option", { value: c }, select, c);
+      select.value = t;
+      select.disabled = waiting;
+      select.addEventListener("change", () => editToken(i, select.value));
+      return label;
+    });
+    editStatus.textContent = waiting ? "Computing…" : "";
+    edit.replaceChildren(edit.querySelector("legend"), ...items, editStatus);
+  }
+
+  function drawInputs(case_, parent) {
+    const box = html("section", { class: "ct-block" }, parent);
+    html("p", { class: "ct-title" }, box, positions ? "Inputs: colour + position = X = Q = K = V" : "Inputs: X = Q = K = V");
+    const list = html("ul", { class: "ct-tokens", "aria-label": "Tokens; choose the one that gathers" }, box);
+    tokens().forEach((t, i) => {
+      const li = html("li", {}, list);
+      const b = html("button", { type: "button", class: "ct-pick", "aria-pressed": String(i === row),
+        "data-ct-focus": "pick-" + i }, li);
+      tokenName(i, b);
+      const parts = positions
+        ? [vecSpan(data.palette[t]), " + ", vecSpan(case_.positions[i]), " = ", vecSpan(case_.inputs[i])]
+        : [vecSpan(case_.inputs[i])];
+      html("span", { class: "ct-vec" }, b).append(...parts);
+      b.addEventListener("click", () => { row = i; draw(); });
+    });
+  }
+
+  function drawTables(case_, parent) {
+    const wrap = html("div", { class: "ct-tables" }, parent);
+    case_.heads.forEach((head, h) => {
+      const box = html("div", { class: "ct-table-box" }, wrap);
+      const table = html("table", { class: "ct-table" }, box);
+      html("caption", {}, table, case_.heads.length === 1
+        ? "Shares (each row reads the columns)"
+        : `Head ${h + 1} shares (coordinates ${head.coords[0] + 1}–${head.coords[1] + 1})`);
+      const hr = html("tr", {}, html("thead", {}, table));
+      html("td", {}, hr);
+      tokens().forEach((t, j) => {
+        const th = html("th", { scope: "col" }, hr);
+        swatch(t, th);
+        th.append(names()[j]);
+      });
+      const body = html("tbody", {}, table);
+      head.shares.forEach((shares, i) => {
+        const tr = html("tr", { class: i === row ? "ct-row-on" : "" }, body);
+        const th = html("th", { scope: "row" }, tr);
+        const b = html("button", { type: "button", class: "ct-row-pick", "aria-pressed": String(i === row),
+          "data-ct-focus": `row-${h}-${i}` }, th);
+        swatch(tokens()[i], b);
+        b.append(names()[i]);
+        b.addEventListener("click", () => { row = i; draw(); });
+        shares.forEach((s, j) => {
+          const blocked = head.scaled[i][j] === null;
+          const td = html("td", { class: blocked ? "ct-blocked" : "",
+            style: blocked ? "" : `--share:${(s * 100).toFixed(1)}%` }, tr, num(s));
+          if (blocked) td.setAttribute("title", "blocked: a future token");
+        });
+      });
+    });
+  }
+
+  function shareBars(head, parent) {
+    const n = tokens().length;
+    const w = Math.min(width - 8, 72 * n + 8), h = 92, top = 16, base = 70;
+    const band = (w - 8) / n;
+    const label = "Shares of " + names()[row] + ": " + head.shares[row].map((s, j) => names()[j] + " " + num(s)).join(", ");
+    const s = svg("svg", { width: w, height: h, viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": label,
+      class: "ct-bars" }, parent);
+    svg("line", { x1: 4, x2: w - 4, y1: base, y2: base, class: "axis" }, s);
+    head.shares[row].forEach((v, j) => {
+      const x = 4 + band * j;
+      const bh = (base - top) * v;
+      svg("rect", { x: x + band * 0.2, y: base - bh, width: band * 0.6, height: Math.max(0.5, bh), class: "prediction" }, s);
+      svg("text", { x: x + band / 2, y: base - bh - 4, class: "value", "text-anchor": "middle" }, s).textContent = num(v);
+      svg("text", { x: x + band / 2, y: h - 6, class: "tick", "text-anchor": "middle" }, s).textContent = `${tokens()[j]} ${j + 1}`;
+    });
+  }
+
+  function drawHead(case_, h, parent) {
+    const head = case_.heads[h];
+    const n = tokens().length;
+    const [c0, c1] = head.coords;
+    const slice = (xs) => xs.slice(c0, c1 + 1);
+    const box = html("section", { class: "ct-block" }, parent);
+    const who = names()[row];
+    html("p", { class: "ct-title ct-who" }, box, case_.heads.length === 1
+      ? `How ${who} gathers`
+      : `Head ${h + 1}: how ${who} gathers from coordinates ${c0 + 1}–${c1 + 1}`);
+    const steps = html("ol", { class: "ct-steps" }, box);
+
+    // 1. compare: dot products of the query with every key
+    const compare = html("li", {}, steps);
+    html("span", { class: "ct-step" }, compare, "Compare (dot products)");
+    const cl = html("ul", { class: "ct-lines" }, compare);
+    const q = slice(case_.inputs[row]);
+    for (let j = 0; j < n; j++) {
+      const k = slice(case_.inputs[j]);
+      const terms = q.map((qi, d) => `(${num(qi)}${NB}×${NB}${num(k[d])})`).join(" + ");
+      line(cl, [tokenName(row, null, "q"), `${NB}·${NB}`, tokenName(j, null, "k"), ` = ${terms} =${NB}${num(head.raw[row][j])}`]);
+    }
+
+    // 2. scale by the square root of the head width, blocking future tokens
+    const scale = html("li", {}, steps);
+    html("span", { class: "ct-step" }, scale,
+      `Divide by √${head.d_k} = ${num(head.sqrt_d)}` + (causal ? ", block future tokens" : ""));
+    const sl = html("ul", { class: "ct-lines" }, scale);
+    for (let j = 0; j < n; j++) {
+      const s = head.scaled[row][j];
+      line(sl, s === null
+        ? [tokenName(j, null, "k"), `: blocked, score =${NB}${MINUS_INF}`]
+        : [tokenName(j, null, "k"), `: ${num(head.raw[row][j])} / ${num(head.sqrt_d)} =${NB}${num(s)}`]);
+    }
+
+    // 3. exponentiate and add up
+    const exp = html("li", {}, steps);
+    html("span", { class: "ct-step" }, exp, "Raise e to each score and add them up");
+    const el = html("ul", { class: "ct-lines" }, exp);
+    for (let j = 0; j < n; j++) {
+      line(el, [tokenName(j, null, "k"), ": ", power(head.scaled[row][j]), ` =${NB}${num(head.exps[row][j])}`]);
+    }
+    line(el, [`total = ${head.exps[row].map(num).join(" + ")} =${NB}${num(head.sums[row])}`], "ct-total");
+
+    // 4. shares: each exponential over the total
+    const share = html("li", {}, steps);
+    html("span", { class: "ct-step" }, share, "Shares: each over the total");
+    const shl = html("ul", { class: "ct-lines" }, share);
+    for (let j = 0; j < n; j++) {
+      const parts = [tokenName(j, null, "k"), `: ${num(head.shares[row][j])} = `, power(head.scaled[row][j]), " / ("];
+      head.scaled[row].forEach((s, m) => { if (m) parts.push(" + "); parts.push(power(s)); });
+      parts.push(`) = ${num(head.exps[row][j])} / ${num(head.sums[row])}`);
+      line(shl, parts);
+    }
+    shareBars(head, share);
+
+    // 5. combine the value vectors with those shares
+    const mix = html("li", {}, steps);
+    html("span", { class: "ct-step" }, mix, "Combine the values");
+    const ml = html("ul", { class: "ct-lines" }, mix);
+    const parts = [];
+    for (let j = 0; j < n; j++) {
+      if (j) parts.push(" + ");
+      parts.push(`${num(head.shares[row][j])}${NB}×${NB}`, vecSpan(slice(case_.inputs[j]), "ct-v"));
+    }
+    parts.push(" = ", vecSpan(slice(case_.out[row])));
+    line(ml, parts);
+  }
+
+  function drawResult(case_, parent) {
+    const box = html("section", { class: "ct-block" }, parent);
+    html("p", { class: "ct-title" }, box, "Results (one row per token)");
+    const list = html("ul", { class: "ct-lines" }, box);
+    tokens().forEach((t, i) => {
+      const parts = [tokenName(i), ": ", vecSpan(case_.out[i])];
+      if (case_.heads.length === 2) {
+        const [a, b] = case_.heads.map((hd) => vecSpan(case_.out[i].slice(hd.coords[0], hd.coords[1] + 1)));
+        parts.push(" (head 1 ", a, " then head 2 ", b, ")");
+      }
+      line(list, parts, i === row ? "ct-row-on" : "");
+    });
+  }
+
+  function settings() {
+    return [heads === 1 ? "one head" : "two heads",
+      causal ? "future tokens blocked" : "future tokens readable",
+      positions ? "positional encoding added" : "no positional encoding"].join(", ");
+  }
+
+  function keyNumbers(case_) {
+    const lines = [`Tokens: ${tokens().join(", ")} (${settings()})`];
+    case_.heads.forEach((head, h) => {
+      const prefix = case_.heads.length === 1 ? "Shares" : `Head ${h + 1} shares`;
+      head.shares.forEach((r, i) => lines.push(`${prefix} of ${names()[i]}: ${r.map(num).join(", ")}`));
+    });
+    case_.out.forEach((r, i) => lines.push(`Result for ${names()[i]}: ${vec(r)}`));
+    return lines;
+  }
+
+  function draw() {
+    const focusKey = root.contains(document.activeElement) ? document.activeElement.dataset.ctFocus : undefined;
+    drawControls();
+    const case_ = current();
+    const parts = html("div", { class: "ct-parts" });
+    drawInputs(case_, parts);
+    drawTables(case_, parts);
+    case_.heads.forEach((_, h) => drawHead(case_, h, parts));
+    drawResult(case_, parts);
+    view.replaceChildren(parts);
+    if (focusKey) root.querySelector(`[data-ct-focus="${focusKey}"]`)?.focus();
+    setNumbers(ctx.numbers, keyNumbers(case_));
+  }
+
+  return {};
+}
