@@ -1,7 +1,7 @@
 // softmax-bars: softmax in its two steps. Draggable scores (top) -> e^score (middle) -> each
 // exponential's share of their total (bottom). Every score change is recomputed in the worker;
 // until the answer comes, the lower rows are dimmed, since they still show the previous scores.
-import { replaceKeepingFocus, scoreEditor, scoreRow, SCORE_MAX, valueRow } from "../js/bars.js";
+import { replaceKeepingFocus, scoreBars, scoreEditor, SCORE_MAX, valueRow } from "../js/bars.js";
 import { fmt, html, onResize, setNumbers, svg } from "../js/svg.js";
 
 // How an exponential is printed: two decimals while they fit under a bar, none past 1000.
@@ -24,6 +24,8 @@ export function mount(root, ctx) {
     draw,
   });
 
+  const bars = scoreBars(plot, (i, v) => edit.set(i, v));
+
   let width = 560;
   onResize(plot, (w) => { width = w; draw(); });
 
@@ -44,7 +46,7 @@ export function mount(root, ctx) {
     const band = innerW / n;
     const barW = Math.min(56, band * 0.6);
     const cx = (i) => pad.l + band * (i + 0.5);
-    const rowGap = 44; // room for a row's title and the labels above its tallest bar
+    const rowGap = 56; // room for a row's title and the labels above its tallest bar
     const scoreTop = 28, scoreH = 100;
     const expTop = scoreTop + scoreH + rowGap, expH = 70;
     const weightTop = expTop + expH + rowGap, weightH = 70;
@@ -60,8 +62,8 @@ export function mount(root, ctx) {
     title(svgRoot, 12, ["1. Scores"]);
     const zeroY = scoreTop + scoreH / 2;
     svg("line", { x1: pad.l, x2: pad.l + innerW, y1: zeroY, y2: zeroY, class: "axis" }, svgRoot);
-    scoreRow(svgRoot, { labels: data.labels, scores, cx, band, barW, top: scoreTop, height: scoreH, maxAbs,
-      onChange: edit.set, keyControl: "ArrowUp" });
+    bars.draw(svgRoot, { labels: data.labels, scores, cx, band, barW, top: scoreTop, height: scoreH, maxAbs,
+      keyControl: "ArrowUp" });
 
     const exps = svg("g", { class: "softmax-bars-row" + stale }, svgRoot);
     title(exps, expTop - 28, ["2. Exponentials e", ["score"], ", total " + fmtExp(data.exp_sum)]);

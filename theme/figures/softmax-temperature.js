@@ -1,6 +1,6 @@
 // softmax-temperature: scores (draggable, top) become weights (bottom) at the chosen temperature.
 // The temperature slider walks the precomputed grid; changing a score asks the worker.
-import { replaceKeepingFocus, scoreEditor, scoreRow, SCORE_MAX, valueRow } from "../js/bars.js";
+import { replaceKeepingFocus, scoreBars, scoreEditor, SCORE_MAX, valueRow } from "../js/bars.js";
 import { fmt, html, nearestIndex, onResize, setNumbers, svg } from "../js/svg.js";
 
 export function mount(root, ctx) {
@@ -28,6 +28,8 @@ export function mount(root, ctx) {
     current: () => data.scores,
     draw,
   });
+
+  const bars = scoreBars(plot, (i, v) => edit.set(i, v));
 
   let width = 560;
   onResize(plot, (w) => { width = w; draw(); });
@@ -60,8 +62,7 @@ export function mount(root, ctx) {
     svg("line", { x1: pad.l, x2: pad.l + innerW, y1: zeroY, y2: zeroY, class: "axis" }, root);
     svg("line", { x1: pad.l, x2: pad.l + innerW, y1: weightTop + weightH, y2: weightTop + weightH, class: "axis" }, root);
 
-    scoreRow(root, { labels: data.labels, scores, cx, band, barW, top: scoreTop, height: scoreH, maxAbs,
-      onChange: edit.set });
+    bars.draw(root, { labels: data.labels, scores, cx, band, barW, top: scoreTop, height: scoreH, maxAbs });
     valueRow(root, { values: weights, cx, barW, top: weightTop, height: weightH, max: 1, cls: "prediction" });
     data.labels.forEach((word, i) => {
       svg("text", { x: cx(i), y: h - 10, class: "tick", "text-anchor": "middle" }, root).textContent = word;
