@@ -29,7 +29,7 @@ export function mount(root, ctx) {
   radios[shown].setAttribute("data-key-control", "ArrowRight");
 
   const layout = html("div", { class: "worked-mixture-layout" }, root);
-  const steps = html("div", { class: "worked-mixture-steps", "aria-live": "polite" }, layout);
+  const steps = html("div", { class: "worked-mixture-steps" }, layout);
   const plot = html("div", { class: "figure-plot worked-mixture-plot" }, layout);
 
   // A line of text made of pieces: a string, or [string, class] for a coloured piece.
