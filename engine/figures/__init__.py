@@ -11,6 +11,8 @@ import json
 from .params import ParamError, to_json, validate
 
 FIGURES = (
+    "worked-mixture",
+    "softmax-bars",
     "softmax-temperature",
     "scaling-experiment",
     "colour-tokens",

@@ -76,6 +76,10 @@ def validate(params_cls, raw: dict | None):
     return params_cls(**values)
 
 
+def _plain(value):
+    return [_plain(v) for v in value] if isinstance(value, tuple) else value
+
+
 def to_json(params) -> dict:
-    """Parameters as a JSON-able dict (tuples become lists)."""
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(params).items()}
+    """Parameters as a JSON-able dict (tuples, nested ones too, become lists)."""
+    return {k: _plain(v) for k, v in dataclasses.asdict(params).items()}

@@ -1,0 +1,107 @@
+"""worked-mixture: one attention head for one position, worked by hand, and a second head beside it.
+
+The position is "bank" in "the fisherman repaired his net beside the bank", cut down to three
+positions with invented two-number queries, keys and values. Every intermediate number of the
+calculation is returned (each product of the dot products, the exponentials, their total, each
+weighted value), so the view prints the arithmetic without doing any of it.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..attention import softmax_forward
+from .params import ParamError, field
+
+R2 = math.sqrt(2.0)
+
+Vectors = tuple[tuple[float, ...], ...]
+
+
+@dataclass(frozen=True)
+class Params:
+    labels: tuple[str, ...] = field(("fisherman", "net", "bank"), length=(2, 6))  # the positions bank can read
+    # Head 1: the query at bank points along the first axis, where fisherman's key is longest.
+    query1: tuple[float, ...] = field((R2, 0.0), lo=-10, hi=10, length=(1, 4))
+    keys1: Vectors = field(((2.0, 0.0), (1.0, 1.0), (0.0, 1.0)), lo=-10, hi=10, length=(1, 6))  # one per label
+    values1: Vectors = field(((2.0, 0.0), (0.0, 2.0), (1.0, 1.0)), lo=-10, hi=10, length=(1, 6))  # one per label
+    # Head 2 has its own query and keys, chosen so that fisherman and net swap scores;
+    # its values are the same as head 1's, so the two outputs differ only through the weights.
+    query2: tuple[float, ...] = field((0.0, R2), lo=-10, hi=10, length=(1, 4))
+    keys2: Vectors = field(((1.0, 1.0), (0.0, 2.0), (1.0, 0.0)), lo=-10, hi=10, length=(1, 6))
+    values2: Vectors = field(((2.0, 0.0), (0.0, 2.0), (1.0, 1.0)), lo=-10, hi=10, length=(1, 6))
+    head: int = field(1, lo=1, hi=2)  # the head the figure shows first
+
+
+def _check_head(p: Params, h: int) -> None:
+    n, q = len(p.labels), getattr(p, f"query{h}")
+    keys, values = getattr(p, f"keys{h}"), getattr(p, f"values{h}")
+    for name, rows in ((f"keys{h}", keys), (f"values{h}", values)):
+        if len(rows) != n:
+            raise ParamError(name, f"option '{name}' needs one vector per label ({n}), not {len(rows)}")
+    for i, k in enumerate(keys):
+        if len(k) != len(q):
+            raise ParamError(f"keys{h}", f"option 'keys{h}[{i}]' must have as many numbers as 'query{h}' ({len(q)}), not {len(k)}")
+    for i, v in enumerate(values):
+        if len(v) != len(values[0]):
+            raise ParamError(f"values{h}", f"option 'values{h}[{i}]' must have {len(values[0])} numbers like the first value, not {len(v)}")
+
+
+def _head(labels, query, keys, values) -> dict:
+    q = np.asarray(query, dtype=float)  # (d,)
+    k = np.asarray(keys, dtype=float)  # (n, d)
+    v = np.asarray(values, dtype=float)  # (n, dv)
+    d = q.shape[0]
+    root_d = math.sqrt(d)
+    products = k * q[None, :]  # (n, d) the terms of each dot product q . k_j
+    dots = products.sum(axis=1)  # (n,)
+    scores = dots / root_d  # (n,)
+    exps = np.exp(scores)  # (n,) scores stay small here (|q|, |k| <= 10, d <= 4): no overflow
+    total = float(exps.sum())
+    weights, _ = softmax_forward(scores)  # (n,)
+    weighted = weights[:, None] * v  # (n, dv) each value scaled by its weight
+    output = weighted.sum(axis=0)  # (dv,) the mixture: the head's output at this position
+    return {
+        "query": q.tolist(),
+        "keys": k.tolist(),
+        "values": v.tolist(),
+        "d": d,
+        "root_d": root_d,
+        "products": products.tolist(),
+        "dots": dots.tolist(),
+        "scores": scores.tolist(),
+        "exps": exps.tolist(),
+        "exp_sum": total,
+        "weights": weights.tolist(),
+        "weighted": weighted.tolist(),
+        "output": output.tolist(),
+        "top": labels[int(np.argmax(weights))],
+    }
+
+
+def compute(p: Params) -> dict:
+    if len(set(p.labels)) != len(p.labels):
+        raise ParamError("labels", f"option 'labels' must not repeat a word: {list(p.labels)}")
+    heads = []
+    for h in (1, 2):
+        _check_head(p, h)
+        heads.append(_head(p.labels, getattr(p, f"query{h}"), getattr(p, f"keys{h}"), getattr(p, f"values{h}")))
+    facts = {}
+    for h, head in enumerate(heads, start=1):
+        facts[f"head{h}"] = {
+            "score": dict(zip(p.labels, head["scores"])),
+            "dot": dict(zip(p.labels, head["dots"])),
+            "exp": dict(zip(p.labels, head["exps"])),
+            "exp_sum": head["exp_sum"],
+            "weight": dict(zip(p.labels, head["weights"])),
+            "output": head["output"],
+            "top": head["top"],
+        }
+    facts["root_d"] = heads[0]["root_d"]
+    facts["d"] = heads[0]["d"]
+    # With equal weights the mixture would be the plain average of head 1's values.
+    facts["even_output"] = np.mean(np.asarray(p.values1, dtype=float), axis=0).tolist()  # (dv,)
+    facts["concat"] = heads[0]["output"] + heads[1]["output"]  # both heads side by side, before any projection
+    return {"labels": list(p.labels), "heads": heads, "start": p.head - 1, "facts": facts}

@@ -1,0 +1,108 @@
+"""softmax-bars in chapter 4: the numbers shown are the engine's, before and after the reader
+changes a score with the keyboard or by dragging with a finger."""
+from __future__ import annotations
+
+from builder.fallbacks import softmax_bars as fallback
+from engine.figures import compute
+
+from ..conftest import expect
+
+PAGE = "04-scores-to-weights.html"
+
+
+def _bars(figure):
+    return figure.locator("g.score-bar")
+
+
+def _shown_scores(figure) -> list[float]:
+    return [float(v) for v in _bars(figure).evaluate_all("bs => bs.map(b => b.getAttribute('aria-valuenow'))")]
+
+
+def _expect_engine_numbers(figure, params: dict) -> dict:
+    want = compute("softmax-bars", params)
+    items = figure.locator("ul.figure-numbers li")
+    for i, line in enumerate(fallback.numbers(want)):
+        expect(items.nth(i)).to_have_text(line)
+    total = figure.locator(".softmax-bars-total")
+    expect(total).to_contain_text(" + ".join(f"{e:.2f}" for e in want["exps"]) + f" = {want['exp_sum']:.2f}")
+    return want
+
+
+def test_prerendered_numbers_are_the_fallbacks(open_chapter, base_url):
+    chapter = open_chapter(base_url + PAGE)
+    chapter.wait_prerendered()
+    figure = chapter.figure("softmax-bars")
+    data = chapter.data("softmax-bars")
+    assert chapter.numbers("softmax-bars") == fallback.numbers(data)
+    _expect_engine_numbers(figure, data["params"])
+    assert _shown_scores(figure) == data["scores"]
+    # Every bar's value label is drawn from the data: scores, exponentials, weights.
+    texts = figure.locator("svg text.value").all_text_contents()
+    for s, e, w in zip(data["scores"], data["exps"], data["weights"]):
+        assert f"{s:.1f}" in texts and f"{e:.2f}" in texts and f"{w:.2f}" in texts, texts
+    assert chapter.page_errors == []
+
+
+def test_arrow_keys_change_a_score_and_the_engine_recomputes(open_live_chapter, base_url):
+    chapter = open_live_chapter(base_url + PAGE)
+    figure = chapter.figure("softmax-bars")
+    data = chapter.data("softmax-bars")
+    bar = _bars(figure).nth(2)  # street
+    bar.focus()
+    for key in ("ArrowUp", "ArrowUp", "ArrowRight", "ArrowDown"):
+        bar.press(key)
+    scores = list(data["scores"])
+    scores[2] += 1.0  # three steps up, one down, of 0.5 each
+    expect(figure).to_have_attribute("data-state", "live")
+    want = _expect_engine_numbers(figure, {**data["params"], "scores": scores})
+    assert want["weights"][2] > data["weights"][2]
+    expect(bar).to_be_focused()  # focus survives every redraw
+    expect(bar).to_have_attribute("aria-valuenow", str(scores[2]).rstrip("0").rstrip("."))
+    expect(figure.locator(".figure-note")).to_be_hidden()
+    assert chapter.page_errors == []
+
+
+def test_a_touch_drag_sets_a_score_and_the_engine_recomputes(open_live_chapter, base_url):
+    chapter = open_live_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
+    figure = chapter.figure("softmax-bars")
+    data = chapter.data("softmax-bars")
+    bar = _bars(figure).first  # animal, 3.0: drag it down to the others' level and below
+    bar.scroll_into_view_if_needed()
+    box = bar.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    session = chapter.page.context.new_cdp_session(chapter.page)
+    for kind, dy in (("touchStart", 0), ("touchMove", 10), ("touchMove", 30), ("touchEnd", 30)):
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y + dy}]
+        session.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+    expect(figure).to_have_attribute("data-state", "live")
+    scores = _shown_scores(figure)
+    assert scores[0] < 0 and scores[1:] == data["scores"][1:], scores
+    want = _expect_engine_numbers(figure, {**data["params"], "scores": scores})
+    assert want["weights"][0] < want["weights"][2]  # street now outweighs animal
+    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert chapter.page_errors == []
+
+
+def test_a_mouse_drag_keeps_going_across_redraws(open_live_chapter, base_url):
+    """Each step of a drag redraws the plot; the drag must survive that, in both score figures."""
+    chapter = open_live_chapter(base_url + PAGE)
+    mouse = chapter.page.mouse
+    for name in ("softmax-bars", "softmax-temperature"):
+        figure = chapter.figure(name)
+        bar = _bars(figure).last
+        bar.scroll_into_view_if_needed()
+        start = float(bar.get_attribute("aria-valuenow"))
+        box = bar.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        mouse.move(x, y)
+        mouse.down()
+        for dy in range(5, 45, 5):
+            mouse.move(x, y - dy)
+        mouse.up()
+        bar = _bars(figure).last
+        end = float(bar.get_attribute("aria-valuenow"))
+        assert end >= start + 3, f"{name}: a 40 px drag moved the score from {start} to {end} only"
+        expect(figure).to_have_attribute("data-state", "live")
+        scores = _shown_scores(figure)
+        assert scores[-1] == end
+    assert chapter.page_errors == []

@@ -1,0 +1,58 @@
+import math
+
+import pytest
+
+from engine.figures import ParamError, compute
+
+
+def test_exponentials_total_and_weights_follow_the_two_steps():
+    data = compute("softmax-bars")
+    exps = [math.exp(s) for s in data["scores"]]
+    assert data["exps"] == pytest.approx(exps, rel=1e-12)
+    assert data["exp_sum"] == pytest.approx(sum(exps), rel=1e-12)
+    assert data["weights"] == pytest.approx([e / sum(exps) for e in exps], rel=1e-12)
+    assert sum(data["weights"]) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_default_facts_the_chapter_quotes():
+    facts = compute("softmax-bars")["facts"]
+    assert facts["score"] == {"animal": 3.0, "cross": 0.0, "street": 1.0, "because": 0.0, "tired": 0.0}
+    assert facts["exp"]["animal"] == pytest.approx(20.0855, abs=5e-5)
+    assert facts["exp"]["street"] == pytest.approx(2.7183, abs=5e-5)
+    assert facts["exp"]["cross"] == 1.0  # e to the 0 is exactly 1
+    assert facts["exp_sum"] == pytest.approx(25.8038, abs=5e-5)
+    assert facts["weight"]["animal"] == pytest.approx(0.7784, abs=5e-5)
+    assert facts["weight"]["street"] == pytest.approx(0.1053, abs=5e-5)
+    assert facts["weight"]["tired"] == pytest.approx(0.0388, abs=5e-5)
+    assert facts["top_label"] == "animal" and facts["top_weight"] == facts["weight"]["animal"]
+    # A gap of 3 points buys a weight ratio of e^3, about 20; one point buys e, about 2.7.
+    assert facts["top_gap"] == 3.0
+    assert facts["top_ratio"] == pytest.approx(math.exp(3), rel=1e-12)
+    assert facts["weight"]["street"] / facts["weight"]["tired"] == pytest.approx(facts["e"], rel=1e-12)
+    assert facts["even_share"] == 0.2
+
+
+def test_adding_a_constant_changes_the_exponentials_but_not_the_weights():
+    base = compute("softmax-bars")
+    shifted = compute("softmax-bars", {"scores": [s + 2 for s in base["scores"]]})
+    assert shifted["exps"] == pytest.approx([e * math.exp(2) for e in base["exps"]], rel=1e-12)
+    assert shifted["weights"] == pytest.approx(base["weights"], rel=1e-12)
+
+
+def test_equal_scores_share_evenly_and_extremes_do_not_overflow():
+    even = compute("softmax-bars", {"scores": [1.5] * 5})
+    assert even["weights"] == pytest.approx([0.2] * 5)
+    extreme = compute("softmax-bars", {"scores": [10, -10], "labels": ["a", "b"]})
+    assert math.isfinite(extreme["exp_sum"]) and extreme["weights"][0] == pytest.approx(1.0, abs=1e-8)
+
+
+@pytest.mark.parametrize("raw, words", [
+    ({"labels": ["a", "b"]}, "one label per score"),
+    ({"labels": ["a", "a", "b", "c", "d"]}, "must not repeat"),
+    ({"scores": [11, 0, 0, 0, 0]}, "between -10 and 10"),
+    ({"scores": [1], "labels": ["a"]}, "2 to 8 items"),
+    ({"temperature": 2}, "unknown option"),
+])
+def test_bad_options(raw, words):
+    with pytest.raises(ParamError, match=words):
+        compute("softmax-bars", raw)

@@ -1,0 +1,75 @@
+import math
+
+import pytest
+
+from engine.figures import ParamError, compute
+
+R2 = math.sqrt(2)
+
+
+def test_head_one_is_the_worked_example():
+    data = compute("worked-mixture")
+    assert data["labels"] == ["fisherman", "net", "bank"]
+    head = data["heads"][0]
+    assert head["query"] == pytest.approx([R2, 0])
+    assert head["d"] == 2 and head["root_d"] == pytest.approx(R2)
+    # The dot product with fisherman's key, term by term: sqrt2 * 2 + 0 * 0 = 2 sqrt2.
+    assert head["products"][0] == pytest.approx([2 * R2, 0])
+    assert head["dots"] == pytest.approx([2 * R2, R2, 0])
+    assert head["scores"] == pytest.approx([2, 1, 0], abs=1e-12)
+    assert head["exps"] == pytest.approx([math.e ** 2, math.e, 1])
+    assert head["exp_sum"] == pytest.approx(11.1073, abs=5e-5)
+    assert [round(w, 4) for w in head["weights"]] == [0.6652, 0.2447, 0.0900]
+    assert sum(head["weights"]) == pytest.approx(1, abs=1e-12)
+    # The mixture: 0.6652 (2, 0) + 0.2447 (0, 2) + 0.0900 (1, 1), with unrounded weights.
+    assert [round(x, 4) for x in head["output"]] == [1.4205, 0.5795]
+    assert head["weighted"][0] == pytest.approx([2 * head["weights"][0], 0])
+    assert head["top"] == "fisherman"
+
+
+def test_head_two_swaps_the_scores_and_so_the_weights():
+    data = compute("worked-mixture")
+    one, two = data["heads"]
+    assert two["scores"] == pytest.approx([1, 2, 0], abs=1e-12)
+    assert [round(w, 4) for w in two["weights"]] == [0.2447, 0.6652, 0.0900]
+    assert two["weights"] == pytest.approx([one["weights"][1], one["weights"][0], one["weights"][2]], rel=1e-12)
+    assert [round(x, 4) for x in two["output"]] == [0.5795, 1.4205]
+    assert two["top"] == "net"
+
+
+def test_facts_the_prose_quotes():
+    facts = compute("worked-mixture")["facts"]
+    assert round(facts["head1"]["weight"]["fisherman"], 4) == 0.6652
+    assert round(facts["head1"]["weight"]["net"], 4) == 0.2447
+    assert round(facts["head1"]["weight"]["bank"], 4) == 0.0900
+    assert round(facts["head2"]["weight"]["net"], 4) == 0.6652
+    assert facts["head1"]["score"] == pytest.approx({"fisherman": 2, "net": 1, "bank": 0})
+    assert facts["head2"]["score"] == pytest.approx({"fisherman": 1, "net": 2, "bank": 0})
+    assert round(facts["head1"]["exp_sum"], 4) == 11.1073
+    assert facts["even_output"] == [1.0, 1.0]  # equal weights would average the values
+    assert [round(x, 4) for x in facts["concat"]] == [1.4205, 0.5795, 0.5795, 1.4205]
+
+
+def test_other_vectors_are_recomputed():
+    data = compute("worked-mixture", {"query1": [1, 1, 0], "keys1": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+                                      "values1": [[1], [2], [3]]})
+    head = data["heads"][0]
+    assert head["d"] == 3
+    assert head["scores"] == pytest.approx([1 / math.sqrt(3), 1 / math.sqrt(3), 0])
+    assert head["output"] == pytest.approx([sum(w * v for w, v in zip(head["weights"], (1, 2, 3)))])
+    assert compute("worked-mixture", {"head": 2})["start"] == 1
+
+
+@pytest.mark.parametrize("raw, words", [
+    ({"keys1": [[1, 0], [0, 1]]}, "one vector per label"),
+    ({"values2": [[1, 0], [0, 1]]}, "one vector per label"),
+    ({"keys1": [[1, 0, 0], [0, 1], [1, 1]]}, "as many numbers as 'query1'"),
+    ({"values1": [[1, 0], [0, 1, 2], [1, 1]]}, "numbers like the first value"),
+    ({"labels": ["a", "a", "b"]}, "must not repeat"),
+    ({"head": 3}, "between 1 and 2"),
+    ({"query1": [11, 0]}, "between -10 and 10"),
+    ({"keys1": "fisherman"}, "must be a list"),
+])
+def test_bad_options(raw, words):
+    with pytest.raises(ParamError, match=words):
+        compute("worked-mixture", raw)
