@@ -70,7 +70,7 @@ def to_mathml(latex: str, display: bool) -> str:
         raise MathError(latex, f"unknown LaTeX command {unknown.group(1)} in ${latex.strip()}$")
     for role in ROLES:
         mathml = mathml.replace(f'mathcolor="{role}"', f'class="math-{role}"')
-    return mathml
+    return mathml.replace(' xmlns="http://www.w3.org/1998/Math/MathML"', "", 1)  # HTML needs none
 
 
 class _MathTreeprocessor(Treeprocessor):

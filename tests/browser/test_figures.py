@@ -129,3 +129,23 @@ def test_touch_picks_a_width_and_drags_a_score(open_chapter):
     first_score = chapter.data("softmax-temperature")["scores"][0]
     expect(figure.locator(".figure-note")).to_contain_text("Needs Python", timeout=30_000)
     assert chapter.numbers("softmax-temperature")[0].startswith(f"Scores: {label} {first_score:.1f}")
+
+
+def test_touch_drag_across_the_scaling_chart_keeps_picking(open_chapter):
+    """A finger sliding along the chart walks through the widths: every redraw replaces the
+    SVG under it, and the drag must survive that."""
+    chapter = open_chapter(has_touch=True, viewport={"width": 375, "height": 800})
+    chapter.wait_prerendered()
+    figure = chapter.figure("scaling-experiment")
+    rows = chapter.data("scaling-experiment")["rows"]
+    hit = figure.locator("svg rect.hit")
+    hit.scroll_into_view_if_needed()
+    box = hit.bounding_box()
+    y = box["y"] + box["height"] / 2
+    session = chapter.page.context.new_cdp_session(chapter.page)
+    xs = [box["x"] + 2 + (box["width"] - 4) * k / 10 for k in range(11)]
+    session.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": xs[0], "y": y}]})
+    for x in xs[1:]:
+        session.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    expect(figure.locator(".figure-controls output")).to_contain_text(f"d = {rows[-1]['d']}:")

@@ -40,6 +40,17 @@ export function mount(root, ctx) {
     draw();
   }
 
+  // Picking listens on the plot, which outlives every redraw: a touch drag keeps going.
+  let xs = [];
+  const pick = (e) => {
+    const root = plot.querySelector("svg");
+    if (!root || !xs.length) return;
+    const best = nearestIndex(xs, point(root, e).x);
+    if (best !== index) { index = best; draw(); }
+  };
+  plot.addEventListener("pointerdown", pick);
+  plot.addEventListener("pointermove", (e) => { if (e.pointerType === "mouse" || e.buttons) pick(e); });
+
   let width = 560;
   onResize(plot, (w) => { width = w; draw(); });
 
@@ -79,13 +90,8 @@ export function mount(root, ctx) {
     const legend = svg("g", { class: "legend" }, root);
     svg("text", { x: pad.l + 8, y: pad.t + 12, class: "prediction-text" }, legend).textContent = "as is";
     svg("text", { x: pad.l + 8, y: pad.t + 28, class: "key-text" }, legend).textContent = "divided by √d";
-    const hit = svg("rect", { x: pad.l, y: pad.t, width: innerW, height: innerH, class: "hit" }, root);
-    const pick = (e) => {
-      const best = nearestIndex(rows.map((r) => sx(r.d)), point(root, e).x);
-      if (best !== index) { index = best; draw(); }
-    };
-    hit.addEventListener("pointerdown", pick);
-    hit.addEventListener("pointermove", (e) => { if (e.pointerType === "mouse" || e.buttons) pick(e); });
+    svg("rect", { x: pad.l, y: pad.t, width: innerW, height: innerH, class: "hit" }, root);
+    xs = rows.map((r) => sx(r.d));
     plot.replaceChildren(root);
 
     setNumbers(ctx.numbers, rows.map((r) => `d = ${r.d}: ${fmt(r.unscaled)} unscaled, ${fmt(r.scaled)} scaled`));
