@@ -11,6 +11,10 @@ import json
 from .params import ParamError, to_json, validate
 
 FIGURES = (
+    "winograd-head",
+    "word-map",
+    "word-neighbours",
+    "dot-product",
     "softmax-temperature",
     "scaling-experiment",
 )
