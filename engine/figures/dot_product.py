@@ -50,6 +50,10 @@ def compute(p: Params) -> dict:
     cos = np.cos(angle)  # (n, n)
     geometric = length[:, None] * length[None, :] * cos  # (n, n) |a| |b| cos θ
     index = {tuple(int(v) for v in pt): i for i, pt in enumerate(pts)}
+
+    def shown(x, digits):
+        """Rounded as embedded; + 0.0 turns -0.0 into 0.0, so "-0.00" never appears in a readout."""
+        return (np.round(x, digits) + 0.0).tolist()
     ia, ib = index[tuple(p.a)], index[tuple(p.b)]
 
     def pair(u, v):
@@ -63,11 +67,11 @@ def compute(p: Params) -> dict:
     return {
         "extent": p.extent,
         "points": pts.tolist(),
-        "length": np.round(length, 4).tolist(),
+        "length": shown(length, 4),
         "dot": dot.tolist(),
-        "geometric": np.round(geometric, 4).tolist(),
-        "cos": np.round(cos, 4).tolist(),
-        "angle": np.round(np.degrees(angle), 1).tolist(),
+        "geometric": shown(geometric, 4),
+        "cos": shown(cos, 4),
+        "angle": shown(np.degrees(angle), 1),
         "start": [ia, ib],
         "facts": {
             "a": list(p.a), "b": list(p.b),

@@ -44,6 +44,10 @@ def compute(p: Params) -> dict:
         "modes": modes,
         "facts": {
             "numbers_per_word": len(winograd.FEATURES),
+            # The sentences as text, so the prose quotes the very words the figure uses.
+            "sentence_tired": " ".join(tired["words"]),
+            "sentence_wide": " ".join(wide["words"]),
+            "words_after_it": len(tired["words"]) - 1 - winograd.IT,  # how far the deciding word sits after "it"
             "n_words": len(tired["words"]),
             "tired_top_word": tired["words"][tired["top"]],
             "wide_top_word": wide["words"][wide["top"]],

@@ -16,7 +16,7 @@ from .params import ParamError, field
 
 @dataclass(frozen=True)
 class Params:
-    probe: tuple[float, ...] = field((0.0, 0.0), lo=-10.0, hi=10.0, length=(2, 2))  # where the probe starts
+    probe: tuple[float, ...] = field((-1.5, -1.0), lo=-10.0, hi=10.0, length=(2, 2))  # where the probe starts (near the animals)
     steps: int = field(25, lo=5, hi=61)  # grid points along each axis that the probe can stop at
     nearest: int = field(3, lo=1, hi=6)  # how many nearest words the probe names
     margin: float = field(0.4, lo=0.0, hi=2.0)  # space around the outermost words, in map units

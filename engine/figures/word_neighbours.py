@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from ..tasks.corpus import cosine_matrix, word_space
 from .params import ParamError, field
 
@@ -51,6 +49,5 @@ def compute(p: Params) -> dict:
             "cat_horse": sim("cat", "horse"),
             "street_top3": ", ".join(top("street", 3)),
             "animal_nearest": top("animal")[0],
-            "lowest": float(np.min(cos)),
         },
     }
