@@ -10,12 +10,16 @@ import json
 
 from .params import ParamError, to_json, validate
 
-FIGURES = (
+FIGURES = (  # in reading order
+    "winograd-head",
+    "word-map",
+    "word-neighbours",
+    "dot-product",
     "worked-mixture",
+    "colour-tokens",
     "softmax-bars",
     "softmax-temperature",
     "scaling-experiment",
-    "colour-tokens",
 )
 
 

@@ -1,0 +1,75 @@
+"""word-map in the browser: the probe moves by keys, touch and mouse; its nearest words are the engine's."""
+from __future__ import annotations
+
+import re
+
+from builder.fallbacks import word_map as fallback
+from engine.figures import compute
+from engine.tasks.corpus import word_space
+
+from ..conftest import expect
+from .helpers import centre, mouse_drag, touch_drag
+
+PAGE = "02-words-as-points.html"
+
+
+def _probe(chapter):
+    """(x, y) and the nearest words as the key numbers state them."""
+    line = chapter.numbers("word-map")[0]
+    m = re.match(r"Probe at \((-?[\d.]+), (-?[\d.]+)\), nearest: (.*)$", line)
+    assert m, line
+    return (float(m.group(1)), float(m.group(2))), [part.rsplit(" ", 1) for part in m.group(3).split(", ")]
+
+
+def _assert_engine_agrees(chapter, data):
+    (x, y), shown = _probe(chapter)
+    ix = min(range(len(data["grid"]["xs"])), key=lambda i: abs(data["grid"]["xs"][i] - x))
+    iy = min(range(len(data["grid"]["ys"])), key=lambda i: abs(data["grid"]["ys"][i] - y))
+    point = (data["grid"]["xs"][ix], data["grid"]["ys"][iy])
+    expected = word_space().nearest_on_map(point, len(shown))
+    assert [w for w, _ in shown] == [w for w, _ in expected]
+    for (_, d), (_, e) in zip(shown, expected):
+        assert abs(float(d) - e) <= 0.005 + 1e-9
+    return ix, iy
+
+
+def test_probe_by_keyboard_touch_and_mouse(open_chapter, base_url):
+    chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 900})
+    chapter.wait_prerendered()
+    data = compute("word-map")
+    figure = chapter.figure("word-map")
+    assert chapter.numbers("word-map") == fallback.numbers(data)
+    assert _assert_engine_agrees(chapter, data) == tuple(data["start"])
+
+    probe = figure.locator(".probe")
+    probe.focus()
+    probe.press("ArrowRight")
+    ix, iy = _assert_engine_agrees(chapter, data)
+    assert (ix, iy) == (data["start"][0] + 1, data["start"][1])
+    probe.press("ArrowUp")
+    assert _assert_engine_agrees(chapter, data) == (ix, iy + 1)
+
+    # A finger drags the probe onto "tired": the nearest word becomes tired.
+    tired = figure.locator("svg text.map-word", has_text=re.compile("^tired$"))
+    figure.scroll_into_view_if_needed()
+    target = _point_of(chapter, data, "tired")
+    touch_drag(chapter.page, centre(probe), target)
+    _assert_engine_agrees(chapter, data)
+    assert _probe(chapter)[1][0][0] == "tired"
+    expect(tired).to_have_class(re.compile(r"\bnear\b"))
+
+    # A mouse press on empty map moves the probe there, then drags it to "hungry".
+    mouse_drag(chapter.page, _point_of(chapter, data, "quiet"), _point_of(chapter, data, "hungry"))
+    _assert_engine_agrees(chapter, data)
+    assert _probe(chapter)[1][0][0] == "hungry"
+    assert chapter.page_errors == []
+
+
+def _point_of(chapter, data, word):
+    """Page position of a word's point: the map's scale from its grid (xs/ys ends at the svg edges)."""
+    svg = chapter.figure("word-map").locator(".figure-plot svg")
+    box = svg.bounding_box()
+    xs, ys = data["grid"]["xs"], data["grid"]["ys"]
+    x, y = data["coords"][data["words"].index(word)]
+    return (box["x"] + (x - xs[0]) / (xs[-1] - xs[0]) * box["width"],
+            box["y"] + (ys[-1] - y) / (ys[-1] - ys[0]) * box["height"])

@@ -1,0 +1,59 @@
+import numpy as np
+import pytest
+
+from engine.attention import softmax_forward
+from engine.figures import ParamError, compute
+from engine.tasks import winograd
+
+
+def test_it_puts_about_three_quarters_on_animal_or_street():
+    facts = compute("winograd-head")["facts"]
+    assert facts["tired_top_word"] == "animal" and facts["wide_top_word"] == "street"
+    assert facts["tired_animal_weight"] == pytest.approx(0.75, abs=0.005)
+    assert facts["wide_street_weight"] == pytest.approx(0.75, abs=0.005)
+    # The rest is spread thinly: no other word gets even a twentieth.
+    assert facts["largest_other_weight"] < 0.05
+    assert facts["tired_street_weight"] < 0.05 and facts["wide_animal_weight"] < 0.05
+
+
+def test_six_numbers_per_word_and_weights_from_the_engine():
+    data = compute("winograd-head")
+    assert data["facts"]["numbers_per_word"] == 6
+    for last in ("tired", "wide"):
+        mode = data["modes"][last]
+        assert len(mode["words"]) == 11 and mode["words"][-1] == last
+        assert all(len(v) == 6 for v in mode["vectors"])
+        assert sum(mode["weights"]) == pytest.approx(1.0)
+        # Recompute the row of "it" by hand: softmax(q . k / sqrt(2)).
+        x = np.array(mode["vectors"])
+        wq, wk, _ = winograd.matrices()
+        q, k = x @ wq[0], x @ wk[0]
+        expected, _ = softmax_forward(q[winograd.IT] @ k.T / np.sqrt(2))
+        np.testing.assert_allclose(mode["weights"], expected, rtol=1e-12)
+
+
+def test_nothing_copied_means_it_looks_everywhere_alike():
+    mode = compute("winograd-head", {"copied": 0.0})["modes"]["tired"]
+    np.testing.assert_allclose(mode["weights"], 1 / 11)
+
+
+def test_the_head_as_later_chapters_describe_it():
+    # Query strength 8: animal gets about 96%; strength 1: about 17%, others about 8% each.
+    strong = compute("winograd-head", {"strength": 8})["facts"]["tired_animal_weight"]
+    weak = compute("winograd-head", {"strength": 1})["modes"]["tired"]["weights"]
+    assert strong == pytest.approx(0.96, abs=0.005)
+    assert weak[1] == pytest.approx(0.17, abs=0.005)
+    assert max(w for i, w in enumerate(weak) if i != 1) < 0.1
+    r = winograd.run("tired")
+    np.testing.assert_allclose(r["outputs"][winograd.IT], (0.76, 0.02), atol=0.005)
+    assert r["weights"][-1].max() > 0.95  # "tired" itself looks sharply at "animal"
+
+
+@pytest.mark.parametrize("raw, words", [
+    ({"last": "sleepy"}, "must be one of tired, wide"),
+    ({"copied": 1.5}, "between"),
+    ({"strength": "big"}, "must be a number"),
+])
+def test_bad_options(raw, words):
+    with pytest.raises(ParamError, match=words):
+        compute("winograd-head", raw)

@@ -1,0 +1,40 @@
+import pytest
+
+from engine.figures import ParamError, compute
+from engine.tasks.corpus import cosine_matrix, word_space
+
+
+@pytest.fixture(scope="module")
+def data():
+    return compute("word-neighbours")
+
+
+def test_facts_from_the_full_vectors(data):
+    f = data["facts"]
+    assert f["vector_length"] == 148
+    assert f["tired_nearest"] == "sleepy"
+    assert f["wide_nearest"] == "busy"
+    assert {f["cat_first"], f["cat_second"]} == {"horse", "dog"}
+    assert f["street_top3"] == "river, road, park"
+    assert f["tired_sleepy"] > f["tired_wide"] > 0
+
+
+def test_rankings_are_sorted_cosines(data):
+    space = word_space()
+    cos = cosine_matrix(space.vectors)
+    for i, ranking in enumerate(data["rankings"]):
+        assert len(ranking) == 15 and data["words"][i] not in [w for w, _ in ranking]
+        sims = [s for _, s in ranking]
+        assert sims == sorted(sims, reverse=True)
+        for w, s in ranking:
+            assert s == pytest.approx(cos[i, space.words.index(w)])
+
+
+def test_start_word():
+    d = compute("word-neighbours", {"word": "cat"})
+    assert d["words"][d["start"]] == "cat"
+
+
+def test_unknown_word():
+    with pytest.raises(ParamError, match="must be one of"):
+        compute("word-neighbours", {"word": "zebra"})

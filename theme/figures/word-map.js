@@ -1,0 +1,160 @@
+// word-map: 16 words squeezed to two numbers each, and a probe that names the nearest words.
+// The probe stops on the model's grid; every grid point's nearest words are in the data,
+// so moving it (drag, tap, arrow keys) only looks answers up.
+import { drag, fmt, html, nearestIndex, onResize, setNumbers, svg } from "../js/svg.js";
+
+const SHAPES = { animal: "circle", place: "square", describing: "triangle" };
+const GROUP_NAMES = { animal: "animals", place: "places", describing: "describing words" };
+const CHAR_W = 6.4; // rough width of one character of an 11px label, for placing labels
+const MAX_H = 520;
+
+function marker(kind, x, y, parent, cls) {
+  if (kind === "circle") return svg("circle", { cx: x, cy: y, r: 4, class: cls }, parent);
+  if (kind === "square") return svg("rect", { x: x - 3.5, y: y - 3.5, width: 7, height: 7, class: cls }, parent);
+  return svg("path", { d: `M ${x} ${y - 5} L ${x + 4.5} ${y + 3.5} L ${x - 4.5} ${y + 3.5} Z`, class: cls }, parent);
+}
+
+/** Greedy label placement: the first spot near each point that overlaps no label or point.
+ *  Crowded points choose first, so the isolated ones, with room to spare, go last. */
+function placeLabels(words, pts, w, h) {
+  const boxes = pts.map(([x, y]) => ({ x0: x - 5, x1: x + 5, y0: y - 5, y1: y + 5 }));
+  const overlaps = (b) => boxes.some((o) => b.x0 < o.x1 && b.x1 > o.x0 && b.y0 < o.y1 && b.y1 > o.y0);
+  const dirs = [[1, 0], [-1, 0], [0, -1], [0, 1], [1, -1], [1, 1], [-1, -1], [-1, 1]];
+  const crowd = pts.map(([x, y]) => pts.filter(([u, v]) => Math.abs(u - x) < 40 && Math.abs(v - y) < 20).length);
+  const order = words.map((_, i) => i).sort((i, j) => crowd[j] - crowd[i] || i - j);
+  const placed = [];
+  for (const i of order) {
+    const [px, py] = pts[i];
+    const tw = words[i].length * CHAR_W, th = 11;
+    let best = null;
+    for (const ring of [7, 18, 30, 44, 60]) {
+      for (const [dx, dy] of dirs) {
+        const cx = px + dx * (ring + (dx ? tw / 2 : 0)), cy = py + dy * (ring + (dy ? th / 2 : 0));
+        const b = { x0: cx - tw / 2, x1: cx + tw / 2, y0: cy - th / 2, y1: cy + th / 2 };
+        if (b.x0 < 0 || b.x1 > w || b.y0 < 0 || b.y1 > h) continue;
+        if (!overlaps(b)) { best = { ...b, cx, cy, leader: ring > 7 }; break; }
+      }
+      if (best) break;
+    }
+    if (!best) best = { x0: px + 6, x1: px + 6 + tw, y0: py - th / 2, y1: py + th / 2, cx: px + 6 + tw / 2, cy: py, leader: false };
+    boxes.push(best);
+    placed[i] = best;
+  }
+  return placed;
+}
+
+export function mount(root, ctx) {
+  const data = ctx.data;
+  const { xs, ys, nearest, distance } = data.grid;
+  let [ix, iy] = data.start;
+
+  const layout = html("div", { class: "word-map-layout" }, root);
+  const plot = html("div", { class: "figure-plot drag-y" }, layout);
+  const panel = html("div", { class: "word-map-panel" }, layout);
+  const readout = html("div", { class: "word-map-readout", "aria-live": "polite" }, panel);
+  const legend = html("ul", { class: "word-map-legend", "aria-label": "Shapes" }, panel);
+  for (const [group, shape] of Object.entries(SHAPES)) {
+    const li = html("li", {}, legend);
+    const s = svg("svg", { width: 12, height: 12, viewBox: "0 0 12 12", "aria-hidden": "true" }, li);
+    marker(shape, 6, 6.5, s, "point");
+    li.append(" " + GROUP_NAMES[group]);
+  }
+  html("p", { class: "figure-hint" }, root,
+    "Drag the probe, or tap anywhere on the map to move it there. Focus the probe and use the arrow keys to step it.");
+
+  let view = null; // what moving the probe updates in place
+  let width = 560;
+  onResize(layout, (w) => { width = w; build(); }); // the layout, not the plot: the plot shrinks to its map
+
+  function cell() { return iy * xs.length + ix; }
+
+  function found() {
+    const c = cell();
+    return nearest[c].map((j, k) => [data.words[j], distance[c][k]]);
+  }
+
+  function probeLine() {
+    return `Probe at (${fmt(xs[ix])}, ${fmt(ys[iy])}), nearest: ` + found().map(([w, d]) => w + " " + fmt(d)).join(", ");
+  }
+
+  function build() {
+    const xr = xs[xs.length - 1] - xs[0], yr = ys[ys.length - 1] - ys[0];
+    const panelBeside = width >= 520;
+    const avail = panelBeside ? width - 180 : width;
+    const scale = Math.min(avail / xr, MAX_H / yr); // one scale for both axes: distances look as they are
+    const w = Math.round(xr * scale), h = Math.round(yr * scale);
+    const sx = (x) => (x - xs[0]) * scale;
+    const sy = (y) => h - (y - ys[0]) * scale;
+    const rootSvg = svg("svg", { width: w, height: h, viewBox: `0 0 ${w} ${h}`, role: "group",
+      "aria-label": "Map of the words in two dimensions, with a movable probe" });
+    const hit = svg("rect", { x: 0, y: 0, width: w, height: h, class: "map-bg" }, rootSvg);
+    svg("line", { x1: sx(0), x2: sx(0), y1: 0, y2: h, class: "guide" }, rootSvg);
+    svg("line", { x1: 0, x2: w, y1: sy(0), y2: sy(0), class: "guide" }, rootSvg);
+    const links = svg("g", { class: "links" }, rootSvg);
+    const pts = data.coords.map(([x, y]) => [sx(x), sy(y)]);
+    const labels = placeLabels(data.words, pts, w, h);
+    const texts = data.words.map((word, i) => {
+      const b = labels[i];
+      if (b.leader) {
+        svg("line", { x1: pts[i][0], y1: pts[i][1], x2: Math.max(b.x0, Math.min(b.x1, pts[i][0])),
+          y2: Math.max(b.y0, Math.min(b.y1, pts[i][1])), class: "leader" }, rootSvg);
+      }
+      marker(SHAPES[data.groups[i]], pts[i][0], pts[i][1], rootSvg, "point");
+      const t = svg("text", { x: b.cx, y: b.cy + 4, class: "map-word", "text-anchor": "middle" }, rootSvg);
+      t.textContent = word;
+      return t;
+    });
+    const probe = svg("g", { class: "probe", tabindex: 0, role: "slider", "aria-label": "Probe",
+      "aria-valuemin": 0, "aria-valuemax": xs.length - 1, "data-key-control": "ArrowRight" }, rootSvg);
+    svg("circle", { r: 16, class: "probe-hit" }, probe);
+    svg("circle", { r: 7, class: "probe-ring" }, probe);
+    svg("path", { d: "M -11 0 H 11 M 0 -11 V 11", class: "probe-cross" }, probe);
+
+    const moveTo = (p) => {
+      const jx = nearestIndex(xs.map(sx), p.x), jy = nearestIndex(ys.map(sy), p.y);
+      if (jx !== ix || jy !== iy) { ix = jx; iy = jy; update(); }
+    };
+    drag(probe, rootSvg, moveTo);
+    drag(hit, rootSvg, moveTo);
+    probe.addEventListener("keydown", (e) => {
+      const step = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[e.key];
+      if (!step) return;
+      e.preventDefault();
+      const by = e.shiftKey ? 4 : 1;
+      ix = Math.max(0, Math.min(xs.length - 1, ix + step[0] * by));
+      iy = Math.max(0, Math.min(ys.length - 1, iy + step[1] * by));
+      update();
+    });
+    view = { probe, links, texts, pts, sx, sy };
+    plot.replaceChildren(rootSvg);
+    layout.classList.toggle("stacked", !panelBeside);
+    update();
+  }
+
+  function update() {
+    const { probe, links, texts, pts, sx, sy } = view;
+    const px = sx(xs[ix]), py = sy(ys[iy]);
+    probe.setAttribute("transform", `translate(${px} ${py})`);
+    const near = found();
+    const names = near.map(([w]) => w);
+    probe.setAttribute("aria-valuenow", ix);
+    probe.setAttribute("aria-valuetext", `at (${fmt(xs[ix])}, ${fmt(ys[iy])}), nearest ${names.join(", ")}`);
+    links.replaceChildren();
+    for (const [word] of near) {
+      const [x, y] = pts[data.words.indexOf(word)];
+      svg("line", { x1: px, y1: py, x2: x, y2: y, class: "link" }, links);
+    }
+    texts.forEach((t, i) => t.classList.toggle("near", names.includes(data.words[i])));
+    readout.replaceChildren();
+    html("p", { class: "readout-title" }, readout, "Nearest to the probe");
+    const ol = html("ol", {}, readout);
+    for (const [w, d] of near) html("li", {}, ol, `${w} (distance ${fmt(d)})`);
+    setNumbers(ctx.numbers, [probeLine(), positionsLine()]);
+  }
+
+  function positionsLine() {
+    return "Map positions: " + data.words.map((w, i) => `${w} (${fmt(data.coords[i][0])}, ${fmt(data.coords[i][1])})`).join(", ");
+  }
+
+  return {};
+}
