@@ -11,6 +11,9 @@ import json
 from .params import ParamError, to_json, validate
 
 FIGURES = (
+    "soft-lookup",
+    "query-drag",
+    "query-matrix",
     "softmax-temperature",
     "scaling-experiment",
 )

@@ -1,0 +1,67 @@
+import numpy as np
+import pytest
+
+from engine.figures import ParamError, compute
+from engine.tasks import pronoun_head as head
+
+
+def test_the_facts_of_the_text():
+    facts = compute("query-matrix")["facts"]
+    assert f"{facts['animal_default']:.0%}" == "75%"
+    assert f"{facts['street_default_wide']:.0%}" == "75%"
+    assert f"{facts['animal_at_8']:.0%}" == "96%"
+    assert f"{facts['animal_at_1']:.0%}" == "17%"
+    assert 0.079 < facts["others_at_1_min"] <= facts["others_at_1_max"] < 0.09
+    assert facts["query"] == [2.5, 0.0]
+
+
+def test_nothing_copied_means_a_zero_query_and_even_weights():
+    data = compute("query-matrix")
+    sentence = data["sentences"]["tired"]
+    for j in range(len(data["strengths"])):
+        assert sentence["queries"][0][j] == [0.0, 0.0]
+        assert sentence["weights"][0][j] == [round(1 / 11, 2)] * 11
+    assert data["facts"]["nothing_copied_spread"] == 0.0
+
+
+def test_query_is_the_description_times_the_matrix():
+    data = compute("query-matrix")
+    unit = np.array(data["unit_query_matrix"])
+    for last in ("tired", "wide"):
+        sentence = data["sentences"][last]
+        for i, c in enumerate(data["copies"]):
+            described = np.array(sentence["described"][i])
+            assert described[2 if last == "tired" else 3] == pytest.approx(c)
+            for j, s in enumerate(data["strengths"]):
+                assert sentence["queries"][i][j] == pytest.approx(np.round(described @ unit * s, 2).tolist())
+
+
+def test_grid_matches_the_head_and_strength_sharpens():
+    data = compute("query-matrix")
+    sentence = data["sentences"]["tired"]
+    start = data["start"]
+    assert data["copies"][start["copy"]] == 0.5 and data["strengths"][start["strength"]] == 5
+    w = np.array(sentence["weights"])  # (C, S, T)
+    assert w[start["copy"], start["strength"]].tolist() == pytest.approx(
+        np.round(head.head("tired", 0.5, 5)["weights"][head.IT], 2).tolist())
+    animal = w[start["copy"], :, head.ANIMAL]
+    assert all(np.diff(animal) >= 0) and animal[-1] > 0.98
+    assert np.array(data["sentences"]["wide"]["weights"])[start["copy"], start["strength"]].argmax() == head.STREET
+
+
+def test_start_positions_join_the_grid():
+    data = compute("query-matrix", {"copy": 0.55, "strength": 2.5})
+    assert data["copies"][data["start"]["copy"]] == 0.55
+    assert data["strengths"][data["start"]["strength"]] == 2.5
+
+
+@pytest.mark.parametrize("raw, option, words", [
+    ({"last_word": "sleepy"}, "last_word", "'tired' or 'wide'"),
+    ({"strength": 12}, "strength", "must not exceed"),
+    ({"copy": 1.5}, "copy", "between 0.0 and 1.0"),
+    ({"copy_stops": 100}, "copy_stops", "between 2 and 41"),
+])
+def test_bad_options(raw, option, words):
+    with pytest.raises(ParamError, match=words) as err:
+        compute("query-matrix", raw)
+    assert err.value.option == option
