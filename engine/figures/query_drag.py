@@ -70,9 +70,10 @@ def compute(p: Params) -> dict:
     return {
         "words": words,
         "keys": np.round(k, 6).tolist(),
+        "long_keys": (np.linalg.norm(k, axis=1) > 1).tolist(),  # keys the view names at their tip
         "axis": axis.tolist(),
         "start": start,
-        "scores": np.round(scores, 2).tolist(),
+        "scores": (np.round(scores, 2) + 0.0).tolist(),  # + 0.0 turns -0.0 into 0.0
         "weights": np.round(weights, 2).tolist(),
         "facts": {
             "animal_key": k[head.ANIMAL].tolist(),

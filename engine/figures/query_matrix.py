@@ -54,12 +54,12 @@ def compute(p: Params) -> dict:
             "words": head.words(last),
             "described": described.tolist(),
             "keys": k.tolist(),
-            "queries": np.round(queries, 2).tolist(),  # as shown: 2 decimals
+            "queries": (np.round(queries, 2) + 0.0).tolist(),  # as shown: 2 decimals
             "weights": np.round(weights, 2).tolist(),
         }
     return {
         "features": list(head.FEATURES),
-        "unit_query_matrix": head.query_matrix(1.0).tolist(),
+        "query_matrices": [head.query_matrix(s).tolist() for s in strengths],  # (S, 6, 2) one per stop
         "copies": copies.tolist(),
         "strengths": strengths.tolist(),
         "start": {"last_word": p.last_word, "copy": copy_start, "strength": strength_start},

@@ -26,14 +26,15 @@ def test_nothing_copied_means_a_zero_query_and_even_weights():
 
 def test_query_is_the_description_times_the_matrix():
     data = compute("query-matrix")
-    unit = np.array(data["unit_query_matrix"])
     for last in ("tired", "wide"):
         sentence = data["sentences"][last]
         for i, c in enumerate(data["copies"]):
             described = np.array(sentence["described"][i])
             assert described[2 if last == "tired" else 3] == pytest.approx(c)
             for j, s in enumerate(data["strengths"]):
-                assert sentence["queries"][i][j] == pytest.approx(np.round(described @ unit * s, 2).tolist())
+                wq = np.array(data["query_matrices"][j])
+                assert wq[2, 0] == wq[3, 1] == s and np.count_nonzero(wq) == (2 if s else 0)
+                assert sentence["queries"][i][j] == pytest.approx(np.round(described @ wq, 2).tolist())
 
 
 def test_grid_matches_the_head_and_strength_sharpens():
