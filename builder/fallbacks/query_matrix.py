@@ -5,8 +5,6 @@ import numpy as np
 
 from . import COLOURS
 
-TARGET = {"tired": 1, "wide": 5}  # animal, street
-
 
 def _start(data):
     s = data["start"]
@@ -17,7 +15,7 @@ def _start(data):
 def draw(fig, data):
     last, copy, strength, sentence, s = _start(data)
     curve, bars = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.2, 1], "wspace": 0.45})
-    target = TARGET[last]
+    target = sentence["target"]
     weights = np.array(sentence["weights"])  # (C, S, T)
     picks = sorted({0, s["copy"], len(data["copies"]) - 1})
     styles = {0: (COLOURS["muted"], "--"), s["copy"]: (COLOURS["prediction"], "-")}
@@ -41,7 +39,7 @@ def draw(fig, data):
 
 def alt(data):
     last, copy, strength, sentence, s = _start(data)
-    target = TARGET[last]
+    target = sentence["target"]
     weights = np.array(sentence["weights"])[s["copy"], :, target]
     return (f"Line chart of how much attention it pays to {sentence['words'][target]} as the query matrix gets "
             f"stronger, from {weights[0]:.2f} at strength 0 to {weights[-1]:.2f} at strength "

@@ -4,8 +4,6 @@
 // matrix, the query and every word's weight, and computes nothing itself.
 import { fmt, html, setNumbers } from "../js/svg.js";
 
-const TARGET = { tired: 1, wide: 5 }; // positions of animal and street
-
 export function mount(root, ctx) {
   const data = ctx.data;
   let last = data.start.last_word;
@@ -79,7 +77,7 @@ export function mount(root, ctx) {
 
     bars.replaceChildren();
     sentence.words.forEach((word, j) => {
-      const row = html("div", { role: "row", class: "qm-row" + (j === TARGET[last] ? " qm-target" : "") }, bars);
+      const row = html("div", { role: "row", class: "qm-row" + (j === sentence.target ? " qm-target" : "") }, bars);
       html("span", { role: "rowheader", class: "qm-w" }, row, word);
       const cell = html("span", { role: "cell", class: "qm-cell" }, row);
       const bar = html("span", { class: "qm-bar", "aria-hidden": "true" }, cell);

@@ -66,7 +66,7 @@ export function mount(root, ctx) {
   function drawDetail() {
     rows.forEach((r, i) => r.key.classList.toggle("sl-picked", i === picked));
     if (picked < 0) {
-      detail.textContent = "Hover over, tap or tab to a key to see its score.";
+      detail.textContent = "Point at a key, tap it or Tab to it to read its score.";
       return;
     }
     const e = entries[picked];

@@ -6,7 +6,8 @@ import numpy as np
 
 from builder.fallbacks import query_drag as fallback
 from engine.figures import compute
-from engine.tasks import pronoun_head as head
+from engine.figures.query_drag import scores_and_weights
+from engine.tasks import winograd
 
 from ..conftest import expect
 
@@ -14,9 +15,9 @@ PAGE = "03-queries-keys-values.html"
 
 
 def _expected(query) -> list[str]:
-    """The key-number lines for a query, from the head itself (not from the page's grid)."""
-    words = head.words("tired")
-    scores, weights = head.weights_for_queries(np.array([query]), head.keys("tired"))
+    """The key-number lines for a query, from the chapter 1 head's keys (not from the page's grid)."""
+    words = winograd.words("tired")
+    scores, weights = scores_and_weights(np.array([query]), winograd.run("tired")["keys"])
     return [
         f"Query ({query[0]:.2f}, {query[1]:.2f})",
         "Scores q·k: " + ", ".join(f"{w} {s:.2f}" for w, s in zip(words, scores[0])),
@@ -38,23 +39,23 @@ def test_keyboard_moves_the_query_one_step(open_chapter, base_url):
     chapter.wait_prerendered()
     figure = chapter.figure("query-drag")
     assert chapter.numbers("query-drag") == fallback.numbers(compute("query-drag"))
-    _close(chapter.numbers("query-drag"), _expected((2.5, 0.0)))
+    _close(chapter.numbers("query-drag"), _expected((3.0, 0.0)))
     handle = figure.locator(".qd-handle")
     handle.focus()
     handle.press("ArrowUp")
     handle.press("ArrowLeft")
-    expect(figure.locator(".qd-readout")).to_have_text("Query (2.25, 0.25)")
-    _close(chapter.numbers("query-drag"), _expected((2.25, 0.25)))
-    expect(handle).to_have_attribute("aria-valuetext", "query (2.25, 0.25)")
+    expect(figure.locator(".qd-readout")).to_have_text("Query (2.50, 0.50)")
+    _close(chapter.numbers("query-drag"), _expected((2.5, 0.5)))
+    expect(handle).to_have_attribute("aria-valuetext", "query (2.50, 0.50)")
     handle.press("Home")
-    expect(figure.locator(".qd-readout")).to_have_text("Query (2.50, 0.00)")
+    expect(figure.locator(".qd-readout")).to_have_text("Query (3.00, 0.00)")
     assert chapter.page_errors == []
 
 
 def _plane_point(figure, x, y):
     """Page coordinates of the plane point (x, y)."""
     box = figure.locator(".qd-plane svg").bounding_box()
-    lim, pad = 3.0, 22
+    lim, pad = compute("query-drag")["axis"][-1], 22
     s = (box["width"] - 2 * pad) / (2 * lim)
     return box["x"] + pad + (x + lim) * s, box["y"] + pad + (lim - y) * s
 
@@ -65,18 +66,18 @@ def test_mouse_drag_and_touch_tap_move_the_query(open_chapter, base_url):
     figure = chapter.figure("query-drag")
     figure.locator(".qd-plane").scroll_into_view_if_needed()
     page = chapter.page
-    # Mouse: drag the handle from (2.5, 0) to point straight up.
-    page.mouse.move(*_plane_point(figure, 2.5, 0))
+    # Mouse: drag the handle from (3, 0) to point straight up.
+    page.mouse.move(*_plane_point(figure, 3, 0))
     page.mouse.down()
-    page.mouse.move(*_plane_point(figure, 1.0, 1.5), steps=4)
-    page.mouse.move(*_plane_point(figure, 0.0, 2.5), steps=4)
+    page.mouse.move(*_plane_point(figure, 1.5, 1.5), steps=4)
+    page.mouse.move(*_plane_point(figure, 0.0, 3), steps=4)
     page.mouse.up()
-    expect(figure.locator(".qd-readout")).to_have_text("Query (0.00, 2.50)")
-    _close(chapter.numbers("query-drag"), _expected((0.0, 2.5)))
+    expect(figure.locator(".qd-readout")).to_have_text("Query (0.00, 3.00)")
+    _close(chapter.numbers("query-drag"), _expected((0.0, 3.0)))
     street = compute("query-drag")["facts"]["up"]["street_weight"]
     assert f"street {street:.2f}" in chapter.numbers("query-drag")[2]
     # Touch: a tap anywhere on the plane puts the query there.
-    page.touchscreen.tap(*_plane_point(figure, -1.5, -1.5))
-    expect(figure.locator(".qd-readout")).to_have_text("Query (-1.50, -1.50)")
-    _close(chapter.numbers("query-drag"), _expected((-1.5, -1.5)))
+    page.touchscreen.tap(*_plane_point(figure, -2, -2))
+    expect(figure.locator(".qd-readout")).to_have_text("Query (-2.00, -2.00)")
+    _close(chapter.numbers("query-drag"), _expected((-2.0, -2.0)))
     assert chapter.page_errors == []
