@@ -1,0 +1,39 @@
+"""Fallback for soft-lookup: the weights of a hard and of a soft lookup side by side, with each key's score."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import COLOURS
+
+
+def draw(fig, data):
+    entries = data["entries"]
+    y = np.arange(len(entries))[::-1]
+    labels = [f"{e['key']}  (score {e['score']})" for e in entries]
+    axes = fig.subplots(1, 2, sharey=True)
+    for ax, mode, title in zip(axes, ("hard", "soft"), ("hard lookup", "soft lookup")):
+        w = [e[mode] for e in entries]
+        ax.barh(y, w, color=COLOURS["prediction"], height=0.6)
+        for yi, wi in zip(y, w):
+            ax.text(wi + 0.02, yi, f"{wi:.2f}", va="center", fontsize=8)
+        ax.set_xlim(0, 1.15)
+        ax.set_xlabel("weight")
+        ax.set_title(f"{title} of “{data['query']}”")
+    axes[0].set_yticks(y, labels)
+
+
+def alt(data):
+    soft = ", ".join(f"{e['key']} {e['soft']:.2f}" for e in data["entries"])
+    match = data["facts"]["hard_match"]
+    hard = f"the hard lookup gives all the weight to {match}" if match else "the hard lookup finds no exact match"
+    return (f"Two bar charts of lookup weights for the query {data['query']} against the keys "
+            + ", ".join(e["key"] for e in data["entries"]) + f": {hard}; the soft lookup spreads it as {soft}.")
+
+
+def numbers(data):
+    entries = data["entries"]
+    return [
+        f"Scores (letter pairs shared with {data['query']}): " + ", ".join(f"{e['key']} {e['score']}" for e in entries),
+        "Hard lookup weights: " + ", ".join(f"{e['key']} {e['hard']:.0f}" for e in entries),
+        "Soft lookup weights: " + ", ".join(f"{e['key']} {e['soft']:.2f}" for e in entries),
+    ]

@@ -1,0 +1,96 @@
+"""query-drag: a two-number query against the hand-set keys of the pronoun sentence.
+
+The keys come from the hand-set head of chapter 1 (engine.tasks.winograd): "animal" points right,
+"street" points up, the other words have short keys near the middle. The reader drags the
+query; each word's score is the dot product q·k, and its weight is softmax(q·k / √2).
+
+Why a grid rather than live requests: a drag produces dozens of positions a second, and
+the view must not compute scores itself. A round trip to the worker per position would
+lag behind the pointer and does nothing at all when Python is unavailable, so the model
+precomputes every position on a square grid (step 0.5 from -4 to 4 by default: 289
+positions, about as fine as a finger can aim on a phone) and the view snaps the query to
+the nearest one. Scores and weights in the grid
+keep the 2 decimals the view shows (so no number is rounded twice, and the embedded data
+stays near 30 kB); the facts quoted in the text keep full precision.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..attention import softmax_forward
+from ..tasks import winograd as head
+from .params import ParamError, field
+
+MAX_SIDE = 61  # grid positions per axis at most, so no option can make the page huge
+ANIMAL, STREET = 1, 5  # positions of the two candidates in the sentence
+PROBES = {  # named query positions quoted in the text
+    "right": (3.0, 0.0),  # the query "it" gets from the head at its defaults
+    "up": (0.0, 3.0),
+    "away": (-2.0, -2.0),
+    "short_right": (1.0, 0.0),
+    "long_right": (4.0, 0.0),
+}
+
+
+@dataclass(frozen=True)
+class Params:
+    last_word: str = field("tired")  # the sentence's last word, "tired" or "wide" (the keys are the same)
+    query: tuple[float, ...] = field((3.0, 0.0), lo=-6, hi=6, length=(2, 2))  # where the query starts
+    extent: float = field(4.0, lo=1.0, hi=6.0)  # the grid runs from -extent to extent on both axes
+    step: float = field(0.5, lo=0.05, hi=1.0)  # distance between neighbouring grid positions
+
+
+def scores_and_weights(queries, k):
+    """Raw scores q·k, and the head's weights softmax(q·k / √2), for each query (row) against keys k."""
+    scores = np.asarray(queries, dtype=float) @ k.T  # (N, T)
+    weights, _ = softmax_forward(scores / np.sqrt(k.shape[1]))  # (N, T)
+    return scores, weights
+
+
+def _probe(point, k, words):
+    scores, weights = scores_and_weights(np.array([point]), k)  # (1, T) each
+    out = {"query": list(point)}
+    for name, i in (("animal", ANIMAL), ("street", STREET)):
+        out[f"{name}_score"] = float(scores[0, i])
+        out[f"{name}_weight"] = float(weights[0, i])
+    others = [j for j in range(len(words)) if j not in (ANIMAL, STREET)]
+    out["other_weight_max"] = float(weights[0, others].max())
+    return out
+
+
+def compute(p: Params) -> dict:
+    if p.last_word not in head.LAST_WORDS:
+        raise ParamError("last_word", f"option 'last_word' must be 'tired' or 'wide', not {p.last_word!r}")
+    n = int(round(p.extent / p.step))
+    if 2 * n + 1 > MAX_SIDE:
+        raise ParamError("step", f"extent / step must stay at most {(MAX_SIDE - 1) // 2}, not {p.extent / p.step:g}")
+    if abs(n * p.step - p.extent) > 1e-9:
+        raise ParamError("step", f"option 'step' ({p.step:g}) must divide 'extent' ({p.extent:g}) evenly")
+    if max(abs(c) for c in p.query) > p.extent:
+        raise ParamError("query", f"option 'query' must lie inside the grid, within ±{p.extent:g}")
+    words = list(head.words(p.last_word))
+    k = head.run(p.last_word)["keys"]  # (T, 2) the key matrix ignores what was copied into "it"
+    axis = np.round(np.arange(-n, n + 1) * p.step, 10)  # (G,) grid coordinates, shared by x and y
+    gx, gy = np.meshgrid(axis, axis)  # (G, G) each; row = y index, column = x index
+    grid_q = np.stack([gx.ravel(), gy.ravel()], axis=1)  # (G*G, 2) position i = row * G + column
+    scores, weights = scores_and_weights(grid_q, k)  # (G*G, T) each
+    start = [int(np.argmin(np.abs(axis - c))) for c in p.query]  # column, row of the start
+    return {
+        "words": words,
+        "keys": np.round(k, 6).tolist(),
+        "long_keys": (np.linalg.norm(k, axis=1) > 1).tolist(),  # keys the view names at their tip
+        "axis": axis.tolist(),
+        "start": start,
+        "scores": (np.round(scores, 2) + 0.0).tolist(),  # + 0.0 turns -0.0 into 0.0
+        "weights": np.round(weights, 2).tolist(),
+        "facts": {
+            "animal_key": k[ANIMAL].tolist(),
+            "street_key": k[STREET].tolist(),
+            "other_key_max_length": float(np.delete(np.linalg.norm(k, axis=1), [ANIMAL, STREET]).max()),
+            "grid_positions": int(len(grid_q)),
+            "step": p.step,
+            **{name: _probe(point, k, words) for name, point in PROBES.items()},
+        },
+    }

@@ -1,0 +1,100 @@
+"""query-matrix: where the query of "it" comes from, in the hand-set head of the pronoun sentence.
+
+The query of "it" is its six-number description times the query matrix W_Q (6 x 2) of the
+head of chapter 1 (engine.tasks.winograd). Two knobs: how much of the describing word at
+the end (tired or wide) an earlier layer copied into "it", and the strength of W_Q. The
+model precomputes every slider position for both last words (11 copy amounts x 11
+strengths x 2 words by default), so the view only looks results up.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..tasks import winograd as head
+from .params import ParamError, field
+
+MAX_STOPS = 41  # slider positions per slider at most
+TARGET = {"tired": 1, "wide": 5}  # the word "it" should find: animal, street
+
+
+@dataclass(frozen=True)
+class Params:
+    last_word: str = field("tired")  # the sentence the figure opens on: "tired" or "wide"
+    copy: float = field(head.COPIED, lo=0.0, hi=1.0)  # where the copy slider starts
+    strength: float = field(head.STRENGTH, lo=0.0, hi=20.0)  # where the strength slider starts
+    copy_stops: int = field(11, lo=2, hi=MAX_STOPS)  # copy slider positions, evenly from 0 to 1
+    max_strength: float = field(10.0, lo=1.0, hi=20.0)  # right end of the strength slider
+    strength_stops: int = field(11, lo=2, hi=MAX_STOPS)  # strength slider positions, evenly from 0
+
+
+def _grid(lo, hi, stops, start):
+    values = np.round(np.linspace(lo, hi, stops), 6)  # (S,)
+    values = np.unique(np.append(values, round(start, 6)))  # (S',) the start is always a stop
+    return values, int(np.argmin(np.abs(values - start)))
+
+
+def query_matrix(strength: float) -> np.ndarray:
+    return head.matrices(strength)[0][0]  # (6, 2)
+
+
+def compute(p: Params) -> dict:
+    if p.last_word not in head.LAST_WORDS:
+        raise ParamError("last_word", f"option 'last_word' must be 'tired' or 'wide', not {p.last_word!r}")
+    if p.strength > p.max_strength:
+        raise ParamError("strength", f"option 'strength' ({p.strength:g}) must not exceed 'max_strength' ({p.max_strength:g})")
+    copies, copy_start = _grid(0.0, 1.0, p.copy_stops, p.copy)
+    strengths, strength_start = _grid(0.0, p.max_strength, p.strength_stops, p.strength)
+    sentences = {}
+    for last in head.LAST_WORDS:
+        described = np.stack([head.embeddings(last, c)[head.IT] for c in copies])  # (C, 6) "it" per copy
+        queries = np.empty((len(copies), len(strengths), 2))  # (C, S, 2)
+        weights = np.empty((len(copies), len(strengths), len(head.words(last))))  # (C, S, T)
+        for i, c in enumerate(copies):
+            for j, s in enumerate(strengths):
+                run = head.run(last, c, s)
+                queries[i, j] = run["queries"][head.IT]  # (2,)
+                weights[i, j] = run["weights"][head.IT]  # (T,)
+        sentences[last] = {
+            "words": list(head.words(last)),
+            "target": TARGET[last],
+            "described": described.tolist(),
+            "queries": (np.round(queries, 2) + 0.0).tolist(),  # as shown: 2 decimals (+ 0.0 turns -0.0 into 0.0)
+            "weights": np.round(weights, 2).tolist(),
+        }
+    return {
+        "features": list(head.FEATURES),
+        "query_matrices": [np.round(query_matrix(s), 6).tolist() for s in strengths],  # (S, 6, 2) one per stop
+        "copies": copies.tolist(),
+        "strengths": strengths.tolist(),
+        "start": {"last_word": p.last_word, "copy": copy_start, "strength": strength_start},
+        "sentences": sentences,
+        "facts": _facts(),
+    }
+
+
+def _weights_of_it(last, copied, strength):
+    return head.run(last, copied, strength)["weights"][head.IT]  # (T,)
+
+
+def _facts() -> dict:
+    """The numbers the text quotes, at the head's own settings (copied 0.6, strength 5) unless named."""
+    animal, street = TARGET["tired"], TARGET["wide"]
+    at = {s: _weights_of_it("tired", head.COPIED, s) for s in (1.0, head.STRENGTH, 8.0)}
+    others_1 = np.delete(at[1.0], animal)  # (T-1,)
+    nothing = _weights_of_it("tired", 0.0, head.STRENGTH)  # (T,)
+    return {
+        "copy": head.COPIED,
+        "strength": head.STRENGTH,
+        "query": head.run("tired")["queries"][head.IT].tolist(),
+        "animal_default": float(at[head.STRENGTH][animal]),
+        "street_default_wide": float(_weights_of_it("wide", head.COPIED, head.STRENGTH)[street]),
+        "animal_at_8": float(at[8.0][animal]),
+        "animal_at_1": float(at[1.0][animal]),
+        "others_at_1_min": float(others_1.min()),
+        "others_at_1_max": float(others_1.max()),
+        "nothing_copied_weight": float(nothing.max()),
+        "nothing_copied_spread": float(nothing.max() - nothing.min()),
+        "animal_full_copy": float(_weights_of_it("tired", 1.0, head.STRENGTH)[animal]),
+    }

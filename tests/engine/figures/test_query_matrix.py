@@ -1,0 +1,72 @@
+import numpy as np
+import pytest
+
+from engine.figures import ParamError, compute
+from engine.tasks import winograd
+
+
+def test_the_facts_of_the_text():
+    facts = compute("query-matrix")["facts"]
+    assert (facts["copy"], facts["strength"]) == (0.6, 5.0)
+    assert f"{facts['animal_default']:.0%}" == "75%"
+    assert f"{facts['street_default_wide']:.0%}" == "75%"
+    assert f"{facts['animal_at_8']:.0%}" == "96%"
+    assert f"{facts['animal_at_1']:.0%}" == "17%"
+    assert f"{facts['others_at_1_min']:.0%}" == "8%" and f"{facts['others_at_1_max']:.0%}" == "9%"
+    assert facts["query"] == [3.0, 0.0]
+
+
+def test_nothing_copied_means_a_zero_query_and_even_weights():
+    data = compute("query-matrix")
+    sentence = data["sentences"]["tired"]
+    for j in range(len(data["strengths"])):
+        assert sentence["queries"][0][j] == [0.0, 0.0]
+        assert sentence["weights"][0][j] == [round(1 / 11, 2)] * 11
+    assert data["facts"]["nothing_copied_spread"] == 0.0
+
+
+def test_query_is_the_description_times_the_matrix():
+    data = compute("query-matrix")
+    for last in ("tired", "wide"):
+        sentence = data["sentences"][last]
+        for i, c in enumerate(data["copies"]):
+            described = np.array(sentence["described"][i])
+            assert described[2 if last == "tired" else 3] == pytest.approx(c)
+            for j, s in enumerate(data["strengths"]):
+                wq = np.array(data["query_matrices"][j])
+                assert wq[2, 0] == wq[3, 1] == s
+                assert sentence["queries"][i][j] == pytest.approx(np.round(described @ wq, 2).tolist())
+
+
+def test_grid_matches_the_head_and_strength_sharpens():
+    data = compute("query-matrix")
+    sentence = data["sentences"]["tired"]
+    start = data["start"]
+    assert data["copies"][start["copy"]] == 0.6 and data["strengths"][start["strength"]] == 5
+    w = np.array(sentence["weights"])  # (C, S, T)
+    assert w[start["copy"], start["strength"]].tolist() == pytest.approx(
+        winograd.run("tired")["weights"][winograd.IT].tolist(), abs=0.005 + 1e-9)
+    animal = w[start["copy"], :, sentence["target"]]
+    assert sentence["words"][sentence["target"]] == "animal"
+    assert all(np.diff(animal) >= 0) and animal[-1] > 0.98
+    wide = data["sentences"]["wide"]
+    assert wide["words"][wide["target"]] == "street"
+    assert np.array(wide["weights"])[start["copy"], start["strength"]].argmax() == wide["target"]
+
+
+def test_start_positions_join_the_grid():
+    data = compute("query-matrix", {"copy": 0.55, "strength": 2.5})
+    assert data["copies"][data["start"]["copy"]] == 0.55
+    assert data["strengths"][data["start"]["strength"]] == 2.5
+
+
+@pytest.mark.parametrize("raw, option, words", [
+    ({"last_word": "sleepy"}, "last_word", "'tired' or 'wide'"),
+    ({"strength": 12}, "strength", "must not exceed"),
+    ({"copy": 1.5}, "copy", "between 0.0 and 1.0"),
+    ({"copy_stops": 100}, "copy_stops", "between 2 and 41"),
+])
+def test_bad_options(raw, option, words):
+    with pytest.raises(ParamError, match=words) as err:
+        compute("query-matrix", raw)
+    assert err.value.option == option
