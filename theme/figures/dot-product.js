@@ -15,7 +15,7 @@ export function mount(root, ctx) {
   const tips = [...data.start]; // grid indices of a's tip and b's tip
 
   const layout = html("div", { class: "dot-layout" }, root);
-  const plot = html("div", { class: "figure-plot drag-y" }, layout);
+  const plot = html("div", { class: "figure-plot" }, layout);
   const readout = html("div", { class: "dot-readout", "aria-live": "polite" }, layout);
   html("p", { class: "figure-hint" }, root,
     "Drag either arrow's tip, or focus a tip and use the arrow keys to move it one step.");

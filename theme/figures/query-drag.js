@@ -12,7 +12,7 @@ export function mount(root, ctx) {
   let [col, row] = data.start;
 
   const layout = html("div", { class: "qd-layout" }, root);
-  const plot = html("div", { class: "figure-plot drag-y qd-plane" }, layout);
+  const plot = html("div", { class: "figure-plot qd-plane" }, layout);
   const side = html("div", { class: "qd-side" }, layout);
   const readout = html("p", { class: "qd-readout", "aria-live": "polite" }, side);
   const list = html("div", { class: "qd-list", role: "table", "aria-label": "Score and weight of every word" }, side);
@@ -82,7 +82,7 @@ export function mount(root, ctx) {
       const r = nearestIndex(axis, lim - (p.y - pad) / s);
       if (c !== col || r !== row) { col = c; row = r; update(); }
     };
-    drag(hit, root_, moveTo);
+    drag(hit, root_, moveTo, undefined, { hold: false });
     drag(handle, root_, moveTo);
     handle.addEventListener("keydown", (e) => {
       const step = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[e.key];

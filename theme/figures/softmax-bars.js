@@ -10,7 +10,7 @@ const fmtExp = (v) => fmt(v, v >= 1000 ? 0 : 2);
 export function mount(root, ctx) {
   let data = ctx.data;
 
-  const plot = html("div", { class: "figure-plot drag-y" }, root);
+  const plot = html("div", { class: "figure-plot" }, root);
   const total = html("p", { class: "softmax-bars-total", "aria-live": "polite" }, root);
   html("p", { class: "figure-hint" }, root,
     "Drag a score bar up or down, or focus it (Tab) and use the arrow keys; "

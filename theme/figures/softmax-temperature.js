@@ -12,7 +12,7 @@ export function mount(root, ctx) {
   const slider = html("input", { type: "range", id: ctx.figure.id + "-t", min: 0, step: 1,
     "data-key-control": "ArrowRight" }, label);
   const readout = html("output", { for: slider.id }, controls);
-  const plot = html("div", { class: "figure-plot drag-y" }, root);
+  const plot = html("div", { class: "figure-plot" }, root);
   html("p", { class: "figure-hint" }, root,
     "Drag a score bar up or down, or focus it and use the arrow keys, to change that word's score.");
 

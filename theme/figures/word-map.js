@@ -49,7 +49,7 @@ export function mount(root, ctx) {
   let [ix, iy] = data.start;
 
   const layout = html("div", { class: "word-map-layout" }, root);
-  const plot = html("div", { class: "figure-plot drag-y" }, layout);
+  const plot = html("div", { class: "figure-plot" }, layout);
   const panel = html("div", { class: "word-map-panel" }, layout);
   const readout = html("div", { class: "word-map-readout", "aria-live": "polite" }, panel);
   const legend = html("ul", { class: "word-map-legend", "aria-label": "Shapes" }, panel);
@@ -115,7 +115,7 @@ export function mount(root, ctx) {
       if (jx !== ix || jy !== iy) { ix = jx; iy = jy; update(); }
     };
     drag(probe, rootSvg, moveTo);
-    drag(hit, rootSvg, moveTo);
+    drag(hit, rootSvg, moveTo, undefined, { hold: false });
     probe.addEventListener("keydown", (e) => {
       const step = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[e.key];
       if (!step) return;

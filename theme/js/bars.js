@@ -2,7 +2,7 @@
 // a row of draggable score bars (pointer, touch, arrow keys), a row of plain value bars, and
 // the editing loop that snaps a new score, asks the worker, and falls back honestly.
 // Nothing here computes a model number: bar heights are the data, scaled to pixels.
-import { fmt, point, svg } from "./svg.js";
+import { fmt, holdTouch, point, svg } from "./svg.js";
 
 export const SCORE_MAX = 10; // the engine accepts scores in [-10, 10]
 export const SCORE_STEP = 0.5; // one arrow key press; drags snap to the same grid
@@ -97,6 +97,7 @@ export function scoreBars(plot, onChange) {
         "data-index": i };
       if (keyControl && i === 0) attrs["data-key-control"] = keyControl;
       const bar = svg("g", attrs, root);
+      holdTouch(bar); // on the bar itself: a redraw at pointerdown detaches it before touchstart
       svg("rect", { x: x - band / 2, y: top, width: band, height, class: "hit" }, bar);
       svg("rect", { x: x - barW / 2, y: Math.min(sy(s), zeroY), width: barW,
         height: Math.max(1, Math.abs(sy(s) - zeroY)), class: "data" }, bar);

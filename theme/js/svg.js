@@ -43,8 +43,22 @@ export function onResize(el, draw) {
   draw(Math.round(el.clientWidth) || 560);
 }
 
-/** Pointer drag (mouse, pen, touch) on el; onMove gets the pointer's position in el's SVG. */
-export function drag(el, svgRoot, onMove, onEnd = () => {}) {
+/**
+ * Touches that start on el drag it rather than scroll the page. CSS touch-action would be the
+ * tool, but Chromium ignores it on SVG shapes; cancelling touchstart works everywhere, and the
+ * rest of the figure (and the page) still scrolls under a finger.
+ */
+export function holdTouch(el, where = () => true) {
+  el.addEventListener("touchstart", (e) => { if (where(e)) e.preventDefault(); }, { passive: false });
+}
+
+/**
+ * Pointer drag (mouse, pen, touch) on el; onMove gets the pointer's position in el's SVG.
+ * hold: false for large areas (a whole plane) where a finger should still scroll the page;
+ * a tap there still moves things.
+ */
+export function drag(el, svgRoot, onMove, onEnd = () => {}, { hold = true } = {}) {
+  if (hold) holdTouch(el);
   el.addEventListener("pointerdown", (e) => {
     e.preventDefault();
     el.setPointerCapture(e.pointerId);
