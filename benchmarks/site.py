@@ -8,6 +8,7 @@
 """
 from __future__ import annotations
 
+import gzip
 import json
 import queue
 import re
@@ -139,16 +140,21 @@ def chapter_weights(site: Path) -> dict:
                     runtime["started"] = True
                 elif not runtime["started"]:
                     try:
-                        sizes[resp.url] = len(resp.body())
+                        body = resp.body()
+                        sizes[resp.url] = len(body)
+                        gzipped[resp.url] = len(gzip.compress(body, 9))
                     except Exception:
                         pass
 
+            gzipped: dict[str, int] = {}
             page.on("response", on_response)
             page.route("**/assets/js/worker.js", lambda route: route.abort())  # stop at the runtime's door
             page.goto(f"{base}/{entry.path.stem}.html", wait_until="load")
             page.wait_for_timeout(700)
             text = sum(n for u, n in sizes.items() if not re.search(r"\.(svg|png|jpe?g|webp|gif)$", u))
+            text_gz = sum(n for u, n in gzipped.items() if not re.search(r"\.(svg|png|jpe?g|webp|gif)$", u))
             out[entry.path.stem] = {"html_css_js_kb": round(text / 1024, 1),
+                                    "html_css_js_gzip_kb": round(text_gz / 1024, 1),
                                     "images_kb": round((sum(sizes.values()) - text) / 1024, 1),
                                     "files": len(sizes)}
             page.close()
