@@ -19,7 +19,8 @@ def draw(fig, data):
     for ax, (t, w) in zip(np.atleast_1d(axes), rows):
         ax.bar(x, w, color=COLOURS["prediction"])
         ax.set_xticks(x, data["labels"])
-        ax.set_ylim(0, 1)
+        ax.set_ylim(0, 1.12)  # room for the label of a bar at 1
+        ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
         ax.set_title(f"temperature {t:g}")
         for xi, wi in zip(x, w):
             ax.text(xi, wi + 0.02, f"{wi:.2f}", ha="center", fontsize=8)
