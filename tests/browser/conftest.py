@@ -41,7 +41,7 @@ def chapter_pages() -> list[str]:
 
     return [f"{entry.path.stem}.html" for entry in load_site_config(ROOT / "content").chapters]
 
-FIGURES = ("softmax-temperature", "scaling-experiment")  # the figures that chapter holds
+FIGURES = ("softmax-bars", "softmax-temperature", "scaling-experiment")  # the figures that chapter holds
 CDN = "https://cdn.jsdelivr.net/**"  # where Pyodide fetches numpy when the build does not vendor it
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 SETTLE_MS = 90_000  # how long the runtime may take to reach ready or unavailable
