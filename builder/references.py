@@ -10,8 +10,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from pybtex.backends.html import Backend as HtmlBackend
+from pybtex.backends.plaintext import Backend as TextBackend
 from pybtex.database import BibliographyDataError, parse_string
-from pybtex.plugin import find_plugin
 from pybtex.richtext import Text
 from pybtex.scanner import PybtexError, PybtexSyntaxError
 from pybtex.style.formatting.unsrt import Style as Unsrt
@@ -20,6 +21,13 @@ from pybtex.style.template import field, href, join, optional
 from .errors import BuildError, read_source
 
 FILE = "references.bib"
+# Backend instances made once: pybtex's by-name lookup scans every installed package's entry
+# points, which cost a second per build when done for each name.
+HTML, TEXT = HtmlBackend(), TextBackend()
+
+
+def _plain(latex: str) -> str:
+    return Text.from_latex(latex).render(TEXT)
 
 
 class _Style(Unsrt):
@@ -63,7 +71,7 @@ def _surname(person) -> str:
 def _short(entry) -> str:
     people = entry.persons.get("author") or entry.persons.get("editor") or []
     year = entry.fields.get("year", "n.d.")
-    names = [Text.from_latex(_surname(p)).render_as("text") for p in people if str(p) != "others"]
+    names = [_plain(_surname(p)) for p in people if str(p) != "others"]
     if not names:
         return year
     if len(names) == 1 and len(people) == 1:
@@ -94,7 +102,6 @@ def load(content_dir: Path) -> Bibliography | None:
     except PybtexError as err:
         raise BuildError(path, None, f"BibTeX: {err}") from None
     style = _Style()
-    backend = find_plugin("pybtex.backends", "html")()
     entries = {}
     for key, entry in data.entries.items():
         line = lines.get(key.lower(), [None])[0]
@@ -109,9 +116,9 @@ def load(content_dir: Path) -> Bibliography | None:
             formatted = style.format_entry(key, entry)
         except (PybtexError, KeyError) as err:  # a field the entry type requires is missing
             raise BuildError(path, line, f"entry '{key}' cannot be formatted: {err}") from None
-        html = formatted.text.render(backend).replace("\n", " ")
+        html = formatted.text.render(HTML).replace("\n", " ")
         first = (entry.persons.get("author") or entry.persons.get("editor"))[0]
-        sort_key = (Text.from_latex(_surname(first)).render_as("text").lower(), entry.fields["year"],
+        sort_key = (_plain(_surname(first)).lower(), entry.fields["year"],
                     entry.fields["title"].lower())
         entries[key] = Reference(key, html, _short(entry), sort_key, line or 1)
     return Bibliography(path, entries)
