@@ -2,7 +2,7 @@
 // sliders (how much of the describing word was copied into "it", the matrix's strength) and a
 // choice of last word walk a grid the engine precomputed; the view shows the description, the
 // matrix, the query and every word's weight, and computes nothing itself.
-import { fmt, html, setNumbers } from "../js/svg.js";
+import { fmt, html, rangeControl, setNumbers } from "../js/svg.js";
 
 export function mount(root, ctx) {
   const data = ctx.data;
@@ -19,13 +19,10 @@ export function mount(root, ctx) {
     wordButtons[w].addEventListener("click", () => { last = w; draw(); });
   }
   const controls = html("div", { class: "figure-controls qm-sliders" }, root);
-  const copyLabel = html("label", { for: id + "-copy" }, controls, "Copied into “it” ");
-  const copy = html("input", { type: "range", id: id + "-copy", min: 0, max: data.copies.length - 1, step: 1 }, copyLabel);
-  const copyOut = html("output", { for: copy.id }, controls);
-  const strengthLabel = html("label", { for: id + "-strength" }, controls, "Query matrix strength ");
-  const strength = html("input", { type: "range", id: id + "-strength", min: 0, max: data.strengths.length - 1, step: 1,
-    "data-key-control": "ArrowRight" }, strengthLabel);
-  const strengthOut = html("output", { for: strength.id }, controls);
+  const { input: copy, output: copyOut } = rangeControl(controls, id + "-copy", "Copied into “it” ",
+    { max: data.copies.length - 1 });
+  const { input: strength, output: strengthOut } = rangeControl(controls, id + "-strength", "Query matrix strength ",
+    { max: data.strengths.length - 1, "data-key-control": "ArrowRight" });
   copy.addEventListener("input", () => { ci = Number(copy.value); draw(); });
   strength.addEventListener("input", () => { si = Number(strength.value); draw(); });
 

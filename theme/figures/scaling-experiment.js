@@ -1,6 +1,6 @@
 // scaling-experiment: mean largest softmax weight against width d, with and without dividing by √d.
 // Choosing a width works on the embedded data; new keys per query or a new draw asks the worker.
-import { fmt, html, nearestIndex, onResize, point, setNumbers, svg } from "../js/svg.js";
+import { fmt, html, nearestIndex, onResize, point, rangeControl, setNumbers, svg } from "../js/svg.js";
 
 const KEY_CHOICES = [2, 4, 8, 16, 32];
 
@@ -10,10 +10,8 @@ export function mount(root, ctx) {
   if (index < 0) index = data.rows.length - 1;
 
   const controls = html("div", { class: "figure-controls" }, root);
-  const label = html("label", { for: ctx.figure.id + "-d" }, controls, "Width d ");
-  const slider = html("input", { type: "range", id: ctx.figure.id + "-d", min: 0, step: 1,
-    "data-key-control": "ArrowLeft" }, label);
-  const readout = html("output", { for: slider.id }, controls);
+  const { input: slider, output: readout } = rangeControl(controls, ctx.figure.id + "-d", "Width d ",
+    { "data-key-control": "ArrowLeft" });
   const plot = html("div", { class: "figure-plot" }, root);
   const live = html("div", { class: "figure-controls" }, root);
   const keysLabel = html("label", { for: ctx.figure.id + "-k" }, live, "Keys per query ");

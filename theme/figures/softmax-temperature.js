@@ -1,17 +1,15 @@
 // softmax-temperature: scores (draggable, top) become weights (bottom) at the chosen temperature.
 // The temperature slider walks the precomputed grid; changing a score asks the worker.
 import { replaceKeepingFocus, scoreBars, scoreEditor, SCORE_MAX, valueRow } from "../js/bars.js";
-import { fmt, html, nearestIndex, onResize, setNumbers, svg } from "../js/svg.js";
+import { fmt, html, nearestIndex, onResize, rangeControl, setNumbers, svg } from "../js/svg.js";
 
 export function mount(root, ctx) {
   let data = ctx.data;
   let index = data.start;
 
   const controls = html("div", { class: "figure-controls" }, root);
-  const label = html("label", { for: ctx.figure.id + "-t" }, controls, "Temperature ");
-  const slider = html("input", { type: "range", id: ctx.figure.id + "-t", min: 0, step: 1,
-    "data-key-control": "ArrowRight" }, label);
-  const readout = html("output", { for: slider.id }, controls);
+  const { input: slider, output: readout } = rangeControl(controls, ctx.figure.id + "-t", "Temperature ",
+    { "data-key-control": "ArrowRight" });
   const plot = html("div", { class: "figure-plot" }, root);
   html("p", { class: "figure-hint" }, root,
     "Drag a score bar up or down, or focus it and use the arrow keys, to change that word's score.");

@@ -18,6 +18,17 @@ export function html(tag, attrs = {}, parent = null, text = null) {
   return el;
 }
 
+/**
+ * A labelled range input stepping through indices 0..max, with an <output> after it for the
+ * readout: the control every slider of the figures uses. Returns { input, output }.
+ */
+export function rangeControl(parent, id, text, attrs = {}) {
+  const label = html("label", { for: id }, parent, text);
+  const input = html("input", { type: "range", id, min: 0, step: 1, ...attrs }, label);
+  const output = html("output", { for: id }, parent);
+  return { input, output };
+}
+
 export const fmt = (x, digits = 2) => Number(x).toFixed(digits);
 
 /** Index of the entry of values closest to x. */
