@@ -154,8 +154,10 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
                 site.files[fig.svg_path] = fig.svg
         site.files["index.html"] = env.get_template("index.html").render(**common).encode()
         if bibliography:
-            cited_in = {key: [ch for ch in chapters if key in {r.key for r in ch.references}]
-                        for key in bibliography.entries}
+            cited_in = {key: [] for key in bibliography.entries}
+            for ch in chapters:
+                for ref in ch.references:
+                    cited_in[ref.key].append(ch)
             site.files["bibliography.html"] = env.get_template("bibliography.html").render(
                 cited_in=cited_in, **common).encode()
     except jinja2.TemplateError as err:

@@ -26,6 +26,15 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
+def line_containing(lines: list[str], needle: str) -> int | None:
+    """The first 1-based line that contains `needle`: where to point an error found after parsing."""
+    if needle:
+        for i, line in enumerate(lines, 1):
+            if needle in line:
+                return i
+    return None
+
+
 def read_source(path: Path) -> str:
     """A source file's text; bytes that are not UTF-8 are a BuildError at their line."""
     data = Path(path).read_bytes()

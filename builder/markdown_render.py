@@ -10,7 +10,7 @@ from pymdownx.blocks import BlocksExtension
 from .citations import CitationError, CitationsExtension
 from .directives import DIRECTIVES
 from .directives.figure import DirectiveMismatch
-from .errors import BuildError
+from .errors import BuildError, line_containing
 from .links import MarkdownLinks
 from .math import MathError, MathExtension
 from .sidenotes import SidenoteError, SidenotesExtension
@@ -43,11 +43,7 @@ def _unscanned_directive_line(lines: list[str], scanned: set[int], argument: str
 
 def _formula_line(lines: list[str], latex: str) -> int | None:
     """The source line where a formula starts (its first line of text, found verbatim)."""
-    first = next((part.strip() for part in latex.splitlines() if part.strip()), "")
-    for i, line in enumerate(lines, 1):
-        if first and first in line:
-            return i
-    return None
+    return line_containing(lines, next((part.strip() for part in latex.splitlines() if part.strip()), ""))
 
 
 def render(path, text: str, figures: list, source, numbers: dict | None = None,
@@ -68,9 +64,9 @@ def render(path, text: str, figures: list, source, numbers: dict | None = None,
     except MathError as err:
         raise BuildError(path, _formula_line(source.lines, err.latex), str(err)) from None
     except CitationError as err:
-        line = next((i for i, text in enumerate(source.lines, 1) if f"@{err}" in text), None)
-        raise BuildError(path, line, f"citation of '{err}' where the builder expected none "
-                                     "(inside HTML or an unusual code block?)") from None
+        raise BuildError(path, line_containing(source.lines, f"@{err}"),
+                         f"citation of '{err}' where the builder expected none "
+                         "(inside HTML or an unusual code block?)") from None
     except SidenoteError as err:
         raise BuildError(path, source.note_defs.get(err.name), str(err)) from None
     except DirectiveMismatch as err:

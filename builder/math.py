@@ -28,6 +28,15 @@ class MathError(Exception):
         self.latex = latex
 
 
+def _depths(latex: str):
+    """(index, brace depth after it) for each character; escaped braces \\{ \\} do not count."""
+    masked = re.sub(r"\\[{}]", "  ", latex)
+    depth = 0
+    for i, ch in enumerate(masked):
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        yield i, depth
+
+
 def _expand_roles(latex: str) -> str:
     r"""\query{q} -> {\color{query}{q}}: a group, so the colour ends with the argument."""
     out, i = [], 0
@@ -39,12 +48,7 @@ def _expand_roles(latex: str) -> str:
             j += 1
         if j >= len(latex) or latex[j] != "{":
             raise MathError(latex, f"\\{m.group(1)} needs an argument in braces, as in \\{m.group(1)}{{x}}")
-        depth, k = 0, j
-        while k < len(latex):
-            depth += {"{": 1, "}": -1}.get(latex[k], 0)
-            if depth == 0:
-                break
-            k += 1
+        k = next((k for k, depth in _depths(latex[j:]) if depth == 0), len(latex) - j) + j
         out.append(latex[i:m.start()] + r"{\color{" + m.group(1) + "}" + _expand_roles(latex[j:k + 1]) + "}")
         i = k + 1
     out.append(latex[i:])
@@ -53,12 +57,8 @@ def _expand_roles(latex: str) -> str:
 
 def to_mathml(latex: str, display: bool) -> str:
     """MathML for one formula; MathError for LaTeX that would not typeset faithfully."""
-    depth = 0
-    for ch in re.sub(r"\\[{}]", "", latex):
-        depth += {"{": 1, "}": -1}.get(ch, 0)
-        if depth < 0:
-            break
-    if depth != 0:
+    depths = [d for _, d in _depths(latex)]
+    if min(depths, default=0) < 0 or (depths and depths[-1] != 0):
         raise MathError(latex, f"unbalanced braces in formula ${latex.strip()}$")
     source = _expand_roles(latex)
     try:

@@ -64,14 +64,19 @@ def _entry_lines(text: str) -> dict[str, list[int]]:
     return lines
 
 
+def _people(entry) -> list:
+    """Who the entry is by: its authors, else its editors."""
+    return entry.persons.get("author") or entry.persons.get("editor") or []
+
+
 def _surname(person) -> str:
-    return " ".join(person.last_names) or " ".join(person.first_names)
+    return _plain(" ".join(person.last_names) or " ".join(person.first_names))
 
 
 def _short(entry) -> str:
-    people = entry.persons.get("author") or entry.persons.get("editor") or []
+    people = _people(entry)
     year = entry.fields.get("year", "n.d.")
-    names = [_plain(_surname(p)) for p in people if str(p) != "others"]
+    names = [_surname(p) for p in people if str(p) != "others"]
     if not names:
         return year
     if len(names) == 1 and len(people) == 1:
@@ -106,7 +111,7 @@ def load(content_dir: Path) -> Bibliography | None:
     for key, entry in data.entries.items():
         line = lines.get(key.lower(), [None])[0]
         missing = [f for f in ("title", "year") if f not in entry.fields]
-        if not (entry.persons.get("author") or entry.persons.get("editor")):
+        if not _people(entry):
             missing.insert(0, "author")
         if missing:
             raise BuildError(path, line, f"entry '{key}' has no {', '.join(missing)}")
@@ -117,8 +122,6 @@ def load(content_dir: Path) -> Bibliography | None:
         except (PybtexError, KeyError) as err:  # a field the entry type requires is missing
             raise BuildError(path, line, f"entry '{key}' cannot be formatted: {err}") from None
         html = formatted.text.render(HTML).replace("\n", " ")
-        first = (entry.persons.get("author") or entry.persons.get("editor"))[0]
-        sort_key = (_plain(_surname(first)).lower(), entry.fields["year"],
-                    entry.fields["title"].lower())
+        sort_key = (_surname(_people(entry)[0]).lower(), entry.fields["year"], entry.fields["title"].lower())
         entries[key] = Reference(key, html, _short(entry), sort_key, line or 1)
     return Bibliography(path, entries)

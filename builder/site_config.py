@@ -6,7 +6,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import BuildError, read_source
+from .errors import BuildError, line_containing, read_source
 
 
 @dataclass(frozen=True)
@@ -25,13 +25,6 @@ class SiteConfig:
     path: Path
 
 
-def _line_of(text: str, needle: str) -> int | None:
-    for i, line in enumerate(text.splitlines(), 1):
-        if needle in line:
-            return i
-    return None
-
-
 def load_site_config(content_dir: Path) -> SiteConfig:
     path = content_dir / "site.toml"
     if not path.is_file():
@@ -45,14 +38,14 @@ def load_site_config(content_dir: Path) -> SiteConfig:
     site = data.get("site", {})
     title = site.get("title")
     if not isinstance(title, str) or not title.strip():
-        raise BuildError(path, _line_of(text, "[site]"), "[site] needs a title = \"...\"")
+        raise BuildError(path, line_containing(text.splitlines(), "[site]"), "[site] needs a title = \"...\"")
     chapters = data.get("chapters")
     if not isinstance(chapters, list) or not chapters:
         raise BuildError(path, None, "no chapters: add [[chapters]] tables with file = \"NN-slug.md\"")
     entries, seen, numbers = [], set(), {}
     for i, ch in enumerate(chapters, 1):
         file = ch.get("file") if isinstance(ch, dict) else None
-        line = _line_of(text, f'"{file}"') if isinstance(file, str) else None
+        line = line_containing(text.splitlines(), f'"{file}"') if isinstance(file, str) else None
         if not isinstance(file, str) or not file.endswith(".md"):
             raise BuildError(path, line, f"chapter {i}: file must name a .md file, not {file!r}")
         chapter_path = content_dir / file
