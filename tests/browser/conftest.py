@@ -62,6 +62,12 @@ document.addEventListener("DOMContentLoaded", () => {
 """
 
 
+def wait_for_fallback(page, img) -> None:
+    """Scroll a fallback <img> into view and wait until it has loaded: fallbacks load lazily."""
+    img.scroll_into_view_if_needed()
+    page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=img.element_handle(), timeout=5_000)
+
+
 def _unavailable(reason: str):
     if os.environ.get("ATTN_REQUIRE_BROWSER"):
         pytest.fail(reason + " (ATTN_REQUIRE_BROWSER is set, so browser tests must run)")

@@ -1,7 +1,7 @@
 """The site opened from file:// (a downloaded dist/ folder, double-clicked)."""
 from __future__ import annotations
 
-from .conftest import CHAPTER, FIGURES
+from .conftest import CHAPTER, FIGURES, wait_for_fallback
 
 
 def _open_from_file(new_context, site):
@@ -31,8 +31,7 @@ def test_file_url_keeps_the_static_fallbacks(new_context, site):
         assert state == "static", (name, state)
         figure = page.locator(f'[data-figure="{name}"]')
         img = figure.locator(".figure-fallback img")
-        img.scroll_into_view_if_needed()  # fallbacks load lazily, as the reader scrolls to them
-        page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=img.element_handle(), timeout=5_000)
+        wait_for_fallback(page, img)
         assert img.is_visible(), f"{name}: fallback hidden"
         assert (img.get_attribute("alt") or "").strip(), f"{name}: no alt text"
         assert figure.locator("ul.figure-numbers li").count() > 0, f"{name}: no key numbers"

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from .conftest import CHAPTER, FIGURES, chapter_pages
+from .conftest import CHAPTER, FIGURES, chapter_pages, wait_for_fallback
 
 
 @pytest.mark.parametrize("page_name", chapter_pages())
@@ -24,8 +24,7 @@ def test_figures_fall_back_to_static_images_and_numbers(open_chapter, base_url, 
 
         img = figure.locator(".figure-fallback img")
         assert img.count() == 1, f"{name}: expected one fallback image"
-        img.scroll_into_view_if_needed()  # fallbacks load lazily, as the reader scrolls to them
-        page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=img.element_handle(), timeout=5_000)
+        wait_for_fallback(page, img)
         assert img.is_visible(), f"{name}: the fallback image is hidden without JavaScript"
         alt = (img.get_attribute("alt") or "").strip()
         assert alt, f"{name}: the fallback image has no alt text"

@@ -16,16 +16,14 @@ def _first_page_with(pattern: str) -> str:
     pytest.fail(f"no chapter has {pattern!r}: the series should use it")
 
 
-def _open(new_context, base_url, page, width, javascript=True):
-    tab = new_context(viewport={"width": width, "height": 800}, java_script_enabled=javascript).new_page()
-    tab.route("https://cdn.jsdelivr.net/**", lambda route: route.abort())
-    tab.goto(base_url + page)
-    return tab
+def _open(open_chapter, base_url, page, width, javascript=True):
+    return open_chapter(base_url + page, viewport={"width": width, "height": 800},
+                        java_script_enabled=javascript).page
 
 
 @pytest.mark.parametrize("javascript", [True, False])
-def test_narrow_sidenote_opens_in_place_from_the_keyboard(new_context, base_url, javascript):
-    tab = _open(new_context, base_url, _first_page_with(r"\[\^[^\]]+\][^:]"), 375, javascript)
+def test_narrow_sidenote_opens_in_place_from_the_keyboard(open_chapter, base_url, javascript):
+    tab = _open(open_chapter, base_url, _first_page_with(r"\[\^[^\]]+\][^:]"), 375, javascript)
     toggle, note = tab.locator(".sidenote-toggle").first, tab.locator(".sidenote").first
     expect(note).to_be_hidden()
     toggle.focus()
@@ -37,8 +35,8 @@ def test_narrow_sidenote_opens_in_place_from_the_keyboard(new_context, base_url,
     expect(note).to_be_hidden()
 
 
-def test_wide_sidenote_sits_in_the_margin(new_context, base_url):
-    tab = _open(new_context, base_url, _first_page_with(r"\[\^[^\]]+\][^:]"), 1200)
+def test_wide_sidenote_sits_in_the_margin(open_chapter, base_url):
+    tab = _open(open_chapter, base_url, _first_page_with(r"\[\^[^\]]+\][^:]"), 1200)
     note, wrap = tab.locator(".sidenote").first, tab.locator(".sidenote-wrap").first
     expect(note).to_be_visible()
     paragraph = wrap.locator("xpath=ancestor::p[1]").bounding_box()
@@ -48,14 +46,14 @@ def test_wide_sidenote_sits_in_the_margin(new_context, base_url):
     assert tab.locator(".sidenote-toggle").first.is_hidden()  # nothing to toggle, nothing to tab to
 
 
-def test_sidenotes_print(new_context, base_url):
-    tab = _open(new_context, base_url, _first_page_with(r"\[\^[^\]]+\][^:]"), 375)
+def test_sidenotes_print(open_chapter, base_url):
+    tab = _open(open_chapter, base_url, _first_page_with(r"\[\^[^\]]+\][^:]"), 375)
     tab.emulate_media(media="print")
     expect(tab.locator(".sidenote").first).to_be_visible()
 
 
-def test_citation_jumps_to_the_reference_list(new_context, base_url):
-    tab = _open(new_context, base_url, _first_page_with(r"\[@\w"), 1200)
+def test_citation_jumps_to_the_reference_list(open_chapter, base_url):
+    tab = _open(open_chapter, base_url, _first_page_with(r"\[@\w"), 1200)
     cite = tab.locator(".citation a").first
     key = cite.get_attribute("href")[len("#ref-"):]
     cite.click()
