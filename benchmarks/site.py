@@ -148,7 +148,7 @@ def chapter_weights(site: Path) -> dict:
 
             gzipped: dict[str, int] = {}
             page.on("response", on_response)
-            page.route("**/assets/js/worker.js", lambda route: route.abort())  # stop at the runtime's door
+            page.route("**/assets/runtime/worker.js", lambda route: route.abort())  # stop at the runtime's door
             page.goto(f"{base}/{entry.path.stem}.html", wait_until="load")
             page.wait_for_timeout(700)
             text = sum(n for u, n in sizes.items() if not re.search(r"\.(svg|png|jpe?g|webp|gif)$", u))

@@ -18,10 +18,13 @@ import jinja2
 
 from .directives import DIRECTIVES, NAMES
 from .errors import BuildError, display_path, read_source
-from .expressions import ExpressionError, evaluate
-from .figures import FigureCache, RenderedFigure, embed_json, render_figure
+from engine.figures import FIGURES
+
+from .expressions import RE_EXPR, ExpressionError, evaluate
+from .figures import FigureCache, RenderedFigure, check_parts, embed_json, render_figure
 from .links import check_links
 from .markdown_render import render
+from . import palette
 from .pages import environment
 from .references import Bibliography
 from .references import load as load_bibliography
@@ -67,6 +70,8 @@ class Site:
     """Everything the write phase needs: file bytes by dist-relative path, and files to copy."""
     files: dict[str, bytes] = field(default_factory=dict)
     copies: dict[str, Path] = field(default_factory=dict)
+    chapters: list[Chapter] = field(default_factory=list)
+    unused_facts: list[str] = field(default_factory=list)  # "figure: key" computed for no chapter's text
 
 
 def _title(path: Path, toc_tokens) -> str:
@@ -100,7 +105,7 @@ def gather_chapter(entry: ChapterEntry, cache: FigureCache, bibliography: Biblio
     values = {}
     for use in scanned.expressions:
         try:
-            values[(use.line, use.start)] = evaluate(use.source, cache.data)
+            values[(use.line, use.start)] = evaluate(use.source, cache.lookup)
         except ExpressionError as err:
             raise BuildError(path, use.line, str(err)) from None
     slug = path.stem
@@ -115,22 +120,25 @@ def gather_chapter(entry: ChapterEntry, cache: FigureCache, bibliography: Biblio
 def _assets(theme: Path) -> tuple[dict[str, Path], dict[str, bytes]]:
     """Theme files to copy, and the stylesheet: site.css then each figure's own CSS, in one file."""
     copies = {}
-    for sub, dest, pattern in (("js", "assets/js", "*"), ("figures", "assets/figures", "*.js")):
+    for sub, dest, pattern in (("js", "assets/js", "*"), ("runtime", "assets/runtime", "*.js"),
+                                 ("figures", "assets/figures", "*.js")):
         for p in sorted((theme / sub).glob(pattern)):
             if p.is_file():
                 copies[f"{dest}/{p.name}"] = p
     sheets = [theme / "css" / "site.css", *sorted((theme / "figures").glob("*.css"))]
-    css = b"".join(f"/* {p.relative_to(theme).as_posix()} */\n".encode() + p.read_bytes() for p in sheets)
+    css = palette.css(palette.load(theme / "palette.toml")).encode() + b"".join(f"/* {p.relative_to(theme).as_posix()} */\n".encode() + p.read_bytes() for p in sheets)
     return copies, {"assets/css/site.css": css}
 
 
 def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, live_reload: bool = False) -> Site:
     """Phase one: read, validate and render everything into memory."""
     cache = cache or FigureCache()
+    for name in FIGURES:
+        check_parts(name, paths.theme)
     config = load_site_config(paths.content)
     bibliography = load_bibliography(paths.content)
     chapters = [gather_chapter(e, cache, bibliography) for e in config.chapters]
-    site = Site()
+    site = Site(chapters=chapters)
     wheel_name, wheel = build_wheel(paths.engine)
     wheel_path = f"py/{hashlib.sha256(wheel).hexdigest()[:12]}/{wheel_name}"
     site.files[wheel_path] = wheel
@@ -167,6 +175,22 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
     site.files[MARKER] = (json.dumps(runtime_config, indent=2) + "\n").encode()
     check_links(chapters, set(site.files) | set(site.copies))
     return site
+
+
+def unused_facts(chapters: list[Chapter], cache: FigureCache) -> list[str]:
+    """Facts a figure model computes that no inline expression quotes: candidates to delete."""
+    used = set()
+    for ch in chapters:
+        for use in ch.source.directives:
+            if use.name == "figure":
+                cache.lookup(use.argument, use.options)  # every figure on a page, quoted or not
+        for use in ch.source.expressions:
+            m = RE_EXPR.match(use.source.strip())
+            keys = m.group("path").split(".")[1:] if m else []
+            if len(keys) > 1 and keys[0] == "facts":
+                used.add((m.group("name"), keys[1]))
+    return [f"{name}: {key}" for name, keys in sorted(cache.facts_seen.items())
+            for key in sorted(keys) if (name, key) not in used]
 
 
 def _check_out(out: Path, root: Path, sources: list[Path]) -> None:
@@ -221,5 +245,8 @@ def build(paths: Paths, out: Path, pyodide_dist: Path | None = None, cache: Figu
 
 
 def check(paths: Paths, pyodide_dist: Path | None = None) -> Site:
-    """Everything a build validates, without writing the output."""
-    return gather(paths, load_runtime(paths, pyodide_dist))
+    """Everything a build validates, without writing the output; also lists facts no chapter quotes."""
+    cache = FigureCache()
+    site = gather(paths, load_runtime(paths, pyodide_dist), cache)
+    site.unused_facts = unused_facts(site.chapters, cache)
+    return site

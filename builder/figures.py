@@ -4,9 +4,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from html import escape
+from pathlib import Path
 
 from engine import figures as models
+from engine.figures.params import validate
 from . import fallbacks
+from .errors import BuildError
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @dataclass
@@ -20,18 +25,66 @@ class RenderedFigure:
     svg: bytes
 
 
+def parts(name: str, theme: Path) -> dict[str, Path]:
+    """The three files every figure needs: its model, its static fallback and its view."""
+    module = name.replace("-", "_")
+    return {"model": ROOT / "engine" / "figures" / f"{module}.py",
+            "fallback": ROOT / "builder" / "fallbacks" / f"{module}.py",
+            "view": theme / "figures" / f"{name}.js"}
+
+
+def check_parts(name: str, theme: Path) -> None:
+    """A figure with a part missing is a BuildError that names the figure and the missing file."""
+    for role, path in parts(name, theme).items():
+        if not path.is_file():
+            raise BuildError(path, None, f"figure '{name}' has no {role} module: every figure needs "
+                                         f"engine/figures/<name>.py, builder/fallbacks/<name>.py and "
+                                         f"theme/figures/<name>.js (see README, 'Writing a figure')")
+
+
+def _check_output(name: str, data: dict) -> None:
+    """The model's output must be JSON (finite numbers) and carry the text the page shows."""
+    model = parts(name, ROOT / "theme")["model"]
+    try:
+        json.dumps(data, allow_nan=False)
+    except (TypeError, ValueError) as err:
+        raise BuildError(model, None, f"figure '{name}': compute() must return JSON-able data "
+                                      f"(lists, dicts, str, finite numbers): {err}") from None
+    text = data.get("text")
+    if not (isinstance(text, dict) and isinstance(text.get("alt"), str)
+            and isinstance(text.get("numbers"), list) and all(isinstance(n, str) for n in text["numbers"])):
+        raise BuildError(model, None, f"figure '{name}': text() must return {{'alt': str, 'numbers': [str, ...]}}")
+
+
 class FigureCache:
-    """Model outputs and fallback SVGs by (name, params); shared across rebuilds in `serve`."""
+    """Model outputs, prose facts and fallback SVGs by (name, params); shared across rebuilds in `serve`."""
 
     def __init__(self):
-        self._data: dict[str, dict] = {}
+        self._data: dict = {}
+        self._facts: dict = {}
         self._svg: dict[str, bytes] = {}
+        self.facts_seen: dict[str, set[str]] = {}  # figure -> every fact key its models produced
 
-    def data(self, name: str, params: dict | None) -> dict:
-        key = json.dumps([name, params or {}], sort_keys=True)
+    def data(self, name: str, raw_params: dict | None) -> dict:
+        """What the page embeds and the view draws (ParamError for bad options)."""
+        key = (name, validate(models.module(name).Params, raw_params))  # the frozen Params: hashable
         if key not in self._data:
-            self._data[key] = models.compute(name, params)
+            data = models.compute(name, raw_params)
+            if data.get("text") is None:  # TRANSITION: models without text() yet
+                fb, full = fallbacks.module(name), {**data, "facts": models.facts(name, raw_params)}
+                data["text"] = {"alt": fb.alt(full), "numbers": fb.numbers(full)}
+            _check_output(name, data)
+            self._data[key] = data
         return self._data[key]
+
+    def lookup(self, name: str, raw_params: dict | None) -> dict:
+        """What an inline expression may read: the figure's data and its build-time facts."""
+        data = self.data(name, raw_params)
+        key = (name, validate(models.module(name).Params, raw_params))
+        if key not in self._facts:
+            self._facts[key] = models.facts(name, raw_params, data)
+            self.facts_seen.setdefault(name, set()).update(self._facts[key])
+        return {**data, "facts": self._facts[key]}
 
     def svg(self, name: str, data: dict) -> bytes:
         key = json.dumps(data, sort_keys=True)
@@ -40,20 +93,26 @@ class FigureCache:
         return self._svg[key]
 
 
+# Inside <script>, "<!--" and "<script" change how the HTML parser finds the end of the element,
+# and "</" can end it: escape every <, > and & (and the JS line separators) as \u escapes.
+_JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
+                               "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
 def embed_json(data) -> str:
-    """JSON that is safe inside <script>: no '</' can close the element early."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
+    """JSON that is inert inside <script type="application/json">: nothing in it can end or alter the element."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).translate(_JSON_ESCAPES)
 
 
 def render_figure(cache: FigureCache, use, chapter_number: int, index: int, page_slug: str) -> RenderedFigure:
     data = cache.data(use.argument, use.options)
-    fb = fallbacks.module(use.argument)
+    text = data["text"]
     svg_path = f"figures/{page_slug}-{index}.svg"
-    numbers = "".join(f"<li>{escape(n)}</li>" for n in fb.numbers(data))
+    numbers = "".join(f"<li>{escape(n)}</li>" for n in text["numbers"])
     body = (
         f'<script type="application/json" class="figure-data">{embed_json(data)}</script>'
         f'<div class="figure-view"></div>'
-        f'<div class="figure-fallback"><img src="{svg_path}" alt="{escape(fb.alt(data))}" loading="lazy"></div>'
+        f'<div class="figure-fallback"><img src="{svg_path}" alt="{escape(text["alt"])}" loading="lazy"></div>'
         f'<ul class="figure-numbers" aria-label="Key numbers">{numbers}</ul>'
     )
     label = f"Figure {chapter_number}.{index}"

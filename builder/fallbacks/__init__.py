@@ -1,7 +1,7 @@
 """Static fallbacks: one module per figure drawing the model's output with matplotlib.
 
-Each module has `draw(fig, data)`, `alt(data) -> str` (the image's alt text) and
-`numbers(data) -> list[str]` (the key numbers listed as text under the figure).
+Each module has `draw(fig, data)`. What a reader reads about the figure (alt text, key
+numbers) is not drawn here: the model computes it once, in `data["text"]`.
 """
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-# Series colours (see theme/css/site.css): prediction for weights, data for inputs.
-COLOURS = {"data": "#3b3b3b", "model": "#7b4fa0", "prediction": "#c2410c", "target": "#15803d",
-           "query": "#e8710a", "key": "#1a73e8", "value": "#188038", "muted": "#9aa0a6"}
+from ..palette import load as load_palette  # noqa: E402
+
+COLOURS = load_palette()  # the pages' palette: a fallback and its live view share every colour
 
 STYLE = {
     "svg.hashsalt": "attention-explorable",  # fixed ids: byte-identical SVG on every build

@@ -30,9 +30,9 @@ def draw(fig, data):
     ax.set_ylim(-e - 0.5, e + 0.5)
     ax.set_xticks(range(-e, e + 1))
     ax.set_yticks(range(-e, e + 1))
-    ax.grid(color="#e8eaed", lw=0.8)
-    ax.axhline(0, color=COLOURS["muted"], lw=0.8)
-    ax.axvline(0, color=COLOURS["muted"], lw=0.8)
+    ax.grid(color=COLOURS["grid"], lw=0.8)
+    ax.axhline(0, color=COLOURS["axis"], lw=0.8)
+    ax.axvline(0, color=COLOURS["axis"], lw=0.8)
     for name, colour in (("a", COLOURS["query"]), ("b", COLOURS["key"])):
         x, y = s[name]
         ax.annotate("", xy=(x, y), xytext=(0, 0), arrowprops={"arrowstyle": "-|>", "color": colour, "lw": 2})

@@ -19,8 +19,8 @@ def draw(fig, data):
     plane.set_xlim(-lim, lim)
     plane.set_ylim(-lim, lim)
     plane.set_aspect("equal")
-    plane.axhline(0, color=COLOURS["muted"], lw=0.5)
-    plane.axvline(0, color=COLOURS["muted"], lw=0.5)
+    plane.axhline(0, color=COLOURS["axis"], lw=0.5)
+    plane.axvline(0, color=COLOURS["axis"], lw=0.5)
     for word, (kx, ky) in zip(data["words"], data["keys"]):
         plane.annotate("", (kx, ky), (0, 0), arrowprops={"arrowstyle": "->", "color": COLOURS["key"]})
         if np.hypot(kx, ky) > 1:

@@ -18,7 +18,7 @@ def draw(fig, data):
     target = sentence["target"]
     weights = np.array(sentence["weights"])  # (C, S, T)
     picks = sorted({0, s["copy"], len(data["copies"]) - 1})
-    styles = {0: (COLOURS["muted"], "--"), s["copy"]: (COLOURS["prediction"], "-")}
+    styles = {0: (COLOURS["axis"], "--"), s["copy"]: (COLOURS["prediction"], "-")}
     for i in picks:
         shade, line = styles.get(i, (COLOURS["prediction"], ":"))
         curve.plot(data["strengths"], weights[i, :, target], marker="o", ls=line, ms=3, color=shade,

@@ -21,7 +21,7 @@ def draw(fig, data):
     )
     for ax, values, colour, title, digits in panels:
         ax.bar(x, values, color=colour)
-        ax.axhline(0, color=COLOURS["muted"], lw=0.8)
+        ax.axhline(0, color=COLOURS["axis"], lw=0.8)
         ax.set_xticks(x, labels, rotation=45, ha="right", fontsize=8)
         ax.set_title(title, fontsize=9)
         top = max(max(values), 0.0)

@@ -52,13 +52,13 @@ def draw(fig, data):
     ax.set_xlim(data["grid"]["xs"][0], data["grid"]["xs"][-1])
     ax.set_ylim(data["grid"]["ys"][0], data["grid"]["ys"][-1])
     for word, (x, y), (dx, dy) in zip(data["words"], data["coords"], _label_offsets(fig, ax, data)):
-        leader = {"arrowstyle": "-", "color": COLOURS["muted"], "lw": 0.5} if abs(dx) + abs(dy) > 12 else None
+        leader = {"arrowstyle": "-", "color": COLOURS["axis"], "lw": 0.5} if abs(dx) + abs(dy) > 12 else None
         ax.annotate(word, (x, y), xytext=(dx, dy), textcoords="offset points", fontsize=8,
                     ha="center", va="center", arrowprops=leader)
     (px, py), found = _probe(data)
     for word, _ in found:
         x, y = data["coords"][data["words"].index(word)]
-        ax.plot([px, x], [py, y], color=COLOURS["muted"], lw=0.8, zorder=0)
+        ax.plot([px, x], [py, y], color=COLOURS["axis"], lw=0.8, zorder=0)
     ax.scatter([px], [py], marker="+", s=90, color=COLOURS["prediction"], label="probe", zorder=3)
     ax.set_xlabel(f"first direction ({data['explained'][0]:.0%} of the spread)")
     ax.set_ylabel(f"second direction ({data['explained'][1]:.0%})")

@@ -1,14 +1,21 @@
 """Figure models: one module per figure, each a pure seeded function from parameters to JSON-able data.
 
-Every module defines a frozen dataclass `Params` (defaults are the figure as printed) and
-`compute(params) -> dict`. FIGURES is the one ordered registry the builder and the browser share.
+Every module defines
+- `Params`, a frozen dataclass: the options, their defaults (the figure as printed) and ranges;
+- `compute(params) -> dict`: what the view draws;
+- `text(params, data) -> dict`: what a reader reads about it, `{"alt": str, "numbers": [str]}`
+  for the state the figure opens in, plus `"states": [{"numbers": [...], ...}]` when the view
+  steps through precomputed states (the module's docstring says how they are indexed);
+- optionally `facts(params, data) -> dict`: numbers quoted only in the prose, computed at build
+  time and never shipped to the page or the worker.
+FIGURES is the one ordered registry the builder and the browser share.
 """
 from __future__ import annotations
 
 import importlib
 import json
 
-from .params import ParamError, to_json, validate
+from .params import ParamError, schema, to_json, validate
 
 FIGURES = (  # in reading order
     "winograd-head",
@@ -34,10 +41,24 @@ def module(name: str):
 
 
 def compute(name: str, raw_params: dict | None = None) -> dict:
-    """Validate raw options and run the figure model; the result carries the params it used."""
+    """Validate raw options and run the figure model: its data, the params it used, the options'
+    schema and the text a reader reads. Everything a view shows comes from here."""
     mod = module(name)
     params = validate(mod.Params, raw_params)
-    return {"figure": name, "params": to_json(params), **mod.compute(params)}
+    data = mod.compute(params)
+    data.pop("facts", None)  # TRANSITION: models not yet split into compute() and facts()
+    text = mod.text(params, data) if hasattr(mod, "text") else None  # TRANSITION: None until every model has text()
+    return {"figure": name, "params": to_json(params), "schema": schema(mod.Params), **data, "text": text}
+
+
+def facts(name: str, raw_params: dict | None = None, data: dict | None = None) -> dict:
+    """The numbers a chapter quotes about figure `name` (build time only); `data` is its compute()
+    output when the caller already has it."""
+    mod = module(name)
+    params = validate(mod.Params, raw_params)
+    if not hasattr(mod, "facts"):
+        return mod.compute(params).get("facts", {})  # TRANSITION: models that still return their facts
+    return mod.facts(params, data if data is not None else compute(name, raw_params))
 
 
 def compute_json(name: str, params_json: str) -> str:
@@ -48,4 +69,4 @@ def compute_json(name: str, params_json: str) -> str:
         return json.dumps({"ok": False, "error": str(err)})
 
 
-__all__ = ["FIGURES", "ParamError", "compute", "compute_json", "module"]
+__all__ = ["FIGURES", "ParamError", "compute", "compute_json", "facts", "module"]

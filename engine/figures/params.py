@@ -16,25 +16,39 @@ class ParamError(ValueError):
         self.option = option
 
 
-def field(default, *, lo=None, hi=None, length=None, doc=""):
-    """A dataclass field with an allowed range (inclusive) and, for tuples, an allowed length range."""
-    return dataclasses.field(default=default, metadata={"lo": lo, "hi": hi, "length": length, "doc": doc})
+def field(default, *, lo=None, hi=None, length=None, choices=None, step=None, doc=""):
+    """A dataclass field with its allowed values: a range (inclusive), a length range for tuples,
+    a set of choices, and the step a control moves it by. Views read them from `schema()`."""
+    return dataclasses.field(default=default, metadata={
+        "lo": lo, "hi": hi, "length": length, "choices": tuple(choices) if choices else None, "step": step, "doc": doc})
+
+
+def _short(value, limit: int = 60) -> str:
+    """repr(value) cut to `limit` characters: an error message never echoes unbounded input."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an int past the digit limit for str(); deep nesting
+        return "a number too long to print"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _check_number(name, value, kind, meta):
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ParamError(name, f"option '{name}' must be a number, not {type(value).__name__} {value!r}")
+        raise ParamError(name, f"option '{name}' must be a number, not {type(value).__name__} {_short(value)}")
     if kind is int:
         if isinstance(value, float) and not value.is_integer():
-            raise ParamError(name, f"option '{name}' must be a whole number, not {value!r}")
+            raise ParamError(name, f"option '{name}' must be a whole number, not {_short(value)}")
         value = int(value)
     else:
-        value = float(value)
+        try:
+            value = float(value)
+        except OverflowError:
+            raise ParamError(name, f"option '{name}' is too large for a number") from None
         if value != value or value in (float("inf"), float("-inf")):
-            raise ParamError(name, f"option '{name}' must be a finite number, not {value!r}")
+            raise ParamError(name, f"option '{name}' must be a finite number, not {_short(value)}")
     lo, hi = meta.get("lo"), meta.get("hi")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        raise ParamError(name, f"option '{name}' must lie between {lo} and {hi}, not {value!r}")
+        raise ParamError(name, f"option '{name}' must lie between {lo} and {hi}, not {_short(value)}")
     return value
 
 
@@ -43,7 +57,7 @@ def _check(name, value, kind, meta):
     if origin is tuple:
         (item, _ellipsis) = typing.get_args(kind)
         if not isinstance(value, (list, tuple)):
-            raise ParamError(name, f"option '{name}' must be a list, not {type(value).__name__} {value!r}")
+            raise ParamError(name, f"option '{name}' must be a list, not {type(value).__name__} {_short(value)}")
         length = meta.get("length")
         if length and not (length[0] <= len(value) <= length[1]):
             raise ParamError(name, f"option '{name}' must have {length[0]} to {length[1]} items, not {len(value)}")
@@ -52,11 +66,14 @@ def _check(name, value, kind, meta):
         return _check_number(name, value, kind, meta)
     if kind is bool:
         if not isinstance(value, bool):
-            raise ParamError(name, f"option '{name}' must be true or false, not {value!r}")
+            raise ParamError(name, f"option '{name}' must be true or false, not {_short(value)}")
         return value
     if kind is str:
         if not isinstance(value, str):
-            raise ParamError(name, f"option '{name}' must be text, not {type(value).__name__} {value!r}")
+            raise ParamError(name, f"option '{name}' must be text, not {type(value).__name__} {_short(value)}")
+        choices = meta.get("choices")
+        if choices and value not in choices:
+            raise ParamError(name, f"option '{name}' must be one of {', '.join(choices)}, not {_short(value)}")
         return value
     raise TypeError(f"unsupported parameter type {kind!r} for '{name}'")  # a bug in a figure model
 
@@ -71,9 +88,23 @@ def validate(params_cls, raw: dict | None):
     unknown = [k for k in raw if k not in fields]
     if unknown:
         allowed = ", ".join(fields) or "none"
-        raise ParamError(str(unknown[0]), f"unknown option '{unknown[0]}' (allowed: {allowed})")
+        name = str(unknown[0])[:60]
+        raise ParamError(name, f"unknown option '{name}' (allowed: {allowed})")
     values = {k: _check(k, v, hints[k], fields[k].metadata) for k, v in raw.items()}
     return params_cls(**values)
+
+
+def schema(params_cls) -> dict:
+    """Each option's default and allowed values, JSON-able: shipped with the figure's data so a
+    view's controls take their ranges, steps and choices from the model, never restate them."""
+    out = {}
+    for f in dataclasses.fields(params_cls):
+        entry = {"default": _plain(f.default)}
+        for key in ("lo", "hi", "length", "choices", "step"):
+            if f.metadata.get(key) is not None:
+                entry[key] = _plain(f.metadata[key])
+        out[f.name] = entry
+    return out
 
 
 def _plain(value):

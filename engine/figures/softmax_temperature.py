@@ -2,6 +2,7 @@
 
 The model returns the weights over a grid of temperatures, so the slider works on the
 embedded data before Python loads; the reader's own scores are recomputed live.
+Text states are indexed like `temperatures`: state i describes the weights at temperatures[i].
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from .params import ParamError, field
 
 @dataclass(frozen=True)
 class Params:
-    scores: tuple[float, ...] = field((2.0, 1.0, 0.5, -1.0), lo=-10, hi=10, length=(2, 8))  # one score per word
+    scores: tuple[float, ...] = field((2.0, 1.0, 0.5, -1.0), lo=-10, hi=10, length=(2, 8), step=0.5)  # one score per word
     labels: tuple[str, ...] = field(("cat", "sat", "mat", "the"), length=(2, 8))  # the word each score belongs to
     temperature: float = field(1.0, lo=0.1, hi=10.0)  # the slider's starting position
     t_min: float = field(0.1, lo=0.05, hi=1.0)  # left end of the slider
@@ -32,20 +33,49 @@ def compute(p: Params) -> dict:
     grid = np.geomspace(p.t_min, p.t_max, p.steps)  # (S,)
     temps = np.unique(np.round(np.append(grid, [1.0, p.temperature]), 6))  # (S',) the grid plus T = 1 and the start
     weights, _ = softmax_forward(scores[None, :] / temps[:, None])  # (S', n)
-    start = int(np.argmin(np.abs(temps - p.temperature)))
-    exps = np.exp(scores - scores.max())  # (n,) exponentials at T = 1, shifted for stability
     return {
         "labels": list(p.labels),
         "scores": scores.tolist(),
         "temperatures": temps.tolist(),
         "weights": weights.tolist(),
-        "start": start,
-        "facts": {
-            "top_weight_at_1": float(weights[np.argmin(np.abs(temps - 1.0))].max()),
-            "top_weight_at_min": float(weights[0].max()),
-            "top_weight_at_max": float(weights[-1].max()),
-            "t_min": float(temps[0]),
-            "t_max": float(temps[-1]),
-            "exp_sum_at_1": float(exps.sum()),
-        },
+        "start": int(np.argmin(np.abs(temps - p.temperature))),
+    }
+
+
+def _pairs(labels, values, spec):
+    return ", ".join(f"{label} {v:{spec}}" for label, v in zip(labels, values))
+
+
+def _shown(data) -> list[int]:
+    """The three temperatures the static figure shows: the coldest, T = 1 and the hottest."""
+    temps = np.array(data["temperatures"])
+    return sorted({0, int(np.argmin(np.abs(temps - 1.0))), len(temps) - 1})
+
+
+def text(p: Params, data: dict) -> dict:
+    labels, temps, weights = data["labels"], data["temperatures"], data["weights"]
+    scores_line = "Scores: " + _pairs(labels, data["scores"], "g")
+    shown = _shown(data)
+    return {
+        "alt": ("Bar charts of softmax weights for the words " + ", ".join(labels) + " with scores "
+                + ", ".join(f"{s:g}" for s in data["scores"]) + ": "
+                + "; ".join(f"at temperature {temps[i]:g} the largest weight is {max(weights[i]):.2f}" for i in shown)
+                + "."),
+        "numbers": [scores_line] + [f"Temperature {temps[i]:g}: " + _pairs(labels, weights[i], ".2f") for i in shown],
+        "states": [{"numbers": [scores_line, f"Temperature {t:.2f}: " + _pairs(labels, w, ".2f")]}
+                   for t, w in zip(temps, weights)],
+    }
+
+
+def facts(p: Params, data: dict) -> dict:
+    temps, weights = np.array(data["temperatures"]), np.array(data["weights"])
+    scores = np.array(data["scores"])
+    exps = np.exp(scores - scores.max())  # (n,) exponentials at T = 1, shifted for stability
+    return {
+        "top_weight_at_1": float(weights[np.argmin(np.abs(temps - 1.0))].max()),
+        "top_weight_at_min": float(weights[0].max()),
+        "top_weight_at_max": float(weights[-1].max()),
+        "t_min": float(temps[0]),
+        "t_max": float(temps[-1]),
+        "exp_sum_at_1": float(exps.sum()),
     }

@@ -261,7 +261,7 @@ def _engine_on_cpython(route):
 
 
 LIVE_ROUTES = [
-    ("**/assets/js/worker.js",
+    ("**/assets/runtime/worker.js",
      lambda route: route.fulfill(status=200, content_type="text/javascript", body=FAKE_WORKER)),
     ("**/__compute", _engine_on_cpython),
 ]

@@ -179,7 +179,7 @@ def _not_found(route):
 
 
 BROKEN = [
-    pytest.param("**/assets/js/worker.js", ("failed",), "worker could not be loaded", id="worker.js"),
+    pytest.param("**/assets/runtime/worker.js", ("failed",), "worker could not be loaded", id="worker.js"),
     pytest.param("**/pyodide/pyodide.mjs", ("core",), "could not start", id="pyodide.mjs"),
     pytest.param("**/pyodide/python_stdlib.zip", ("core",), "could not start", id="python_stdlib.zip"),
     # loadPyodide itself never settles on a missing wasm; worker.js checks for the file first.

@@ -1,7 +1,7 @@
 // Figure lifecycle: hydrate every [data-figure] from its embedded data (state "prerendered"),
 // start Python when a figure nears the viewport or on first interaction, and mark a figure
 // "live" once it has drawn a result computed in the worker. Views live in ../figures/<name>.js.
-import { runtime } from "./runtime.js";
+import { runtime } from "../runtime/runtime.js";
 
 const figures = [...document.querySelectorAll("[data-figure]")];
 
@@ -21,6 +21,17 @@ async function hydrate(el) {
     figure: el,
     data,
     numbers: el.querySelector(".figure-numbers"),
+    /**
+     * Show what the model wrote about the state on screen: `text` is data.text, or one of
+     * data.text.states. Views never format key numbers themselves (the model is their one source).
+     */
+    setText(text) {
+      ctx.numbers.replaceChildren(...text.numbers.map((line) => {
+        const li = document.createElement("li");
+        li.textContent = line;
+        return li;
+      }));
+    },
     note(text) { note.textContent = text || ""; note.hidden = !text; },
     /** Recompute in the worker with new options; resolves with the new data, or null if Python is unavailable. */
     async request(params) {
