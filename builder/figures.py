@@ -70,9 +70,6 @@ class FigureCache:
         key = (name, validate(models.module(name).Params, raw_params))  # the frozen Params: hashable
         if key not in self._data:
             data = models.compute(name, raw_params)
-            if data.get("text") is None:  # TRANSITION: models without text() yet
-                fb, full = fallbacks.module(name), {**data, "facts": models.facts(name, raw_params)}
-                data["text"] = {"alt": fb.alt(full), "numbers": fb.numbers(full)}
             _check_output(name, data)
             self._data[key] = data
         return self._data[key]

@@ -36,21 +36,3 @@ def draw(fig, data):
     for yi, w in zip(y, weights):
         bars.text(w + 0.02, yi, f"{w:.2f}", va="center", fontsize=8)
 
-
-def alt(data):
-    (qx, qy), scores, weights = _start(data)
-    words = data["words"]
-    best = int(np.argmax(weights))
-    return (f"A plane with a blue key arrow for each word: animal points right, street points up, the others "
-            f"are short arrows near the middle. The orange query at ({qx:.2f}, {qy:.2f}) scores "
-            f"{scores[best]:.2f} against {words[best]}, which gets weight {weights[best]:.2f}.")
-
-
-def numbers(data):
-    (qx, qy), scores, weights = _start(data)
-    words = data["words"]
-    return [
-        f"Query ({qx:.2f}, {qy:.2f})",
-        "Scores q·k: " + ", ".join(f"{w} {s:.2f}" for w, s in zip(words, scores)),
-        "Weights: " + ", ".join(f"{w} {a:.2f}" for w, a in zip(words, weights)),
-    ]

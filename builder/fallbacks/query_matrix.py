@@ -36,22 +36,3 @@ def draw(fig, data):
     for yi, wi in zip(y, w):
         bars.text(wi + 0.02, yi, f"{wi:.2f}", va="center", fontsize=8)
 
-
-def alt(data):
-    last, copy, strength, sentence, s = _start(data)
-    target = sentence["target"]
-    weights = np.array(sentence["weights"])[s["copy"], :, target]
-    return (f"Line chart of how much attention it pays to {sentence['words'][target]} as the query matrix gets "
-            f"stronger, from {weights[0]:.2f} at strength 0 to {weights[-1]:.2f} at strength "
-            f"{data['strengths'][-1]:g} with copy {copy:g}; at strength {strength:g} the weight is "
-            f"{weights[s['strength']]:.2f}, and bars show every word's weight there.")
-
-
-def numbers(data):
-    last, copy, strength, sentence, s = _start(data)
-    q = sentence["queries"][s["copy"]][s["strength"]]
-    w = sentence["weights"][s["copy"]][s["strength"]]
-    return [
-        f"Copied {copy:g} of {last} into it, query matrix strength {strength:g}: query ({q[0]:.2f}, {q[1]:.2f})",
-        "Weights of it: " + ", ".join(f"{word} {wi:.2f}" for word, wi in zip(sentence["words"], w)),
-    ]

@@ -17,17 +17,3 @@ def draw(fig, data):
     ax.set_ylabel("mean largest weight")
     ax.legend(frameon=False, loc="center right")
 
-
-def alt(data):
-    first, last = data["rows"][0], data["rows"][-1]
-    if len(data["rows"]) == 1:
-        return (f"Chart of the mean largest softmax weight at width d = {first['d']}: "
-                f"{first['unscaled']:.2f} unscaled, {first['scaled']:.2f} divided by √d.")
-    return (f"Line chart of the mean largest softmax weight against width. Unscaled, it climbs from "
-            f"{first['unscaled']:.2f} at d = {first['d']} to {last['unscaled']:.2f} at d = {last['d']}; "
-            f"divided by √d it stays between {min(r['scaled'] for r in data['rows']):.2f} and "
-            f"{max(r['scaled'] for r in data['rows']):.2f}.")
-
-
-def numbers(data):
-    return [f"d = {r['d']}: {r['unscaled']:.2f} unscaled, {r['scaled']:.2f} scaled" for r in data["rows"]]

@@ -21,19 +21,3 @@ def draw(fig, data):
         ax.set_title(f"{title} of “{data['query']}”")
     axes[0].set_yticks(y, labels)
 
-
-def alt(data):
-    soft = ", ".join(f"{e['key']} {e['soft']:.2f}" for e in data["entries"])
-    match = data["facts"]["hard_match"]
-    hard = f"the hard lookup gives all the weight to {match}" if match else "the hard lookup finds no exact match"
-    return (f"Two bar charts of lookup weights for the query {data['query']} against the keys "
-            + ", ".join(e["key"] for e in data["entries"]) + f": {hard}; the soft lookup spreads it as {soft}.")
-
-
-def numbers(data):
-    entries = data["entries"]
-    return [
-        f"Scores (letter pairs shared with {data['query']}): " + ", ".join(f"{e['key']} {e['score']}" for e in entries),
-        "Hard lookup weights: " + ", ".join(f"{e['key']} {e['hard']:.0f}" for e in entries),
-        "Soft lookup weights: " + ", ".join(f"{e['key']} {e['soft']:.2f}" for e in entries),
-    ]

@@ -3,11 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.figures.fmt import fixed
+
 from . import COLOURS
-
-
-def _num(x: float, digits: int = 2) -> str:
-    return f"{x + 0.0:.{digits}f}"  # + 0.0: no "-0.00"
 
 
 def draw(fig, data):
@@ -16,7 +14,7 @@ def draw(fig, data):
     ax_s, ax_e, ax_w = fig.subplots(1, 3)
     panels = (
         (ax_s, data["scores"], COLOURS["data"], "1. scores", 1),
-        (ax_e, data["exps"], COLOURS["data"], f"2. e^score (total {_num(data['exp_sum'])})", 2),
+        (ax_e, data["exps"], COLOURS["data"], f"2. e^score (total {fixed(data['exp_sum'])})", 2),
         (ax_w, data["weights"], COLOURS["prediction"], "3. weight = e^score / total", 2),
     )
     for ax, values, colour, title, digits in panels:
@@ -26,28 +24,10 @@ def draw(fig, data):
         ax.set_title(title, fontsize=9)
         top = max(max(values), 0.0)
         for xi, v in zip(x, values):
-            ax.text(xi, max(v, 0.0) + 0.02 * (top or 1), _num(v, digits), ha="center", va="bottom", fontsize=7)
+            ax.text(xi, max(v, 0.0) + 0.02 * (top or 1), fixed(v, digits), ha="center", va="bottom", fontsize=7)
     ax_w.set_ylim(0, 1.08)
     lo, hi = min(min(data["scores"]), 0.0), max(max(data["scores"]), 0.0)
     ax_s.set_ylim(lo - 0.1 * (hi - lo or 1), hi + 0.15 * (hi - lo or 1))
     ax_e.set_ylim(0, max(data["exps"]) * 1.15)
     fig.tight_layout()
 
-
-def alt(data):
-    words = data["labels"]
-    parts = [f"{w}: score {_num(s, 1)}, exponential {_num(e)}, weight {_num(p)}"
-             for w, s, e, p in zip(words, data["scores"], data["exps"], data["weights"])]
-    return ("Three bar charts following softmax step by step. " + "; ".join(parts)
-            + f". The exponentials add up to {_num(data['exp_sum'])}, and each weight is its exponential "
-            "divided by that total, so the weights add up to one.")
-
-
-def numbers(data):
-    words = data["labels"]
-    return [
-        "Scores: " + ", ".join(f"{w} {_num(s, 1)}" for w, s in zip(words, data["scores"])),
-        "Exponentials: " + ", ".join(f"{w} {_num(e)}" for w, e in zip(words, data["exps"]))
-        + f"; total {_num(data['exp_sum'])}",
-        "Weights: " + ", ".join(f"{w} {_num(p)}" for w, p in zip(words, data["weights"])),
-    ]

@@ -1,18 +1,11 @@
 """Fallback for word-map: the 16 words on the two-dimensional map, with the probe's nearest words."""
 from __future__ import annotations
 
+from engine.figures.word_map import probe, start_cell
+
 from . import COLOURS
 
 MARKERS = {"animal": "o", "place": "s", "describing": "^"}
-
-
-def _probe(data):
-    """The probe's grid point and the words the model lists for it."""
-    ix, iy = data["start"]
-    xs, ys = data["grid"]["xs"], data["grid"]["ys"]
-    cell = iy * len(xs) + ix
-    found = [(data["words"][i], d) for i, d in zip(data["grid"]["nearest"][cell], data["grid"]["distance"][cell])]
-    return (xs[ix], ys[iy]), found
 
 
 def _label_offsets(fig, ax, data):
@@ -55,7 +48,7 @@ def draw(fig, data):
         leader = {"arrowstyle": "-", "color": COLOURS["axis"], "lw": 0.5} if abs(dx) + abs(dy) > 12 else None
         ax.annotate(word, (x, y), xytext=(dx, dy), textcoords="offset points", fontsize=8,
                     ha="center", va="center", arrowprops=leader)
-    (px, py), found = _probe(data)
+    (px, py), found = probe(data, start_cell(data))
     for word, _ in found:
         x, y = data["coords"][data["words"].index(word)]
         ax.plot([px, x], [py, y], color=COLOURS["axis"], lw=0.8, zorder=0)
@@ -64,24 +57,3 @@ def draw(fig, data):
     ax.set_ylabel(f"second direction ({data['explained'][1]:.0%})")
     ax.legend(frameon=False, fontsize=8, loc="upper left")
 
-
-def alt(data):
-    groups = {g: [w for w, h in zip(data["words"], data["groups"]) if h == g] for g in MARKERS}
-    (px, py), found = _probe(data)
-    return (f"Scatter plot of {len(data['words'])} words squeezed from {data['facts']['vector_length']} numbers "
-            f"to two. Animals ({', '.join(groups['animal'])}), places ({', '.join(groups['place'])}) and "
-            f"describing words ({', '.join(groups['describing'])}) are marked with different shapes. "
-            f"A probe at ({px:.2f}, {py:.2f}) is nearest to " + ", ".join(w for w, _ in found) + ".")
-
-
-def probe_line(data, found, point):
-    return (f"Probe at ({point[0]:.2f}, {point[1]:.2f}), nearest: "
-            + ", ".join(f"{w} {d:.2f}" for w, d in found))
-
-
-def numbers(data):
-    point, found = _probe(data)
-    return [
-        probe_line(data, found, point),
-        "Map positions: " + ", ".join(f"{w} ({x:.2f}, {y:.2f})" for w, (x, y) in zip(data["words"], data["coords"])),
-    ]

@@ -3,15 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.figures.fmt import fixed
+
 from . import COLOURS
-
-
-def _num(x: float) -> str:
-    return f"{x + 0.0:.4f}"  # four decimals, as the worked arithmetic; + 0.0: no "-0.0000"
-
-
-def _vec(v) -> str:
-    return "(" + ", ".join(_num(x) for x in v) + ")"
 
 
 def draw(fig, data):
@@ -21,10 +15,10 @@ def draw(fig, data):
     width = 0.38
     for h, (head, hatch) in enumerate(zip(heads, ("", "//"))):
         xs = x + (h - 0.5) * width
-        ax_w.bar(xs, head["weights"], width, color=COLOURS["prediction"] if h == 0 else "white",
+        ax_w.bar(xs, head["weights"], width, color=COLOURS["prediction"] if h == 0 else COLOURS["surface"],
                  edgecolor=COLOURS["prediction"], hatch=hatch, label=f"head {h + 1}")
         for xi, w in zip(xs, head["weights"]):
-            ax_w.text(xi, w + 0.02, _num(w), ha="center", fontsize=6)
+            ax_w.text(xi, w + 0.02, fixed(w, 4), ha="center", fontsize=6)
     ax_w.set_xticks(x, labels)
     ax_w.set_ylim(0, 1)
     ax_w.set_ylabel("weight")
@@ -51,21 +45,3 @@ def draw(fig, data):
         ax_v.axis("off")
     fig.tight_layout()
 
-
-def alt(data):
-    parts = []
-    for h, head in enumerate(data["heads"], start=1):
-        scores = ", ".join(f"{w} {_num(s)}" for w, s in zip(data["labels"], head["scores"]))
-        weights = ", ".join(f"{w} {_num(p)}" for w, p in zip(data["labels"], head["weights"]))
-        parts.append(f"Head {h} scores {scores}; weights {weights}; output {_vec(head['output'])}.")
-    return ("Bar chart of the attention weights of two heads at bank, and a plot of the three values "
-            "with each head's output between them. " + " ".join(parts))
-
-
-def numbers(data):
-    out = []
-    for h, head in enumerate(data["heads"], start=1):
-        out.append(f"Head {h} scores: " + ", ".join(f"{w} {_num(s)}" for w, s in zip(data["labels"], head["scores"])))
-        out.append(f"Head {h} weights: " + ", ".join(f"{w} {_num(p)}" for w, p in zip(data["labels"], head["weights"])))
-        out.append(f"Head {h} output: {_vec(head['output'])}")
-    return out

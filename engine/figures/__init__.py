@@ -4,8 +4,10 @@ Every module defines
 - `Params`, a frozen dataclass: the options, their defaults (the figure as printed) and ranges;
 - `compute(params) -> dict`: what the view draws;
 - `text(params, data) -> dict`: what a reader reads about it, `{"alt": str, "numbers": [str]}`
-  for the state the figure opens in, plus `"states": [{"numbers": [...], ...}]` when the view
-  steps through precomputed states (the module's docstring says how they are indexed);
+  for the state the figure opens in, plus `"states": [{"numbers": [...], "label"?: str}]` when the
+  view steps through precomputed states (the module's docstring says how they are indexed). The
+  key numbers of state i are `states[i]["numbers"] + text.get("fixed", [])`: lines that never
+  change while stepping are listed once, in "fixed";
 - optionally `facts(params, data) -> dict`: numbers quoted only in the prose, computed at build
   time and never shipped to the page or the worker.
 FIGURES is the one ordered registry the builder and the browser share.
@@ -46,9 +48,8 @@ def compute(name: str, raw_params: dict | None = None) -> dict:
     mod = module(name)
     params = validate(mod.Params, raw_params)
     data = mod.compute(params)
-    data.pop("facts", None)  # TRANSITION: models not yet split into compute() and facts()
-    text = mod.text(params, data) if hasattr(mod, "text") else None  # TRANSITION: None until every model has text()
-    return {"figure": name, "params": to_json(params), "schema": schema(mod.Params), **data, "text": text}
+    return {"figure": name, "params": to_json(params), "schema": schema(mod.Params), **data,
+            "text": mod.text(params, data)}
 
 
 def facts(name: str, raw_params: dict | None = None, data: dict | None = None) -> dict:
@@ -57,7 +58,7 @@ def facts(name: str, raw_params: dict | None = None, data: dict | None = None) -
     mod = module(name)
     params = validate(mod.Params, raw_params)
     if not hasattr(mod, "facts"):
-        return mod.compute(params).get("facts", {})  # TRANSITION: models that still return their facts
+        return {}
     return mod.facts(params, data if data is not None else compute(name, raw_params))
 
 

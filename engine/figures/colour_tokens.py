@@ -4,6 +4,8 @@ Each colour is a one-hot vector of four numbers and every projection is the iden
 token's query, key and value all equal its input row and each number can be checked by hand.
 The model computes every combination of the reader's toggles (one or two heads, causal mask,
 positional encoding) for the offered token sequences, so the view only looks numbers up.
+Text states are indexed like the cases, flattened: state ((q * 2 + heads - 1) * 2 + causal) * 2 +
+positions is sequences[q]["cases"][heads - 1][causal][positions] (causal, positions as 0 or 1).
 """
 from __future__ import annotations
 
@@ -126,7 +128,98 @@ def compute(p: Params) -> dict:
         sequences.append(tokens)  # a reader's own edit joins the menu at the end
     cases = {seq: _all_cases(seq) for seq in sequences}
 
-    # The worked example the prose quotes, at full precision, whatever the options.
+    return {
+        "palette": {name: list(vec) for name, vec in PALETTE.items()},
+        "width": WIDTH,
+        "sequences": [{"tokens": list(seq), "cases": cases[seq]} for seq in sequences],
+        "start": {"sequence": sequences.index(tokens), "heads": p.heads, "causal": p.causal,
+                  "positions": p.positions, "row": p.row},
+    }
+
+
+def num(x) -> str:
+    """Whole numbers as they are, others to 4 decimals, blocked scores as −∞."""
+    if x is None:
+        return "−∞"
+    return str(int(x)) if float(x).is_integer() else f"{x:.4f}"
+
+
+def vec(xs) -> str:
+    return "[" + ", ".join(num(x) for x in xs) + "]"
+
+
+def _settings(heads: int, causal: bool, positions: bool) -> str:
+    return ", ".join([
+        "one head" if heads == 1 else "two heads",
+        "future tokens blocked" if causal else "future tokens readable",
+        "positional encoding added" if positions else "no positional encoding",
+    ])
+
+
+def _names(tokens) -> list[str]:
+    return [f"{t} ({i + 1})" for i, t in enumerate(tokens)]
+
+
+def _lines(tokens, case, settings: str) -> list[str]:
+    names = _names(tokens)
+    lines = [f"Tokens: {', '.join(tokens)} ({settings})"]
+    for h, head in enumerate(case["heads"]):
+        prefix = "Shares" if len(case["heads"]) == 1 else f"Head {h + 1} shares"
+        lines += [f"{prefix} of {name}: {', '.join(num(x) for x in row)}" for name, row in zip(names, head["shares"])]
+    lines += [f"Result for {name}: {vec(row)}" for name, row in zip(names, case["out"])]
+    return lines
+
+
+def start_case(data: dict):
+    """The tokens, their names and the case the figure opens on."""
+    s = data["start"]
+    seq = data["sequences"][s["sequence"]]
+    return seq["tokens"], _names(seq["tokens"]), seq["cases"][s["heads"] - 1][int(s["causal"])][int(s["positions"])]
+
+
+def worked(data: dict) -> list[str]:
+    """The arithmetic for the gathering token the figure opens on, one step a line."""
+    tokens, names, case = start_case(data)
+    i = data["start"]["row"]
+    lines = [f"{names[i]} gathers"]
+    for h, head in enumerate(case["heads"]):
+        if len(case["heads"]) > 1:
+            lines.append(f"head {h + 1} (coordinates {head['coords'][0] + 1}–{head['coords'][1] + 1})")
+        lines += [
+            "scores: " + ", ".join(num(x) for x in head["raw"][i]),
+            f"÷ √{head['d_k']}: " + ", ".join(num(x) for x in head["scaled"][i]),
+            "exp: " + ", ".join(num(x) for x in head["exps"][i]) + f"  (total {num(head['sums'][i])})",
+            "shares: " + ", ".join(num(x) for x in head["shares"][i]),
+        ]
+    lines.append("result: " + vec(case["out"][i]))
+    return lines
+
+
+def text(p: Params, data: dict) -> dict:
+    states = [{"numbers": _lines(seq["tokens"], seq["cases"][h][c][q], _settings(h + 1, bool(c), bool(q)))}
+              for seq in data["sequences"] for h in (0, 1) for c in (0, 1) for q in (0, 1)]
+    s = data["start"]
+    tokens, names, case = start_case(data)
+    settings = _settings(s["heads"], s["causal"], s["positions"])
+    parts = []
+    for h, head in enumerate(case["heads"]):
+        label = "" if len(case["heads"]) == 1 else f"head {h + 1}: "
+        parts.append(label + "; ".join(f"{name} gives shares {', '.join(num(x) for x in row)}"
+                                      for name, row in zip(names, head["shares"])))
+    results = "; ".join(f"{name} ends as {vec(row)}" for name, row in zip(names, case["out"]))
+    start = ((s["sequence"] * 2 + s["heads"] - 1) * 2 + int(s["causal"])) * 2 + int(s["positions"])
+    return {
+        "alt": (f"Self-attention over the colour tokens {', '.join(tokens)} with identity projections "
+                f"({settings}). Table of attention shares, one row per gathering token: " + ". ".join(parts)
+                + f". Results: {results}. Beside it, the arithmetic for {names[s['row']]}: "
+                + "; ".join(worked(data)[1:]) + "."),
+        "numbers": states[start]["numbers"],
+        "states": states,
+    }
+
+
+def facts(p: Params, data: dict) -> dict:
+    """The worked example the prose quotes, at full precision, whatever the options."""
     rb = _all_cases(("red", "blue", "red"), _exact)
     one = rb[0][0][0]  # one head, nothing blocked, no positions
     two = rb[1][0][0]  # two heads
@@ -134,7 +227,7 @@ def compute(p: Params) -> dict:
     placed = rb[0][0][1]  # positions added
     moved = _all_cases(("blue", "red", "red"), _exact)[0][0][0]
     h1 = one["heads"][0]
-    facts = {
+    return {
         "width": WIDTH,
         "sqrt_width": math.sqrt(WIDTH),
         "red_score_red": h1["raw"][0][0],
@@ -142,7 +235,6 @@ def compute(p: Params) -> dict:
         "red_scaled_red": h1["scaled"][0][0],
         "exp_half": h1["exps"][0][0],
         "red_sum": h1["sums"][0],
-        "blue_sum": h1["sums"][1],
         "red_share_red": h1["shares"][0][0],
         "red_share_blue": h1["shares"][0][1],
         "blue_share_red": h1["shares"][1][0],
@@ -151,31 +243,12 @@ def compute(p: Params) -> dict:
         "red_result_blue": one["out"][0][1],
         "blue_result_red": one["out"][1][0],
         "blue_result_blue": one["out"][1][1],
-        "blue_column_total": float(sum(row[1] for row in h1["shares"])),
         "two_head_width": two["heads"][0]["d_k"],
-        "two_head_scaled": two["heads"][0]["scaled"][0][0],
         "two_head_red_share_red": two["heads"][0]["shares"][0][0],
-        "two_head_red_share_blue": two["heads"][0]["shares"][0][1],
         "two_head_second_share": two["heads"][1]["shares"][0][0],
-        "two_head_red_result_red": two["out"][0][0],
-        "two_head_red_result_blue": two["out"][0][1],
         "masked_first_share": masked["heads"][0]["shares"][0][0],
-        "masked_blue_share_red": masked["heads"][0]["shares"][1][0],
         "masked_blue_share_blue": masked["heads"][0]["shares"][1][1],
         "moved_blue_result_red": moved["out"][0][0],
-        "moved_red_result_red": moved["out"][1][0],
-        "placed_first_red_input_1": placed["inputs"][0][1],
         "placed_last_red_input_0": placed["inputs"][2][0],
         "placed_last_red_input_1": placed["inputs"][2][1],
-        "placed_first_share_red": placed["heads"][0]["shares"][0][0],
-        "placed_first_share_blue": placed["heads"][0]["shares"][0][1],
-        "placed_last_share_last": placed["heads"][0]["shares"][2][2],
-    }
-    return {
-        "palette": {name: list(vec) for name, vec in PALETTE.items()},
-        "width": WIDTH,
-        "sequences": [{"tokens": list(seq), "cases": cases[seq]} for seq in sequences],
-        "start": {"sequence": sequences.index(tokens), "heads": p.heads, "causal": p.causal,
-                  "positions": p.positions, "row": p.row},
-        "facts": facts,
     }

@@ -9,6 +9,12 @@ readable at a glance ((3)(1) + (1)(2) = 5). The view turns a pointer or an arrow
 grid point and looks everything up. The two readouts are computed independently (one from
 the coordinates, one from the lengths and the angle between the arrows' directions), so
 their agreement in the figure is the engine's result, not a copy.
+Text: 2,304 states of three lines would weigh some 380 kB, so instead of `states` the text has
+`templates`, three lines with slots that the view fills for the pair on screen (i, j) =
+(a's tip, b's tip): {a1} {a2} {b1} {b2} from points[i] and points[j], {la} {lb} from
+length[i] and length[j], and {dot} {angle:1} {cos:3} {geometric:2} from dot[i][j], angle[i][j],
+cos[i][j] and geometric[i][j]; "{name:d}" means d decimals (engine/figures/fmt.py `fill`).
+The arrays hold the values rounded to the decimals shown, so no number is rounded twice.
 """
 from __future__ import annotations
 
@@ -17,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .fmt import fill
 from .params import ParamError, field
 
 
@@ -34,6 +41,18 @@ def grid_points(extent: int) -> np.ndarray:
     return pts
 
 
+def readouts(pts: np.ndarray) -> dict:
+    """Every pair's readouts at full precision: the sum of products, and |a| |b| cos θ from lengths and angle."""
+    dot = pts @ pts.T  # (n, n) sum of products, whole numbers
+    length = np.linalg.norm(pts, axis=1)  # (n,)
+    direction = np.arctan2(pts[:, 1], pts[:, 0])  # (n,) radians
+    turn = np.abs(direction[:, None] - direction[None, :])  # (n, n)
+    angle = np.minimum(turn, 2 * np.pi - turn)  # (n, n) angle between the arrows, 0..pi
+    cos = np.cos(angle)  # (n, n)
+    return {"dot": dot, "length": length, "angle": np.degrees(angle), "cos": cos,
+            "geometric": length[:, None] * length[None, :] * cos}  # (n, n) |a| |b| cos θ
+
+
 def compute(p: Params) -> dict:
     for name in ("a", "b"):
         tip = getattr(p, name)
@@ -42,44 +61,67 @@ def compute(p: Params) -> dict:
         if max(abs(v) for v in tip) > p.extent:
             raise ParamError(name, f"option '{name}' {list(tip)} lies outside the grid of extent {p.extent}")
     pts = grid_points(p.extent)  # (n, 2)
-    dot = pts @ pts.T  # (n, n) sum of products, whole numbers
-    length = np.linalg.norm(pts, axis=1)  # (n,)
-    direction = np.arctan2(pts[:, 1], pts[:, 0])  # (n,) radians
-    turn = np.abs(direction[:, None] - direction[None, :])  # (n, n)
-    angle = np.minimum(turn, 2 * np.pi - turn)  # (n, n) angle between the arrows, 0..pi
-    cos = np.cos(angle)  # (n, n)
-    geometric = length[:, None] * length[None, :] * cos  # (n, n) |a| |b| cos θ
+    r = readouts(pts)
     index = {tuple(int(v) for v in pt): i for i, pt in enumerate(pts)}
 
     def shown(x, digits):
-        """Rounded as embedded; + 0.0 turns -0.0 into 0.0, so "-0.00" never appears in a readout."""
+        """Rounded as shown; + 0.0 turns -0.0 into 0.0, so "-0.00" never appears in a readout."""
         return (np.round(x, digits) + 0.0).tolist()
-    ia, ib = index[tuple(p.a)], index[tuple(p.b)]
 
-    def pair(u, v):
-        i, j = index[u], index[v]
-        return {"dot": int(dot[i, j]), "geometric": float(geometric[i, j]),
-                "angle": math.degrees(float(angle[i, j])), "cos": float(cos[i, j])}
-
-    a = tuple(p.a)
-    right = (-a[1], a[0])  # a turned a quarter turn: always on the grid
-    opposed = (-a[0], -a[1])
     return {
         "extent": p.extent,
         "points": pts.tolist(),
-        "length": shown(length, 4),
-        "dot": dot.tolist(),
-        "geometric": shown(geometric, 4),
-        "cos": shown(cos, 4),
-        "angle": shown(np.degrees(angle), 1),
-        "start": [ia, ib],
-        "facts": {
-            "a": list(p.a), "b": list(p.b),
-            "start": pair(a, tuple(p.b)),
-            "length_a": float(length[ia]), "length_b": float(length[ib]),
-            "right_angle_b": list(right), "right_angle": pair(a, right),
-            "opposed_b": list(opposed), "opposed": pair(a, opposed),
-            "largest_gap": float(np.abs(dot - geometric).max()),  # how far the two readouts ever differ
-            "n_points": len(pts),
-        },
+        "length": shown(r["length"], 2),
+        "dot": r["dot"].tolist(),
+        "geometric": shown(r["geometric"], 2),
+        "cos": shown(r["cos"], 3),
+        "angle": shown(r["angle"], 1),
+        "start": [index[tuple(p.a)], index[tuple(p.b)]],
+    }
+
+
+TEMPLATES = (
+    "a = ({a1}, {a2}), b = ({b1}, {b2}), angle {angle:1}°",
+    "Sum of products: ({a1})({b1}) + ({a2})({b2}) = {dot}",
+    "|a| |b| cos θ: {la:2} × {lb:2} × cos {angle:1}° = {la:2} × {lb:2} × {cos:3} = {geometric:2}",
+)
+
+
+def slots(data: dict, i: int, j: int) -> dict:
+    """The values the templates name, for a's tip at points[i] and b's at points[j]."""
+    (a1, a2), (b1, b2) = data["points"][i], data["points"][j]
+    return {"a1": a1, "a2": a2, "b1": b1, "b2": b2, "la": data["length"][i], "lb": data["length"][j],
+            "dot": data["dot"][i][j], "angle": data["angle"][i][j], "cos": data["cos"][i][j],
+            "geometric": data["geometric"][i][j]}
+
+
+def text(p: Params, data: dict) -> dict:
+    s = slots(data, *data["start"])
+    return {
+        "alt": (fill("Two arrows from the origin, a = ({a1}, {a2}) and b = ({b1}, {b2}), {angle:1} degrees apart. "
+                     "Their dot product is {dot} as a sum of products and {geometric:2} as |a| |b| cos θ.", s)),
+        "numbers": [fill(t, s) for t in TEMPLATES],
+        "templates": list(TEMPLATES),
+    }
+
+
+def facts(p: Params, data: dict) -> dict:
+    pts = np.array(data["points"])
+    r = readouts(pts)
+    index = {tuple(pt): i for i, pt in enumerate(data["points"])}
+    a = list(p.a)
+    right = [-a[1], a[0]]  # a turned a quarter turn: always on the grid
+    opposed = [-a[0], -a[1]]
+
+    def pair(u, v):
+        i, j = index[tuple(u)], index[tuple(v)]
+        return {"dot": int(r["dot"][i, j]), "geometric": float(r["geometric"][i, j]),
+                "angle": float(r["angle"][i, j]), "cos": float(r["cos"][i, j])}
+
+    return {
+        "a": a, "b": list(p.b),
+        "start": pair(a, p.b),
+        "length_a": float(r["length"][index[tuple(a)]]), "length_b": float(r["length"][index[tuple(p.b)]]),
+        "right_angle_b": right, "right_angle": pair(a, right),
+        "opposed_b": opposed, "opposed": pair(a, opposed),
     }

@@ -49,6 +49,13 @@ def _check_number(name, value, kind, meta):
     lo, hi = meta.get("lo"), meta.get("hi")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         raise ParamError(name, f"option '{name}' must lie between {lo} and {hi}, not {_short(value)}")
+    return _check_choice(name, value, meta)
+
+
+def _check_choice(name, value, meta):
+    choices = meta.get("choices")
+    if choices and value not in choices:
+        raise ParamError(name, f"option '{name}' must be one of {', '.join(map(str, choices))}, not {_short(value)}")
     return value
 
 
@@ -71,10 +78,7 @@ def _check(name, value, kind, meta):
     if kind is str:
         if not isinstance(value, str):
             raise ParamError(name, f"option '{name}' must be text, not {type(value).__name__} {_short(value)}")
-        choices = meta.get("choices")
-        if choices and value not in choices:
-            raise ParamError(name, f"option '{name}' must be one of {', '.join(choices)}, not {_short(value)}")
-        return value
+        return _check_choice(name, value, meta)
     raise TypeError(f"unsupported parameter type {kind!r} for '{name}'")  # a bug in a figure model
 
 

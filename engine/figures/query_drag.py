@@ -12,6 +12,8 @@ positions, about as fine as a finger can aim on a phone) and the view snaps the 
 the nearest one. Scores and weights in the grid
 keep the 2 decimals the view shows (so no number is rounded twice, and the embedded data
 stays near 30 kB); the facts quoted in the text keep full precision.
+Text states are indexed like `scores` and `weights`: state row * len(axis) + column is the
+query at (axis[column], axis[row]).
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ import numpy as np
 
 from ..attention import softmax_forward
 from ..tasks import winograd as head
+from .fmt import fixed, pairs
 from .params import ParamError, field
 
 MAX_SIDE = 61  # grid positions per axis at most, so no option can make the page huge
@@ -36,7 +39,7 @@ PROBES = {  # named query positions quoted in the text
 
 @dataclass(frozen=True)
 class Params:
-    last_word: str = field("tired")  # the sentence's last word, "tired" or "wide" (the keys are the same)
+    last_word: str = field("tired", choices=head.LAST_WORDS)  # the sentence's last word (the keys are the same)
     query: tuple[float, ...] = field((3.0, 0.0), lo=-6, hi=6, length=(2, 2))  # where the query starts
     extent: float = field(4.0, lo=1.0, hi=6.0)  # the grid runs from -extent to extent on both axes
     step: float = field(0.5, lo=0.05, hi=1.0)  # distance between neighbouring grid positions
@@ -61,8 +64,6 @@ def _probe(point, k, words):
 
 
 def compute(p: Params) -> dict:
-    if p.last_word not in head.LAST_WORDS:
-        raise ParamError("last_word", f"option 'last_word' must be 'tired' or 'wide', not {p.last_word!r}")
     n = int(round(p.extent / p.step))
     if 2 * n + 1 > MAX_SIDE:
         raise ParamError("step", f"extent / step must stay at most {(MAX_SIDE - 1) // 2}, not {p.extent / p.step:g}")
@@ -85,12 +86,28 @@ def compute(p: Params) -> dict:
         "start": start,
         "scores": (np.round(scores, 2) + 0.0).tolist(),  # + 0.0 turns -0.0 into 0.0
         "weights": np.round(weights, 2).tolist(),
-        "facts": {
-            "animal_key": k[ANIMAL].tolist(),
-            "street_key": k[STREET].tolist(),
-            "other_key_max_length": float(np.delete(np.linalg.norm(k, axis=1), [ANIMAL, STREET]).max()),
-            "grid_positions": int(len(grid_q)),
-            "step": p.step,
-            **{name: _probe(point, k, words) for name, point in PROBES.items()},
-        },
     }
+
+
+def text(p: Params, data: dict) -> dict:
+    axis, words = data["axis"], data["words"]
+    states = [{"numbers": [f"Query ({fixed(axis[i % len(axis)])}, {fixed(axis[i // len(axis)])})",
+                           "Scores q·k: " + pairs(words, scores),
+                           "Weights: " + pairs(words, weights)]}
+              for i, (scores, weights) in enumerate(zip(data["scores"], data["weights"]))]
+    col, row = data["start"]
+    start = row * len(axis) + col
+    scores, weights = data["scores"][start], data["weights"][start]
+    best = int(np.argmax(weights))
+    return {
+        "alt": (f"A plane with a blue key arrow for each word: animal points right, street points up, the others "
+                f"are short arrows near the middle. The orange query at ({fixed(axis[col])}, {fixed(axis[row])}) "
+                f"scores {fixed(scores[best])} against {words[best]}, which gets weight {fixed(weights[best])}."),
+        "numbers": states[start]["numbers"],
+        "states": states,
+    }
+
+
+def facts(p: Params, data: dict) -> dict:
+    k = head.run(p.last_word)["keys"]  # (T, 2)
+    return {name: _probe(point, k, data["words"]) for name, point in PROBES.items()}

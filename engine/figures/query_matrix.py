@@ -5,6 +5,9 @@ head of chapter 1 (engine.tasks.winograd). Two knobs: how much of the describing
 the end (tired or wide) an earlier layer copied into "it", and the strength of W_Q. The
 model precomputes every slider position for both last words (11 copy amounts x 11
 strengths x 2 words by default), so the view only looks results up.
+Text states are indexed like the grids the view steps through, flattened: state
+(w * len(copies) + c) * len(strengths) + s is sentences[last_words[w]] at copies[c] and strengths[s]
+(its queries[c][s] and weights[c][s]).
 """
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..tasks import winograd as head
+from .fmt import fixed, pairs
 from .params import ParamError, field
 
 MAX_STOPS = 41  # slider positions per slider at most
@@ -21,7 +25,7 @@ TARGET = {"tired": 1, "wide": 5}  # the word "it" should find: animal, street
 
 @dataclass(frozen=True)
 class Params:
-    last_word: str = field("tired")  # the sentence the figure opens on: "tired" or "wide"
+    last_word: str = field("tired", choices=head.LAST_WORDS)  # the sentence the figure opens on
     copy: float = field(head.COPIED, lo=0.0, hi=1.0)  # where the copy slider starts
     strength: float = field(head.STRENGTH, lo=0.0, hi=20.0)  # where the strength slider starts
     copy_stops: int = field(11, lo=2, hi=MAX_STOPS)  # copy slider positions, evenly from 0 to 1
@@ -40,8 +44,6 @@ def query_matrix(strength: float) -> np.ndarray:
 
 
 def compute(p: Params) -> dict:
-    if p.last_word not in head.LAST_WORDS:
-        raise ParamError("last_word", f"option 'last_word' must be 'tired' or 'wide', not {p.last_word!r}")
     if p.strength > p.max_strength:
         raise ParamError("strength", f"option 'strength' ({p.strength:g}) must not exceed 'max_strength' ({p.max_strength:g})")
     copies, copy_start = _grid(0.0, 1.0, p.copy_stops, p.copy)
@@ -66,11 +68,42 @@ def compute(p: Params) -> dict:
     return {
         "features": list(head.FEATURES),
         "query_matrices": [np.round(query_matrix(s), 6).tolist() for s in strengths],  # (S, 6, 2) one per stop
+        "last_words": list(head.LAST_WORDS),
         "copies": copies.tolist(),
         "strengths": strengths.tolist(),
         "start": {"last_word": p.last_word, "copy": copy_start, "strength": strength_start},
         "sentences": sentences,
-        "facts": _facts(),
+    }
+
+
+def state_index(data: dict, last: str, c: int, s: int) -> int:
+    """The text state of sentence `last` at copies[c] and strengths[s]."""
+    return (data["last_words"].index(last) * len(data["copies"]) + c) * len(data["strengths"]) + s
+
+
+def text(p: Params, data: dict) -> dict:
+    states = []
+    for last in data["last_words"]:
+        sentence = data["sentences"][last]
+        for c, copy in enumerate(data["copies"]):
+            for s, strength in enumerate(data["strengths"]):
+                q, w = sentence["queries"][c][s], sentence["weights"][c][s]
+                states.append({"numbers": [
+                    f"Copied {copy:g} of {last} into it, query matrix strength {strength:g}: "
+                    f"query ({fixed(q[0])}, {fixed(q[1])})",
+                    "Weights of it: " + pairs(sentence["words"], w)]})
+    start = data["start"]
+    sentence = data["sentences"][start["last_word"]]
+    target = sentence["target"]
+    curve = [w[target] for w in sentence["weights"][start["copy"]]]
+    copy, strength = data["copies"][start["copy"]], data["strengths"][start["strength"]]
+    return {
+        "alt": (f"Line chart of how much attention it pays to {sentence['words'][target]} as the query matrix gets "
+                f"stronger, from {fixed(curve[0])} at strength 0 to {fixed(curve[-1])} at strength "
+                f"{data['strengths'][-1]:g} with copy {copy:g}; at strength {strength:g} the weight is "
+                f"{fixed(curve[start['strength']])}, and bars show every word's weight there."),
+        "numbers": states[state_index(data, start["last_word"], start["copy"], start["strength"])]["numbers"],
+        "states": states,
     }
 
 
@@ -78,8 +111,8 @@ def _weights_of_it(last, copied, strength):
     return head.run(last, copied, strength)["weights"][head.IT]  # (T,)
 
 
-def _facts() -> dict:
-    """The numbers the text quotes, at the head's own settings (copied 0.6, strength 5) unless named."""
+def facts(p: Params, data: dict) -> dict:
+    """The numbers the prose quotes, at the head's own settings (copied 0.6, strength 5) unless named."""
     animal, street = TARGET["tired"], TARGET["wide"]
     at = {s: _weights_of_it("tired", head.COPIED, s) for s in (1.0, head.STRENGTH, 8.0)}
     others_1 = np.delete(at[1.0], animal)  # (T-1,)
@@ -95,6 +128,4 @@ def _facts() -> dict:
         "others_at_1_min": float(others_1.min()),
         "others_at_1_max": float(others_1.max()),
         "nothing_copied_weight": float(nothing.max()),
-        "nothing_copied_spread": float(nothing.max() - nothing.min()),
-        "animal_full_copy": float(_weights_of_it("tired", 1.0, head.STRENGTH)[animal]),
     }

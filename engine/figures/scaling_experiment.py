@@ -2,6 +2,8 @@
 
 For each width d, random queries each meet their own random keys (entries from a standard
 normal); we average the largest softmax weight with and without the division.
+Text states are indexed like `rows`: state i has no key numbers of its own (every width's line is
+in `text.fixed`) and its "label" is the readout for rows[i]; `start` is the row shown first.
 """
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..attention import softmax_forward
+from .fmt import fixed
 from .params import ParamError, field
 
 MAX_NUMBERS = 20_000_000  # bound on queries x keys x widest d, so no option can exhaust memory
@@ -19,7 +22,8 @@ MAX_NUMBERS = 20_000_000  # bound on queries x keys x widest d, so no option can
 class Params:
     widths: tuple[int, ...] = field((1, 2, 4, 8, 16, 32, 64, 128, 256, 512), lo=1, hi=4096, length=(1, 16))  # d values
     queries: int = field(400, lo=10, hi=5000)  # random queries per width
-    keys: int = field(8, lo=2, hi=64)  # random keys each query is scored against
+    keys: int = field(8, lo=2, hi=64, choices=(2, 4, 8, 16, 32))  # random keys each query is scored against
+    start_d: int = field(512, lo=1, hi=4096)  # the width shown first (the nearest one in `widths`)
     seed: int = field(0, lo=0, hi=2**31 - 1)  # one seed for the whole experiment
 
 
@@ -46,4 +50,26 @@ def compute(p: Params) -> dict:
         "rows": rows,
         "uniform": 1.0 / p.keys,
         "by_d": by_d,
+        "start": int(np.argmin([abs(d - p.start_d) for d in widths])),
+    }
+
+
+def text(p: Params, data: dict) -> dict:
+    rows = data["rows"]
+    first, last = rows[0], rows[-1]
+    if len(rows) == 1:
+        alt = (f"Chart of the mean largest softmax weight at width d = {first['d']}: "
+               f"{fixed(first['unscaled'])} unscaled, {fixed(first['scaled'])} divided by √d.")
+    else:
+        alt = (f"Line chart of the mean largest softmax weight against width. Unscaled, it climbs from "
+               f"{fixed(first['unscaled'])} at d = {first['d']} to {fixed(last['unscaled'])} at d = {last['d']}; "
+               f"divided by √d it stays between {fixed(min(r['scaled'] for r in rows))} and "
+               f"{fixed(max(r['scaled'] for r in rows))}.")
+    lines = [f"d = {r['d']}: {fixed(r['unscaled'])} unscaled, {fixed(r['scaled'])} scaled" for r in rows]
+    return {
+        "alt": alt,
+        "numbers": lines,
+        "states": [{"numbers": [], "label": f"d = {r['d']}: largest weight {fixed(r['unscaled'])} as is, "
+                                            f"{fixed(r['scaled'])} divided by √d"} for r in rows],
+        "fixed": lines,
     }

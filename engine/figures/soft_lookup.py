@@ -4,6 +4,9 @@ A key's score is the number of letter pairs (bigrams) it shares with the query, 
 start mark "^" and an end mark "$", so "cat" has ^c, ca, at, t$. A hard lookup gives all
 the weight to the key equal to the query (none if there is none); a soft lookup gives
 softmax(scores). Both modes are in the data, so switching between them needs no Python.
+Text states are indexed like `modes`: state m has no key numbers of its own (both modes list the
+same `text.fixed` lines) and its "label" is the result sentence under the table. `text.details`
+is indexed like `entries`: the sentence about key i when the reader points at it.
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..attention import softmax_forward
+from .fmt import fixed
 from .params import ParamError, field
 
 START, END = "^", "$"
@@ -32,7 +36,7 @@ class Params:
         "an animal that barks",
         "something worn on the head",
     ), length=(2, 8))
-    mode: str = field("hard")  # the mode the figure opens in: "hard" or "soft"
+    mode: str = field("hard", choices=MODES)  # the mode the figure opens in
 
 
 def bigrams(word: str) -> list[str]:
@@ -60,8 +64,6 @@ def _check(p: Params) -> None:
         raise ParamError("keys", "option 'keys' must not repeat a key (a dictionary has one entry per word)")
     if len(p.values) != len(p.keys):
         raise ParamError("values", f"option 'values' needs one value per key ({len(p.keys)}), not {len(p.values)}")
-    if p.mode not in MODES:
-        raise ParamError("mode", f"option 'mode' must be 'hard' or 'soft', not {p.mode!r}")
 
 
 def compute(p: Params) -> dict:
@@ -70,25 +72,63 @@ def compute(p: Params) -> dict:
     scores = np.array([len(s) for s in shared], dtype=float)  # (n,) letter pairs in common
     soft, _ = softmax_forward(scores)  # (n,)
     hard = np.array([1.0 if k == p.query else 0.0 for k in p.keys])  # (n,) all or nothing
-    match = p.query if p.query in p.keys else None
     entries = [{
         "key": k, "bigrams": bigrams(k), "shared": s, "score": int(sc),
         "hard": float(h), "soft": float(w), "value": v,
     } for k, s, sc, h, w, v in zip(p.keys, shared, scores, hard, soft, p.values)]
-    top = int(np.argmax(soft))
     return {
         "query": p.query,
         "query_bigrams": bigrams(p.query),
         "entries": entries,
+        "modes": list(MODES),
         "mode": p.mode,
-        "facts": {
-            "scores": {k: int(s) for k, s in zip(p.keys, scores)},
-            "soft": {k: float(w) for k, w in zip(p.keys, soft)},
-            "query_pairs": len(bigrams(p.query)),
-            "hard_match": match,
-            "top_key": p.keys[top],
-            "top_soft": float(soft[top]),
-            "soft_elsewhere": float(1.0 - soft[top]),
-            "exp_sum": float(np.exp(scores).sum()),
-        },
+    }
+
+
+def _result(data: dict, mode: str) -> str:
+    entries = data["entries"]
+    if mode == "hard":
+        hit = next((e for e in entries if e["hard"] == 1), None)
+        return (f"Result: the value of {hit['key']} and nothing else: “{hit['value']}”." if hit
+                else f"Result: nothing, since no key is exactly {data['query']}.")
+    blend = sorted(entries, key=lambda e: -e["soft"])  # stable: equal weights keep the keys' order
+    return "Result: a blend of every value, " + ", ".join(f"{fixed(e['soft'])} of {e['key']}" for e in blend) + "."
+
+
+def _detail(data: dict, e: dict) -> str:
+    pairs = f" ({', '.join(e['shared'])})" if e["shared"] else ""
+    return (f"{e['key']} shares {e['score']} of the {len(data['query_bigrams'])} letter pairs of "
+            f"{data['query']}{pairs}: score {e['score']}, weight {fixed(e['soft'])} in the soft lookup, "
+            f"{fixed(e['hard'], 0)} in the hard one.")
+
+
+def text(p: Params, data: dict) -> dict:
+    entries = data["entries"]
+    lines = [
+        f"Scores (letter pairs shared with {data['query']}): " + ", ".join(f"{e['key']} {e['score']}" for e in entries),
+        "Hard lookup weights: " + ", ".join(f"{e['key']} {fixed(e['hard'], 0)}" for e in entries),
+        "Soft lookup weights: " + ", ".join(f"{e['key']} {fixed(e['soft'])}" for e in entries),
+    ]
+    match = next((e["key"] for e in entries if e["hard"] == 1), None)
+    hard = f"the hard lookup gives all the weight to {match}" if match else "the hard lookup finds no exact match"
+    soft = ", ".join(f"{e['key']} {fixed(e['soft'])}" for e in entries)
+    return {
+        "alt": (f"Two bar charts of lookup weights for the query {data['query']} against the keys "
+                + ", ".join(e["key"] for e in entries) + f": {hard}; the soft lookup spreads it as {soft}."),
+        "numbers": lines,
+        "states": [{"numbers": [], "label": _result(data, m)} for m in data["modes"]],
+        "fixed": lines,
+        "details": [_detail(data, e) for e in entries],
+    }
+
+
+def facts(p: Params, data: dict) -> dict:
+    entries = data["entries"]
+    top = max(entries, key=lambda e: e["soft"])
+    return {
+        "scores": {e["key"]: e["score"] for e in entries},
+        "soft": {e["key"]: e["soft"] for e in entries},
+        "query_pairs": len(data["query_bigrams"]),
+        "soft_elsewhere": 1.0 - top["soft"],
+        "exp_sum": float(np.exp([e["score"] for e in entries]).sum()),
     }

@@ -2,6 +2,8 @@
 
 The reader drags the scores; every score change is recomputed here (in the worker), so the
 exponentials, their total and the weights the view draws all come from one place.
+No text states (every change is recomputed); besides the key numbers, `text.exps` holds the
+label above each exponential's bar and `text.total` the sentence that adds them up.
 """
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..attention import softmax_forward
+from .fmt import fixed
 from .params import ParamError, field
 
 
@@ -18,7 +21,7 @@ from .params import ParamError, field
 class Params:
     # One score per word: "it" looking back over its sentence, animal 3 points above the
     # unremarkable words and street 1 point above them (invented, round numbers).
-    scores: tuple[float, ...] = field((3.0, 0.0, 1.0, 0.0, 0.0), lo=-10, hi=10, length=(2, 8))
+    scores: tuple[float, ...] = field((3.0, 0.0, 1.0, 0.0, 0.0), lo=-10, hi=10, length=(2, 8), step=0.5)
     labels: tuple[str, ...] = field(("animal", "cross", "street", "because", "tired"), length=(2, 8))  # one word per score
 
 
@@ -31,25 +34,52 @@ def compute(p: Params) -> dict:
     exps = np.exp(scores)  # (n,) step 1: e to the power of each score (scores are at most 10: no overflow)
     total = float(exps.sum())
     weights, _ = softmax_forward(scores)  # (n,) step 2, computed the stable way: equals exps / total
-    top = int(np.argmax(weights))
-    low = int(np.argmin(scores))
     return {
         "labels": list(p.labels),
         "scores": scores.tolist(),
         "exps": exps.tolist(),
         "exp_sum": total,
         "weights": weights.tolist(),
-        "facts": {
-            "score": dict(zip(p.labels, scores.tolist())),
-            "exp": dict(zip(p.labels, exps.tolist())),
-            "weight": dict(zip(p.labels, weights.tolist())),
-            "exp_sum": total,
-            "weight_sum": float(weights.sum()),
-            "top_label": p.labels[top],
-            "top_weight": float(weights[top]),
-            "top_gap": float(scores[top] - scores[low]),  # how far the top score sits above the lowest
-            "top_ratio": float(weights[top] / weights[low]),  # = e ** top_gap: the weight ratio that gap buys
-            "even_share": 1.0 / len(p.scores),  # what every word gets when all scores are equal
-            "e": math.e,  # one point of score multiplies the exponential by e
-        },
+    }
+
+
+def _exp(x: float) -> str:
+    """An exponential as printed: two decimals while they fit under a bar, none past 1000."""
+    return fixed(x, 0 if x >= 1000 else 2)
+
+
+def text(p: Params, data: dict) -> dict:
+    words = data["labels"]
+    parts = [f"{w}: score {fixed(s, 1)}, exponential {fixed(e)}, weight {fixed(x)}"
+             for w, s, e, x in zip(words, data["scores"], data["exps"], data["weights"])]
+    return {
+        "alt": ("Three bar charts following softmax step by step. " + "; ".join(parts)
+                + f". The exponentials add up to {fixed(data['exp_sum'])}, and each weight is its exponential "
+                "divided by that total, so the weights add up to one."),
+        "numbers": [
+            "Scores: " + ", ".join(f"{w} {fixed(s, 1)}" for w, s in zip(words, data["scores"])),
+            "Exponentials: " + ", ".join(f"{w} {fixed(e)}" for w, e in zip(words, data["exps"]))
+            + f"; total {fixed(data['exp_sum'])}",
+            "Weights: " + ", ".join(f"{w} {fixed(x)}" for w, x in zip(words, data["weights"])),
+        ],
+        "exps": [_exp(e) for e in data["exps"]],
+        "exp_sum": _exp(data["exp_sum"]),
+        "total": ("Total of the exponentials: " + " + ".join(_exp(e) for e in data["exps"]) + " = "
+                  + _exp(data["exp_sum"]) + ". Each weight is its exponential divided by this total, "
+                  "so the weights add up to 1."),
+    }
+
+
+def facts(p: Params, data: dict) -> dict:
+    scores, weights = np.array(data["scores"]), np.array(data["weights"])
+    top, low = int(np.argmax(weights)), int(np.argmin(scores))
+    return {
+        "score": dict(zip(data["labels"], data["scores"])),
+        "exp": dict(zip(data["labels"], data["exps"])),
+        "weight": dict(zip(data["labels"], data["weights"])),
+        "exp_sum": data["exp_sum"],
+        "top_gap": float(scores[top] - scores[low]),  # how far the top score sits above the lowest
+        "top_ratio": float(weights[top] / weights[low]),  # = e ** top_gap: the weight ratio that gap buys
+        "even_share": 1.0 / len(scores),  # what every word gets when all scores are equal
+        "e": math.e,  # one point of score multiplies the exponential by e
     }

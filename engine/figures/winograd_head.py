@@ -3,18 +3,21 @@
 The head is the hand-set one in `engine/tasks/winograd.py` (six numbers per word); the
 weights come from `attention_forward`. Both last words are computed every time, so the
 toggle only switches between them in the view; changing the head's options asks the worker.
+Text states are indexed like `last_words`: state i describes `modes[last_words[i]]`, with the
+SVG's aria-label as its "label".
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from ..tasks import winograd
-from .params import ParamError, field
+from .fmt import pairs, percent
+from .params import field
 
 
 @dataclass(frozen=True)
 class Params:
-    last: str = field("tired")  # the last word shown first: "tired" or "wide"
+    last: str = field("tired", choices=winograd.LAST_WORDS)  # the last word shown first
     copied: float = field(winograd.COPIED, lo=0.0, hi=1.0)  # share of the last word copied into "it"
     strength: float = field(winograd.STRENGTH, lo=0.0, hi=10.0)  # scale of the query matrix
 
@@ -32,33 +35,51 @@ def _mode(last: str, p: Params) -> dict:
 
 
 def compute(p: Params) -> dict:
-    if p.last not in winograd.LAST_WORDS:
-        raise ParamError("last", f"option 'last' must be one of {', '.join(winograd.LAST_WORDS)}, not {p.last!r}")
-    modes = {last: _mode(last, p) for last in winograd.LAST_WORDS}
-    tired, wide = modes["tired"], modes["wide"]
-    animal, street = tired["words"].index("animal"), wide["words"].index("street")
     return {
         "features": list(winograd.FEATURES),
         "it": winograd.IT,
         "last_words": list(winograd.LAST_WORDS),
-        "modes": modes,
-        "facts": {
-            "numbers_per_word": len(winograd.FEATURES),
-            # The sentences as text, so the prose quotes the very words the figure uses.
-            "sentence_tired": " ".join(tired["words"]),
-            "sentence_wide": " ".join(wide["words"]),
-            "words_after_it": len(tired["words"]) - 1 - winograd.IT,  # how far the deciding word sits after "it"
-            "n_words": len(tired["words"]),
-            "tired_top_word": tired["words"][tired["top"]],
-            "wide_top_word": wide["words"][wide["top"]],
-            "tired_animal_weight": tired["weights"][animal],
-            "wide_street_weight": wide["weights"][street],
-            "tired_street_weight": tired["weights"][street],
-            "wide_animal_weight": wide["weights"][animal],
-            # The largest weight on any word other than animal and street, over both sentences.
-            "largest_other_weight": max(w for m in (tired, wide) for i, w in enumerate(m["weights"])
-                                        if i not in (animal, street)),
-            "copied": p.copied,
-            "strength": p.strength,
-        },
+        "modes": {last: _mode(last, p) for last in winograd.LAST_WORDS},
+    }
+
+
+def _state(last: str, mode: dict) -> dict:
+    top = mode["top"]
+    return {
+        "numbers": [f"Last word “{last}”, attention from “it”: " + pairs(mode["words"], mode["weights"])],
+        "label": f"With “{last}”, “it” puts {percent(mode['weights'][top])} of its attention on “{mode['words'][top]}”",
+    }
+
+
+def text(p: Params, data: dict) -> dict:
+    modes = [(last, data["modes"][last]) for last in data["last_words"]]
+    parts = []
+    for last, mode in modes:
+        top, w = mode["top"], mode["weights"]
+        parts.append(f"with “{last}”, “it” puts {w[top]:.2f} of its attention on “{mode['words'][top]}” "
+                     f"and at most {max(x for i, x in enumerate(w) if i != top):.2f} on any other word")
+    states = [_state(last, mode) for last, mode in modes]
+    return {
+        "alt": ("Two bar charts of the attention weights of the word “it” over the sentence "
+                "“The animal didn't cross the street because it was too …”: " + "; ".join(parts) + "."),
+        "numbers": states[data["last_words"].index(p.last)]["numbers"],
+        "states": states,
+    }
+
+
+def facts(p: Params, data: dict) -> dict:
+    tired, wide = data["modes"]["tired"], data["modes"]["wide"]
+    animal, street = tired["words"].index("animal"), wide["words"].index("street")
+    return {
+        "numbers_per_word": len(data["features"]),
+        # The sentences as text, so the prose quotes the very words the figure uses.
+        "sentence_tired": " ".join(tired["words"]),
+        "sentence_wide": " ".join(wide["words"]),
+        "words_after_it": len(tired["words"]) - 1 - data["it"],  # how far the deciding word sits after "it"
+        "tired_animal_weight": tired["weights"][animal],
+        "wide_street_weight": wide["weights"][street],
+        # The largest weight on any word other than animal and street, over both sentences.
+        "largest_other_weight": max(w for m in (tired, wide) for i, w in enumerate(m["weights"])
+                                    if i not in (animal, street)),
+        "copied": p.copied,
     }

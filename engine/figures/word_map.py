@@ -3,6 +3,8 @@
 The vectors are the ones `engine/tasks/corpus.py` counts (context counts, PPMI, PCA to two
 dimensions). The probe moves on a grid over the map, and the model lists the nearest words
 at every grid point, so dragging it only looks answers up: the view measures no distances.
+Text states are indexed like `grid.nearest`: state iy * len(xs) + ix is the probe at
+(xs[ix], ys[iy]); its one line comes before `text.fixed` (the map positions) in the key numbers.
 """
 from __future__ import annotations
 
@@ -11,7 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..tasks.corpus import CORPUS, word_space
+from .fmt import fixed
 from .params import ParamError, field
+
+GROUPS = ("animal", "place", "describing")  # the shapes on the map, in the legend's order
 
 
 @dataclass(frozen=True)
@@ -41,30 +46,64 @@ def compute(p: Params) -> dict:
             found = space.nearest_on_map((x, y), p.nearest)
             nearest.append([index[w] for w, _ in found])
             distance.append([round(d, 4) for _, d in found])
-    start = [_index(xs, p.probe[0]), _index(ys, p.probe[1])]
-
-    def map_nearest(word):
-        return space.nearest_on_map(space.coords[index[word]], 2)[1][0]  # [0] is the word itself
-
     return {
         "words": list(space.words),
         "groups": list(space.groups),
         "coords": np.round(space.coords, 4).tolist(),  # (W, 2)
         "explained": space.explained.tolist(),
+        "vector_length": int(space.vectors.shape[1]),  # numbers per word before the squeeze to two
         "grid": {"xs": xs.tolist(), "ys": ys.tolist(),
                  "nearest": nearest, "distance": distance},
-        "start": start,
-        "facts": {
-            "n_sentences": len(CORPUS),
-            "n_words": len(space.words),
-            "vector_length": int(space.vectors.shape[1]),
-            "negative_entries": int((space.vectors < 0).sum()),
-            "zero_share": float((space.vectors == 0).mean()),
-            "explained_x": float(space.explained[0]),
-            "explained_y": float(space.explained[1]),
-            "explained_both": float(space.explained.sum()),
-            "map_nearest_animal": map_nearest("animal"),
-            "map_nearest_bird": map_nearest("bird"),
-            "map_nearest_tired": map_nearest("tired"),
-        },
+        "start": [_index(xs, p.probe[0]), _index(ys, p.probe[1])],
+    }
+
+
+def probe(data: dict, cell: int):
+    """The probe's point at grid cell `cell` and the (word, distance) pairs the model lists there."""
+    xs, ys = data["grid"]["xs"], data["grid"]["ys"]
+    iy, ix = divmod(cell, len(xs))
+    found = [(data["words"][i], d) for i, d in zip(data["grid"]["nearest"][cell], data["grid"]["distance"][cell])]
+    return (xs[ix], ys[iy]), found
+
+
+def start_cell(data: dict) -> int:
+    ix, iy = data["start"]
+    return iy * len(data["grid"]["xs"]) + ix
+
+
+def _probe_line(point, found) -> str:
+    return (f"Probe at ({fixed(point[0])}, {fixed(point[1])}), nearest: "
+            + ", ".join(f"{w} {fixed(d)}" for w, d in found))
+
+
+def text(p: Params, data: dict) -> dict:
+    cells = range(len(data["grid"]["nearest"]))
+    states = [{"numbers": [_probe_line(*probe(data, c))]} for c in cells]
+    fixed_lines = ["Map positions: " + ", ".join(f"{w} ({fixed(x)}, {fixed(y)})"
+                                                 for w, (x, y) in zip(data["words"], data["coords"]))]
+    groups = {g: [w for w, h in zip(data["words"], data["groups"]) if h == g] for g in GROUPS}
+    (px, py), found = probe(data, start_cell(data))
+    return {
+        "alt": (f"Scatter plot of {len(data['words'])} words squeezed from {data['vector_length']} numbers "
+                f"to two. Animals ({', '.join(groups['animal'])}), places ({', '.join(groups['place'])}) and "
+                f"describing words ({', '.join(groups['describing'])}) are marked with different shapes. "
+                f"A probe at ({fixed(px)}, {fixed(py)}) is nearest to " + ", ".join(w for w, _ in found) + "."),
+        "numbers": states[start_cell(data)]["numbers"] + fixed_lines,
+        "states": states,
+        "fixed": fixed_lines,
+    }
+
+
+def facts(p: Params, data: dict) -> dict:
+    space = word_space()
+    animal = space.words.index("animal")
+    return {
+        "n_sentences": len(CORPUS),
+        "n_words": len(space.words),
+        "vector_length": data["vector_length"],
+        "zero_share": float((space.vectors == 0).mean()),
+        "explained_x": float(space.explained[0]),
+        "explained_y": float(space.explained[1]),
+        "explained_both": float(space.explained.sum()),
+        "map_nearest_animal": space.nearest_on_map(space.coords[animal], 2)[1][0],  # [0] is the word itself
     }

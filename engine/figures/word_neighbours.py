@@ -2,27 +2,58 @@
 
 The vectors are the PPMI vectors of `engine/tasks/corpus.py`. The ranking of every word is
 part of the data, so picking a word in the view only switches lists.
+Text states are indexed like `words` (and `rankings`): state i is the ranking of words[i].
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..tasks.corpus import cosine_matrix, word_space
-from .params import ParamError, field
+from ..tasks.corpus import TARGETS, cosine_matrix, word_space
+from .fmt import pairs
+from .params import field
+
+SHOWN = 5  # neighbours per panel of the static figure
 
 
 @dataclass(frozen=True)
 class Params:
-    word: str = field("tired")  # the word picked first
+    word: str = field("tired", choices=[w for w, _ in TARGETS])  # the word picked first
 
 
 def compute(p: Params) -> dict:
     space = word_space()
-    if p.word not in space.words:
-        raise ParamError("word", f"option 'word' must be one of {', '.join(space.words)}, not {p.word!r}")
     n = len(space.words)
+    return {
+        "words": list(space.words),
+        "groups": list(space.groups),
+        "vector_length": int(space.vectors.shape[1]),  # numbers per word the similarities compare
+        "rankings": [[[w, s] for w, s in space.neighbours(word, n - 1)] for word in space.words],  # (W, W-1) best first
+        "start": space.words.index(p.word),
+    }
+
+
+def panels(data) -> list:
+    """The static figure's four words, the picked one first, each with its ranking."""
+    first = data["words"][data["start"]]
+    picks = [first] + [w for w in ("tired", "wide", "cat", "street") if w != first]
+    return [(w, data["rankings"][data["words"].index(w)]) for w in picks[:4]]
+
+
+def text(p: Params, data: dict) -> dict:
+    states = [{"numbers": [f"Nearest to “{word}”: " + pairs([w for w, _ in r], [s for _, s in r])]}
+              for word, r in zip(data["words"], data["rankings"])]
+    return {
+        "alt": ("Bar charts of cosine similarity of the full word vectors: " + "; ".join(
+            f"nearest to “{word}” are " + ", ".join(f"{w} ({s:.2f})" for w, s in ranking[:3])
+            for word, ranking in panels(data)) + "."),
+        "numbers": states[data["start"]]["numbers"],
+        "states": states,
+    }
+
+
+def facts(p: Params, data: dict) -> dict:
+    space = word_space()
     cos = cosine_matrix(space.vectors)  # (W, W)
-    rankings = [[[w, s] for w, s in space.neighbours(word, n - 1)] for word in space.words]  # (W, W-1) best first
 
     def top(word, k=1):
         return [w for w, _ in space.neighbours(word, k)]
@@ -31,23 +62,17 @@ def compute(p: Params) -> dict:
         return float(cos[space.words.index(a), space.words.index(b)])
 
     return {
-        "words": list(space.words),
-        "groups": list(space.groups),
-        "rankings": rankings,
-        "start": space.words.index(p.word),
-        "facts": {
-            "vector_length": int(space.vectors.shape[1]),
-            "tired_nearest": top("tired")[0],
-            "tired_sleepy": sim("tired", "sleepy"),
-            "tired_second": top("tired", 2)[1],
-            "tired_wide": sim("tired", "wide"),
-            "wide_nearest": top("wide")[0],
-            "wide_busy": sim("wide", "busy"),
-            "cat_first": top("cat", 2)[0],
-            "cat_second": top("cat", 2)[1],
-            "cat_dog": sim("cat", "dog"),
-            "cat_horse": sim("cat", "horse"),
-            "street_top3": ", ".join(top("street", 3)),
-            "animal_nearest": top("animal")[0],
-        },
+        "vector_length": data["vector_length"],
+        "tired_nearest": top("tired")[0],
+        "tired_sleepy": sim("tired", "sleepy"),
+        "tired_second": top("tired", 2)[1],
+        "tired_wide": sim("tired", "wide"),
+        "wide_nearest": top("wide")[0],
+        "wide_busy": sim("wide", "busy"),
+        "cat_first": top("cat", 2)[0],
+        "cat_second": top("cat", 2)[1],
+        "cat_dog": sim("cat", "dog"),
+        "cat_horse": sim("cat", "horse"),
+        "street_top3": ", ".join(top("street", 3)),
+        "animal_nearest": top("animal")[0],
     }

@@ -4,6 +4,8 @@ The position is "bank" in "the fisherman repaired his net beside the bank", cut 
 positions with invented two-number queries, keys and values. Every intermediate number of the
 calculation is returned (each product of the dot products, the exponentials, their total, each
 weighted value), so the view prints the arithmetic without doing any of it.
+Text states are indexed like `heads`: state h has no key numbers of its own (both heads' lines are
+in `text.fixed`, whichever is shown) and its "label" is the aria-label of head h's plot.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..attention import softmax_forward
+from .fmt import fixed
 from .params import ParamError, field
 
 R2 = math.sqrt(2.0)
@@ -88,20 +91,57 @@ def compute(p: Params) -> dict:
     for h in (1, 2):
         _check_head(p, h)
         heads.append(_head(p.labels, getattr(p, f"query{h}"), getattr(p, f"keys{h}"), getattr(p, f"values{h}")))
-    facts = {}
+    return {"labels": list(p.labels), "heads": heads, "start": p.head - 1}
+
+
+def _given(x: float) -> str:
+    """A given number (query, key, value) as written when whole, else to 4 decimals like the computed ones."""
+    return str(int(x)) if float(x).is_integer() else fixed(x, 4)
+
+
+def _vec(v, f=lambda x: fixed(x, 4)) -> str:
+    return "(" + ", ".join(f(x) for x in v) + ")"
+
+
+def text(p: Params, data: dict) -> dict:
+    labels, heads = data["labels"], data["heads"]
+    lines, parts = [], []
     for h, head in enumerate(heads, start=1):
-        facts[f"head{h}"] = {
-            "score": dict(zip(p.labels, head["scores"])),
-            "dot": dict(zip(p.labels, head["dots"])),
-            "exp": dict(zip(p.labels, head["exps"])),
+        scores = ", ".join(f"{w} {fixed(s, 4)}" for w, s in zip(labels, head["scores"]))
+        weights = ", ".join(f"{w} {fixed(x, 4)}" for w, x in zip(labels, head["weights"]))
+        lines += [f"Head {h} scores: {scores}", f"Head {h} weights: {weights}", f"Head {h} output: {_vec(head['output'])}"]
+        parts.append(f"Head {h} scores {scores}; weights {weights}; output {_vec(head['output'])}.")
+    states = []
+    for h, head in enumerate(heads):
+        other = heads[len(heads) - 1 - h]
+        states.append({"numbers": [], "label": (
+            f"Values and output of head {h + 1} as points: "
+            + ", ".join(f"value of {w} at {_vec(v, _given)}" for w, v in zip(labels, head["values"]))
+            + f"; output at {_vec(head['output'])}; the other head's output at {_vec(other['output'])}.")})
+    return {
+        "alt": ("Bar chart of the attention weights of two heads at bank, and a plot of the three values "
+                "with each head's output between them. " + " ".join(parts)),
+        "numbers": lines,
+        "states": states,
+        "fixed": lines,
+    }
+
+
+def facts(p: Params, data: dict) -> dict:
+    labels, heads = data["labels"], data["heads"]
+    out = {}
+    for h, head in enumerate(heads, start=1):
+        out[f"head{h}"] = {
+            "score": dict(zip(labels, head["scores"])),
+            "dot": dict(zip(labels, head["dots"])),
+            "exp": dict(zip(labels, head["exps"])),
             "exp_sum": head["exp_sum"],
-            "weight": dict(zip(p.labels, head["weights"])),
+            "weight": dict(zip(labels, head["weights"])),
             "output": head["output"],
             "top": head["top"],
         }
-    facts["root_d"] = heads[0]["root_d"]
-    facts["d"] = heads[0]["d"]
+    out["root_d"] = heads[0]["root_d"]
+    out["d"] = heads[0]["d"]
     # With equal weights the mixture would be the plain average of head 1's values.
-    facts["even_output"] = np.mean(np.asarray(p.values1, dtype=float), axis=0).tolist()  # (dv,)
-    facts["concat"] = heads[0]["output"] + heads[1]["output"]  # both heads side by side, before any projection
-    return {"labels": list(p.labels), "heads": heads, "start": p.head - 1, "facts": facts}
+    out["even_output"] = np.mean(np.asarray(heads[0]["values"], dtype=float), axis=0).tolist()  # (dv,)
+    return out
