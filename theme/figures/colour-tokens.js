@@ -1,7 +1,11 @@
 // colour-tokens: self-attention over coloured tokens with identity projections, and every step
 // of the arithmetic for one gathering token. The toggles (heads, mask, positions) and the offered
 // sequences only look up precomputed cases; editing a token's colour asks the worker.
-import { html, onResize, setNumbers, svg } from "../js/svg.js";
+// A case (tokens, heads, mask, positions) is drawn once; picking another gathering token only
+// redraws that token's arithmetic and marks its row, so the buttons under the reader's finger or
+// focus stay where they are. The key numbers are the model's text for the case.
+import { columnRow } from "../js/weights.js";
+import { html, onResize, svg } from "../js/svg.js";
 
 const MINUS_INF = "−∞";
 
@@ -47,6 +51,7 @@ export function mount(root, ctx) {
     "Pick the token that gathers with its button (or a row of the table) to see its arithmetic.");
 
   seqSelect.addEventListener("change", () => { seq = Number(seqSelect.value); clampRow(); draw(); });
+  const tokenSelects = []; // one per token of the sequence shown, rebuilt only when its length changes
   headsSelect.addEventListener("change", () => { heads = Number(headsSelect.value); draw(); });
   causalBox.addEventListener("change", () => { causal = causalBox.checked; draw(); });
   posBox.addEventListener("change", () => { positions = posBox.checked; draw(); });
@@ -76,7 +81,8 @@ export function mount(root, ctx) {
   }
 
   let width = 560;
-  onResize(view, (w) => { width = w; draw(); });
+  let shown = null; // the case on screen and its parts that change with the gathering row
+  onResize(view, (w) => { width = w; shown = null; draw(); });
 
   // --- drawing ----------------------------------------------------------------------------
   function swatch(colour, parent) {
@@ -105,24 +111,32 @@ export function mount(root, ctx) {
   }
 
   function drawControls() {
-    seqSelect.replaceChildren(...data.sequences.map((s, i) =>
-      html("option", { value: String(i) }, null, s.tokens.join(", "))));
+    const options = data.sequences.map((s) => s.tokens.join(", "));
+    if (options.join("|") !== [...seqSelect.options].map((o) => o.textContent).join("|")) {
+      seqSelect.replaceChildren(...options.map((text, i) => html("option", { value: String(i) }, null, text)));
+    }
     seqSelect.value = String(seq);
     headsSelect.value = String(heads);
     causalBox.checked = causal;
     posBox.checked = positions;
-    const colours = Object.keys(data.palette);
-    const items = tokens().map((t, i) => {
-      const label = html("label", { for: `${id}-tok-${i}` }, null, `${i + 1} `);
-      const select = html("select", { id: `${id}-tok-${i}`, "data-ct-focus": "tok-" + i }, label);
-      for (const c of colours) html("option", { value: c }, select, c);
-      select.value = t;
+    if (tokenSelects.length !== tokens().length) {
+      const colours = Object.keys(data.palette);
+      tokenSelects.length = 0;
+      const items = tokens().map((_, i) => {
+        const label = html("label", { for: `${id}-tok-${i}` }, null, `${i + 1} `);
+        const select = html("select", { id: `${id}-tok-${i}` }, label);
+        for (const c of colours) html("option", { value: c }, select, c);
+        select.addEventListener("change", () => editToken(i, select.value));
+        tokenSelects.push(select);
+        return label;
+      });
+      edit.replaceChildren(edit.querySelector("legend"), ...items, editStatus);
+    }
+    tokenSelects.forEach((select, i) => {
+      select.value = tokens()[i];
       select.disabled = waiting;
-      select.addEventListener("change", () => editToken(i, select.value));
-      return label;
     });
     editStatus.textContent = waiting ? "Computing…" : "";
-    edit.replaceChildren(edit.querySelector("legend"), ...items, editStatus);
   }
 
   function drawInputs(case_, parent) {
@@ -131,14 +145,14 @@ export function mount(root, ctx) {
     const list = html("ul", { class: "ct-tokens", "aria-label": "Tokens; choose the one that gathers" }, box);
     tokens().forEach((t, i) => {
       const li = html("li", {}, list);
-      const b = html("button", { type: "button", class: "ct-pick", "aria-pressed": String(i === row),
-        "data-ct-focus": "pick-" + i }, li);
+      const b = html("button", { type: "button", class: "ct-pick" }, li);
       tokenName(i, b);
       const parts = positions
         ? [vecSpan(data.palette[t]), " + ", vecSpan(case_.positions[i]), " = ", vecSpan(case_.inputs[i])]
         : [vecSpan(case_.inputs[i])];
       html("span", { class: "ct-vec" }, b).append(...parts);
       b.addEventListener("click", () => { row = i; draw(); });
+      shown.marks.push((r) => b.setAttribute("aria-pressed", String(i === r)));
     });
   }
 
@@ -159,10 +173,10 @@ export function mount(root, ctx) {
       });
       const body = html("tbody", {}, table);
       head.shares.forEach((shares, i) => {
-        const tr = html("tr", { class: i === row ? "ct-row-on" : "" }, body);
+        const tr = html("tr", {}, body);
         const th = html("th", { scope: "row" }, tr);
-        const b = html("button", { type: "button", class: "ct-row-pick", "aria-pressed": String(i === row),
-          "data-ct-focus": `row-${h}-${i}` }, th);
+        const b = html("button", { type: "button", class: "ct-row-pick" }, th);
+        shown.marks.push((r) => { tr.classList.toggle("ct-row-on", i === r); b.setAttribute("aria-pressed", String(i === r)); });
         swatch(tokens()[i], b);
         b.append(names()[i]);
         b.addEventListener("click", () => { row = i; draw(); });
@@ -184,21 +198,20 @@ export function mount(root, ctx) {
     const s = svg("svg", { width: w, height: h, viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": label,
       class: "ct-bars" }, parent);
     svg("line", { x1: 4, x2: w - 4, y1: base, y2: base, class: "axis" }, s);
-    head.shares[row].forEach((v, j) => {
-      const x = 4 + band * j;
-      const bh = (base - top) * v;
-      svg("rect", { x: x + band * 0.2, y: base - bh, width: band * 0.6, height: Math.max(0.5, bh), class: "prediction" }, s);
-      svg("text", { x: x + band / 2, y: base - bh - 4, class: "value", "text-anchor": "middle" }, s).textContent = num(v);
-      svg("text", { x: x + band / 2, y: h - 6, class: "tick", "text-anchor": "middle" }, s).textContent = `${tokens()[j]} ${j + 1}`;
+    const cx = (j) => 4 + band * (j + 0.5);
+    columnRow(s, n, "prediction")({ values: head.shares[row], labels: head.shares[row].map(num), cx,
+      barW: band * 0.6, top, height: base - top, max: 1 });
+    tokens().forEach((t, j) => {
+      svg("text", { x: cx(j), y: h - 6, class: "tick", "text-anchor": "middle" }, s).textContent = `${t} ${j + 1}`;
     });
   }
 
-  function drawHead(case_, h, parent) {
+  function drawHead(case_, h) {
     const head = case_.heads[h];
     const n = tokens().length;
     const [c0, c1] = head.coords;
     const slice = (xs) => xs.slice(c0, c1 + 1);
-    const box = html("section", { class: "ct-block" }, parent);
+    const box = html("section", { class: "ct-block" });
     const who = names()[row];
     html("p", { class: "ct-title ct-who" }, box, case_.heads.length === 1
       ? `How ${who} gathers`
@@ -260,6 +273,7 @@ export function mount(root, ctx) {
     }
     parts.push(" = ", vecSpan(slice(case_.out[row])));
     line(ml, parts);
+    return box;
   }
 
   function drawResult(case_, parent) {
@@ -272,38 +286,35 @@ export function mount(root, ctx) {
         const [a, b] = case_.heads.map((hd) => vecSpan(case_.out[i].slice(hd.coords[0], hd.coords[1] + 1)));
         parts.push(" (head 1 ", a, " then head 2 ", b, ")");
       }
-      line(list, parts, i === row ? "ct-row-on" : "");
+      const li = line(list, parts);
+      shown.marks.push((r) => li.classList.toggle("ct-row-on", i === r));
     });
+    return box;
   }
 
-  function settings() {
-    return [heads === 1 ? "one head" : "two heads",
-      causal ? "future tokens blocked" : "future tokens readable",
-      positions ? "positional encoding added" : "no positional encoding"].join(", ");
-  }
-
-  function keyNumbers(case_) {
-    const lines = [`Tokens: ${tokens().join(", ")} (${settings()})`];
-    case_.heads.forEach((head, h) => {
-      const prefix = case_.heads.length === 1 ? "Shares" : `Head ${h + 1} shares`;
-      head.shares.forEach((r, i) => lines.push(`${prefix} of ${names()[i]}: ${r.map(num).join(", ")}`));
-    });
-    case_.out.forEach((r, i) => lines.push(`Result for ${names()[i]}: ${vec(r)}`));
-    return lines;
+  /** The index of the case on screen in data.text.states (flattened like the cases). */
+  function stateIndex() {
+    return ((seq * 2 + heads - 1) * 2 + (causal ? 1 : 0)) * 2 + (positions ? 1 : 0);
   }
 
   function draw() {
-    const focusKey = root.contains(document.activeElement) ? document.activeElement.dataset.ctFocus : undefined;
     drawControls();
     const case_ = current();
-    const parts = html("div", { class: "ct-parts" });
-    drawInputs(case_, parts);
-    drawTables(case_, parts);
-    case_.heads.forEach((_, h) => drawHead(case_, h, parts));
-    drawResult(case_, parts);
-    view.replaceChildren(parts);
-    if (focusKey) root.querySelector(`[data-ct-focus="${focusKey}"]`)?.focus();
-    setNumbers(ctx.numbers, keyNumbers(case_));
+    if (!shown || shown.case_ !== case_) {
+      // A new case: draw it whole (the controls above, which hold focus, stay).
+      shown = { case_, marks: [], heads: [] };
+      const parts = html("div", { class: "ct-parts" });
+      drawInputs(case_, parts);
+      drawTables(case_, parts);
+      shown.result = drawResult(case_, parts);
+      view.replaceChildren(parts);
+      ctx.setText(data.text.states[stateIndex()]);
+    }
+    // The gathering row: mark it, and redraw only its arithmetic (nothing in it takes focus).
+    for (const mark of shown.marks) mark(row);
+    for (const box of shown.heads) box.remove();
+    shown.heads = case_.heads.map((_, h) => drawHead(case_, h));
+    shown.result.before(...shown.heads);
   }
 
   return {};

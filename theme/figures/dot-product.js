@@ -1,12 +1,18 @@
 // dot-product: two arrows from the origin; their dot product as a sum of products and as |a| |b| cos θ.
-// Tips stop on whole-number grid points; the model has every pair's readouts, so the view only looks up.
-import { drag, fmt, html, onResize, setNumbers, svg } from "../js/svg.js";
+// Tips stop on whole-number grid points; the model has every pair's readouts and the text
+// templates for them (data.text.templates), so the view only looks up and fills in.
+// Every element is made once; a resize re-places them and a move updates them in place.
+import { arrowHead } from "../js/arrows.js";
+import { gridKeys } from "../js/keys.js";
+import { linear, planeGrid, ticks } from "../js/scale.js";
+import { fill } from "../js/text.js";
+import { set } from "../js/weights.js";
+import { drag, html, onResize, svg } from "../js/svg.js";
 
 const ARROWS = [
   { name: "a", cls: "arrow-a", label: "orange arrow a" },
   { name: "b", cls: "arrow-b", label: "blue arrow b" },
 ];
-const STEPS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
 
 export function mount(root, ctx) {
   const data = ctx.data;
@@ -17,27 +23,45 @@ export function mount(root, ctx) {
   const layout = html("div", { class: "dot-layout" }, root);
   const plot = html("div", { class: "figure-plot" }, layout);
   const readout = html("div", { class: "dot-readout", "aria-live": "polite" }, layout);
+  const lines = [html("p", { class: "dot-vectors" }, readout), html("p", {}, readout), html("p", {}, readout)];
+  const verdict = html("p", { class: "dot-verdict" }, readout);
   html("p", { class: "figure-hint" }, root,
     "Drag either arrow's tip, or focus a tip and use the arrow keys to move it one step.");
 
-  let view = null;
-  let width = 560;
-  onResize(layout, (w) => { width = w; build(); }); // the layout, not the plot: the plot shrinks to its drawing
-
-  function state() {
-    const [i, j] = tips;
-    return { a: data.points[i], b: data.points[j], la: data.length[i], lb: data.length[j],
-      dot: data.dot[i][j], geometric: data.geometric[i][j], angle: data.angle[i][j], cos: data.cos[i][j] };
-  }
-
-  function lines(s) {
-    const [[a1, a2], [b1, b2]] = [s.a, s.b];
-    return [
-      `a = (${a1}, ${a2}), b = (${b1}, ${b2}), angle ${fmt(s.angle, 1)}°`,
-      `Sum of products: (${a1})(${b1}) + (${a2})(${b2}) = ${s.dot}`,
-      `|a| |b| cos θ: ${fmt(s.la)} × ${fmt(s.lb)} × cos ${fmt(s.angle, 1)}° = ${fmt(s.la)} × ${fmt(s.lb)} × ${fmt(s.cos, 3)} = ${fmt(s.geometric)}`,
-    ];
-  }
+  // The plane is drawn at its widest size (MAX px) and scaled to the screen by its viewBox, so a
+  // resize only changes the svg's size.
+  const MAX = 360;
+  const UNIT = (MAX - 24) / (2 * E + 1);
+  const size = MAX;
+  const c = size / 2;
+  const px = linear([0, 1], [c, c + UNIT]), py = linear([0, 1], [c, c - UNIT]);
+  const s = svg("svg", { viewBox: `0 0 ${size} ${size}`, role: "group",
+    "aria-label": "Two arrows from the origin with movable tips" }, plot);
+  planeGrid(s, px, py, { lo: -E, hi: E, from: -E - 0.5, to: E + 0.5 });
+  const whole = [];
+  for (let v = -E; v <= E; v++) if (v) whole.push(v);
+  ticks(s, { xs: whole, ys: whole, sx: px, sy: py });
+  svg("circle", { cx: c, cy: c, r: 3, class: "origin" }, s);
+  const parts = ARROWS.map((a, k) => {
+    const head = arrowHead(s, `${ctx.figure.id}-${a.name}-head`, a.cls + " head", { refX: 13, size: 7 });
+    const line = svg("line", { x1: c, y1: c, class: "shaft " + a.cls, "marker-end": head }, s);
+    const tip = svg("g", { class: "tip " + a.cls, tabindex: 0, role: "slider", "aria-label": "Tip of the " + a.label,
+      "aria-valuemin": -E, "aria-valuemax": E }, s);
+    if (a.name === "b") tip.setAttribute("data-key-control", "ArrowRight");
+    svg("circle", { r: 18, class: "tip-hit" }, tip);
+    svg("circle", { r: 6, class: "tip-dot" }, tip);
+    const name = svg("text", { class: "tip-name " + a.cls }, s);
+    name.textContent = a.name;
+    const clamp = (v) => Math.max(-E, Math.min(E, Math.round(v)));
+    drag(tip, s, (p) => setTip(k, clamp(px.invert(p.x)), clamp(py.invert(p.y))));
+    gridKeys(tip, (dx, dy) => {
+      let [x, y] = data.points[tips[k]];
+      x += dx; y += dy;
+      if (x === 0 && y === 0) { x += dx; y += dy; } // hop over the origin
+      setTip(k, x, y);
+    });
+    return { line, tip, name };
+  });
 
   function setTip(k, x, y) {
     const i = at.get(x + "," + y);
@@ -46,81 +70,37 @@ export function mount(root, ctx) {
     update();
   }
 
-  function build() {
+  onResize(layout, (width) => {
     const beside = width >= 560;
-    const size = Math.min(beside ? width - 240 : width, 360);
-    const unit = (size - 24) / (2 * E + 1);
-    const c = size / 2;
-    const px = (x) => c + x * unit, py = (y) => c - y * unit;
-    const rootSvg = svg("svg", { width: size, height: size, viewBox: `0 0 ${size} ${size}`, role: "group",
-      "aria-label": "Two arrows from the origin with movable tips" });
-    const defs = svg("defs", {}, rootSvg);
-    for (const a of ARROWS) {
-      const m = svg("marker", { id: `${ctx.figure.id}-${a.name}-head`, viewBox: "0 0 10 10", refX: 13, refY: 5,
-        markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" }, defs);
-      svg("path", { d: "M 0 0 L 10 5 L 0 10 z", class: a.cls + " head" }, m);
-    }
-    for (let v = -E; v <= E; v++) {
-      svg("line", { x1: px(v), x2: px(v), y1: py(-E - 0.5), y2: py(E + 0.5), class: v ? "grid" : "axis" }, rootSvg);
-      svg("line", { x1: px(-E - 0.5), x2: px(E + 0.5), y1: py(v), y2: py(v), class: v ? "grid" : "axis" }, rootSvg);
-    }
-    for (let v = -E; v <= E; v++) {
-      if (!v) continue;
-      svg("text", { x: px(v), y: py(0) + 13, class: "tick", "text-anchor": "middle" }, rootSvg).textContent = String(v);
-      svg("text", { x: px(0) - 5, y: py(v) + 4, class: "tick", "text-anchor": "end" }, rootSvg).textContent = String(v);
-    }
-    svg("circle", { cx: c, cy: c, r: 3, class: "origin" }, rootSvg);
-    const parts = ARROWS.map((a, k) => {
-      const line = svg("line", { x1: c, y1: c, class: "shaft " + a.cls, "marker-end": `url(#${ctx.figure.id}-${a.name}-head)` }, rootSvg);
-      const tip = svg("g", { class: "tip " + a.cls, tabindex: 0, role: "slider", "aria-label": "Tip of the " + a.label,
-        "aria-valuemin": -E, "aria-valuemax": E }, rootSvg);
-      if (a.name === "b") tip.setAttribute("data-key-control", "ArrowRight");
-      svg("circle", { r: 18, class: "tip-hit" }, tip);
-      svg("circle", { r: 6, class: "tip-dot" }, tip);
-      const name = svg("text", { class: "tip-name " + a.cls }, rootSvg);
-      name.textContent = a.name;
-      drag(tip, rootSvg, (p) => setTip(k, Math.max(-E, Math.min(E, Math.round((p.x - c) / unit))),
-        Math.max(-E, Math.min(E, Math.round((c - p.y) / unit)))));
-      tip.addEventListener("keydown", (e) => {
-        const step = STEPS[e.key];
-        if (!step) return;
-        e.preventDefault();
-        let [x, y] = data.points[tips[k]];
-        x += step[0]; y += step[1];
-        if (x === 0 && y === 0) { x += step[0]; y += step[1]; } // hop over the origin
-        setTip(k, x, y);
-      });
-      return { line, tip, name };
-    });
-    view = { parts, px, py };
-    plot.replaceChildren(rootSvg);
+    const shown = Math.min(beside ? width - 240 : width, MAX);
+    set(s, { width: shown, height: shown });
     layout.classList.toggle("stacked", !beside);
-    update();
+  }); // the layout, not the plot: the plot shrinks to its drawing
+
+  /** The values the model's templates name, for the pair of tips on screen. */
+  function slots() {
+    const [i, j] = tips;
+    const [[a1, a2], [b1, b2]] = [data.points[i], data.points[j]];
+    return { a1, a2, b1, b2, la: data.length[i], lb: data.length[j], dot: data.dot[i][j],
+      angle: data.angle[i][j], cos: data.cos[i][j], geometric: data.geometric[i][j] };
   }
 
   function update() {
-    const { parts, px, py } = view;
-    const s = state();
-    [s.a, s.b].forEach(([x, y], k) => {
+    tips.forEach((t, k) => {
+      const [x, y] = data.points[t];
       const { line, tip, name } = parts[k];
-      line.setAttribute("x2", px(x));
-      line.setAttribute("y2", py(y));
-      tip.setAttribute("transform", `translate(${px(x)} ${py(y)})`);
-      tip.setAttribute("aria-valuenow", x);
-      tip.setAttribute("aria-valuetext", `(${x}, ${y})`);
-      name.setAttribute("x", px(x) + (x >= 0 ? 10 : -18));
-      name.setAttribute("y", py(y) + (y >= 0 ? -8 : 16));
+      set(line, { x2: px(x), y2: py(y) });
+      set(tip, { transform: `translate(${px(x)} ${py(y)})`, "aria-valuenow": x, "aria-valuetext": `(${x}, ${y})` });
+      set(name, { x: px(x) + (x >= 0 ? 10 : -18), y: py(y) + (y >= 0 ? -8 : 16) });
     });
-    const [first, sum, geo] = lines(s);
-    const verdict = s.dot > 0 ? "positive: the arrows point roughly the same way"
-      : s.dot < 0 ? "negative: the arrows point apart" : "zero: the arrows are at right angles";
-    readout.replaceChildren();
-    html("p", { class: "dot-vectors" }, readout, first);
-    html("p", {}, readout, sum);
-    html("p", {}, readout, geo);
-    html("p", { class: "dot-verdict" }, readout, "The dot product is " + verdict + ".");
-    setNumbers(ctx.numbers, [first, sum, geo]);
+    const values = slots();
+    const text = { numbers: data.text.templates.map((t) => fill(t, values)) };
+    text.numbers.forEach((t, k) => { lines[k].textContent = t; });
+    verdict.textContent = "The dot product is " + (values.dot > 0 ? "positive: the arrows point roughly the same way"
+      : values.dot < 0 ? "negative: the arrows point apart" : "zero: the arrows are at right angles") + ".";
+    ctx.setText(text);
   }
 
+  update();
   return {};
 }

@@ -2,7 +2,14 @@
 // read every word's score and weight. The engine precomputed a grid of query positions (see
 // engine/figures/query_drag.py for why), so the query snaps to the nearest grid point and the
 // view only looks numbers up. Arrow keys move the focused query handle one grid step.
-import { drag, fmt, html, nearestIndex, onResize, setNumbers, svg } from "../js/svg.js";
+// Every element is made once; a resize re-places them and a move updates them in place.
+import { arrowHead } from "../js/arrows.js";
+import { clampIndex, gridKeys } from "../js/keys.js";
+import { linear } from "../js/scale.js";
+import { set, weightBar } from "../js/weights.js";
+import { drag, fmt, html, nearestIndex, onResize, svg } from "../js/svg.js";
+
+const PAD = 22;
 
 export function mount(root, ctx) {
   const data = ctx.data;
@@ -22,108 +29,89 @@ export function mount(root, ctx) {
     const r = html("div", { role: "row", class: "qd-row" + (data.long_keys[j] ? " qd-strong" : "") }, list);
     html("span", { role: "rowheader", class: "qd-word" }, r, w);
     const score = html("span", { role: "cell", class: "qd-score" }, r);
-    const cell = html("span", { role: "cell", class: "qd-weight" }, r);
-    const bar = html("span", { class: "qd-bar", "aria-hidden": "true" }, cell);
-    const fill = html("span", { class: "qd-fill" }, bar);
-    const num = html("span", { class: "qd-num" }, cell);
-    return { score, fill, num };
+    const weight = weightBar(html("span", { role: "cell", class: "qd-weight" }, r));
+    return { score, weight };
   });
   html("p", { class: "figure-hint" }, root,
     "Drag anywhere on the plane to move the query, or focus the orange handle and use the arrow keys.");
 
-  let size = 320, els = null;
+  // --- the plane, built once ----------------------------------------------------------------
+  const s = svg("svg", { role: "group",
+    "aria-label": "Keys of every word as blue arrows and the query as an orange arrow" }, plot);
+  const keyHead = arrowHead(s, ctx.figure.id + "-k", "qd-key-head");
+  const queryHead = arrowHead(s, ctx.figure.id + "-q", "qd-query-head");
+  const whole = [];
+  for (let v = -Math.floor(lim); v <= lim; v++) whole.push(v);
+  const gridLines = whole.map((v) => [v, svg("line", { class: v === 0 ? "axis" : "grid" }, s),
+    svg("line", { class: v === 0 ? "axis" : "grid" }, s)]);
+  const keys = data.words.map((w, j) => {
+    const long = data.long_keys[j];
+    const line = svg("line", { class: "qd-key" + (long ? "" : " qd-key-short"), "marker-end": long ? keyHead : "" }, s);
+    const label = long ? svg("text", { class: "key-text", "text-anchor": data.keys[j][0] > 0 ? "middle" : "start" }, s) : null;
+    if (label) label.textContent = w;
+    return { line, label, key: data.keys[j] };
+  });
+  const hit = svg("rect", { x: 0, y: 0, class: "hit" }, s);
+  const arrow = svg("line", { class: "qd-query", "marker-end": queryHead }, s);
+  const handle = svg("g", { class: "qd-handle", tabindex: 0, role: "slider", "aria-label": "query",
+    "aria-valuemin": axis[0], "aria-valuemax": lim, "data-key-control": "ArrowUp" }, s);
+  svg("circle", { r: 18, class: "hit" }, handle);
+  svg("circle", { r: 8, class: "qd-handle-dot" }, handle);
+  const label = svg("text", { class: "qd-query-text" }, s);
+  label.textContent = "query";
 
-  onResize(layout, (w) => {
-    size = Math.max(220, Math.min(340, w));
-    build();
-    update();
+  let X = null, Y = null;
+  const moveTo = (p) => go(nearestIndex(axis, X.invert(p.x)), nearestIndex(axis, Y.invert(p.y)));
+  drag(hit, s, moveTo, undefined, { hold: false });
+  drag(handle, s, moveTo);
+  gridKeys(handle, (dx, dy) => go(clampIndex(col + dx, G), clampIndex(row + dy, G)));
+  handle.addEventListener("keydown", (e) => {
+    if (e.key === "Home") { e.preventDefault(); go(...data.start); }
   });
 
-  function build() {
-    const pad = 22;
-    const s = (size - 2 * pad) / (2 * lim);
-    const X = (x) => pad + (x + lim) * s;
-    const Y = (y) => pad + (lim - y) * s;
-    const focused = document.activeElement?.classList?.contains("qd-handle");
-    const root_ = svg("svg", { width: size, height: size, viewBox: `0 0 ${size} ${size}`, role: "group",
-      "aria-label": "Keys of every word as blue arrows and the query as an orange arrow" });
-    for (let v = -Math.floor(lim); v <= lim; v++) {
-      svg("line", { x1: X(v), x2: X(v), y1: Y(-lim), y2: Y(lim), class: v === 0 ? "axis" : "qd-grid" }, root_);
-      svg("line", { x1: X(-lim), x2: X(lim), y1: Y(v), y2: Y(v), class: v === 0 ? "axis" : "qd-grid" }, root_);
-    }
-    const defs = svg("defs", {}, root_);
-    for (const [id, cls] of [["k", "qd-key-head"], ["q", "qd-query-head"]]) {
-      const m = svg("marker", { id: `${ctx.figure.id}-${id}`, viewBox: "0 0 10 10", refX: 8, refY: 5,
-        markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse" }, defs);
-      svg("path", { d: "M0,0 L10,5 L0,10 z", class: cls }, m);
-    }
-    data.words.forEach((w, j) => {
-      const [kx, ky] = data.keys[j];
-      const long = data.long_keys[j];
-      svg("line", { x1: X(0), y1: Y(0), x2: X(kx), y2: Y(ky), class: "qd-key" + (long ? "" : " qd-key-short"),
-        "marker-end": long ? `url(#${ctx.figure.id}-k)` : "" }, root_);
-      if (long) {
-        const t = svg("text", { x: X(kx) + (kx > 0 ? 0 : 6), y: Y(ky) - 8, class: "key-text",
-          "text-anchor": kx > 0 ? "middle" : "start" }, root_);
-        t.textContent = w;
-      }
-    });
-    const hit = svg("rect", { x: 0, y: 0, width: size, height: size, class: "hit" }, root_);
-    const arrow = svg("line", { x1: X(0), y1: Y(0), class: "qd-query", "marker-end": `url(#${ctx.figure.id}-q)` }, root_);
-    const handle = svg("g", { class: "qd-handle", tabindex: 0, role: "slider", "aria-label": "query",
-      "aria-valuemin": axis[0], "aria-valuemax": lim, "data-key-control": "ArrowUp" }, root_);
-    svg("circle", { r: 18, class: "hit" }, handle);
-    svg("circle", { r: 8, class: "qd-handle-dot" }, handle);
-    const label = svg("text", { class: "qd-query-text" }, root_);
-    label.textContent = "query";
-
-    const moveTo = (p) => {
-      const c = nearestIndex(axis, (p.x - pad) / s - lim);
-      const r = nearestIndex(axis, lim - (p.y - pad) / s);
-      if (c !== col || r !== row) { col = c; row = r; update(); }
-    };
-    drag(hit, root_, moveTo, undefined, { hold: false });
-    drag(handle, root_, moveTo);
-    handle.addEventListener("keydown", (e) => {
-      const step = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[e.key];
-      if (e.key === "Home") { e.preventDefault(); [col, row] = data.start; update(); return; }
-      if (!step) return;
-      e.preventDefault();
-      const c = Math.max(0, Math.min(G - 1, col + step[0]));
-      const r = Math.max(0, Math.min(G - 1, row + step[1]));
-      if (c !== col || r !== row) { col = c; row = r; update(); }
-    });
-    plot.replaceChildren(root_);
-    els = { X, Y, arrow, handle, label };
-    if (focused) handle.focus();
+  function go(c, r) {
+    if (c === col && r === row) return;
+    col = c; row = r;
+    update();
   }
 
+  onResize(layout, (w) => { place(Math.max(220, Math.min(340, w))); update(); });
+
+  /** Put every element of the plane where it belongs at this size. */
+  function place(size) {
+    X = linear([-lim, lim], [PAD, size - PAD]);
+    Y = linear([-lim, lim], [size - PAD, PAD]);
+    set(s, { width: size, height: size, viewBox: `0 0 ${size} ${size}` });
+    for (const [v, vertical, horizontal] of gridLines) {
+      set(vertical, { x1: X(v), x2: X(v), y1: Y(-lim), y2: Y(lim) });
+      set(horizontal, { x1: X(-lim), x2: X(lim), y1: Y(v), y2: Y(v) });
+    }
+    for (const { line, label: text, key: [kx, ky] } of keys) {
+      set(line, { x1: X(0), y1: Y(0), x2: X(kx), y2: Y(ky) });
+      if (text) set(text, { x: X(kx) + (kx > 0 ? 0 : 6), y: Y(ky) - 8 });
+    }
+    set(hit, { width: size, height: size });
+    set(arrow, { x1: X(0), y1: Y(0) });
+  }
+
+  /** Show the query at (col, row): the model's text for that grid position, and its numbers. */
   function update() {
-    const { X, Y, arrow, handle, label } = els;
     const qx = axis[col], qy = axis[row];
     const i = row * G + col;
+    const text = data.text.states[i];
     const scores = data.scores[i], weights = data.weights[i];
-    arrow.setAttribute("x2", X(qx));
-    arrow.setAttribute("y2", Y(qy));
+    set(arrow, { x2: X(qx), y2: Y(qy) });
     arrow.style.display = qx === 0 && qy === 0 ? "none" : "";
-    handle.setAttribute("transform", `translate(${X(qx)},${Y(qy)})`);
-    const q = `(${fmt(qx)}, ${fmt(qy)})`;
-    handle.setAttribute("aria-valuenow", qx);
-    handle.setAttribute("aria-valuetext", "query " + q);
-    label.setAttribute("x", X(qx));
-    label.setAttribute("y", Y(qy) + (qy < -lim + 0.75 ? -14 : 26)); // below the handle, clear of key labels
-    label.setAttribute("text-anchor", qx > lim - 0.75 ? "end" : qx < -lim + 0.75 ? "start" : "middle");
-    readout.textContent = "Query " + q;
+    set(handle, { transform: `translate(${X(qx)},${Y(qy)})`, "aria-valuenow": qx,
+      "aria-valuetext": "query " + text.numbers[0].replace(/^Query /, "") });
+    set(label, { x: X(qx), y: Y(qy) + (qy < -lim + 0.75 ? -14 : 26), // below the handle, clear of key labels
+      "text-anchor": qx > lim - 0.75 ? "end" : qx < -lim + 0.75 ? "start" : "middle" });
+    readout.textContent = text.numbers[0];
     rows.forEach((r, j) => {
       r.score.textContent = fmt(scores[j]);
-      r.fill.style.width = (100 * weights[j]).toFixed(1) + "%";
-      r.num.textContent = fmt(weights[j]);
+      r.weight(weights[j], fmt(weights[j]));
     });
-    setNumbers(ctx.numbers, [
-      "Query " + q,
-      "Scores q·k: " + data.words.map((w, j) => `${w} ${fmt(scores[j])}`).join(", "),
-      "Weights: " + data.words.map((w, j) => `${w} ${fmt(weights[j])}`).join(", "),
-    ]);
+    ctx.setText(text);
   }
 
   return {};

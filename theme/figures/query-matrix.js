@@ -1,8 +1,10 @@
 // query-matrix: the query of "it" is its six-number description times the query matrix. Two
 // sliders (how much of the describing word was copied into "it", the matrix's strength) and a
 // choice of last word walk a grid the engine precomputed; the view shows the description, the
-// matrix, the query and every word's weight, and computes nothing itself.
-import { fmt, html, rangeControl, setNumbers } from "../js/svg.js";
+// matrix, the query and every word's weight, and computes nothing itself. Everything is built
+// once and updated in place; the key numbers are the model's text for the grid position.
+import { weightBar } from "../js/weights.js";
+import { fmt, html, rangeControl } from "../js/svg.js";
 
 export function mount(root, ctx) {
   const data = ctx.data;
@@ -14,7 +16,7 @@ export function mount(root, ctx) {
   const words = html("div", { class: "figure-controls", role: "group", "aria-label": "Last word of the sentence" }, root);
   html("span", {}, words, "Last word:");
   const wordButtons = {};
-  for (const w of Object.keys(data.sentences)) {
+  for (const w of data.last_words) {
     wordButtons[w] = html("button", { type: "button", class: "qm-word" }, words, w);
     wordButtons[w].addEventListener("click", () => { last = w; draw(); });
   }
@@ -42,22 +44,36 @@ export function mount(root, ctx) {
 
   const bars = html("div", { class: "qm-bars", role: "table", "aria-label": "Weight of it on every word" }, root);
 
-  // A small table: a header row, then rows of text; with rowHeads, each row's first entry names it.
+  /** A table of text cells, built once: a header row, then rows×cols cells; with rowHeads each row's
+   *  first cell is a row header. Returns the cells to fill in, by row. */
   function cells(table, rows, header, rowHeads = false) {
-    table.replaceChildren();
     const tr = html("tr", {}, table);
     for (const h of header) html("th", { scope: "col" }, tr, h);
-    for (const r of rows) {
-      const tr = html("tr", {}, table);
-      r.forEach((v, k) => html(rowHeads && k === 0 ? "th" : "td", rowHeads && k === 0 ? { scope: "row" } : {}, tr, v));
-    }
+    return Array.from({ length: rows }, () => {
+      const row = html("tr", {}, table);
+      return header.map((_, k) => html(rowHeads && k === 0 ? "th" : "td", rowHeads && k === 0 ? { scope: "row" } : {}, row));
+    });
   }
+  const descCells = cells(descTable, data.features.length, ["number", "it"], true);
+  data.features.forEach((f, k) => { descCells[k][0].textContent = f; });
+  const matrix = data.query_matrices[0];
+  const matCells = cells(matTable, matrix.length, matrix[0].map((_, k) => ["→", "↑"][k] ?? ""));
+  const qCells = cells(qTable, 1, ["→", "↑"])[0];
+  // Every ending has a sentence of the same length: one row per word, built once.
+  const n = data.sentences[last].words.length;
+  const rows = Array.from({ length: n }, () => {
+    const row = html("div", { role: "row", class: "qm-row" }, bars);
+    const word = html("span", { role: "rowheader", class: "qm-w" }, row);
+    const weight = weightBar(html("span", { role: "cell", class: "qm-cell" }, row));
+    return { row, word, weight };
+  });
 
   function draw() {
     const sentence = data.sentences[last];
     const c = data.copies[ci], s = data.strengths[si];
     const q = sentence.queries[ci][si];
     const w = sentence.weights[ci][si];
+    const state = (data.last_words.indexOf(last) * data.copies.length + ci) * data.strengths.length + si;
     for (const [k, b] of Object.entries(wordButtons)) b.setAttribute("aria-pressed", String(k === last));
     copy.value = ci;
     strength.value = si;
@@ -66,26 +82,16 @@ export function mount(root, ctx) {
     copy.setAttribute("aria-valuetext", `${c} of ${last}`);
     strength.setAttribute("aria-valuetext", "strength " + s);
 
-    const described = sentence.described[ci];
-    cells(descTable, data.features.map((f, k) => [f, fmt(described[k], 2)]), ["number", "it"], true);
+    sentence.described[ci].forEach((v, k) => { descCells[k][1].textContent = fmt(v, 2); });
     matCaption.textContent = `query matrix × ${s}`;
-    cells(matTable, data.query_matrices[si].map((r) => r.map((v) => String(v))), ["→", "↑"]);
-    cells(qTable, [[fmt(q[0]), fmt(q[1])]], ["→", "↑"]);
-
-    bars.replaceChildren();
+    data.query_matrices[si].forEach((r, i) => r.forEach((v, k) => { matCells[i][k].textContent = String(v); }));
+    q.forEach((v, k) => { qCells[k].textContent = fmt(v); });
     sentence.words.forEach((word, j) => {
-      const row = html("div", { role: "row", class: "qm-row" + (j === sentence.target ? " qm-target" : "") }, bars);
-      html("span", { role: "rowheader", class: "qm-w" }, row, word);
-      const cell = html("span", { role: "cell", class: "qm-cell" }, row);
-      const bar = html("span", { class: "qm-bar", "aria-hidden": "true" }, cell);
-      html("span", { class: "qm-fill", style: `width: ${(100 * w[j]).toFixed(1)}%` }, bar);
-      html("span", { class: "qm-num" }, cell, fmt(w[j]));
+      rows[j].row.classList.toggle("qm-target", j === sentence.target);
+      rows[j].word.textContent = word;
+      rows[j].weight(w[j], fmt(w[j]));
     });
-
-    setNumbers(ctx.numbers, [
-      `Copied ${c} of ${last} into it, query matrix strength ${s}: query (${fmt(q[0])}, ${fmt(q[1])})`,
-      "Weights of it: " + sentence.words.map((word, j) => `${word} ${fmt(w[j])}`).join(", "),
-    ]);
+    ctx.setText(data.text.states[state]);
   }
 
   draw();

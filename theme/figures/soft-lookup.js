@@ -1,10 +1,11 @@
 // soft-lookup: the query "cat" against a few dictionary keys, hard or soft. Both modes are in
 // the embedded data; a mode button swaps them and the weight bars glide to the new widths
 // (a CSS transition, so the view computes nothing). Hovering, tapping or focusing a key
-// shows which letter pairs it shares with the query, and so its score.
-import { fmt, html, setNumbers } from "../js/svg.js";
-
-const MODES = { hard: "Hard lookup", soft: "Soft lookup" };
+// shows which letter pairs it shares with the query, and so its score. Every sentence with a
+// number is the model's: data.text.states (indexed like modes) for the result, text.details
+// (indexed like entries) for a key's line, text.fixed for the key numbers.
+import { weightBar } from "../js/weights.js";
+import { fmt, html } from "../js/svg.js";
 
 export function mount(root, ctx) {
   const data = ctx.data;
@@ -14,12 +15,12 @@ export function mount(root, ctx) {
 
   const controls = html("div", { class: "figure-controls", role: "group", "aria-label": "Kind of lookup" }, root);
   const buttons = {};
-  for (const [m, label] of Object.entries(MODES)) {
-    buttons[m] = html("button", { type: "button", class: "sl-mode" }, controls, label);
+  for (const m of data.modes) { // the model's modes: "hard", "soft"
+    buttons[m] = html("button", { type: "button", class: "sl-mode" }, controls, m[0].toUpperCase() + m.slice(1) + " lookup");
     buttons[m].addEventListener("click", () => setMode(m));
   }
   // The mode the figure does not open in: Enter on it switches and starts the transition.
-  buttons[mode === "hard" ? "soft" : "hard"].setAttribute("data-key-control", "Enter");
+  buttons[data.modes.find((m) => m !== mode)].setAttribute("data-key-control", "Enter");
 
   const query = html("p", { class: "sl-query" }, root);
   query.append("Query ");
@@ -42,11 +43,9 @@ export function mount(root, ctx) {
       html("span", { class: "sl-chip" + (at >= 0 ? " sl-chip-shared" : "") }, chips, b);
     }
     for (const type of ["pointerenter", "focus", "click"]) key.addEventListener(type, () => pick(i));
-    const bar = html("div", { class: "sl-bar" }, table);
-    const fill = html("div", { class: "sl-fill" }, bar);
-    const weight = html("span", { class: "sl-weight" }, bar);
+    const weight = weightBar(html("div", { class: "sl-bar" }, table), { inside: true });
     const value = html("div", { class: "sl-value" }, table, e.value);
-    return { key, fill, weight, value };
+    return { key, weight, value };
   });
   const detail = html("p", { class: "sl-detail", id: detailId, "aria-live": "polite" }, root);
   const output = html("p", { class: "sl-output", "aria-live": "polite" }, root);
@@ -65,15 +64,8 @@ export function mount(root, ctx) {
 
   function drawDetail() {
     rows.forEach((r, i) => r.key.classList.toggle("sl-picked", i === picked));
-    if (picked < 0) {
-      detail.textContent = "Point at a key, tap it or Tab to it to read its score.";
-      return;
-    }
-    const e = entries[picked];
-    const pairs = e.shared.length ? " (" + e.shared.join(", ") + ")" : "";
-    detail.textContent = `${e.key} shares ${e.score} of the ${data.query_bigrams.length} letter pairs of ` +
-      `${data.query}${pairs}: score ${e.score}, weight ${fmt(e.soft)} in the soft lookup, ` +
-      `${fmt(e.hard, 0)} in the hard one.`;
+    detail.textContent = picked < 0 ? "Point at a key, tap it or Tab to it to read its score."
+      : data.text.details[picked];
   }
 
   function draw() {
@@ -81,25 +73,13 @@ export function mount(root, ctx) {
     ctx.figure.querySelector(".figure-view").dataset.mode = mode;
     rows.forEach((r, i) => {
       const w = entries[i][mode];
-      r.fill.style.width = (100 * w).toFixed(1) + "%";
-      r.weight.textContent = mode === "hard" ? fmt(w, 0) : fmt(w);
+      r.weight(w, mode === "hard" ? fmt(w, 0) : fmt(w));
       r.value.classList.toggle("sl-value-off", w === 0);
     });
-    if (mode === "hard") {
-      const hit = entries.find((e) => e.hard === 1);
-      output.textContent = hit
-        ? `Result: the value of ${hit.key} and nothing else: “${hit.value}”.`
-        : `Result: nothing, since no key is exactly ${data.query}.`;
-    } else {
-      const parts = [...entries].sort((a, b) => b.soft - a.soft).map((e) => `${fmt(e.soft)} of ${e.key}`);
-      output.textContent = "Result: a blend of every value, " + parts.join(", ") + ".";
-    }
+    const state = data.text.states[data.modes.indexOf(mode)];
+    output.textContent = state.label;
     drawDetail();
-    setNumbers(ctx.numbers, [
-      `Scores (letter pairs shared with ${data.query}): ` + entries.map((e) => `${e.key} ${e.score}`).join(", "),
-      "Hard lookup weights: " + entries.map((e) => `${e.key} ${fmt(e.hard, 0)}`).join(", "),
-      "Soft lookup weights: " + entries.map((e) => `${e.key} ${fmt(e.soft)}`).join(", "),
-    ]);
+    ctx.setText({ numbers: [...state.numbers, ...data.text.fixed] });
   }
 
   draw();

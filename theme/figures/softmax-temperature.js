@@ -1,11 +1,14 @@
 // softmax-temperature: scores (draggable, top) become weights (bottom) at the chosen temperature.
-// The temperature slider walks the precomputed grid; changing a score asks the worker.
-import { replaceKeepingFocus, scoreBars, scoreEditor, SCORE_MAX, valueRow } from "../js/bars.js";
-import { fmt, html, nearestIndex, onResize, rangeControl, setNumbers, svg } from "../js/svg.js";
+// The temperature slider walks the precomputed grid; changing a score asks the worker. The plot is
+// built once per width and updated in place; the key numbers are the model's text for the state.
+import { scoreBars, scoreEditor } from "../js/bars.js";
+import { columnRow, set } from "../js/weights.js";
+import { fmt, html, nearestIndex, onResize, rangeControl, svg } from "../js/svg.js";
 
 export function mount(root, ctx) {
   let data = ctx.data;
   let index = data.start;
+  const schema = data.schema.scores;
 
   const controls = html("div", { class: "figure-controls" }, root);
   const { input: slider, output: readout } = rangeControl(controls, ctx.figure.id + "-t", "Temperature ",
@@ -14,65 +17,63 @@ export function mount(root, ctx) {
   html("p", { class: "figure-hint" }, root,
     "Drag a score bar up or down, or focus it and use the arrow keys, to change that word's score.");
 
-  slider.addEventListener("input", () => { index = Number(slider.value); draw(); });
+  slider.addEventListener("input", () => { index = Number(slider.value); update(); });
 
   function temperature() { return data.temperatures[index]; }
 
   let asked = temperature(); // the temperature of the pending score request
   const edit = scoreEditor(ctx, {
+    schema,
     scores: data.scores,
     params: (scores) => { asked = temperature(); return { ...data.params, scores, temperature: asked }; },
     accept: (out) => { data = out; index = nearestIndex(data.temperatures, asked); },
     current: () => data.scores,
-    draw,
+    draw: () => update(),
   });
 
-  const bars = scoreBars(plot, (i, v) => edit.set(i, v));
+  let view = null;
+  onResize(plot, (w) => { build(w); update(); });
 
-  let width = 560;
-  onResize(plot, (w) => { width = w; draw(); });
-
-  function draw() {
+  function build(width) {
     const n = data.labels.length;
     const h = 300;
     const pad = { l: 44, r: 10, t: 14, b: 30 };
     const innerW = Math.max(120, width - pad.l - pad.r);
     const band = innerW / n;
-    const barW = Math.min(56, band * 0.6);
+    const geo = { band, barW: Math.min(56, band * 0.6), cx: (i) => pad.l + band * (i + 0.5) };
     const scoreTop = pad.t, scoreH = 100;
     const weightTop = scoreTop + scoreH + 40, weightH = h - weightTop - pad.b;
-    const weights = data.weights[index];
-    const scores = edit.scores;
-    const maxAbs = Math.max(SCORE_MAX / 2, ...scores.map(Math.abs));
-    const cx = (i) => pad.l + band * (i + 0.5);
 
+    // role "group", not "img": the score bars inside are focusable sliders.
+    const s = svg("svg", { width, height: h, viewBox: `0 0 ${width} ${h}`, role: "group" });
+    svg("text", { x: 4, y: scoreTop + 10, class: "axis-label" }, s).textContent = "score";
+    svg("text", { x: 4, y: weightTop + 10, class: "axis-label" }, s).textContent = "weight";
+    const zeroY = scoreTop + scoreH / 2;
+    svg("line", { x1: pad.l, x2: pad.l + innerW, y1: zeroY, y2: zeroY, class: "axis" }, s);
+    svg("line", { x1: pad.l, x2: pad.l + innerW, y1: weightTop + weightH, y2: weightTop + weightH, class: "axis" }, s);
+    const bars = scoreBars(s, { labels: data.labels, schema, onChange: (i, v) => edit.set(i, v) });
+    const weights = columnRow(s, n, "prediction");
+    data.labels.forEach((word, i) => {
+      svg("text", { x: geo.cx(i), y: h - 10, class: "tick", "text-anchor": "middle" }, s).textContent = word;
+    });
+    plot.replaceChildren(s); // a new width: the one time the drawing is replaced
+    view = { s, bars, weights, geo, scoreTop, scoreH, weightTop, weightH };
+  }
+
+  function update() {
+    const { s, bars, weights, geo, scoreTop, scoreH, weightTop, weightH } = view;
+    const text = data.text.states[index];
     slider.max = data.temperatures.length - 1;
     slider.value = index;
     slider.setAttribute("aria-valuetext", "temperature " + fmt(temperature()));
     readout.textContent = "T = " + fmt(temperature()) + (edit.waiting ? " (recomputing…)" : "");
-
-    // role "group", not "img": the score bars inside are focusable sliders.
-    const root = svg("svg", { width, height: h, viewBox: `0 0 ${width} ${h}`, role: "group",
-      "aria-label": "Scores and softmax weights at temperature " + fmt(temperature()) });
-    svg("text", { x: 4, y: scoreTop + 10, class: "axis-label" }, root).textContent = "score";
-    svg("text", { x: 4, y: weightTop + 10, class: "axis-label" }, root).textContent = "weight";
-    const zeroY = scoreTop + scoreH / 2;
-    svg("line", { x1: pad.l, x2: pad.l + innerW, y1: zeroY, y2: zeroY, class: "axis" }, root);
-    svg("line", { x1: pad.l, x2: pad.l + innerW, y1: weightTop + weightH, y2: weightTop + weightH, class: "axis" }, root);
-
-    bars.draw(root, { labels: data.labels, scores, cx, band, barW, top: scoreTop, height: scoreH, maxAbs });
-    valueRow(root, { values: weights, cx, barW, top: weightTop, height: weightH, max: 1, cls: "prediction" });
-    data.labels.forEach((word, i) => {
-      svg("text", { x: cx(i), y: h - 10, class: "tick", "text-anchor": "middle" }, root).textContent = word;
-    });
-    replaceKeepingFocus(plot, root);
-
-    setNumbers(ctx.numbers, [
-      "Scores: " + data.labels.map((l, i) => l + " " + fmt(scores[i], 1)).join(", "),
-      "Temperature " + fmt(temperature()) + ": " + data.labels.map((l, i) => l + " " + fmt(weights[i])).join(", "),
-    ]);
+    set(s, { "aria-label": text.label ?? "Scores and softmax weights at temperature " + fmt(temperature()) });
+    const maxAbs = Math.max(schema.hi / 2, ...edit.scores.map(Math.abs));
+    bars({ scores: edit.scores, ...geo, top: scoreTop, height: scoreH, maxAbs });
+    const w = data.weights[index];
+    weights({ values: w, labels: w.map((v) => fmt(v)), ...geo, top: weightTop, height: weightH, max: 1 });
+    ctx.setText(text);
   }
 
   return {};
 }
-

@@ -2,19 +2,24 @@
 // Both endings are in the embedded data, so the toggle only switches between them.
 // Wide screens: the sentence on one line, arcs from "it", bars under the words.
 // Narrow screens: one word per line with a horizontal bar.
-import { fmt, html, onResize, setNumbers, svg } from "../js/svg.js";
+// The drawing is built once per width and updated in place; its label and the key numbers are
+// the model's text for the ending shown (data.text.states, indexed like last_words).
+import { columnRow, rowBars, set } from "../js/weights.js";
+import { fmt, html, onResize, svg } from "../js/svg.js";
 
 const NARROW = 520; // below this width the sentence is drawn one word per line
+const percent = (w) => Math.round(w * 100) + "%"; // a bar's label, as the static figure prints it
 
 export function mount(root, ctx) {
   const data = ctx.data;
   let last = data.params.last;
+  const n = data.modes[last].words.length;
 
   const controls = html("div", { class: "figure-controls", role: "group", "aria-label": "Last word of the sentence" }, root);
   html("span", {}, controls, "Last word:");
   const buttons = data.last_words.map((word) => {
     const b = html("button", { type: "button", class: "toggle", "data-word": word }, controls, word);
-    b.addEventListener("click", () => { last = word; draw(); });
+    b.addEventListener("click", () => { last = word; update(); });
     return b;
   });
   // The keyboard check presses Enter on the word that is not shown first.
@@ -25,91 +30,81 @@ export function mount(root, ctx) {
   const scroller = html("div", { class: "table-scroll", tabindex: 0, role: "region",
     "aria-label": "Six numbers per word" }, details);
 
-  let width = 560;
-  onResize(plot, (w) => { width = w; draw(); });
+  // The table of each word's six numbers, built once.
+  const table = html("table", {}, scroller);
+  const caption = html("caption", {}, table);
+  const headRow = html("tr", {}, html("thead", {}, table));
+  html("th", { scope: "col" }, headRow, "word");
+  data.features.forEach((f) => html("th", { scope: "col" }, headRow, f));
+  const body = html("tbody", {}, table);
+  const tableRows = Array.from({ length: n }, (_, i) => {
+    const tr = html("tr", i === data.it ? { class: "query-row" } : {}, body);
+    return { word: html("th", { scope: "row" }, tr), cells: data.features.map(() => html("td", {}, tr)) };
+  });
 
-  function line(mode) {
-    return `Last word “${last}”, attention from “it”: ` +
-      mode.words.map((w, i) => w + " " + fmt(mode.weights[i])).join(", ");
+  let view = null;
+  onResize(plot, (w) => { build(w); update(); });
+
+  function wordClass(mode, i) {
+    return i === data.it ? "word query-word" : (i === mode.top ? "word top-word" : "word");
   }
 
-  function drawWide(mode, rootSvg, h) {
-    const pad = 8;
-    const chars = mode.words.map((w) => w.length + 2);
-    const total = chars.reduce((a, b) => a + b, 0);
-    const unit = (width - 2 * pad) / total;
-    const xs = [];
-    let at = pad;
-    for (const c of chars) { xs.push(at + (c * unit) / 2); at += c * unit; }
-    const wordY = 150, barTop = 168, barH = 70;
-    const it = data.it;
-    mode.words.forEach((w, i) => {
-      const weight = mode.weights[i];
-      if (i !== it) {
-        const x0 = xs[it], x1 = xs[i];
-        const lift = 20 + Math.abs(x1 - x0) * 0.35;
-        svg("path", { d: `M ${x0} ${wordY - 18} Q ${(x0 + x1) / 2} ${wordY - 18 - lift} ${x1} ${wordY - 18}`,
-          class: "arc", "stroke-width": 0.5 + 12 * weight, "stroke-opacity": 0.25 + 0.75 * weight }, rootSvg);
-      }
-    });
-    mode.words.forEach((w, i) => {
-      const weight = mode.weights[i];
-      const cls = i === it ? "word query-word" : (i === mode.top ? "word top-word" : "word");
-      svg("text", { x: xs[i], y: wordY, class: cls, "text-anchor": "middle" }, rootSvg).textContent = w;
-      const hgt = Math.max(1, barH * weight);
-      svg("rect", { x: xs[i] - 9, y: barTop + barH - hgt, width: 18, height: hgt, class: "prediction" }, rootSvg);
-      svg("text", { x: xs[i], y: barTop + barH + 14, class: "value", "text-anchor": "middle" }, rootSvg)
-        .textContent = Math.round(weight * 100) + "%";
-    });
-    svg("line", { x1: pad, x2: width - pad, y1: barTop + barH, y2: barTop + barH, class: "axis" }, rootSvg);
-    svg("text", { x: pad, y: 14, class: "axis-label" }, rootSvg).textContent =
-      "Arcs and bars: how much of its attention “it” gives each word";
-    return h;
-  }
-
-  function drawNarrow(mode, rootSvg) {
-    const rowH = 24, top = 26, labelW = 70, pad = 8;
-    const barW = Math.max(60, width - labelW - pad - 46);
-    svg("text", { x: pad, y: 14, class: "axis-label" }, rootSvg).textContent = "Attention from “it” to each word";
-    mode.words.forEach((w, i) => {
-      const y = top + i * rowH;
-      const cls = i === data.it ? "word query-word" : (i === mode.top ? "word top-word" : "word");
-      svg("text", { x: labelW, y: y + 15, class: cls, "text-anchor": "end" }, rootSvg).textContent = w;
-      const bw = Math.max(1, barW * mode.weights[i]);
-      svg("rect", { x: labelW + 6, y: y + 5, width: bw, height: 13, class: "prediction" }, rootSvg);
-      svg("text", { x: labelW + 10 + bw, y: y + 15, class: "value" }, rootSvg)
-        .textContent = Math.round(mode.weights[i] * 100) + "%";
-    });
-    return top + mode.words.length * rowH + 6;
-  }
-
-  function drawTable(mode) {
-    const table = html("table", {});
-    html("caption", {}, table, `Six numbers per word (with “${last}”)`);
-    const head = html("tr", {}, html("thead", {}, table));
-    html("th", { scope: "col" }, head, "word");
-    data.features.forEach((f) => html("th", { scope: "col" }, head, f));
-    const body = html("tbody", {}, table);
-    mode.words.forEach((w, i) => {
-      const tr = html("tr", i === data.it ? { class: "query-row" } : {}, body);
-      html("th", { scope: "row" }, tr, w);
-      mode.vectors[i].forEach((v) => html("td", {}, tr, fmt(v, 1)));
-    });
-    scroller.replaceChildren(table);
-  }
-
-  function draw() {
-    const mode = data.modes[last];
-    buttons.forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.word === last)));
+  /** The drawing for this width (wide or narrow): the one time its svg is replaced. */
+  function build(width) {
     const narrow = width < NARROW;
-    const h = narrow ? 26 + mode.words.length * 24 + 6 : 260;
-    const top = mode.words[mode.top];
-    const rootSvg = svg("svg", { width, height: h, viewBox: `0 0 ${width} ${h}`, role: "img",
-      "aria-label": `With “${last}”, “it” puts ${Math.round(mode.weights[mode.top] * 100)}% of its attention on “${top}”` });
-    if (narrow) drawNarrow(mode, rootSvg); else drawWide(mode, rootSvg, h);
-    plot.replaceChildren(rootSvg);
-    drawTable(mode);
-    setNumbers(ctx.numbers, [line(mode)]);
+    const h = narrow ? 26 + n * 24 + 6 : 260;
+    const s = svg("svg", { width, height: h, viewBox: `0 0 ${width} ${h}`, role: "img" });
+    const pad = 8;
+    if (narrow) {
+      svg("text", { x: pad, y: 14, class: "axis-label" }, s).textContent = "Attention from “it” to each word";
+      const bars = rowBars(s, n, "prediction");
+      const geo = { x0: 76, top: 26, rowH: 24, barH: 13, maxW: Math.max(60, width - 70 - pad - 46) };
+      view = { s, draw: (mode) => bars({ ...geo, words: mode.words, values: mode.weights,
+        labels: mode.weights.map(percent), wordClass: (i) => wordClass(mode, i) }) };
+    } else {
+      const wordY = 150, barTop = 168, barH = 70;
+      const arcs = Array.from({ length: n }, () => svg("path", { class: "arc" }, s));
+      const words = Array.from({ length: n }, () => svg("text", { y: wordY, "text-anchor": "middle" }, s));
+      const columns = columnRow(s, n, "prediction");
+      svg("line", { x1: pad, x2: width - pad, y1: barTop + barH, y2: barTop + barH, class: "axis" }, s);
+      svg("text", { x: pad, y: 14, class: "axis-label" }, s).textContent =
+        "Arcs and bars: how much of its attention “it” gives each word";
+      view = { s, draw: (mode) => {
+        // Each word gets room in proportion to its length.
+        const chars = mode.words.map((w) => w.length + 2);
+        const unit = (width - 2 * pad) / chars.reduce((a, b) => a + b, 0);
+        const xs = [];
+        let at = pad;
+        for (const c of chars) { xs.push(at + (c * unit) / 2); at += c * unit; }
+        const x0 = xs[data.it];
+        mode.words.forEach((w, i) => {
+          const weight = mode.weights[i];
+          const lift = 20 + Math.abs(xs[i] - x0) * 0.35;
+          set(arcs[i], { d: i === data.it ? "" : `M ${x0} ${wordY - 18} Q ${(x0 + xs[i]) / 2} ${wordY - 18 - lift} ${xs[i]} ${wordY - 18}`,
+            "stroke-width": 0.5 + 12 * weight, "stroke-opacity": 0.25 + 0.75 * weight });
+          set(words[i], { x: xs[i], class: wordClass(mode, i) });
+          words[i].textContent = w;
+        });
+        columns({ values: mode.weights, labels: mode.weights.map(percent), cx: (i) => xs[i], barW: 18,
+          top: barTop, height: barH, max: 1 });
+      } };
+    }
+    plot.replaceChildren(s);
+  }
+
+  function update() {
+    const i = data.last_words.indexOf(last);
+    const mode = data.modes[last];
+    const text = data.text.states[i];
+    buttons.forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.word === last)));
+    set(view.s, { "aria-label": text.label });
+    view.draw(mode);
+    caption.textContent = `Six numbers per word (with “${last}”)`;
+    tableRows.forEach((r, k) => {
+      r.word.textContent = mode.words[k];
+      r.cells.forEach((td, f) => { td.textContent = fmt(mode.vectors[k][f], 1); });
+    });
+    ctx.setText(text);
   }
 
   return {};

@@ -1,7 +1,10 @@
 // word-map: 16 words squeezed to two numbers each, and a probe that names the nearest words.
 // The probe stops on the model's grid; every grid point's nearest words are in the data,
-// so moving it (drag, tap, arrow keys) only looks answers up.
-import { drag, fmt, html, nearestIndex, onResize, setNumbers, svg } from "../js/svg.js";
+// so moving it (drag, tap, arrow keys) only looks answers up, and the key numbers are the model's
+// text for that grid cell. A resize redraws the map (labels are placed in pixels); a move updates it in place.
+import { clampIndex, gridKeys } from "../js/keys.js";
+import { set } from "../js/weights.js";
+import { drag, fmt, html, nearestIndex, onResize, svg } from "../js/svg.js";
 
 const SHAPES = { animal: "circle", place: "square", describing: "triangle" };
 const GROUP_NAMES = { animal: "animals", place: "places", describing: "describing words" };
@@ -46,12 +49,16 @@ function placeLabels(words, pts, w, h) {
 export function mount(root, ctx) {
   const data = ctx.data;
   const { xs, ys, nearest, distance } = data.grid;
+  const K = nearest[0].length; // words listed per probe position
   let [ix, iy] = data.start;
 
   const layout = html("div", { class: "word-map-layout" }, root);
   const plot = html("div", { class: "figure-plot" }, layout);
   const panel = html("div", { class: "word-map-panel" }, layout);
   const readout = html("div", { class: "word-map-readout", "aria-live": "polite" }, panel);
+  html("p", { class: "readout-title" }, readout, "Nearest to the probe");
+  const list = html("ol", {}, readout);
+  const items = Array.from({ length: K }, () => html("li", {}, list));
   const legend = html("ul", { class: "word-map-legend", "aria-label": "Shapes" }, panel);
   for (const [group, shape] of Object.entries(SHAPES)) {
     const li = html("li", {}, legend);
@@ -64,19 +71,15 @@ export function mount(root, ctx) {
 
   let view = null; // what moving the probe updates in place
   let width = 560;
-  onResize(layout, (w) => { width = w; build(); }); // the layout, not the plot: the plot shrinks to its map
+  onResize(layout, (w) => { width = w; build(); update(); }); // the layout, not the plot: the plot shrinks to its map
 
-  function cell() { return iy * xs.length + ix; }
-
-  function found() {
-    const c = cell();
-    return nearest[c].map((j, k) => [data.words[j], distance[c][k]]);
+  function go(jx, jy) {
+    if (jx === ix && jy === iy) return;
+    ix = jx; iy = jy;
+    update();
   }
 
-  function probeLine() {
-    return `Probe at (${fmt(xs[ix])}, ${fmt(ys[iy])}), nearest: ` + found().map(([w, d]) => w + " " + fmt(d)).join(", ");
-  }
-
+  /** Draw the map for the current width: the one time its svg is replaced. */
   function build() {
     const xr = xs[xs.length - 1] - xs[0], yr = ys[ys.length - 1] - ys[0];
     const panelBeside = width >= 520;
@@ -90,7 +93,7 @@ export function mount(root, ctx) {
     const hit = svg("rect", { x: 0, y: 0, width: w, height: h, class: "map-bg" }, rootSvg);
     svg("line", { x1: sx(0), x2: sx(0), y1: 0, y2: h, class: "guide" }, rootSvg);
     svg("line", { x1: 0, x2: w, y1: sy(0), y2: sy(0), class: "guide" }, rootSvg);
-    const links = svg("g", { class: "links" }, rootSvg);
+    const links = Array.from({ length: K }, () => svg("line", { class: "link" }, rootSvg));
     const pts = data.coords.map(([x, y]) => [sx(x), sy(y)]);
     const labels = placeLabels(data.words, pts, w, h);
     const texts = data.words.map((word, i) => {
@@ -110,50 +113,28 @@ export function mount(root, ctx) {
     svg("circle", { r: 7, class: "probe-ring" }, probe);
     svg("path", { d: "M -11 0 H 11 M 0 -11 V 11", class: "probe-cross" }, probe);
 
-    const moveTo = (p) => {
-      const jx = nearestIndex(xs.map(sx), p.x), jy = nearestIndex(ys.map(sy), p.y);
-      if (jx !== ix || jy !== iy) { ix = jx; iy = jy; update(); }
-    };
+    const moveTo = (p) => go(nearestIndex(xs.map(sx), p.x), nearestIndex(ys.map(sy), p.y));
     drag(probe, rootSvg, moveTo);
     drag(hit, rootSvg, moveTo, undefined, { hold: false });
-    probe.addEventListener("keydown", (e) => {
-      const step = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[e.key];
-      if (!step) return;
-      e.preventDefault();
-      const by = e.shiftKey ? 4 : 1;
-      ix = Math.max(0, Math.min(xs.length - 1, ix + step[0] * by));
-      iy = Math.max(0, Math.min(ys.length - 1, iy + step[1] * by));
-      update();
-    });
+    gridKeys(probe, (dx, dy) => go(clampIndex(ix + dx, xs.length), clampIndex(iy + dy, ys.length)), { big: 4 });
     view = { probe, links, texts, pts, sx, sy };
     plot.replaceChildren(rootSvg);
     layout.classList.toggle("stacked", !panelBeside);
-    update();
   }
 
   function update() {
     const { probe, links, texts, pts, sx, sy } = view;
+    const cell = iy * xs.length + ix;
+    const state = data.text.states[cell];
     const px = sx(xs[ix]), py = sy(ys[iy]);
-    probe.setAttribute("transform", `translate(${px} ${py})`);
-    const near = found();
-    const names = near.map(([w]) => w);
-    probe.setAttribute("aria-valuenow", ix);
-    probe.setAttribute("aria-valuetext", `at (${fmt(xs[ix])}, ${fmt(ys[iy])}), nearest ${names.join(", ")}`);
-    links.replaceChildren();
-    for (const [word] of near) {
-      const [x, y] = pts[data.words.indexOf(word)];
-      svg("line", { x1: px, y1: py, x2: x, y2: y, class: "link" }, links);
-    }
-    texts.forEach((t, i) => t.classList.toggle("near", names.includes(data.words[i])));
-    readout.replaceChildren();
-    html("p", { class: "readout-title" }, readout, "Nearest to the probe");
-    const ol = html("ol", {}, readout);
-    for (const [w, d] of near) html("li", {}, ol, `${w} (distance ${fmt(d)})`);
-    setNumbers(ctx.numbers, [probeLine(), positionsLine()]);
-  }
-
-  function positionsLine() {
-    return "Map positions: " + data.words.map((w, i) => `${w} (${fmt(data.coords[i][0])}, ${fmt(data.coords[i][1])})`).join(", ");
+    const near = nearest[cell];
+    set(probe, { transform: `translate(${px} ${py})`, "aria-valuenow": ix, "aria-valuetext": state.numbers[0] });
+    near.forEach((j, k) => {
+      set(links[k], { x1: px, y1: py, x2: pts[j][0], y2: pts[j][1] });
+      items[k].textContent = `${data.words[j]} (distance ${fmt(distance[cell][k])})`;
+    });
+    texts.forEach((t, i) => t.classList.toggle("near", near.includes(i)));
+    ctx.setText({ numbers: [...state.numbers, ...data.text.fixed] });
   }
 
   return {};

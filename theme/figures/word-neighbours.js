@@ -1,6 +1,8 @@
 // word-neighbours: pick a word, see every other word ranked by cosine similarity of the full vectors.
-// The rankings of all 16 words are embedded, so picking only switches lists.
-import { fmt, html, onResize, setNumbers, svg } from "../js/svg.js";
+// The rankings of all 16 words are embedded, so picking only switches lists; the bars are built
+// once per width and updated in place, and the key numbers are the model's text for the word.
+import { rowBars, set } from "../js/weights.js";
+import { fmt, html, onResize, svg } from "../js/svg.js";
 
 const GROUP_NAMES = { animal: "Animals", place: "Places", describing: "Describing words" };
 
@@ -33,8 +35,8 @@ export function mount(root, ctx) {
   });
   const plot = html("div", { class: "figure-plot" }, root);
 
-  let width = 560;
-  onResize(plot, (w) => { width = w; draw(); });
+  let view = null;
+  onResize(plot, (w) => { build(w); draw(); });
 
   function pick(i, focus) {
     index = i;
@@ -42,8 +44,16 @@ export function mount(root, ctx) {
     if (focus) radios[i].focus();
   }
 
-  function line() {
-    return `Nearest to “${data.words[index]}”: ` + data.rankings[index].map(([w, s]) => w + " " + fmt(s)).join(", ");
+  /** The chart for this width: the one time its svg is replaced. */
+  function build(width) {
+    const rows = data.rankings[index].length;
+    const rowH = 20, top = 24, labelW = 62, pad = 8;
+    const h = top + rows * rowH + 8;
+    const s = svg("svg", { width, height: h, viewBox: `0 0 ${width} ${h}`, role: "img" });
+    const title = svg("text", { x: pad, y: 14, class: "axis-label" }, s);
+    const bars = rowBars(s, rows, "data");
+    plot.replaceChildren(s);
+    view = { s, title, bars, geo: { x0: labelW + 6, top, rowH, barH: 12, maxW: Math.max(80, width - labelW - pad - 44) } };
   }
 
   function draw() {
@@ -52,23 +62,12 @@ export function mount(root, ctx) {
       b.tabIndex = i === index ? 0 : -1;
     });
     const ranking = data.rankings[index];
-    const rowH = 20, top = 24, labelW = 62, pad = 8;
-    const barMax = Math.max(80, width - labelW - pad - 44);
-    const h = top + ranking.length * rowH + 8;
-    const rootSvg = svg("svg", { width, height: h, viewBox: `0 0 ${width} ${h}`, role: "img",
-      "aria-label": `Words ranked by similarity to “${data.words[index]}”; nearest: ${ranking[0][0]}` });
-    svg("text", { x: pad, y: 14, class: "axis-label" }, rootSvg).textContent =
-      `Cosine similarity to “${data.words[index]}” (${data.facts.vector_length} numbers per word)`;
-    ranking.forEach(([word, s], r) => {
-      const y = top + r * rowH;
-      svg("text", { x: labelW, y: y + 14, class: r === 0 ? "rank-word first" : "rank-word", "text-anchor": "end" }, rootSvg)
-        .textContent = word;
-      const bw = Math.max(0.5, barMax * s);
-      svg("rect", { x: labelW + 6, y: y + 4, width: bw, height: 12, class: "data" }, rootSvg);
-      svg("text", { x: labelW + 10 + bw, y: y + 14, class: "value" }, rootSvg).textContent = fmt(s);
-    });
-    plot.replaceChildren(rootSvg);
-    setNumbers(ctx.numbers, [line()]);
+    const word = data.words[index];
+    set(view.s, { "aria-label": `Words ranked by similarity to “${word}”; nearest: ${ranking[0][0]}` });
+    view.title.textContent = `Cosine similarity to “${word}” (${data.vector_length} numbers per word)`;
+    view.bars({ ...view.geo, words: ranking.map(([w]) => w), values: ranking.map(([, v]) => v),
+      labels: ranking.map(([, v]) => fmt(v)), wordClass: (r) => (r === 0 ? "rank-word first" : "rank-word") });
+    ctx.setText(data.text.states[index]);
   }
 
   return {};

@@ -1,8 +1,10 @@
 // worked-mixture: one head's whole calculation at one position, printed step by step from the
 // engine's numbers (dot products term by term, exponentials, total, weights, weighted sum of
 // values), beside a plot of the values and the mixture. A radio pair switches between two heads.
-// Both heads are in the embedded data, so switching needs no Python.
-import { fmt, html, setNumbers, svg } from "../js/svg.js";
+// Both heads are in the embedded data, so switching needs no Python: both are drawn once and
+// the radios show one or the other. The plot's label and the key numbers are the model's text.
+import { linear, ticks } from "../js/scale.js";
+import { fmt, html, svg } from "../js/svg.js";
 
 const DIGITS = 4;
 // Given numbers (query, keys, values) print as written when whole; computed ones with 4 decimals.
@@ -44,7 +46,7 @@ export function mount(root, ctx) {
 
   function drawSteps(head, h) {
     const n = labels.length;
-    const frag = html("div");
+    const frag = html("div", {}, steps);
     line(frag, "p", [`Head ${h + 1}, at `, [labels[n - 1], "wm-word"], ": query ", [vec(head.query), "wm-q"],
       `, d = ${head.d}.`], { class: "wm-lead" });
     const given_ = html("ul", { class: "wm-given" }, frag);
@@ -91,28 +93,23 @@ export function mount(root, ctx) {
     });
     line(frag, "p", ["Output of head " + (h + 1) + ": ", [vec(head.output, num), "wm-w"],
       ". Every sum uses the unrounded numbers."], { class: "wm-result" });
-    steps.replaceChildren(...frag.childNodes);
+    return frag;
   }
 
   function drawPlane(head, h) {
     const values = head.values;
     const other = data.heads[1 - h];
-    if (values[0].length !== 2) { plot.replaceChildren(); return; }
+    if (values[0].length !== 2) return null;
     const size = 240, pad = 28;
     const all = [...values, head.output, other.output].flat();
     const lo = Math.min(0, ...all) - 0.25, hi = Math.max(...all) + 0.45;
-    const sx = (x) => pad + ((x - lo) / (hi - lo)) * (size - 2 * pad);
-    const sy = (y) => size - pad - ((y - lo) / (hi - lo)) * (size - 2 * pad);
-    const label = `Values and output of head ${h + 1} as points: `
-      + labels.map((w, j) => `value of ${w} at ${vec(values[j])}`).join(", ")
-      + `; output at ${vec(head.output, num)}; the other head's output at ${vec(other.output, num)}.`;
-    const s = svg("svg", { width: size, height: size, viewBox: `0 0 ${size} ${size}`, role: "img", "aria-label": label });
+    const sx = linear([lo, hi], [pad, size - pad]), sy = linear([lo, hi], [size - pad, pad]);
+    const s = svg("svg", { width: size, height: size, viewBox: `0 0 ${size} ${size}`, role: "img",
+      "aria-label": data.text.states[h].label }, plot);
     svg("line", { x1: sx(lo), x2: sx(hi), y1: sy(0), y2: sy(0), class: "axis" }, s);
     svg("line", { x1: sx(0), x2: sx(0), y1: sy(lo), y2: sy(hi), class: "axis" }, s);
-    for (const t of [0, 1, 2].filter((t) => t >= lo && t <= hi)) {
-      svg("text", { x: sx(t), y: sy(0) + 13, class: "tick", "text-anchor": "middle" }, s).textContent = String(t);
-      if (t) svg("text", { x: sx(0) - 5, y: sy(t) + 4, class: "tick", "text-anchor": "end" }, s).textContent = String(t);
-    }
+    const whole = [0, 1, 2].filter((t) => t >= lo && t <= hi);
+    ticks(s, { xs: whole, ys: whole.filter((t) => t), sx, sy });
     // Lines from the output to each value, as thick as the weight that value gets.
     values.forEach((v, j) => {
       svg("line", { x1: sx(head.output[0]), y1: sy(head.output[1]), x2: sx(v[0]), y2: sy(v[1]),
@@ -130,22 +127,20 @@ export function mount(root, ctx) {
     svg("rect", { x: sx(head.output[0]) - 5, y: sy(head.output[1]) - 5, width: 10, height: 10, class: "prediction" }, s);
     svg("text", { x: sx(head.output[0]) + 8, y: sy(head.output[1]) + 14, class: "prediction-text" }, s)
       .textContent = "output";
-    plot.replaceChildren(s);
+    return s;
   }
 
+  // Both heads, drawn once; showing one hides the other.
+  const drawn = data.heads.map((head, h) => [drawSteps(head, h), drawPlane(head, h)]);
+
   function draw() {
-    const head = data.heads[shown];
     radios.forEach((r, h) => { r.checked = h === shown; });
-    drawSteps(head, shown);
-    drawPlane(head, shown);
+    drawn.forEach((parts, h) => parts.forEach((el) => { if (el) el.style.display = h === shown ? "" : "none"; }));
+    plot.hidden = !drawn[shown][1];
   }
 
   draw();
   // Both heads, always: the list matches the static fallback and does not depend on the choice.
-  setNumbers(ctx.numbers, data.heads.flatMap((head, h) => [
-    `Head ${h + 1} scores: ` + labels.map((w, j) => `${w} ${num(head.scores[j])}`).join(", "),
-    `Head ${h + 1} weights: ` + labels.map((w, j) => `${w} ${num(head.weights[j])}`).join(", "),
-    `Head ${h + 1} output: ${vec(head.output, num)}`,
-  ]));
+  ctx.setText({ numbers: [...data.text.states[shown].numbers, ...data.text.fixed] });
   return {};
 }

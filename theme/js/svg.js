@@ -38,11 +38,6 @@ export function nearestIndex(values, x) {
   return best;
 }
 
-/** Replace the items of a <ul> with one <li> per line of text. */
-export function setNumbers(ul, lines) {
-  ul.replaceChildren(...lines.map((t) => html("li", {}, null, t)));
-}
-
 /** Call draw(width) now and whenever the element's width changes. */
 export function onResize(el, draw) {
   let last = -1;
@@ -66,13 +61,14 @@ export function holdTouch(el, where = () => true) {
 /**
  * Pointer drag (mouse, pen, touch) on el; onMove gets the pointer's position in el's SVG.
  * hold: false for large areas (a whole plane) where a finger should still scroll the page;
- * a tap there still moves things.
+ * a tap there still moves things. onStart runs at pointerdown, before the first move.
  */
-export function drag(el, svgRoot, onMove, onEnd = () => {}, { hold = true } = {}) {
+export function drag(el, svgRoot, onMove, onEnd = () => {}, { hold = true, onStart = () => {} } = {}) {
   if (hold) holdTouch(el);
   el.addEventListener("pointerdown", (e) => {
     e.preventDefault();
     el.setPointerCapture(e.pointerId);
+    onStart(e);
     const move = (ev) => onMove(point(svgRoot, ev));
     const up = () => {
       el.removeEventListener("pointermove", move);
@@ -87,7 +83,8 @@ export function drag(el, svgRoot, onMove, onEnd = () => {}, { hold = true } = {}
   });
 }
 
+/** The pointer's position in svgRoot's own coordinates (its viewBox). */
 export function point(svgRoot, e) {
-  const r = svgRoot.getBoundingClientRect();
-  return { x: e.clientX - r.left, y: e.clientY - r.top };
+  const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(svgRoot.getScreenCTM().inverse());
+  return { x: p.x, y: p.y };
 }
