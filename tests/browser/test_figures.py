@@ -1,4 +1,5 @@
-"""With JavaScript on, every figure draws its embedded data at once and answers the keyboard."""
+"""With JavaScript on, every figure draws its embedded data at once and answers the keyboard; what it
+lists under itself is the model's text for the state on screen."""
 from __future__ import annotations
 
 import re
@@ -54,6 +55,7 @@ def test_temperature_slider_moves_with_the_keyboard(open_chapter):
     readout = figure.locator(".figure-controls output")
     assert abs(_number(r"T = ([\d.]+)", readout.text_content()) - temps[start]) <= TOLERANCE
     _assert_weights(_weights_line(chapter.numbers("softmax-temperature")), data["labels"], data["weights"][start])
+    assert chapter.numbers("softmax-temperature") == data["text"]["states"][start]["numbers"]
     before = (readout.text_content(), chapter.numbers("softmax-temperature"))
 
     slider.focus()
@@ -66,6 +68,8 @@ def test_temperature_slider_moves_with_the_keyboard(open_chapter):
     after = chapter.numbers("softmax-temperature")
     assert after != before[1], "the key numbers did not follow the temperature"
     _assert_weights(_weights_line(after), data["labels"], data["weights"][start + 1])
+    assert after == data["text"]["states"][start + 1]["numbers"]
+    expect(slider).to_be_focused()
     assert figure.get_attribute("data-state") == "prerendered"  # the grid is embedded: no Python needed
     assert chapter.page_errors == []
 
@@ -74,11 +78,14 @@ def test_width_slider_moves_with_the_keyboard(open_chapter):
     chapter = open_chapter()
     chapter.wait_prerendered()
     figure = chapter.figure("scaling-experiment")
-    rows = chapter.data("scaling-experiment")["rows"]
+    data = chapter.data("scaling-experiment")
+    rows = data["rows"]
     slider = figure.locator(".figure-controls input[type=range]")
     readout = figure.locator(".figure-controls output")
 
     index = int(slider.input_value())
+    assert index == data["start"] and rows[index]["d"] == data["params"]["start_d"]
+    expect(readout).to_have_text(data["text"]["states"][index]["label"])
     assert rows[index]["d"] == _number(r"d = (\d+)", readout.text_content())
     key, expected = ("ArrowLeft", index - 1) if index > 0 else ("ArrowRight", index + 1)
     before = readout.text_content()
@@ -94,9 +101,11 @@ def test_width_slider_moves_with_the_keyboard(open_chapter):
     assert abs(_number(r"largest weight ([\d.]+) as is", text) - row["unscaled"]) <= TOLERANCE, text
     assert abs(_number(r"([\d.]+) divided by", text) - row["scaled"]) <= TOLERANCE, text
     assert slider.get_attribute("aria-valuetext") == f"d = {row['d']}"
+    assert text == data["text"]["states"][expected]["label"]
     # The key numbers list every width, whichever is selected.
     numbers = chapter.numbers("scaling-experiment")
     assert len(numbers) == len(rows) and all(n.startswith(f"d = {r['d']}:") for n, r in zip(numbers, rows)), numbers
+    assert numbers == data["text"]["states"][expected]["numbers"] + data["text"]["fixed"]
     assert figure.get_attribute("data-state") == "prerendered"
     assert chapter.page_errors == []
 
@@ -108,7 +117,8 @@ def test_touch_picks_a_width_and_drags_a_score(open_chapter):
     chapter.wait_prerendered()
     figure = chapter.figure("scaling-experiment")
     readout = figure.locator(".figure-controls output")
-    expect(readout).to_contain_text("d = 512")
+    start = chapter.data("scaling-experiment")["start"]
+    expect(readout).to_have_text(chapter.data("scaling-experiment")["text"]["states"][start]["label"])
     hit = figure.locator("svg rect.hit")
     hit.scroll_into_view_if_needed()
     box = hit.bounding_box()
@@ -125,10 +135,12 @@ def test_touch_picks_a_width_and_drags_a_score(open_chapter):
     for kind, dy in (("touchStart", 0), ("touchMove", -20), ("touchMove", -40), ("touchEnd", -40)):
         points = [] if kind == "touchEnd" else [{"x": x, "y": y + dy}]
         session.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
-    label = chapter.data("softmax-temperature")["labels"][0]
-    first_score = chapter.data("softmax-temperature")["scores"][0]
+    data = chapter.data("softmax-temperature")
     expect(figure.locator(".figure-note")).to_contain_text("Needs Python", timeout=30_000)
-    assert chapter.numbers("softmax-temperature")[0].startswith(f"Scores: {label} {first_score:.1f}")
+    # Without Python the score goes back, and the list is the model's text for the state shown.
+    expect(bar).to_have_attribute("aria-valuenow", f"{data['scores'][0]:g}")
+    assert chapter.numbers("softmax-temperature") == data["text"]["states"][data["start"]]["numbers"]
+    assert chapter.numbers("softmax-temperature")[0].startswith(f"Scores: {data['labels'][0]} {data['scores'][0]:g}")
 
 
 def test_touch_drag_across_the_scaling_chart_keeps_picking(open_chapter):

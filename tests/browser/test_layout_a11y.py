@@ -56,3 +56,20 @@ def test_no_serious_accessibility_violations(new_context, base_url, which):
     page = _open(new_context, base_url, which)
     violations = _serious_violations(page)
     assert violations == [], f"axe on {PAGES[which]}:\n" + json.dumps(violations, indent=1)
+
+
+def test_css_colours_come_from_the_palette(site):
+    """Every colour in the built site.css is a palette role: no literal colour outside the :root block the
+    build writes from theme/palette.toml, and every custom property a rule uses without a fallback is
+    defined (one with a fallback, like --share, is set per element by a view)."""
+    import re
+
+    css = next(site.rglob("site.css")).read_text(encoding="utf-8")
+    palette = re.match(r"/\* theme/palette\.toml \*/\n:root \{\n(.*?)\n\}\n", css, re.S)
+    assert palette, "site.css does not open with the palette block"
+    rules = css[palette.end():]
+    literal = re.findall(r"#[0-9a-fA-F]{3,8}\b|\brgba?\(|\bhsla?\(", rules)
+    assert literal == [], f"colours written outside the palette: {literal}"
+    defined = set(re.findall(r"--([a-z][a-z0-9-]*)\s*:", css))
+    used = set(re.findall(r"var\(--([a-z][a-z0-9-]*)\s*\)", rules))
+    assert used - defined == set(), f"custom properties used but never defined: {sorted(used - defined)}"

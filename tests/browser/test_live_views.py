@@ -4,13 +4,14 @@ numpy cannot be loaded into Pyodide on this machine, so the real worker never ge
 "ready" here. These tests swap in a tiny worker that speaks the same protocol and answers
 each compute request by fetching /__compute, which the test fulfils with the engine's own
 `compute_json`. What they check is everything on the main thread: runtime.js, the figure
-lifecycle, and each view drawing a result and turning "live".
+lifecycle, and each view drawing a result (and the text the model wrote for it) and turning "live".
 """
 from __future__ import annotations
 
 from engine.figures import compute
 
 from .conftest import expect
+from .figures.helpers import expect_same_node_focused, mark_element
 
 def _open_live(open_live_chapter):
     chapter = open_live_chapter()
@@ -24,17 +25,20 @@ def test_a_new_score_is_recomputed_and_drawn(open_live_chapter):
     figure = chapter.figure("softmax-temperature")
     data = chapter.data("softmax-temperature")
     bar = figure.locator("g.score-bar").first
+    mark_element(bar)
     bar.focus()
     bar.press("ArrowUp")
     expect(figure).to_have_attribute("data-state", "live")
-    scores = [data["scores"][0] + 0.5, *data["scores"][1:]]
+    scores = [data["scores"][0] + data["schema"]["scores"]["step"], *data["scores"][1:]]
     want = compute("softmax-temperature", {**data["params"], "scores": scores, "temperature": 1.0})
     weights = want["weights"][want["start"]]
     line = ", ".join(f"{l} {w:.2f}" for l, w in zip(want["labels"], weights))
     expect(figure.locator("ul.figure-numbers li").nth(1)).to_have_text(f"Temperature 1.00: {line}")
     expect(figure.locator("ul.figure-numbers li").first).to_contain_text(f"{data['labels'][0]} {scores[0]:.1f}")
+    expect(figure.locator("ul.figure-numbers li")).to_have_text(want["text"]["states"][want["start"]]["numbers"])
     expect(figure.locator(".figure-note")).to_be_hidden()
     expect(bar).to_be_focused()
+    expect_same_node_focused(chapter.page)
 
 
 def test_a_new_draw_and_fewer_keys_are_recomputed(open_live_chapter):
@@ -47,6 +51,8 @@ def test_a_new_draw_and_fewer_keys_are_recomputed(open_live_chapter):
     last = redrawn["rows"][-1]
     expect(figure.locator("ul.figure-numbers li").last).to_have_text(
         f"d = {last['d']}: {last['unscaled']:.2f} unscaled, {last['scaled']:.2f} scaled")
+    expect(figure.locator("ul.figure-numbers li")).to_have_text(redrawn["text"]["fixed"])
+    expect(figure.locator(".figure-controls output")).to_have_text(redrawn["text"]["states"][redrawn["start"]]["label"])
 
     figure.locator("select").select_option("2")
     two = compute("scaling-experiment", {**params, "seed": params["seed"] + 1, "keys": 2})["rows"][-1]

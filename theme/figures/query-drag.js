@@ -103,7 +103,7 @@ export function mount(root, ctx) {
     set(arrow, { x2: X(qx), y2: Y(qy) });
     arrow.style.display = qx === 0 && qy === 0 ? "none" : "";
     set(handle, { transform: `translate(${X(qx)},${Y(qy)})`, "aria-valuenow": qx,
-      "aria-valuetext": "query " + text.numbers[0].replace(/^Query /, "") });
+      "aria-valuetext": text.numbers[0] });
     set(label, { x: X(qx), y: Y(qy) + (qy < -lim + 0.75 ? -14 : 26), // below the handle, clear of key labels
       "text-anchor": qx > lim - 0.75 ? "end" : qx < -lim + 0.75 ? "start" : "middle" });
     readout.textContent = text.numbers[0];

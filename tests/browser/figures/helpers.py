@@ -23,3 +23,24 @@ def mouse_drag(page, start, end, steps=6):
 def centre(locator):
     box = locator.bounding_box()
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def text_lines(data: dict, state: int | None = None) -> list[str]:
+    """The key numbers the model wrote for the figure's opening state (state None) or for
+    data.text.states[state], followed by the lines that never change (text.fixed)."""
+    text = data["text"]
+    if state is None:
+        return text["numbers"]
+    return text["states"][state]["numbers"] + text.get("fixed", [])
+
+
+def mark_element(locator) -> None:
+    """Tag the DOM node itself, so a later check can tell it from a fresh copy drawn in its place."""
+    locator.evaluate("el => { el.__sameNode = true; }")
+
+
+def expect_same_node_focused(page) -> None:
+    """Focus is on the very node mark_element tagged: the view updated it in place (no redraw
+    replaced it and no workaround moved focus to a copy)."""
+    assert page.evaluate("document.activeElement && document.activeElement.__sameNode === true"), \
+        "focus is not on the original element: it was replaced or focus moved"

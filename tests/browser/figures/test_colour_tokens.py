@@ -1,15 +1,16 @@
 """colour-tokens in the browser: every toggle combination shows the engine's numbers, the
-gathering token can be picked by touch and keyboard, and editing a colour recomputes."""
+gathering token can be picked by touch and keyboard, and editing a colour recomputes. The key
+numbers are the model's text for the case on screen (data.text.states, flattened like the cases)."""
 from __future__ import annotations
 
 import itertools
 
 import pytest
 
-from builder.fallbacks import colour_tokens as fallback
 from engine.figures import compute
 
 from ..conftest import ROOT, chapter_pages, expect
+from .helpers import expect_same_node_focused, mark_element
 
 NAME = "colour-tokens"
 SCRATCH = f"""# Colour tokens
@@ -47,8 +48,10 @@ def url(base_url, serve_folder, tmp_path_factory) -> str:
 
 
 def _expected(data: dict, **state) -> list[str]:
-    """The key-number lines the fallback module gives for the figure in `state`."""
-    return fallback.numbers({**data, "start": {**data["start"], **state}})
+    """The key-number lines the model wrote for the case `state` (the opening case, changed by state)."""
+    s = {**data["start"], **state}
+    index = ((s["sequence"] * 2 + s["heads"] - 1) * 2 + int(s["causal"])) * 2 + int(s["positions"])
+    return data["text"]["states"][index]["numbers"]
 
 
 def test_every_combination_shows_the_engine_numbers(open_chapter, url):
@@ -56,7 +59,7 @@ def test_every_combination_shows_the_engine_numbers(open_chapter, url):
     chapter.wait_prerendered()
     figure = chapter.figure(NAME)
     data = chapter.data(NAME)
-    assert chapter.numbers(NAME) == fallback.numbers(data)  # the same lines as the no-JavaScript page
+    assert chapter.numbers(NAME) == data["text"]["numbers"] == _expected(data)  # the same lines as the no-JavaScript page
     worked = figure.locator(".ct-steps").first
     expect(worked).to_contain_text("0.3837 = e0.5000 / (e0.5000 + e0 + e0.5000) = 1.6487 / 4.2974")
     expect(worked).to_contain_text("total = 1.6487 + 1 + 1.6487 = 4.2974")
@@ -70,6 +73,7 @@ def test_every_combination_shows_the_engine_numbers(open_chapter, url):
         positions.set_checked(p)
         want = _expected(data, sequence=seq, heads=heads, causal=c, positions=p, row=0)
         assert chapter.numbers(NAME) == want, (seq, heads, c, p)
+        assert want[0].startswith("Tokens: " + ", ".join(data["sequences"][seq]["tokens"]) + " ("), want[0]
         expect(figure.locator(".ct-steps")).to_have_count(heads)
     assert figure.get_attribute("data-state") == "prerendered"  # all of that was embedded: no Python
     assert chapter.page_errors == []
@@ -94,10 +98,13 @@ def test_blue_row_by_touch_and_keyboard(open_chapter, url):
 
     # the third token from the table's row buttons, with the keyboard
     third = figure.locator(".ct-row-pick").nth(2)
+    mark_element(third)
     third.focus()
     third.press("Enter")
     expect(figure.locator(".ct-who")).to_have_text("How red (3) gathers")
-    expect(figure.locator(".ct-row-pick").nth(2)).to_be_focused()  # focus survives the redraw
+    expect(figure.locator(".ct-row-pick").nth(2)).to_be_focused()
+    expect_same_node_focused(chapter.page)  # the row's button is marked in place, never redrawn
+    expect(third).to_have_attribute("aria-pressed", "true")
 
     # the marked key control: space blocks future tokens
     box = figure.locator("[data-key-control]")
@@ -126,7 +133,7 @@ def test_editing_a_colour_recomputes_in_the_worker(open_live_chapter, url):
     assert want["sequences"][want["start"]["sequence"]]["tokens"] == ["red", "blue", "green"]
     expect(figure.locator("ul.figure-numbers li").first).to_have_text(
         "Tokens: red, blue, green (one head, future tokens blocked, no positional encoding)")
-    assert chapter.numbers(NAME) == fallback.numbers(want)
+    assert chapter.numbers(NAME) == _expected(want)
     expect(figure.locator(".ct-edit select").nth(2)).to_have_value("green")
     expect(figure.locator("select").first).to_have_value(str(want["start"]["sequence"]))
     expect(figure.locator(".figure-note")).to_be_hidden()

@@ -1,17 +1,18 @@
-"""dot-product in the browser: tips move by keys, touch and mouse; both readouts are the engine's."""
+"""dot-product in the browser: tips move by keys, touch and mouse; both readouts are the engine's,
+filled into the model's text templates the way the build fills them."""
 from __future__ import annotations
 
-from builder.fallbacks import dot_product as fallback
 from engine.figures import compute
 
 from ..conftest import expect
-from .helpers import centre, mouse_drag, touch_drag
+from .helpers import centre, expect_same_node_focused, mark_element, mouse_drag, touch_drag
 
 PAGE = "02-words-as-points.html"
 
 
 def _expected(a, b):
-    return fallback.numbers(compute("dot-product", {"a": list(a), "b": list(b)}))
+    """The key numbers the model writes (at build time, in Python) for the figure opening at a and b."""
+    return compute("dot-product", {"a": list(a), "b": list(b)})["text"]["numbers"]
 
 
 def test_tips_by_keyboard_touch_and_mouse(open_chapter, base_url):
@@ -23,10 +24,14 @@ def test_tips_by_keyboard_touch_and_mouse(open_chapter, base_url):
     tip_a = figure.locator(".tip.arrow-a")
     tip_b = figure.locator(".tip.arrow-b")
     assert tip_b.get_attribute("data-key-control") == "ArrowRight"
+    mark_element(tip_b)
     tip_b.focus()
     tip_b.press("ArrowRight")
     expect(tip_b).to_have_attribute("aria-valuetext", "(2, 2)")
     assert chapter.numbers("dot-product") == _expected((3, 1), (2, 2))
+    expect_same_node_focused(chapter.page)
+    # The readout's three lines are the key numbers.
+    assert [t.strip() for t in figure.locator(".dot-readout p").all_text_contents()][:3] == _expected((3, 1), (2, 2))
 
     # Screen position of a grid point, from where the two tips are drawn.
     figure.scroll_into_view_if_needed()

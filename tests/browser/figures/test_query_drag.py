@@ -1,15 +1,15 @@
 """query-drag in the browser: the arrow keys, a mouse drag and a touch tap move the query, and the
-scores and weights shown are the engine's for that query."""
+scores and weights shown are the engine's for that query (and the model's text for that grid point)."""
 from __future__ import annotations
 
 import numpy as np
 
-from builder.fallbacks import query_drag as fallback
-from engine.figures import compute
+from engine.figures import compute, facts
 from engine.figures.query_drag import scores_and_weights
 from engine.tasks import winograd
 
 from ..conftest import expect
+from .helpers import expect_same_node_focused, mark_element, text_lines
 
 PAGE = "03-queries-keys-values.html"
 
@@ -38,15 +38,21 @@ def test_keyboard_moves_the_query_one_step(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE)
     chapter.wait_prerendered()
     figure = chapter.figure("query-drag")
-    assert chapter.numbers("query-drag") == fallback.numbers(compute("query-drag"))
+    data = compute("query-drag")
+    axis = data["axis"]
+    assert chapter.numbers("query-drag") == data["text"]["numbers"]
     _close(chapter.numbers("query-drag"), _expected((3.0, 0.0)))
     handle = figure.locator(".qd-handle")
+    mark_element(handle)
     handle.focus()
     handle.press("ArrowUp")
     handle.press("ArrowLeft")
     expect(figure.locator(".qd-readout")).to_have_text("Query (2.50, 0.50)")
     _close(chapter.numbers("query-drag"), _expected((2.5, 0.5)))
-    expect(handle).to_have_attribute("aria-valuetext", "query (2.50, 0.50)")
+    state = axis.index(0.5) * len(axis) + axis.index(2.5)  # row * columns + column
+    assert chapter.numbers("query-drag") == text_lines(data, state)
+    expect(handle).to_have_attribute("aria-valuetext", "Query (2.50, 0.50)")
+    expect_same_node_focused(chapter.page)
     handle.press("Home")
     expect(figure.locator(".qd-readout")).to_have_text("Query (3.00, 0.00)")
     assert chapter.page_errors == []
@@ -74,7 +80,7 @@ def test_mouse_drag_and_touch_tap_move_the_query(open_chapter, base_url):
     page.mouse.up()
     expect(figure.locator(".qd-readout")).to_have_text("Query (0.00, 3.00)")
     _close(chapter.numbers("query-drag"), _expected((0.0, 3.0)))
-    street = compute("query-drag")["facts"]["up"]["street_weight"]
+    street = facts("query-drag")["up"]["street_weight"]
     assert f"street {street:.2f}" in chapter.numbers("query-drag")[2]
     # Touch: a tap anywhere on the plane puts the query there.
     page.touchscreen.tap(*_plane_point(figure, -2, -2))

@@ -1,11 +1,12 @@
-"""query-matrix in the browser: the sliders and the last-word buttons show the engine's numbers."""
+"""query-matrix in the browser: the sliders and the last-word buttons show the engine's numbers, as
+the model's text for each grid position."""
 from __future__ import annotations
 
-from builder.fallbacks import query_matrix as fallback
-from engine.figures import compute
+from engine.figures import compute, facts
 from engine.tasks import winograd
 
 from ..conftest import expect
+from .helpers import expect_same_node_focused, mark_element, text_lines
 
 PAGE = "03-queries-keys-values.html"
 
@@ -20,20 +21,29 @@ def _expected(last, copy, strength) -> list[str]:
     ]
 
 
+def _state(data, last, copy, strength) -> int:
+    """The index in data.text.states of a grid position (flattened: last word, copy, strength)."""
+    c, s = data["copies"].index(copy), data["strengths"].index(strength)
+    return (data["last_words"].index(last) * len(data["copies"]) + c) * len(data["strengths"]) + s
+
+
 def test_sliders_and_words_follow_the_engine(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
     chapter.wait_prerendered()
     figure = chapter.figure("query-matrix")
-    assert chapter.numbers("query-matrix") == fallback.numbers(compute("query-matrix"))
+    data = compute("query-matrix")
+    assert chapter.numbers("query-matrix") == data["text"]["numbers"] == text_lines(data, _state(data, "tired", 0.6, 5))
     assert chapter.numbers("query-matrix") == _expected("tired", 0.6, 5)
 
     strength = figure.get_by_label("Query matrix strength")
+    mark_element(strength)
     strength.focus()
     for _ in range(3):
         strength.press("ArrowRight")
-    assert chapter.numbers("query-matrix") == _expected("tired", 0.6, 8)
-    facts = compute("query-matrix")["facts"]
-    assert f"animal {facts['animal_at_8']:.2f}" in chapter.numbers("query-matrix")[1]
+    assert chapter.numbers("query-matrix") == _expected("tired", 0.6, 8) == text_lines(data, _state(data, "tired", 0.6, 8))
+    expect_same_node_focused(chapter.page)
+    quoted = facts("query-matrix")
+    assert f"animal {quoted['animal_at_8']:.2f}" in chapter.numbers("query-matrix")[1]
     strength.fill("1")  # slider index 1 = strength 1
     assert chapter.numbers("query-matrix") == _expected("tired", 0.6, 1)
 

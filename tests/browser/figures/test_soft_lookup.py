@@ -1,16 +1,17 @@
-"""soft-lookup in the browser: both modes show the engine's numbers; keys answer hover, tap and focus."""
+"""soft-lookup in the browser: both modes show the engine's numbers and the model's sentences; keys
+answer hover, tap and focus."""
 from __future__ import annotations
 
-from builder.fallbacks import soft_lookup as fallback
 from engine.figures import compute
 
 from ..conftest import expect
+from .helpers import expect_same_node_focused, mark_element, text_lines
 
 PAGE = "03-queries-keys-values.html"
 
 
 def _weights_shown(figure) -> list[str]:
-    return [t.strip() for t in figure.locator(".sl-weight").all_text_contents()]
+    return [t.strip() for t in figure.locator(".sl-bar .weight-num").all_text_contents()]
 
 
 def test_modes_and_scores_match_the_engine(open_chapter, base_url):
@@ -19,7 +20,9 @@ def test_modes_and_scores_match_the_engine(open_chapter, base_url):
     chapter.wait_prerendered()
     figure = chapter.figure("soft-lookup")
     # The key numbers list every score and both modes, as the static page does.
-    assert chapter.numbers("soft-lookup") == fallback.numbers(data)
+    hard_state, soft_state = data["modes"].index("hard"), data["modes"].index("soft")
+    assert chapter.numbers("soft-lookup") == data["text"]["numbers"] == text_lines(data, hard_state)
+    expect(figure.locator(".sl-output")).to_have_text(data["text"]["states"][hard_state]["label"])
     hard = figure.get_by_role("button", name="Hard lookup")
     soft = figure.get_by_role("button", name="Soft lookup")
     expect(hard).to_have_attribute("aria-pressed", "true")
@@ -32,23 +35,29 @@ def test_modes_and_scores_match_the_engine(open_chapter, base_url):
     assert _weights_shown(figure) == [f"{e['soft']:.2f}" for e in data["entries"]]
     # The bars glide to their new widths: after the transition each fill is its weight of the track.
     chapter.page.wait_for_timeout(900)
-    fills = figure.locator(".sl-fill").evaluate_all(
+    fills = figure.locator(".sl-bar .weight-fill").evaluate_all(
         "els => els.map(e => e.getBoundingClientRect().width / e.parentElement.getBoundingClientRect().width)")
     for share, e in zip(fills, data["entries"]):
         assert abs(share - e["soft"]) < 0.01, (share, e)
-    expect(figure.locator(".sl-output")).to_contain_text(f"{data['facts']['top_soft']:.2f} of cat")
+    top = max(e["soft"] for e in data["entries"])
+    expect(figure.locator(".sl-output")).to_contain_text(f"{top:.2f} of cat")
+    expect(figure.locator(".sl-output")).to_have_text(data["text"]["states"][soft_state]["label"])
+    assert chapter.numbers("soft-lookup") == text_lines(data, soft_state)
 
-    # Keyboard: Enter on the hard button goes back.
+    # Keyboard: Enter on the hard button goes back; focus stays on that very button.
+    mark_element(hard)
     hard.focus()
     hard.press("Enter")
     expect(hard).to_have_attribute("aria-pressed", "true")
-    assert chapter.numbers("soft-lookup") == fallback.numbers(data)
+    expect_same_node_focused(chapter.page)
+    assert chapter.numbers("soft-lookup") == text_lines(data, hard_state)
     assert chapter.page_errors == []
 
 
 def test_each_key_tells_its_score_on_hover_tap_and_focus(open_chapter, base_url):
     data = compute("soft-lookup")
-    scores = data["facts"]["scores"]
+    scores = {e["key"]: e["score"] for e in data["entries"]}
+    soft = {e["key"]: e["soft"] for e in data["entries"]}
     chapter = open_chapter(base_url + PAGE, has_touch=True)
     chapter.wait_prerendered()
     figure = chapter.figure("soft-lookup")
@@ -60,7 +69,8 @@ def test_each_key_tells_its_score_on_hover_tap_and_focus(open_chapter, base_url)
     expect(detail).to_contain_text(f"coat shares {scores['coat']} of the 4 letter pairs of cat (^c, at, t$)")
     keys.nth(4).tap()
     expect(detail).to_contain_text(f"hat shares {scores['hat']} ")
-    expect(detail).to_contain_text(f"weight {data['facts']['soft']['hat']:.2f} in the soft lookup")
+    expect(detail).to_contain_text(f"weight {soft['hat']:.2f} in the soft lookup")
+    expect(detail).to_have_text(data["text"]["details"][4])
     keys.nth(3).focus()
     expect(detail).to_contain_text(f"dog shares {scores['dog']} ")
     expect(keys.nth(3)).to_have_class("sl-key sl-picked")

@@ -1,11 +1,12 @@
 """softmax-bars in chapter 4: the numbers shown are the engine's, before and after the reader
-changes a score with the keyboard or by dragging with a finger."""
+changes a score with the keyboard or by dragging with a finger: the key numbers, the labels of the
+exponentials and the sentence under the plot are the model's text for the scores it computed."""
 from __future__ import annotations
 
-from builder.fallbacks import softmax_bars as fallback
 from engine.figures import compute
 
 from ..conftest import expect
+from .helpers import expect_same_node_focused, mark_element
 
 PAGE = "04-scores-to-weights.html"
 
@@ -21,9 +22,11 @@ def _shown_scores(figure) -> list[float]:
 def _expect_engine_numbers(figure, params: dict) -> dict:
     want = compute("softmax-bars", params)
     items = figure.locator("ul.figure-numbers li")
-    for i, line in enumerate(fallback.numbers(want)):
+    for i, line in enumerate(want["text"]["numbers"]):
         expect(items.nth(i)).to_have_text(line)
+    expect(items).to_have_count(len(want["text"]["numbers"]))
     total = figure.locator(".softmax-bars-total")
+    expect(total).to_have_text(want["text"]["total"])
     expect(total).to_contain_text(" + ".join(f"{e:.2f}" for e in want["exps"]) + f" = {want['exp_sum']:.2f}")
     return want
 
@@ -33,7 +36,7 @@ def test_prerendered_numbers_are_the_fallbacks(open_chapter, base_url):
     chapter.wait_prerendered()
     figure = chapter.figure("softmax-bars")
     data = chapter.data("softmax-bars")
-    assert chapter.numbers("softmax-bars") == fallback.numbers(data)
+    assert chapter.numbers("softmax-bars") == data["text"]["numbers"]
     _expect_engine_numbers(figure, data["params"])
     assert _shown_scores(figure) == data["scores"]
     # Every bar's value label is drawn from the data: scores, exponentials, weights.
@@ -48,15 +51,17 @@ def test_arrow_keys_change_a_score_and_the_engine_recomputes(open_live_chapter, 
     figure = chapter.figure("softmax-bars")
     data = chapter.data("softmax-bars")
     bar = _bars(figure).nth(2)  # street
+    mark_element(bar)
     bar.focus()
     for key in ("ArrowUp", "ArrowUp", "ArrowRight", "ArrowDown"):
         bar.press(key)
     scores = list(data["scores"])
-    scores[2] += 1.0  # three steps up, one down, of 0.5 each
+    scores[2] += 2 * data["schema"]["scores"]["step"]  # three steps up, one down
     expect(figure).to_have_attribute("data-state", "live")
     want = _expect_engine_numbers(figure, {**data["params"], "scores": scores})
     assert want["weights"][2] > data["weights"][2]
-    expect(bar).to_be_focused()  # focus survives every redraw
+    expect(bar).to_be_focused()  # focus survives every update
+    expect_same_node_focused(chapter.page)  # on the bar itself: it was updated in place, never replaced
     expect(bar).to_have_attribute("aria-valuenow", str(scores[2]).rstrip("0").rstrip("."))
     expect(figure.locator(".figure-note")).to_be_hidden()
     assert chapter.page_errors == []

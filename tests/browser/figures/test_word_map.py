@@ -1,14 +1,14 @@
-"""word-map in the browser: the probe moves by keys, touch and mouse; its nearest words are the engine's."""
+"""word-map in the browser: the probe moves by keys, touch and mouse; its nearest words are the engine's,
+and the key numbers are the model's text for the probe's grid cell."""
 from __future__ import annotations
 
 import re
 
-from builder.fallbacks import word_map as fallback
 from engine.figures import compute
 from engine.tasks.corpus import word_space
 
 from ..conftest import expect
-from .helpers import centre, mouse_drag, touch_drag
+from .helpers import centre, expect_same_node_focused, mark_element, mouse_drag, text_lines, touch_drag
 
 PAGE = "02-words-as-points.html"
 
@@ -38,16 +38,22 @@ def test_probe_by_keyboard_touch_and_mouse(open_chapter, base_url):
     chapter.wait_prerendered()
     data = compute("word-map")
     figure = chapter.figure("word-map")
-    assert chapter.numbers("word-map") == fallback.numbers(data)
+    columns = len(data["grid"]["xs"])
+    assert chapter.numbers("word-map") == data["text"]["numbers"]
     assert _assert_engine_agrees(chapter, data) == tuple(data["start"])
 
     probe = figure.locator(".probe")
+    mark_element(probe)
     probe.focus()
     probe.press("ArrowRight")
     ix, iy = _assert_engine_agrees(chapter, data)
     assert (ix, iy) == (data["start"][0] + 1, data["start"][1])
+    assert chapter.numbers("word-map") == text_lines(data, iy * columns + ix)
     probe.press("ArrowUp")
     assert _assert_engine_agrees(chapter, data) == (ix, iy + 1)
+    assert chapter.numbers("word-map") == text_lines(data, (iy + 1) * columns + ix)
+    expect(probe).to_have_attribute("aria-valuetext", text_lines(data, (iy + 1) * columns + ix)[0])
+    expect_same_node_focused(chapter.page)
 
     # A finger drags the probe onto "tired": the nearest word becomes tired.
     tired = figure.locator("svg text.map-word", has_text=re.compile("^tired$"))

@@ -1,11 +1,11 @@
-"""word-neighbours in the browser: picking a word (mouse, touch, keys) shows the engine's ranking."""
+"""word-neighbours in the browser: picking a word (mouse, touch, keys) shows the engine's ranking and
+the model's text for that word."""
 from __future__ import annotations
 
-from builder.fallbacks import word_neighbours as fallback
 from engine.figures import compute
 
 from ..conftest import expect
-from .helpers import centre
+from .helpers import centre, text_lines
 
 PAGE = "02-words-as-points.html"
 
@@ -16,7 +16,7 @@ def test_pick_words_with_keys_mouse_and_touch(open_chapter, base_url):
     data = compute("word-neighbours")
     words = data["words"]
     figure = chapter.figure("word-neighbours")
-    assert chapter.numbers("word-neighbours") == fallback.numbers(data)
+    assert chapter.numbers("word-neighbours") == data["text"]["numbers"] == text_lines(data, data["start"])
     first = chapter.numbers("word-neighbours")[0]
     assert first.startswith("Nearest to “tired”: sleepy 0.40")
 
@@ -27,18 +27,18 @@ def test_pick_words_with_keys_mouse_and_touch(open_chapter, base_url):
     sleepy = figure.get_by_role("radio", name="sleepy")
     expect(sleepy).to_be_focused()
     expect(sleepy).to_have_attribute("aria-checked", "true")
-    assert chapter.numbers("word-neighbours") == [fallback.line(data, words.index("sleepy"))]
+    assert chapter.numbers("word-neighbours") == text_lines(data, words.index("sleepy"))
 
     cat = figure.get_by_role("radio", name="cat")
     cat.click()
-    assert chapter.numbers("word-neighbours") == [fallback.line(data, words.index("cat"))]
+    assert chapter.numbers("word-neighbours") == text_lines(data, words.index("cat"))
     assert chapter.numbers("word-neighbours")[0].startswith("Nearest to “cat”: dog 0.46, horse 0.27")
 
     wide = figure.get_by_role("radio", name="wide")
     wide.scroll_into_view_if_needed()
     chapter.page.touchscreen.tap(*centre(wide))
     expect(wide).to_have_attribute("aria-checked", "true")
-    assert chapter.numbers("word-neighbours") == [fallback.line(data, words.index("wide"))]
+    assert chapter.numbers("word-neighbours") == text_lines(data, words.index("wide"))
     # The bars are drawn in the same order as the key numbers list them.
     shown = figure.locator("svg text.rank-word").all_text_contents()
     assert shown == [w for w, _ in data["rankings"][words.index("wide")]]

@@ -1,5 +1,7 @@
 """worked-mixture: the worked arithmetic shows the engine's numbers to 4 decimals, the head
-switch works from the keyboard and with a tap, and the figure reads at 375 px.
+switch works from the keyboard and with a tap, and the figure reads at 375 px. Both heads are
+drawn once and the switch shows one of them, so the checks read the visible one (`:visible`); the
+key numbers and the plot's label are the model's text.
 
 The figure belongs in chapter 3; so that this test does not depend on where it is placed,
 it builds a one-chapter site of its own around the figure.
@@ -10,11 +12,11 @@ import json
 
 import pytest
 
-from builder.fallbacks import worked_mixture as fallback
 from engine.figures import compute
 
 from ..conftest import ROOT, expect
 from ..test_layout_a11y import _serious_violations
+from .helpers import text_lines
 
 CHAPTER = """# Worked mixture
 
@@ -48,7 +50,8 @@ def _four(x: float) -> str:
 
 
 def _expect_head(figure, head: dict, h: int, labels: list[str]) -> None:
-    steps = figure.locator(".worked-mixture-steps")
+    steps = figure.locator(".worked-mixture-steps > div:visible")
+    expect(steps).to_have_count(1)
     expect(steps).to_contain_text(f"Head {h + 1}, at bank")
     text = steps.text_content()
     for j, word in enumerate(labels):
@@ -73,7 +76,7 @@ def test_the_arithmetic_is_the_engines_for_each_head(open_live_chapter, mixture_
     heads, labels = data["heads"], data["labels"]
     # The essay's numbers, as the figure prints them.
     assert [_four(w) for w in heads[0]["weights"]] == ["0.6652", "0.2447", "0.0900"]
-    assert chapter.numbers("worked-mixture") == fallback.numbers(data)
+    assert chapter.numbers("worked-mixture") == data["text"]["numbers"] == text_lines(data, 0)
     _expect_head(figure, heads[0], 0, labels)
 
     first = figure.get_by_role("radio", name="head 1")
@@ -82,9 +85,11 @@ def test_the_arithmetic_is_the_engines_for_each_head(open_live_chapter, mixture_
     first.press("ArrowRight")  # the radio group moves to head 2
     expect(figure.get_by_role("radio", name="head 2")).to_be_checked()
     _expect_head(figure, heads[1], 1, labels)
-    assert chapter.numbers("worked-mixture") == fallback.numbers(data)  # both heads, always
+    expect(figure.locator(".worked-mixture-plot svg:visible")).to_have_attribute("aria-label", data["text"]["states"][1]["label"])
+    assert chapter.numbers("worked-mixture") == text_lines(data, 1) == data["text"]["numbers"]  # both heads, always
     figure.get_by_role("radio", name="head 2").press("ArrowLeft")
     expect(first).to_be_checked()
+    expect(first).to_be_focused()
     _expect_head(figure, heads[0], 0, labels)
     assert figure.get_attribute("data-state") == "prerendered"  # both heads are embedded: no Python needed
     assert chapter.page_errors == []
@@ -98,8 +103,8 @@ def test_a_tap_switches_heads_and_the_figure_stacks_at_375(open_chapter, mixture
     figure.locator(".worked-mixture-heads label").nth(1).tap()
     expect(figure.get_by_role("radio", name="head 2")).to_be_checked()
     out = ", ".join(_four(o) for o in heads[1]["output"])
-    expect(figure.locator(".wm-result")).to_contain_text(f"({out})")
-    plot = figure.locator(".worked-mixture-plot svg")
+    expect(figure.locator(".wm-result:visible")).to_contain_text(f"({out})")
+    plot = figure.locator(".worked-mixture-plot svg:visible")
     expect(plot).to_have_attribute("aria-label", f"Values and output of head 2 as points: "
                                    f"value of fisherman at (2, 0), value of net at (0, 2), value of bank at (1, 1); "
                                    f"output at ({out}); the other head's output at "
@@ -122,7 +127,7 @@ def test_side_by_side_when_wide_and_no_serious_axe_violations(open_chapter, mixt
     chapter.wait_prerendered()
     figure = chapter.figure("worked-mixture")
     steps = figure.locator(".worked-mixture-steps").bounding_box()
-    plot = figure.locator(".worked-mixture-plot svg").bounding_box()
+    plot = figure.locator(".worked-mixture-plot svg:visible").bounding_box()
     assert plot["x"] >= steps["x"] + steps["width"] - 1 and plot["y"] < steps["y"] + steps["height"]
     violations = _serious_violations(chapter.page)
     assert violations == [], json.dumps(violations, indent=1)
