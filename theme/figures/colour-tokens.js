@@ -308,7 +308,7 @@ export function mount(root, ctx) {
       drawTables(case_, parts);
       shown.result = drawResult(case_, parts);
       view.replaceChildren(parts);
-      ctx.setText(data.text.states[stateIndex()]);
+      ctx.setText(data.text, stateIndex());
     }
     // The gathering row: mark it, and redraw only its arithmetic (nothing in it takes focus).
     for (const mark of shown.marks) mark(row);

@@ -111,7 +111,7 @@ export function mount(root, ctx) {
       r.score.textContent = fmt(scores[j]);
       r.weight(weights[j], fmt(weights[j]));
     });
-    ctx.setText(text);
+    ctx.setText(data.text, i);
   }
 
   return {};

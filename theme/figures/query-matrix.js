@@ -91,7 +91,7 @@ export function mount(root, ctx) {
       rows[j].word.textContent = word;
       rows[j].weight(w[j], fmt(w[j]));
     });
-    ctx.setText(data.text.states[state]);
+    ctx.setText(data.text, state);
   }
 
   draw();

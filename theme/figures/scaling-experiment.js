@@ -2,7 +2,7 @@
 // Choosing a width works on the embedded data; new keys per query or a new draw asks the worker.
 // The chart is built once per width and updated in place; the readout and the key numbers are
 // the model's text, the choices and the seed's range its schema.
-import { linear } from "../js/scale.js";
+import { linear, ticks } from "../js/scale.js";
 import { set } from "../js/weights.js";
 import { html, nearestIndex, onResize, point, rangeControl, svg } from "../js/svg.js";
 
@@ -68,9 +68,7 @@ export function mount(root, ctx) {
     const s = svg("svg", { width, height: h, viewBox: `0 0 ${width} ${h}`, role: "img",
       "aria-label": "Mean largest weight against width, scaled and unscaled" });
     svg("line", { x1: pad.l, x2: pad.l + innerW, y1: sy(0), y2: sy(0), class: "axis" }, s);
-    for (const v of [0, 0.5, 1]) {
-      svg("text", { x: pad.l - 6, y: sy(v) + 4, class: "tick", "text-anchor": "end" }, s).textContent = String(v);
-    }
+    ticks(s, { ys: [0, 0.5, 1], sx, sy, x0: rows[0].d }); // weights run from 0 to 1
     const step = Math.ceil(rows.length / Math.max(2, Math.floor(innerW / 36)));
     rows.forEach((r, i) => {
       if (i % step === 0 || i === rows.length - 1) {
@@ -106,7 +104,7 @@ export function mount(root, ctx) {
       set(line, { points: rows.map((r) => `${sx(r.d)},${sy(r[key])}`).join(" ") });
       dots.forEach((dot, i) => set(dot, { cx: sx(rows[i].d), cy: sy(rows[i][key]), r: i === index ? 5 : 3 }));
     }
-    ctx.setText({ numbers: [...data.text.states[index].numbers, ...data.text.fixed] });
+    ctx.setText(data.text, index);
   }
 
   return {};

@@ -76,10 +76,10 @@ export function mount(root, ctx) {
       r.weight(w, mode === "hard" ? fmt(w, 0) : fmt(w));
       r.value.classList.toggle("sl-value-off", w === 0);
     });
-    const state = data.text.states[data.modes.indexOf(mode)];
-    output.textContent = state.label;
+    const state = data.modes.indexOf(mode);
+    output.textContent = data.text.states[state].label;
     drawDetail();
-    ctx.setText({ numbers: [...state.numbers, ...data.text.fixed] });
+    ctx.setText(data.text, state);
   }
 
   draw();

@@ -72,7 +72,7 @@ export function mount(root, ctx) {
     bars({ scores: edit.scores, ...geo, top: scoreTop, height: scoreH, maxAbs });
     const w = data.weights[index];
     weights({ values: w, labels: w.map((v) => fmt(v)), ...geo, top: weightTop, height: weightH, max: 1 });
-    ctx.setText(text);
+    ctx.setText(data.text, index);
   }
 
   return {};

@@ -104,7 +104,7 @@ export function mount(root, ctx) {
       r.word.textContent = mode.words[k];
       r.cells.forEach((td, f) => { td.textContent = fmt(mode.vectors[k][f], 1); });
     });
-    ctx.setText(text);
+    ctx.setText(data.text, i);
   }
 
   return {};

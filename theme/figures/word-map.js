@@ -3,6 +3,7 @@
 // so moving it (drag, tap, arrow keys) only looks answers up, and the key numbers are the model's
 // text for that grid cell. A resize redraws the map (labels are placed in pixels); a move updates it in place.
 import { clampIndex, gridKeys } from "../js/keys.js";
+import { linear } from "../js/scale.js";
 import { set } from "../js/weights.js";
 import { drag, fmt, html, nearestIndex, onResize, svg } from "../js/svg.js";
 
@@ -86,8 +87,8 @@ export function mount(root, ctx) {
     const avail = panelBeside ? width - 180 : width;
     const scale = Math.min(avail / xr, MAX_H / yr); // one scale for both axes: distances look as they are
     const w = Math.round(xr * scale), h = Math.round(yr * scale);
-    const sx = (x) => (x - xs[0]) * scale;
-    const sy = (y) => h - (y - ys[0]) * scale;
+    const sx = linear([xs[0], xs[xs.length - 1]], [0, xr * scale]);
+    const sy = linear([ys[0], ys[ys.length - 1]], [h, h - yr * scale]);
     const rootSvg = svg("svg", { width: w, height: h, viewBox: `0 0 ${w} ${h}`, role: "group",
       "aria-label": "Map of the words in two dimensions, with a movable probe" });
     const hit = svg("rect", { x: 0, y: 0, width: w, height: h, class: "map-bg" }, rootSvg);
@@ -113,7 +114,7 @@ export function mount(root, ctx) {
     svg("circle", { r: 7, class: "probe-ring" }, probe);
     svg("path", { d: "M -11 0 H 11 M 0 -11 V 11", class: "probe-cross" }, probe);
 
-    const moveTo = (p) => go(nearestIndex(xs.map(sx), p.x), nearestIndex(ys.map(sy), p.y));
+    const moveTo = (p) => go(nearestIndex(xs, sx.invert(p.x)), nearestIndex(ys, sy.invert(p.y)));
     drag(probe, rootSvg, moveTo);
     drag(hit, rootSvg, moveTo, undefined, { hold: false });
     gridKeys(probe, (dx, dy) => go(clampIndex(ix + dx, xs.length), clampIndex(iy + dy, ys.length)), { big: 4 });
@@ -134,7 +135,7 @@ export function mount(root, ctx) {
       items[k].textContent = `${data.words[j]} (distance ${fmt(distance[cell][k])})`;
     });
     texts.forEach((t, i) => t.classList.toggle("near", near.includes(i)));
-    ctx.setText({ numbers: [...state.numbers, ...data.text.fixed] });
+    ctx.setText(data.text, cell);
   }
 
   return {};

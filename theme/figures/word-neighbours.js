@@ -67,7 +67,7 @@ export function mount(root, ctx) {
     view.title.textContent = `Cosine similarity to “${word}” (${data.vector_length} numbers per word)`;
     view.bars({ ...view.geo, words: ranking.map(([w]) => w), values: ranking.map(([, v]) => v),
       labels: ranking.map(([, v]) => fmt(v)), wordClass: (r) => (r === 0 ? "rank-word first" : "rank-word") });
-    ctx.setText(data.text.states[index]);
+    ctx.setText(data.text, index);
   }
 
   return {};

@@ -141,6 +141,6 @@ export function mount(root, ctx) {
 
   draw();
   // Both heads, always: the list matches the static fallback and does not depend on the choice.
-  ctx.setText({ numbers: [...data.text.states[shown].numbers, ...data.text.fixed] });
+  ctx.setText(data.text, shown);
   return {};
 }

@@ -22,11 +22,14 @@ async function hydrate(el) {
     data,
     numbers: el.querySelector(".figure-numbers"),
     /**
-     * Show what the model wrote about the state on screen: `text` is data.text, or one of
-     * data.text.states. Views never format key numbers themselves (the model is their one source).
+     * Show what the model wrote about the state on screen: `text` is data.text (or lines of the
+     * same shape), `state` the index in text.states of the state shown, if the figure has states;
+     * its lines come first, then text.fixed, the lines no state changes. Views never format key
+     * numbers themselves (the model is their one source).
      */
-    setText(text) {
-      ctx.numbers.replaceChildren(...text.numbers.map((line) => {
+    setText(text, state) {
+      const lines = state === undefined ? text.numbers : [...text.states[state].numbers, ...(text.fixed ?? [])];
+      ctx.numbers.replaceChildren(...lines.map((line) => {
         const li = document.createElement("li");
         li.textContent = line;
         return li;
