@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from engine.figures import ParamError, compute
+from engine.figures import ParamError, compute, facts
 from engine.tasks.corpus import word_space
 
 
@@ -11,17 +11,17 @@ def data():
 
 
 def test_corpus_words_and_vector_length(data):
-    facts = data["facts"]
-    assert facts["n_sentences"] == 27
-    assert facts["n_words"] == 16
-    assert facts["vector_length"] == 148
-    assert facts["negative_entries"] == 0  # PMI below zero was clipped
+    f = facts("word-map")
+    assert f["n_sentences"] == 27
+    assert f["n_words"] == len(data["words"]) == 16
+    assert f["vector_length"] == data["vector_length"] == 148
+    assert (word_space().vectors < 0).sum() == 0  # PMI below zero was clipped
 
 
 def test_map_is_the_corpus_pca(data):
     np.testing.assert_allclose(data["coords"], word_space().coords, atol=1e-4)
-    assert data["facts"]["explained_both"] == pytest.approx(sum(data["explained"]))
-    assert data["facts"]["explained_both"] < 0.5  # two directions keep well under half the spread
+    assert facts("word-map")["explained_both"] == pytest.approx(sum(data["explained"]))
+    assert facts("word-map")["explained_both"] < 0.5  # two directions keep well under half the spread
 
 
 def test_every_grid_point_lists_its_nearest_words(data):
@@ -37,8 +37,9 @@ def test_every_grid_point_lists_its_nearest_words(data):
 
 
 def test_the_map_loses_some_neighbours(data):
-    assert data["facts"]["map_nearest_tired"] == "sleepy"
-    assert data["facts"]["map_nearest_animal"] == "field"  # in the full vectors it is dog
+    space = word_space()
+    assert space.nearest_on_map(space.coords[space.words.index("tired")], 2)[1][0] == "sleepy"
+    assert facts("word-map")["map_nearest_animal"] == "field"  # in the full vectors it is dog
 
 
 def test_start_snaps_to_the_grid():

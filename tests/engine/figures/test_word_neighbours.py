@@ -1,6 +1,6 @@
 import pytest
 
-from engine.figures import ParamError, compute
+from engine.figures import ParamError, compute, facts
 from engine.tasks.corpus import cosine_matrix, word_space
 
 
@@ -10,8 +10,8 @@ def data():
 
 
 def test_facts_from_the_full_vectors(data):
-    f = data["facts"]
-    assert f["vector_length"] == 148
+    f = facts("word-neighbours")
+    assert f["vector_length"] == data["vector_length"] == 148
     assert f["tired_nearest"] == "sleepy"
     assert f["wide_nearest"] == "busy"
     assert {f["cat_first"], f["cat_second"]} == {"horse", "dog"}
