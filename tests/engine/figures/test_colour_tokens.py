@@ -116,3 +116,16 @@ def test_every_toggle_combination_is_precomputed_and_an_edit_joins_the_menu():
 def test_bad_options(raw, words):
     with pytest.raises(ParamError, match=words):
         compute("colour-tokens", raw)
+
+
+def test_text_state_of_a_toggle_combination():
+    data = compute("colour-tokens")
+    q = next(i for i, s in enumerate(data["sequences"]) if s["tokens"] == ["blue", "red", "red"])
+    state = data["text"]["states"][((q * 2 + 1) * 2 + 1) * 2 + 0]  # two heads, causal, no positions
+    case = data["sequences"][q]["cases"][1][1][0]
+    assert state["numbers"][0] == "Tokens: blue, red, red (two heads, future tokens blocked, no positional encoding)"
+    row = case["heads"][1]["shares"][2]
+    assert f"Head 2 shares of red (3): {', '.join(str(int(x)) if x == int(x) else f'{x:.4f}' for x in row)}" \
+        in state["numbers"]
+    assert state["numbers"][-1].startswith("Result for red (3): [")
+    assert len(state["numbers"]) == 1 + 2 * 3 + 3

@@ -56,3 +56,20 @@ def test_grid_size(data):
 def test_bad_options(raw, words):
     with pytest.raises(ParamError, match=words):
         compute("dot-product", raw)
+
+
+def test_templates_filled_for_any_pair_read_the_pairs_values(data):
+    from engine.figures.dot_product import TEMPLATES, slots
+    from engine.figures.fmt import fill
+    assert data["text"]["templates"] == list(TEMPLATES)
+    assert data["text"]["numbers"] == ["a = (3, 1), b = (1, 2), angle 45.0°",
+                                       "Sum of products: (3)(1) + (1)(2) = 5",
+                                       "|a| |b| cos θ: 3.16 × 2.24 × cos 45.0° = 3.16 × 2.24 × 0.707 = 5.00"]
+    pts = data["points"]
+    i, j = pts.index([-2, 3]), pts.index([1, -1])
+    lines = [fill(t, slots(data, i, j)) for t in TEMPLATES]
+    assert lines[1] == "Sum of products: (-2)(1) + (3)(-1) = -5"
+    assert lines[0].endswith(f"angle {data['angle'][i][j]:.1f}°")
+    assert lines[2].endswith(f"= {data['geometric'][i][j]:.2f}") and "-5.00" in lines[2]
+    right = pts.index([-1, 3])  # a = (3, 1) turned a quarter: zero, never "-0.00"
+    assert fill(TEMPLATES[2], slots(data, pts.index([3, 1]), right)).endswith("× 0.000 = 0.00")

@@ -63,3 +63,15 @@ def test_bad_options(raw, option, words):
     with pytest.raises(ParamError, match=words) as err:
         compute("query-drag", raw)
     assert err.value.option == option
+
+
+def test_text_state_of_a_grid_position():
+    data = compute("query-drag")
+    G = len(data["axis"])
+    i = 2 * G + 13  # row 2, column 13
+    assert data["text"]["states"][i]["numbers"] == [
+        f"Query ({data['axis'][13]:.2f}, {data['axis'][2]:.2f})",
+        "Scores q·k: " + ", ".join(f"{w} {s:.2f}" for w, s in zip(data["words"], data["scores"][i])).replace("-0.00", "0.00"),
+        "Weights: " + ", ".join(f"{w} {x:.2f}" for w, x in zip(data["words"], data["weights"][i])),
+    ]
+    assert data["schema"]["last_word"]["choices"] == ["tired", "wide"]

@@ -70,3 +70,17 @@ def test_bad_options(raw, option, words):
     with pytest.raises(ParamError, match=words) as err:
         compute("query-matrix", raw)
     assert err.value.option == option
+
+
+def test_text_state_of_a_slider_position():
+    from engine.figures.query_matrix import state_index
+    data = compute("query-matrix")
+    assert data["last_words"] == ["tired", "wide"] == data["schema"]["last_word"]["choices"]
+    c, s = 3, 8
+    wide = data["sentences"]["wide"]
+    state = data["text"]["states"][state_index(data, "wide", c, s)]
+    q = wide["queries"][c][s]
+    assert state["numbers"] == [
+        f"Copied {data['copies'][c]:g} of wide into it, query matrix strength {data['strengths'][s]:g}: "
+        f"query ({q[0]:.2f}, {q[1]:.2f})",
+        "Weights of it: " + ", ".join(f"{w} {x:.2f}" for w, x in zip(wide["words"], wide["weights"][c][s]))]

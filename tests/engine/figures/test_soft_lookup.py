@@ -54,3 +54,17 @@ def test_bad_options(raw, option, words):
     with pytest.raises(ParamError, match=words) as err:
         compute("soft-lookup", raw)
     assert err.value.option == option
+
+
+def test_text_states_per_mode_and_details_per_key():
+    data = compute("soft-lookup")
+    text = data["text"]
+    assert data["modes"] == ["hard", "soft"] and data["schema"]["mode"]["choices"] == ["hard", "soft"]
+    assert [s["numbers"] for s in text["states"]] == [[], []] and text["fixed"] == text["numbers"]
+    assert text["states"][1]["label"] == ("Result: a blend of every value, 0.64 of cat, 0.23 of coat, "
+                                          "0.09 of hat, 0.03 of cow, 0.01 of dog.")
+    assert text["numbers"][2] == "Soft lookup weights: " + ", ".join(
+        f"{e['key']} {e['soft']:.2f}" for e in data["entries"])
+    hat = data["entries"][4]
+    assert text["details"][4] == (f"hat shares 2 of the 4 letter pairs of cat (at, t$): score 2, "
+                                  f"weight {hat['soft']:.2f} in the soft lookup, 0 in the hard one.")

@@ -56,3 +56,14 @@ def test_equal_scores_share_evenly_and_extremes_do_not_overflow():
 def test_bad_options(raw, words):
     with pytest.raises(ParamError, match=words):
         compute("softmax-bars", raw)
+
+
+def test_text_lines_labels_and_total():
+    data = compute("softmax-bars", {"scores": [8, -2], "labels": ["animal", "cross"]})
+    text = data["text"]
+    assert text["numbers"][0] == "Scores: animal 8.0, cross -2.0"
+    assert text["exps"] == ["2981", "0.14"]  # no decimals past 1000
+    assert text["exp_sum"] == "2981"
+    assert text["total"].startswith("Total of the exponentials: 2981 + 0.14 = 2981. ")
+    assert text["numbers"][2] == f"Weights: animal {data['weights'][0]:.2f}, cross 0.00"
+    assert data["schema"]["scores"]["step"] == 0.5 and data["schema"]["scores"]["hi"] == 10

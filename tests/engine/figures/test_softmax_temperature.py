@@ -32,3 +32,13 @@ def test_grid_includes_the_requested_start():
 def test_inconsistent_options(raw, words):
     with pytest.raises(ParamError, match=words):
         compute("softmax-temperature", raw)
+
+
+def test_text_state_per_temperature():
+    data = compute("softmax-temperature")
+    states = data["text"]["states"]
+    assert len(states) == len(data["temperatures"])
+    i = len(states) // 3
+    w = data["weights"][i]
+    assert states[i]["numbers"][1] == f"Temperature {data['temperatures'][i]:.2f}: " + ", ".join(
+        f"{label} {x:.2f}" for label, x in zip(data["labels"], w))

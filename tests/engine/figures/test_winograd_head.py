@@ -58,3 +58,17 @@ def test_the_head_as_later_chapters_describe_it():
 def test_bad_options(raw, words):
     with pytest.raises(ParamError, match=words):
         compute("winograd-head", raw)
+
+
+def test_text_states_follow_the_last_word():
+    data = compute("winograd-head", {"last": "wide"})
+    text = data["text"]
+    assert [s["label"] for s in text["states"]] == [
+        "With “tired”, “it” puts 75% of its attention on “animal”",
+        "With “wide”, “it” puts 75% of its attention on “street”"]
+    wide = data["modes"]["wide"]
+    line = text["states"][1]["numbers"][0]
+    assert line.startswith("Last word “wide”, attention from “it”: The ")
+    assert line.endswith(", ".join(f"{w} {x:.2f}" for w, x in zip(wide["words"], wide["weights"]))[-40:])
+    assert text["numbers"] == text["states"][1]["numbers"]
+    assert data["schema"]["last"]["choices"] == ["tired", "wide"]

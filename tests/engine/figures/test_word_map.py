@@ -57,3 +57,15 @@ def test_start_snaps_to_the_grid():
 def test_bad_options(raw, words):
     with pytest.raises(ParamError, match=words):
         compute("word-map", raw)
+
+
+def test_text_state_of_a_grid_cell(data):
+    xs, ys = data["grid"]["xs"], data["grid"]["ys"]
+    states = data["text"]["states"]
+    cell = 7 * len(xs) + 3
+    words = [data["words"][i] for i in data["grid"]["nearest"][cell]]
+    dist = data["grid"]["distance"][cell]
+    assert states[cell]["numbers"] == [f"Probe at ({xs[3]:.2f}, {ys[7]:.2f}), nearest: "
+                                       + ", ".join(f"{w} {d:.2f}" for w, d in zip(words, dist))]
+    assert data["text"]["fixed"][0].startswith(f"Map positions: {data['words'][0]} ({data['coords'][0][0]:.2f}, ")
+    assert f"from {data['vector_length']} numbers" in data["text"]["alt"]

@@ -38,3 +38,11 @@ def test_start_word():
 def test_unknown_word():
     with pytest.raises(ParamError, match="must be one of"):
         compute("word-neighbours", {"word": "zebra"})
+
+
+def test_text_state_per_word(data):
+    states = data["text"]["states"]
+    i = data["words"].index("cat")
+    assert states[i]["numbers"] == ["Nearest to “cat”: " + ", ".join(f"{w} {s:.2f}" for w, s in data["rankings"][i])]
+    assert data["text"]["numbers"] == states[data["start"]]["numbers"]
+    assert "tired" in data["schema"]["word"]["choices"] and len(data["schema"]["word"]["choices"]) == 16

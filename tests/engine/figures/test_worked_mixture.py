@@ -74,3 +74,17 @@ def test_other_vectors_are_recomputed():
 def test_bad_options(raw, words):
     with pytest.raises(ParamError, match=words):
         compute("worked-mixture", raw)
+
+
+def test_text_lists_both_heads_and_labels_each_plot():
+    data = compute("worked-mixture")
+    text = data["text"]
+    assert text["fixed"] == text["numbers"] and len(text["numbers"]) == 6
+    assert text["numbers"][1] == "Head 1 weights: " + ", ".join(
+        f"{w} {x:.4f}" for w, x in zip(data["labels"], data["heads"][0]["weights"]))
+    h1, h2 = data["heads"]
+    assert [s["numbers"] for s in text["states"]] == [[], []]
+    assert text["states"][1]["label"] == (
+        "Values and output of head 2 as points: value of fisherman at (2, 0), value of net at (0, 2), "
+        f"value of bank at (1, 1); output at ({h2['output'][0]:.4f}, {h2['output'][1]:.4f}); "
+        f"the other head's output at ({h1['output'][0]:.4f}, {h1['output'][1]:.4f}).")
