@@ -105,7 +105,7 @@ def test_every_toggle_combination_is_precomputed_and_an_edit_joins_the_menu():
 
 
 @pytest.mark.parametrize("raw, words", [
-    ({"tokens": ["red", "purple"]}, "unknown colour 'purple'"),
+    ({"tokens": ["red", "purple"]}, "must be one of red, blue, green, yellow, not 'purple'"),
     ({"choices": ["red  blue", "red orange"]}, "unknown colour 'orange'"),
     ({"choices": [""]}, "1 to 6 colours"),
     ({"tokens": []}, "1 to 6 items"),
