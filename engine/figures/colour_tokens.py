@@ -215,6 +215,7 @@ def text(p: Params, data: dict) -> dict:
                 + "; ".join(worked(data)[1:]) + "."),
         "numbers": states[start]["numbers"],
         "states": states,
+        "heads": [f"one, {WIDTH} wide", f"two, {WIDTH // 2} wide each"],  # the heads menu, indexed like heads - 1
     }
 
 

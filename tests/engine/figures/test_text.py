@@ -47,7 +47,8 @@ def test_every_figure_has_text_and_no_facts(figure):
     assert json.loads(json.dumps(text, allow_nan=False)) == text
     assert isinstance(text["alt"], str) and text["alt"].strip()
     assert text["numbers"] and all(isinstance(n, str) and n for n in text["numbers"])
-    assert set(text) <= {"alt", "numbers", "states", "fixed", "templates", "details", "exps", "exp_sum", "total"}
+    assert set(text) <= {"alt", "numbers", "states", "fixed", "templates", "details", "exps", "exp_sum", "total",
+                         "heads"}
 
 
 def test_states_are_indexed_like_the_stepped_data(figure):
