@@ -29,7 +29,7 @@ MAX_TOKENS = 6
 
 @dataclass(frozen=True)
 class Params:
-    tokens: tuple[str, ...] = field(("red", "blue", "red"), length=(1, MAX_TOKENS))  # the sequence shown first
+    tokens: tuple[str, ...] = field(("red", "blue", "red"), length=(1, MAX_TOKENS), choices=PALETTE)  # the sequence shown first
     choices: tuple[str, ...] = field(  # sequences offered in the menu, colours separated by spaces
         ("red blue red", "blue red red", "red green red green", "blue green yellow red"), length=(0, 6))
     heads: int = field(1, lo=1, hi=2)  # head count shown first: 1 head of width 4, or 2 of width 2
@@ -119,7 +119,7 @@ def _all_cases(tokens, tidy=_short) -> list:
 
 
 def compute(p: Params) -> dict:
-    tokens = _sequence("tokens", p.tokens)
+    tokens = tuple(p.tokens)  # each a colour of PALETTE: Params checked it
     offered = [_sequence("choices", c.split()) for c in p.choices]
     if p.row >= len(tokens):
         raise ParamError("row", f"option 'row' must name one of the {len(tokens)} tokens (0 to {len(tokens) - 1}), not {p.row}")
@@ -215,6 +215,7 @@ def text(p: Params, data: dict) -> dict:
                 + "; ".join(worked(data)[1:]) + "."),
         "numbers": states[start]["numbers"],
         "states": states,
+        "heads": [f"one, {WIDTH} wide", f"two, {WIDTH // 2} wide each"],  # the heads menu, indexed like heads - 1
     }
 
 

@@ -18,7 +18,6 @@ The arrays hold the values rounded to the decimals shown, so no number is rounde
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np

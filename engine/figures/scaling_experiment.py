@@ -22,7 +22,7 @@ MAX_NUMBERS = 20_000_000  # bound on queries x keys x widest d, so no option can
 class Params:
     widths: tuple[int, ...] = field((1, 2, 4, 8, 16, 32, 64, 128, 256, 512), lo=1, hi=4096, length=(1, 16))  # d values
     queries: int = field(400, lo=10, hi=5000)  # random queries per width
-    keys: int = field(8, lo=2, hi=64, choices=(2, 4, 8, 16, 32))  # random keys each query is scored against
+    keys: int = field(8, lo=2, hi=32, choices=(2, 4, 8, 16, 32))  # random keys each query is scored against
     start_d: int = field(512, lo=1, hi=4096)  # the width shown first (the nearest one in `widths`)
     seed: int = field(0, lo=0, hi=2**31 - 1)  # one seed for the whole experiment
 

@@ -69,13 +69,10 @@ def text(p: Params, data: dict) -> dict:
 
 def facts(p: Params, data: dict) -> dict:
     temps, weights = np.array(data["temperatures"]), np.array(data["weights"])
-    scores = np.array(data["scores"])
-    exps = np.exp(scores - scores.max())  # (n,) exponentials at T = 1, shifted for stability
     return {
         "top_weight_at_1": float(weights[np.argmin(np.abs(temps - 1.0))].max()),
         "top_weight_at_min": float(weights[0].max()),
         "top_weight_at_max": float(weights[-1].max()),
         "t_min": float(temps[0]),
         "t_max": float(temps[-1]),
-        "exp_sum_at_1": float(exps.sum()),
     }

@@ -21,7 +21,7 @@ def site(tmp_path_factory):
 def test_pages_and_runtime_files(site):
     for rel in ["index.html", "04-scores-to-weights.html", ".nojekyll", "runtime.json",
                 "pyodide/pyodide.mjs", "pyodide/pyodide.asm.wasm", "pyodide/pyodide-lock.json",
-                "assets/js/worker.js", "assets/figures/softmax-temperature.js", "assets/css/site.css"]:
+                "assets/runtime/worker.js", "assets/figures/softmax-temperature.js", "assets/css/site.css"]:
         assert (site / rel).is_file(), rel
     index = (site / "index.html").read_text()
     assert 'href="04-scores-to-weights.html"' in index

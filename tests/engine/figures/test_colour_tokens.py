@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from engine.figures import ParamError, compute
+from engine.figures import ParamError, compute, facts
 
 
 def _case(data, tokens, heads=1, causal=False, positions=False):
@@ -25,10 +25,10 @@ def test_reproduces_the_course_rows_for_red_blue_red():
     assert _r4(head["shares"][2]) == [0.3837, 0.2327, 0.3837]  # the last red repeats the first
     assert _r4(case["out"][0]) == [0.7673, 0.2327, 0, 0]
     assert _r4(case["out"][1]) == [0.5481, 0.4519, 0, 0]
-    facts = data["facts"]
-    assert round(facts["red_share_red"], 4) == 0.3837 and round(facts["red_share_blue"], 4) == 0.2327
-    assert round(facts["blue_share_red"], 4) == 0.2741 and round(facts["blue_share_blue"], 4) == 0.4519
-    assert round(facts["blue_column_total"], 4) == 0.9173
+    assert round(sum(row[1] for row in head["shares"]), 4) == 0.9173  # blue's column
+    f = facts("colour-tokens")
+    assert round(f["red_share_red"], 4) == 0.3837 and round(f["red_share_blue"], 4) == 0.2327
+    assert round(f["blue_share_red"], 4) == 0.2741 and round(f["blue_share_blue"], 4) == 0.4519
 
 
 def test_shares_are_the_shown_exps_over_the_shown_sums():
@@ -85,8 +85,11 @@ def test_results_move_with_their_tokens_without_positions():
     assert _r4(moved["out"][1]) == _r4(moved["out"][2]) == [0.7673, 0.2327, 0, 0]
 
 
+RAW = {"tokens": ["green", "red"], "heads": 2, "causal": True, "row": 1}
+
+
 def test_every_toggle_combination_is_precomputed_and_an_edit_joins_the_menu():
-    data = compute("colour-tokens", {"tokens": ["green", "red"], "heads": 2, "causal": True, "row": 1})
+    data = compute("colour-tokens", RAW)
     assert data["sequences"][data["start"]["sequence"]]["tokens"] == ["green", "red"]
     assert len(data["sequences"]) == 5
     for seq in data["sequences"]:
@@ -98,11 +101,11 @@ def test_every_toggle_combination_is_precomputed_and_an_edit_joins_the_menu():
                     assert len(case["heads"]) == h + 1 and len(case["out"]) == n
     green_red = _case(data, ["green", "red"], heads=2)
     assert green_red["heads"][1]["raw"][0] == [1, 0]  # green lives in the second head's coordinates
-    assert data["facts"]["red_share_red"] == compute("colour-tokens")["facts"]["red_share_red"]
+    assert facts("colour-tokens", RAW) == facts("colour-tokens")  # the prose's example, whatever the options
 
 
 @pytest.mark.parametrize("raw, words", [
-    ({"tokens": ["red", "purple"]}, "unknown colour 'purple'"),
+    ({"tokens": ["red", "purple"]}, "must be one of red, blue, green, yellow, not 'purple'"),
     ({"choices": ["red  blue", "red orange"]}, "unknown colour 'orange'"),
     ({"choices": [""]}, "1 to 6 colours"),
     ({"tokens": []}, "1 to 6 items"),
@@ -113,3 +116,16 @@ def test_every_toggle_combination_is_precomputed_and_an_edit_joins_the_menu():
 def test_bad_options(raw, words):
     with pytest.raises(ParamError, match=words):
         compute("colour-tokens", raw)
+
+
+def test_text_state_of_a_toggle_combination():
+    data = compute("colour-tokens")
+    q = next(i for i, s in enumerate(data["sequences"]) if s["tokens"] == ["blue", "red", "red"])
+    state = data["text"]["states"][((q * 2 + 1) * 2 + 1) * 2 + 0]  # two heads, causal, no positions
+    case = data["sequences"][q]["cases"][1][1][0]
+    assert state["numbers"][0] == "Tokens: blue, red, red (two heads, future tokens blocked, no positional encoding)"
+    row = case["heads"][1]["shares"][2]
+    assert f"Head 2 shares of red (3): {', '.join(str(int(x)) if x == int(x) else f'{x:.4f}' for x in row)}" \
+        in state["numbers"]
+    assert state["numbers"][-1].startswith("Result for red (3): [")
+    assert len(state["numbers"]) == 1 + 2 * 3 + 3

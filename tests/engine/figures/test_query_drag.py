@@ -3,22 +3,25 @@ import math
 import numpy as np
 import pytest
 
-from engine.figures import ParamError, compute
+from engine.figures import ParamError, compute, facts
 from engine.tasks import winograd
 
 
 def test_keys_animal_right_street_up_others_short():
-    facts = compute("query-drag")["facts"]
-    assert facts["animal_key"] == [1.6, 0.0]
-    assert facts["street_key"] == [0.0, 1.6]
-    assert facts["other_key_max_length"] < 0.3
+    data = compute("query-drag")
+    keys = dict(zip(data["words"], data["keys"]))
+    assert keys["animal"] == [1.6, 0.0]
+    assert keys["street"] == [0.0, 1.6]
+    lengths = [math.hypot(*k) for w, k in keys.items() if w not in ("animal", "street")]
+    assert max(lengths) < 0.3
+    assert data["long_keys"] == [w in ("animal", "street") for w in data["words"]]
 
 
 def test_grid_scores_are_dot_products_and_weights_their_scaled_softmax():
     data = compute("query-drag")
     axis, keys = np.array(data["axis"]), np.array(data["keys"])
     G = len(axis)
-    assert G == 17 and axis[0] == -4 and axis[-1] == 4 and data["facts"]["grid_positions"] == G * G
+    assert G == 17 and axis[0] == -4 and axis[-1] == 4 and len(data["scores"]) == G * G
     for i in range(G * G):
         q = np.array([axis[i % G], axis[i // G]])
         s = keys @ q
@@ -39,18 +42,18 @@ def test_the_grid_agrees_with_the_head_itself():
 
 
 def test_pointing_the_query_picks_a_word():
-    facts = compute("query-drag")["facts"]
-    assert facts["right"]["animal_score"] == pytest.approx(4.8)
-    assert f"{facts['right']['animal_weight']:.0%}" == "75%"
-    assert f"{facts['up']['street_weight']:.0%}" == "75%"
-    assert facts["away"]["animal_score"] == pytest.approx(-3.2) == facts["away"]["street_score"]
-    assert facts["away"]["animal_weight"] < facts["away"]["other_weight_max"]
+    f = facts("query-drag")
+    assert f["right"]["animal_score"] == pytest.approx(4.8)
+    assert f"{f['right']['animal_weight']:.0%}" == "75%"
+    assert f"{f['up']['street_weight']:.0%}" == "75%"
+    assert f["away"]["animal_score"] == pytest.approx(-3.2) == f["away"]["street_score"]
+    assert f["away"]["animal_weight"] < f["away"]["other_weight_max"]
     # a longer query in the same direction is more decisive
-    assert facts["short_right"]["animal_weight"] < facts["right"]["animal_weight"] < facts["long_right"]["animal_weight"]
+    assert f["short_right"]["animal_weight"] < f["right"]["animal_weight"] < f["long_right"]["animal_weight"]
 
 
 @pytest.mark.parametrize("raw, option, words", [
-    ({"last_word": "sleepy"}, "last_word", "'tired' or 'wide'"),
+    ({"last_word": "sleepy"}, "last_word", "one of tired, wide"),
     ({"step": 0.1}, "step", "at most 30"),
     ({"step": 0.3}, "step", "divide"),
     ({"query": [4.5, 0]}, "query", "inside the grid"),
@@ -60,3 +63,15 @@ def test_bad_options(raw, option, words):
     with pytest.raises(ParamError, match=words) as err:
         compute("query-drag", raw)
     assert err.value.option == option
+
+
+def test_text_state_of_a_grid_position():
+    data = compute("query-drag")
+    G = len(data["axis"])
+    i = 2 * G + 13  # row 2, column 13
+    assert data["text"]["states"][i]["numbers"] == [
+        f"Query ({data['axis'][13]:.2f}, {data['axis'][2]:.2f})",
+        "Scores q·k: " + ", ".join(f"{w} {s:.2f}" for w, s in zip(data["words"], data["scores"][i])).replace("-0.00", "0.00"),
+        "Weights: " + ", ".join(f"{w} {x:.2f}" for w, x in zip(data["words"], data["weights"][i])),
+    ]
+    assert data["schema"]["last_word"]["choices"] == ["tired", "wide"]

@@ -1,19 +1,19 @@
 import numpy as np
 import pytest
 
-from engine.figures import ParamError, compute
+from engine.figures import ParamError, compute, facts
 from engine.tasks import winograd
 
 
 def test_the_facts_of_the_text():
-    facts = compute("query-matrix")["facts"]
-    assert (facts["copy"], facts["strength"]) == (0.6, 5.0)
-    assert f"{facts['animal_default']:.0%}" == "75%"
-    assert f"{facts['street_default_wide']:.0%}" == "75%"
-    assert f"{facts['animal_at_8']:.0%}" == "96%"
-    assert f"{facts['animal_at_1']:.0%}" == "17%"
-    assert f"{facts['others_at_1_min']:.0%}" == "8%" and f"{facts['others_at_1_max']:.0%}" == "9%"
-    assert facts["query"] == [3.0, 0.0]
+    f = facts("query-matrix")
+    assert (f["copy"], f["strength"]) == (0.6, 5.0)
+    assert f"{f['animal_default']:.0%}" == "75%"
+    assert f"{f['street_default_wide']:.0%}" == "75%"
+    assert f"{f['animal_at_8']:.0%}" == "96%"
+    assert f"{f['animal_at_1']:.0%}" == "17%"
+    assert f"{f['others_at_1_min']:.0%}" == "8%" and f"{f['others_at_1_max']:.0%}" == "9%"
+    assert f["query"] == [3.0, 0.0]
 
 
 def test_nothing_copied_means_a_zero_query_and_even_weights():
@@ -22,7 +22,7 @@ def test_nothing_copied_means_a_zero_query_and_even_weights():
     for j in range(len(data["strengths"])):
         assert sentence["queries"][0][j] == [0.0, 0.0]
         assert sentence["weights"][0][j] == [round(1 / 11, 2)] * 11
-    assert data["facts"]["nothing_copied_spread"] == 0.0
+    assert np.ptp(winograd.run("tired", 0.0, winograd.STRENGTH)["weights"][winograd.IT]) == 0.0  # exactly even
 
 
 def test_query_is_the_description_times_the_matrix():
@@ -61,7 +61,7 @@ def test_start_positions_join_the_grid():
 
 
 @pytest.mark.parametrize("raw, option, words", [
-    ({"last_word": "sleepy"}, "last_word", "'tired' or 'wide'"),
+    ({"last_word": "sleepy"}, "last_word", "one of tired, wide"),
     ({"strength": 12}, "strength", "must not exceed"),
     ({"copy": 1.5}, "copy", "between 0.0 and 1.0"),
     ({"copy_stops": 100}, "copy_stops", "between 2 and 41"),
@@ -70,3 +70,17 @@ def test_bad_options(raw, option, words):
     with pytest.raises(ParamError, match=words) as err:
         compute("query-matrix", raw)
     assert err.value.option == option
+
+
+def test_text_state_of_a_slider_position():
+    from engine.figures.query_matrix import state_index
+    data = compute("query-matrix")
+    assert data["last_words"] == ["tired", "wide"] == data["schema"]["last_word"]["choices"]
+    c, s = 3, 8
+    wide = data["sentences"]["wide"]
+    state = data["text"]["states"][state_index(data, "wide", c, s)]
+    q = wide["queries"][c][s]
+    assert state["numbers"] == [
+        f"Copied {data['copies'][c]:g} of wide into it, query matrix strength {data['strengths'][s]:g}: "
+        f"query ({q[0]:.2f}, {q[1]:.2f})",
+        "Weights of it: " + ", ".join(f"{w} {x:.2f}" for w, x in zip(wide["words"], wide["weights"][c][s]))]

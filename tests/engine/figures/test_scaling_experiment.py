@@ -31,4 +31,24 @@ def test_seed_and_keys_change_the_draw():
 
 def test_work_is_bounded():
     with pytest.raises(ParamError, match="must stay below"):
-        compute("scaling-experiment", {"queries": 5000, "keys": 64, "widths": [4096]})
+        compute("scaling-experiment", {"queries": 5000, "keys": 32, "widths": [4096]})
+
+
+def test_start_row_and_key_choices_come_from_the_model():
+    data = compute("scaling-experiment")
+    assert data["rows"][data["start"]]["d"] == 512
+    assert compute("scaling-experiment", {"start_d": 3, "widths": [1, 2, 4]})["start"] == 1  # the nearest width
+    assert data["schema"]["keys"]["choices"] == [2, 4, 8, 16, 32]
+    with pytest.raises(ParamError, match="one of 2, 4, 8, 16, 32"):
+        compute("scaling-experiment", {"keys": 5})
+
+
+def test_text_readout_per_width():
+    data = compute("scaling-experiment")
+    text = data["text"]
+    assert len(text["states"]) == len(data["rows"]) and text["fixed"] == text["numbers"]
+    for row, state, line in zip(data["rows"], text["states"], text["fixed"]):
+        assert state["numbers"] == []
+        assert state["label"] == (f"d = {row['d']}: largest weight {row['unscaled']:.2f} as is, "
+                                  f"{row['scaled']:.2f} divided by √d")
+        assert line == f"d = {row['d']}: {row['unscaled']:.2f} unscaled, {row['scaled']:.2f} scaled"

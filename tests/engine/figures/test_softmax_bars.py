@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from engine.figures import ParamError, compute
+from engine.figures import ParamError, compute, facts
 
 
 def test_exponentials_total_and_weights_follow_the_two_steps():
@@ -15,21 +15,21 @@ def test_exponentials_total_and_weights_follow_the_two_steps():
 
 
 def test_default_facts_the_chapter_quotes():
-    facts = compute("softmax-bars")["facts"]
-    assert facts["score"] == {"animal": 3.0, "cross": 0.0, "street": 1.0, "because": 0.0, "tired": 0.0}
-    assert facts["exp"]["animal"] == pytest.approx(20.0855, abs=5e-5)
-    assert facts["exp"]["street"] == pytest.approx(2.7183, abs=5e-5)
-    assert facts["exp"]["cross"] == 1.0  # e to the 0 is exactly 1
-    assert facts["exp_sum"] == pytest.approx(25.8038, abs=5e-5)
-    assert facts["weight"]["animal"] == pytest.approx(0.7784, abs=5e-5)
-    assert facts["weight"]["street"] == pytest.approx(0.1053, abs=5e-5)
-    assert facts["weight"]["tired"] == pytest.approx(0.0388, abs=5e-5)
-    assert facts["top_label"] == "animal" and facts["top_weight"] == facts["weight"]["animal"]
+    data, f = compute("softmax-bars"), facts("softmax-bars")
+    assert f["score"] == {"animal": 3.0, "cross": 0.0, "street": 1.0, "because": 0.0, "tired": 0.0}
+    assert f["exp"]["animal"] == pytest.approx(20.0855, abs=5e-5)
+    assert f["exp"]["street"] == pytest.approx(2.7183, abs=5e-5)
+    assert f["exp"]["cross"] == 1.0  # e to the 0 is exactly 1
+    assert f["exp_sum"] == pytest.approx(25.8038, abs=5e-5)
+    assert f["weight"]["animal"] == pytest.approx(0.7784, abs=5e-5)
+    assert f["weight"]["street"] == pytest.approx(0.1053, abs=5e-5)
+    assert f["weight"]["tired"] == pytest.approx(0.0388, abs=5e-5)
+    assert max(zip(data["weights"], data["labels"]))[1] == "animal"
     # A gap of 3 points buys a weight ratio of e^3, about 20; one point buys e, about 2.7.
-    assert facts["top_gap"] == 3.0
-    assert facts["top_ratio"] == pytest.approx(math.exp(3), rel=1e-12)
-    assert facts["weight"]["street"] / facts["weight"]["tired"] == pytest.approx(facts["e"], rel=1e-12)
-    assert facts["even_share"] == 0.2
+    assert f["top_gap"] == 3.0
+    assert f["top_ratio"] == pytest.approx(math.exp(3), rel=1e-12)
+    assert f["weight"]["street"] / f["weight"]["tired"] == pytest.approx(f["e"], rel=1e-12)
+    assert f["even_share"] == 0.2
 
 
 def test_adding_a_constant_changes_the_exponentials_but_not_the_weights():
@@ -56,3 +56,14 @@ def test_equal_scores_share_evenly_and_extremes_do_not_overflow():
 def test_bad_options(raw, words):
     with pytest.raises(ParamError, match=words):
         compute("softmax-bars", raw)
+
+
+def test_text_lines_labels_and_total():
+    data = compute("softmax-bars", {"scores": [8, -2], "labels": ["animal", "cross"]})
+    text = data["text"]
+    assert text["numbers"][0] == "Scores: animal 8.0, cross -2.0"
+    assert text["exps"] == ["2981", "0.14"]  # no decimals past 1000
+    assert text["exp_sum"] == "2981"
+    assert text["total"].startswith("Total of the exponentials: 2981 + 0.14 = 2981. ")
+    assert text["numbers"][2] == f"Weights: animal {data['weights'][0]:.2f}, cross 0.00"
+    assert data["schema"]["scores"]["step"] == 0.5 and data["schema"]["scores"]["hi"] == 10

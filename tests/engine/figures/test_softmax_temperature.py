@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from engine.figures import ParamError, compute
+from engine.figures import ParamError, compute, facts
 
 
 def test_weights_are_softmax_of_scores_over_temperature():
@@ -14,10 +14,10 @@ def test_weights_are_softmax_of_scores_over_temperature():
 
 
 def test_low_temperature_picks_the_top_and_high_spreads_out():
-    facts = compute("softmax-temperature")["facts"]
-    assert facts["top_weight_at_min"] > 0.9999
-    assert facts["top_weight_at_1"] == pytest.approx(math.exp(2) / sum(math.exp(s) for s in (2, 1, 0.5, -1)))
-    assert 0.25 < facts["top_weight_at_max"] < facts["top_weight_at_1"]
+    f = facts("softmax-temperature")
+    assert f["top_weight_at_min"] > 0.9999
+    assert f["top_weight_at_1"] == pytest.approx(math.exp(2) / sum(math.exp(s) for s in (2, 1, 0.5, -1)))
+    assert 0.25 < f["top_weight_at_max"] < f["top_weight_at_1"]
 
 
 def test_grid_includes_the_requested_start():
@@ -32,3 +32,13 @@ def test_grid_includes_the_requested_start():
 def test_inconsistent_options(raw, words):
     with pytest.raises(ParamError, match=words):
         compute("softmax-temperature", raw)
+
+
+def test_text_state_per_temperature():
+    data = compute("softmax-temperature")
+    states = data["text"]["states"]
+    assert len(states) == len(data["temperatures"])
+    i = len(states) // 3
+    w = data["weights"][i]
+    assert states[i]["numbers"][1] == f"Temperature {data['temperatures'][i]:.2f}: " + ", ".join(
+        f"{label} {x:.2f}" for label, x in zip(data["labels"], w))

@@ -2,23 +2,24 @@ import numpy as np
 import pytest
 
 from engine.attention import softmax_forward
-from engine.figures import ParamError, compute
+from engine.figures import ParamError, compute, facts
 from engine.tasks import winograd
 
 
 def test_it_puts_about_three_quarters_on_animal_or_street():
-    facts = compute("winograd-head")["facts"]
-    assert facts["tired_top_word"] == "animal" and facts["wide_top_word"] == "street"
-    assert facts["tired_animal_weight"] == pytest.approx(0.75, abs=0.005)
-    assert facts["wide_street_weight"] == pytest.approx(0.75, abs=0.005)
-    # The rest is spread thinly: no other word gets even a twentieth.
-    assert facts["largest_other_weight"] < 0.05
-    assert facts["tired_street_weight"] < 0.05 and facts["wide_animal_weight"] < 0.05
+    data, f = compute("winograd-head"), facts("winograd-head")
+    tired, wide = data["modes"]["tired"], data["modes"]["wide"]
+    assert tired["words"][tired["top"]] == "animal" and wide["words"][wide["top"]] == "street"
+    assert f["tired_animal_weight"] == pytest.approx(0.75, abs=0.005)
+    assert f["wide_street_weight"] == pytest.approx(0.75, abs=0.005)
+    # The rest is spread thinly: no other word gets even a twentieth (street with tired, animal with wide too).
+    assert f["largest_other_weight"] < 0.05
+    assert tired["weights"][tired["words"].index("street")] < 0.05 and wide["weights"][wide["words"].index("animal")] < 0.05
 
 
 def test_six_numbers_per_word_and_weights_from_the_engine():
     data = compute("winograd-head")
-    assert data["facts"]["numbers_per_word"] == 6
+    assert facts("winograd-head")["numbers_per_word"] == len(data["features"]) == 6
     for last in ("tired", "wide"):
         mode = data["modes"][last]
         assert len(mode["words"]) == 11 and mode["words"][-1] == last
@@ -39,7 +40,7 @@ def test_nothing_copied_means_it_looks_everywhere_alike():
 
 def test_the_head_as_later_chapters_describe_it():
     # Query strength 8: animal gets about 96%; strength 1: about 17%, others about 8% each.
-    strong = compute("winograd-head", {"strength": 8})["facts"]["tired_animal_weight"]
+    strong = facts("winograd-head", {"strength": 8})["tired_animal_weight"]
     weak = compute("winograd-head", {"strength": 1})["modes"]["tired"]["weights"]
     assert strong == pytest.approx(0.96, abs=0.005)
     assert weak[1] == pytest.approx(0.17, abs=0.005)
@@ -57,3 +58,17 @@ def test_the_head_as_later_chapters_describe_it():
 def test_bad_options(raw, words):
     with pytest.raises(ParamError, match=words):
         compute("winograd-head", raw)
+
+
+def test_text_states_follow_the_last_word():
+    data = compute("winograd-head", {"last": "wide"})
+    text = data["text"]
+    assert [s["label"] for s in text["states"]] == [
+        "With “tired”, “it” puts 75% of its attention on “animal”",
+        "With “wide”, “it” puts 75% of its attention on “street”"]
+    wide = data["modes"]["wide"]
+    line = text["states"][1]["numbers"][0]
+    assert line.startswith("Last word “wide”, attention from “it”: The ")
+    assert line.endswith(", ".join(f"{w} {x:.2f}" for w, x in zip(wide["words"], wide["weights"]))[-40:])
+    assert text["numbers"] == text["states"][1]["numbers"]
+    assert data["schema"]["last"]["choices"] == ["tired", "wide"]

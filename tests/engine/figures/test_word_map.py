@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from engine.figures import ParamError, compute
+from engine.figures import ParamError, compute, facts
 from engine.tasks.corpus import word_space
 
 
@@ -11,17 +11,17 @@ def data():
 
 
 def test_corpus_words_and_vector_length(data):
-    facts = data["facts"]
-    assert facts["n_sentences"] == 27
-    assert facts["n_words"] == 16
-    assert facts["vector_length"] == 148
-    assert facts["negative_entries"] == 0  # PMI below zero was clipped
+    f = facts("word-map")
+    assert f["n_sentences"] == 27
+    assert f["n_words"] == len(data["words"]) == 16
+    assert f["vector_length"] == data["vector_length"] == 148
+    assert (word_space().vectors < 0).sum() == 0  # PMI below zero was clipped
 
 
 def test_map_is_the_corpus_pca(data):
     np.testing.assert_allclose(data["coords"], word_space().coords, atol=1e-4)
-    assert data["facts"]["explained_both"] == pytest.approx(sum(data["explained"]))
-    assert data["facts"]["explained_both"] < 0.5  # two directions keep well under half the spread
+    assert facts("word-map")["explained_both"] == pytest.approx(sum(data["explained"]))
+    assert facts("word-map")["explained_both"] < 0.5  # two directions keep well under half the spread
 
 
 def test_every_grid_point_lists_its_nearest_words(data):
@@ -37,8 +37,9 @@ def test_every_grid_point_lists_its_nearest_words(data):
 
 
 def test_the_map_loses_some_neighbours(data):
-    assert data["facts"]["map_nearest_tired"] == "sleepy"
-    assert data["facts"]["map_nearest_animal"] == "field"  # in the full vectors it is dog
+    space = word_space()
+    assert space.nearest_on_map(space.coords[space.words.index("tired")], 2)[1][0] == "sleepy"
+    assert facts("word-map")["map_nearest_animal"] == "field"  # in the full vectors it is dog
 
 
 def test_start_snaps_to_the_grid():
@@ -56,3 +57,15 @@ def test_start_snaps_to_the_grid():
 def test_bad_options(raw, words):
     with pytest.raises(ParamError, match=words):
         compute("word-map", raw)
+
+
+def test_text_state_of_a_grid_cell(data):
+    xs, ys = data["grid"]["xs"], data["grid"]["ys"]
+    states = data["text"]["states"]
+    cell = 7 * len(xs) + 3
+    words = [data["words"][i] for i in data["grid"]["nearest"][cell]]
+    dist = data["grid"]["distance"][cell]
+    assert states[cell]["numbers"] == [f"Probe at ({xs[3]:.2f}, {ys[7]:.2f}), nearest: "
+                                       + ", ".join(f"{w} {d:.2f}" for w, d in zip(words, dist))]
+    assert data["text"]["fixed"][0].startswith(f"Map positions: {data['words'][0]} ({data['coords'][0][0]:.2f}, ")
+    assert f"from {data['vector_length']} numbers" in data["text"]["alt"]

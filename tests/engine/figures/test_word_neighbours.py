@@ -1,6 +1,6 @@
 import pytest
 
-from engine.figures import ParamError, compute
+from engine.figures import ParamError, compute, facts
 from engine.tasks.corpus import cosine_matrix, word_space
 
 
@@ -10,8 +10,8 @@ def data():
 
 
 def test_facts_from_the_full_vectors(data):
-    f = data["facts"]
-    assert f["vector_length"] == 148
+    f = facts("word-neighbours")
+    assert f["vector_length"] == data["vector_length"] == 148
     assert f["tired_nearest"] == "sleepy"
     assert f["wide_nearest"] == "busy"
     assert {f["cat_first"], f["cat_second"]} == {"horse", "dog"}
@@ -38,3 +38,11 @@ def test_start_word():
 def test_unknown_word():
     with pytest.raises(ParamError, match="must be one of"):
         compute("word-neighbours", {"word": "zebra"})
+
+
+def test_text_state_per_word(data):
+    states = data["text"]["states"]
+    i = data["words"].index("cat")
+    assert states[i]["numbers"] == ["Nearest to “cat”: " + ", ".join(f"{w} {s:.2f}" for w, s in data["rankings"][i])]
+    assert data["text"]["numbers"] == states[data["start"]]["numbers"]
+    assert "tired" in data["schema"]["word"]["choices"] and len(data["schema"]["word"]["choices"]) == 16

@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from engine.figures import ParamError, compute
+from engine.figures import ParamError, compute, facts
 
 R2 = math.sqrt(2)
 
@@ -38,16 +38,17 @@ def test_head_two_swaps_the_scores_and_so_the_weights():
 
 
 def test_facts_the_prose_quotes():
-    facts = compute("worked-mixture")["facts"]
-    assert round(facts["head1"]["weight"]["fisherman"], 4) == 0.6652
-    assert round(facts["head1"]["weight"]["net"], 4) == 0.2447
-    assert round(facts["head1"]["weight"]["bank"], 4) == 0.0900
-    assert round(facts["head2"]["weight"]["net"], 4) == 0.6652
-    assert facts["head1"]["score"] == pytest.approx({"fisherman": 2, "net": 1, "bank": 0})
-    assert facts["head2"]["score"] == pytest.approx({"fisherman": 1, "net": 2, "bank": 0})
-    assert round(facts["head1"]["exp_sum"], 4) == 11.1073
-    assert facts["even_output"] == [1.0, 1.0]  # equal weights would average the values
-    assert [round(x, 4) for x in facts["concat"]] == [1.4205, 0.5795, 0.5795, 1.4205]
+    data, f = compute("worked-mixture"), facts("worked-mixture")
+    assert round(f["head1"]["weight"]["fisherman"], 4) == 0.6652
+    assert round(f["head1"]["weight"]["net"], 4) == 0.2447
+    assert round(f["head1"]["weight"]["bank"], 4) == 0.0900
+    assert round(f["head2"]["weight"]["net"], 4) == 0.6652
+    assert f["head1"]["score"] == pytest.approx({"fisherman": 2, "net": 1, "bank": 0})
+    assert f["head2"]["score"] == pytest.approx({"fisherman": 1, "net": 2, "bank": 0})
+    assert round(f["head1"]["exp_sum"], 4) == 11.1073
+    assert f["even_output"] == [1.0, 1.0]  # equal weights would average the values
+    concat = data["heads"][0]["output"] + data["heads"][1]["output"]  # both heads side by side
+    assert [round(x, 4) for x in concat] == [1.4205, 0.5795, 0.5795, 1.4205]
 
 
 def test_other_vectors_are_recomputed():
@@ -73,3 +74,17 @@ def test_other_vectors_are_recomputed():
 def test_bad_options(raw, words):
     with pytest.raises(ParamError, match=words):
         compute("worked-mixture", raw)
+
+
+def test_text_lists_both_heads_and_labels_each_plot():
+    data = compute("worked-mixture")
+    text = data["text"]
+    assert text["fixed"] == text["numbers"] and len(text["numbers"]) == 6
+    assert text["numbers"][1] == "Head 1 weights: " + ", ".join(
+        f"{w} {x:.4f}" for w, x in zip(data["labels"], data["heads"][0]["weights"]))
+    h1, h2 = data["heads"]
+    assert [s["numbers"] for s in text["states"]] == [[], []]
+    assert text["states"][1]["label"] == (
+        "Values and output of head 2 as points: value of fisherman at (2, 0), value of net at (0, 2), "
+        f"value of bank at (1, 1); output at ({h2['output'][0]:.4f}, {h2['output'][1]:.4f}); "
+        f"the other head's output at ({h1['output'][0]:.4f}, {h1['output'][1]:.4f}).")

@@ -1,0 +1,111 @@
+"""The figure contract as the builder enforces it: three parts per figure, JSON output with text,
+inert embedded data, one palette, and facts that stay at build time."""
+from __future__ import annotations
+
+import json
+import shutil
+import types
+
+import pytest
+
+from builder import figures, palette
+from builder.build import Paths, check
+from builder.errors import BuildError
+from builder.figures import FigureCache, embed_json
+from engine import figures as models
+from tests.builder.helpers import one_chapter_site, paths_for
+from tests.conftest import ROOT
+
+HOSTILE = "</script><!--<script>&\u2028\u2029>"
+
+
+def test_embedded_json_has_no_markup_characters_and_round_trips():
+    data = {"labels": [HOSTILE], "n": 1}
+    out = embed_json(data)
+    assert not set("<>&\u2028\u2029") & set(out)
+    assert json.loads(out) == data
+
+
+def test_a_hostile_label_cannot_end_the_data_script(tmp_path):
+    content = one_chapter_site(tmp_path / "content", f"""
+        # Labels
+
+        /// figure | softmax-temperature
+            labels: ["{HOSTILE[:-3]}", b]
+            scores: [1, 2]
+
+        Caption.
+        ///
+        """)
+    site = check(paths_for(content))
+    page = site.files["01-test.html"].decode()
+    script = page.split('class="figure-data">', 1)[1].split("</script>", 1)[0]
+    assert "<" not in script and json.loads(script)["labels"][0] == HOSTILE[:-3]
+
+
+def test_a_figure_without_its_view_names_the_figure_and_the_file(tmp_path):
+    theme = tmp_path / "theme"
+    shutil.copytree(ROOT / "theme", theme)
+    (theme / "figures" / "dot-product.js").unlink()
+    paths = Paths(ROOT, ROOT / "content", theme, ROOT / "engine", ROOT / "node_modules")
+    with pytest.raises(BuildError) as err:
+        check(paths)
+    assert err.value.path == theme / "figures" / "dot-product.js"
+    assert "figure 'dot-product' has no view" in str(err.value)
+
+
+def test_a_figure_without_its_fallback_names_the_figure_and_the_file(monkeypatch, tmp_path):
+    monkeypatch.setattr(figures, "ROOT", tmp_path)
+    for part in ("engine/figures", "builder/fallbacks"):
+        (tmp_path / part).mkdir(parents=True)
+        (tmp_path / part / "dot_product.py").write_text("")
+    (tmp_path / "builder/fallbacks/dot_product.py").unlink()
+    with pytest.raises(BuildError) as err:
+        figures.check_parts("dot-product", ROOT / "theme")
+    assert err.value.path == tmp_path / "builder/fallbacks/dot_product.py"
+    assert "figure 'dot-product' has no fallback" in str(err.value)
+
+
+@pytest.mark.parametrize("bad, words", [
+    ({"x": {1, 2}}, "JSON-able"),
+    ({"x": float("nan")}, "JSON-able"),
+    ({"x": 1}, "text() must return"),
+])
+def test_model_output_that_is_not_json_or_lacks_text_is_a_build_error(monkeypatch, bad, words):
+    real = models.module("dot-product")
+    fake = types.SimpleNamespace(Params=real.Params, compute=lambda p: dict(bad),
+                                 text=lambda p, d: {"alt": 1} if "x" in d and d["x"] == 1 else {"alt": "", "numbers": []})
+    monkeypatch.setattr(models, "module", lambda name: fake)
+    with pytest.raises(BuildError) as err:
+        FigureCache().data("dot-product", None)
+    assert words in str(err.value) and err.value.path.name == "dot_product.py"
+
+
+def test_embedded_data_carries_no_facts_and_the_schema_of_every_option():
+    for name in models.FIGURES:
+        data = FigureCache().data(name, None)
+        assert "facts" not in data, name
+        assert set(data["schema"]) == set(data["params"]), name
+
+
+def test_one_palette_feeds_css_and_matplotlib():
+    from builder.fallbacks import COLOURS
+    colours = palette.load()
+    assert COLOURS == colours and {"query", "key", "value", "prediction"} <= set(colours)
+    css = (ROOT / "theme" / "css" / "site.css").read_text()
+    generated = palette.css(colours)
+    for name, value in colours.items():
+        assert f"--{name}: {value};" in generated
+        assert f"--{name}:" not in css  # defined only in theme/palette.toml
+
+
+def test_a_malformed_palette_is_a_build_error(tmp_path):
+    bad = tmp_path / "palette.toml"
+    bad.write_text('[colours]\nquery = "orange"\n')
+    with pytest.raises(BuildError) as err:
+        palette.load(bad)
+    assert "#rrggbb" in str(err.value)
+
+
+def test_every_fact_a_model_computes_is_quoted_by_some_chapter():
+    assert check(Paths.at(ROOT)).unused_facts == []

@@ -1,0 +1,76 @@
+"""The text contract across all figures: what a reader reads is JSON, indexed like the data it describes."""
+import json
+
+import pytest
+
+from engine.figures import FIGURES, compute
+
+# How many states each figure's view steps through, read from the data it steps over.
+STEPPED = {
+    "winograd-head": lambda d: len(d["last_words"]),
+    "word-map": lambda d: len(d["grid"]["xs"]) * len(d["grid"]["ys"]),
+    "word-neighbours": lambda d: len(d["words"]),
+    "soft-lookup": lambda d: len(d["modes"]),
+    "query-drag": lambda d: len(d["axis"]) ** 2,
+    "query-matrix": lambda d: len(d["last_words"]) * len(d["copies"]) * len(d["strengths"]),
+    "colour-tokens": lambda d: len(d["sequences"]) * 8,
+    "worked-mixture": lambda d: len(d["heads"]),
+    "softmax-temperature": lambda d: len(d["temperatures"]),
+    "scaling-experiment": lambda d: len(d["rows"]),
+}
+# The state the figure opens in.
+START = {
+    "winograd-head": lambda d: d["last_words"].index(d["params"]["last"]),
+    "word-map": lambda d: d["start"][1] * len(d["grid"]["xs"]) + d["start"][0],
+    "word-neighbours": lambda d: d["start"],
+    "soft-lookup": lambda d: d["modes"].index(d["mode"]),
+    "query-drag": lambda d: d["start"][1] * len(d["axis"]) + d["start"][0],
+    "query-matrix": lambda d: ((d["last_words"].index(d["start"]["last_word"]) * len(d["copies"]) + d["start"]["copy"])
+                               * len(d["strengths"]) + d["start"]["strength"]),
+    "colour-tokens": lambda d: ((d["start"]["sequence"] * 2 + d["start"]["heads"] - 1) * 2
+                                + int(d["start"]["causal"])) * 2 + int(d["start"]["positions"]),
+    "worked-mixture": lambda d: d["start"],
+    "softmax-temperature": lambda d: d["start"],
+    "scaling-experiment": lambda d: d["start"],
+}
+
+
+@pytest.fixture(scope="module", params=FIGURES)
+def figure(request):
+    return request.param, compute(request.param)
+
+
+def test_every_figure_has_text_and_no_facts(figure):
+    name, data = figure
+    assert "facts" not in data
+    text = data["text"]
+    assert json.loads(json.dumps(text, allow_nan=False)) == text
+    assert isinstance(text["alt"], str) and text["alt"].strip()
+    assert text["numbers"] and all(isinstance(n, str) and n for n in text["numbers"])
+    assert set(text) <= {"alt", "numbers", "states", "fixed", "templates", "details", "exps", "exp_sum", "total",
+                         "heads"}
+
+
+def test_states_are_indexed_like_the_stepped_data(figure):
+    name, data = figure
+    text = data["text"]
+    if name not in STEPPED:
+        assert "states" not in text  # recomputed live, or (dot-product) filled from templates
+        return
+    states = text["states"]
+    assert len(states) == STEPPED[name](data)
+    for s in states:
+        assert set(s) <= {"numbers", "label"} and all(isinstance(n, str) for n in s["numbers"])
+        assert isinstance(s.get("label", ""), str)
+    opening = states[START[name](data)]["numbers"] + text.get("fixed", [])
+    if name == "softmax-temperature":  # the static list gives the three temperatures its drawing shows
+        assert opening[1] in [line.replace("Temperature 1:", "Temperature 1.00:") for line in text["numbers"]]
+    else:
+        assert opening == text["numbers"]  # the view opens on the state the static figure lists
+
+
+def test_a_view_can_show_any_state_without_formatting():
+    """Every state's lines differ where its data differs: no state is a copy of another's text."""
+    data = compute("query-drag")
+    lines = [tuple(s["numbers"]) for s in data["text"]["states"]]
+    assert len(set(lines)) == len(lines)
