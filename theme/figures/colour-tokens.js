@@ -33,8 +33,7 @@ export function mount(root, ctx) {
   const seqSelect = html("select", { id: id + "-seq" }, seqLabel);
   const headsLabel = html("label", { for: id + "-heads" }, controls, "Heads ");
   const headsSelect = html("select", { id: id + "-heads" }, headsLabel);
-  html("option", { value: "1" }, headsSelect, "one, 4 wide");
-  html("option", { value: "2" }, headsSelect, "two, 2 wide each");
+  data.text.heads.forEach((text, h) => html("option", { value: String(h + 1) }, headsSelect, text)); // the model's widths
   const causalLabel = html("label", {}, controls);
   const causalBox = html("input", { type: "checkbox", "data-key-control": " " }, causalLabel);
   causalLabel.append(" Block future tokens");
@@ -120,7 +119,7 @@ export function mount(root, ctx) {
     causalBox.checked = causal;
     posBox.checked = positions;
     if (tokenSelects.length !== tokens().length) {
-      const colours = Object.keys(data.palette);
+      const colours = data.schema.tokens.choices;
       tokenSelects.length = 0;
       const items = tokens().map((_, i) => {
         const label = html("label", { for: `${id}-tok-${i}` }, null, `${i + 1} `);
