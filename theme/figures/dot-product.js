@@ -6,8 +6,7 @@ import { arrowHead } from "../js/arrows.js";
 import { gridKeys } from "../js/keys.js";
 import { linear, planeGrid, ticks } from "../js/scale.js";
 import { fill } from "../js/text.js";
-import { set } from "../js/weights.js";
-import { drag, html, onResize, svg } from "../js/svg.js";
+import { drag, html, onResize, set, svg } from "../js/svg.js";
 
 const ARROWS = [
   { name: "a", cls: "arrow-a", label: "orange arrow a" },

@@ -6,8 +6,8 @@
 import { arrowHead } from "../js/arrows.js";
 import { clampIndex, gridKeys } from "../js/keys.js";
 import { linear } from "../js/scale.js";
-import { set, weightBar } from "../js/weights.js";
-import { drag, fmt, html, nearestIndex, onResize, svg } from "../js/svg.js";
+import { weightBar } from "../js/weights.js";
+import { drag, fmt, html, nearestIndex, onResize, set, svg } from "../js/svg.js";
 
 const PAD = 22;
 

@@ -3,8 +3,7 @@
 // The chart is built once per width and updated in place; the readout and the key numbers are
 // the model's text, the choices and the seed's range its schema.
 import { linear, ticks } from "../js/scale.js";
-import { set } from "../js/weights.js";
-import { html, nearestIndex, onResize, point, rangeControl, svg } from "../js/svg.js";
+import { html, nearestIndex, onResize, point, rangeControl, set, svg } from "../js/svg.js";
 
 const SERIES = [["unscaled", "prediction"], ["scaled", "key"]]; // data key, colour class
 

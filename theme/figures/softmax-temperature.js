@@ -2,8 +2,8 @@
 // The temperature slider walks the precomputed grid; changing a score asks the worker. The plot is
 // built once per width and updated in place; the key numbers are the model's text for the state.
 import { scoreBars, scoreEditor } from "../js/bars.js";
-import { columnRow, set } from "../js/weights.js";
-import { fmt, html, nearestIndex, onResize, rangeControl, svg } from "../js/svg.js";
+import { columnRow } from "../js/weights.js";
+import { fmt, html, nearestIndex, onResize, rangeControl, set, svg } from "../js/svg.js";
 
 export function mount(root, ctx) {
   let data = ctx.data;

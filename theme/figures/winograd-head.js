@@ -4,8 +4,8 @@
 // Narrow screens: one word per line with a horizontal bar.
 // The drawing is built once per width and updated in place; its label and the key numbers are
 // the model's text for the ending shown (data.text.states, indexed like last_words).
-import { columnRow, rowBars, set } from "../js/weights.js";
-import { fmt, html, onResize, svg } from "../js/svg.js";
+import { columnRow, rowBars } from "../js/weights.js";
+import { fmt, html, onResize, set, svg } from "../js/svg.js";
 
 const NARROW = 520; // below this width the sentence is drawn one word per line
 const percent = (w) => Math.round(w * 100) + "%"; // a bar's label, as the static figure prints it

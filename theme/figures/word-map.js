@@ -4,8 +4,7 @@
 // text for that grid cell. A resize redraws the map (labels are placed in pixels); a move updates it in place.
 import { clampIndex, gridKeys } from "../js/keys.js";
 import { linear } from "../js/scale.js";
-import { set } from "../js/weights.js";
-import { drag, fmt, html, nearestIndex, onResize, svg } from "../js/svg.js";
+import { drag, fmt, html, nearestIndex, onResize, set, svg } from "../js/svg.js";
 
 const SHAPES = { animal: "circle", place: "square", describing: "triangle" };
 const GROUP_NAMES = { animal: "animals", place: "places", describing: "describing words" };

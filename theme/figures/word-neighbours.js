@@ -1,8 +1,8 @@
 // word-neighbours: pick a word, see every other word ranked by cosine similarity of the full vectors.
 // The rankings of all 16 words are embedded, so picking only switches lists; the bars are built
 // once per width and updated in place, and the key numbers are the model's text for the word.
-import { rowBars, set } from "../js/weights.js";
-import { fmt, html, onResize, svg } from "../js/svg.js";
+import { rowBars } from "../js/weights.js";
+import { fmt, html, onResize, set, svg } from "../js/svg.js";
 
 const GROUP_NAMES = { animal: "Animals", place: "Places", describing: "Describing words" };
 

@@ -3,8 +3,7 @@
 // snaps a new score, asks the worker, and falls back honestly. The range and the step come from
 // the model's schema (data.schema.scores); nothing here computes a model number.
 import { lineKeys } from "./keys.js";
-import { set } from "./weights.js";
-import { drag, fmt, svg } from "./svg.js";
+import { drag, fmt, set, svg } from "./svg.js";
 
 /**
  * Scores the reader edits. set(i, v) snaps v to the schema's step within its range, redraws at

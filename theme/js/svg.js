@@ -9,6 +9,12 @@ export function svg(tag, attrs = {}, parent = null) {
   return el;
 }
 
+/** Set attributes of an existing element: how views update what they built once. */
+export function set(el, attrs) {
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  return el;
+}
+
 /** Create an HTML element with attributes and optional text. */
 export function html(tag, attrs = {}, parent = null, text = null) {
   const el = document.createElement(tag);
@@ -54,7 +60,7 @@ export function onResize(el, draw) {
  * tool, but Chromium ignores it on SVG shapes; cancelling touchstart works everywhere, and the
  * rest of the figure (and the page) still scrolls under a finger.
  */
-export function holdTouch(el, where = () => true) {
+function holdTouch(el, where = () => true) {
   el.addEventListener("touchstart", (e) => { if (where(e)) e.preventDefault(); }, { passive: false });
 }
 

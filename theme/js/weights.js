@@ -2,7 +2,7 @@
 // weights. Three shapes: HTML bars (a track, a fill as wide as the weight, its number), SVG
 // columns on a baseline, and SVG rows beside their words. Each is built once and updated in
 // place, so a state change never replaces an element. Nothing here computes a model number.
-import { html, svg } from "./svg.js";
+import { html, set, svg } from "./svg.js";
 
 /**
  * An HTML bar in parent: a track, a fill as wide as w (0..1) and the number shown beside it
@@ -64,10 +64,4 @@ export function rowBars(parent, n, cls) {
     });
     return top + n * rowH;
   };
-}
-
-/** Set attributes of an existing element. */
-export function set(el, attrs) {
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-  return el;
 }
