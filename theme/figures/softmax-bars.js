@@ -1,11 +1,11 @@
 // softmax-bars: softmax in its two steps. Draggable scores (top) -> e^score (middle) -> each
 // exponential's share of their total (bottom). Every score change is recomputed in the worker;
 // until the answer comes, the lower rows are dimmed, since they still show the previous scores.
-// The plot is built once per width and updated in place; the exponentials' labels, their total
+// The plot is built once and updated in place; the exponentials' labels, their total
 // and the sentence under the plot are the model's text (data.text.exps, exp_sum, total).
 import { scoreBars, scoreEditor } from "../js/bars.js";
 import { columnRow } from "../js/weights.js";
-import { fmt, html, onResize, svg } from "../js/svg.js";
+import { fmt, html, onResize, set, svg } from "../js/svg.js";
 
 export function mount(root, ctx) {
   let data = ctx.data;
@@ -26,72 +26,73 @@ export function mount(root, ctx) {
     draw: () => update(),
   });
 
-  let view = null;
-  onResize(plot, (w) => { build(w); update(); });
+  // Built once and updated in place, even on a resize (only x positions follow the width), so a
+  // score bar keeps focus and a drag keeps going. Rows stack at fixed heights.
+  const rowGap = 56; // room for a row's title and the labels above its tallest bar
+  const rows = { scoreTop: 28, scoreH: 100, expH: 70, weightH: 70 };
+  rows.expTop = rows.scoreTop + rows.scoreH + rowGap;
+  rows.weightTop = rows.expTop + rows.expH + rowGap;
+  const h = rows.weightTop + rows.weightH + 24;
+  const n = data.labels.length;
 
   function title(parent, y, parts) {
-    // parts: pieces of text; a piece given as [text] is raised as an exponent. Returns the last tspan.
+    // parts: pieces of text; a piece given as [text] is raised as an exponent. Returns a tspan
+    // after the last piece, for the part of the title that changes.
     const t = svg("text", { x: 4, y, class: "axis-label row-title" }, parent);
-    let last = null;
     for (const part of parts) {
       const raised = Array.isArray(part);
-      last = svg("tspan", raised ? { "baseline-shift": "super", "font-size": "8px" } : {}, t);
-      last.textContent = raised ? part[0] : part;
+      svg("tspan", raised ? { "baseline-shift": "super", "font-size": "8px" } : {}, t)
+        .textContent = raised ? part[0] : part;
     }
-    return last;
+    return svg("tspan", {}, t);
   }
 
-  function build(width) {
-    const n = data.labels.length;
+  // role "group", not "img": the score bars inside are focusable sliders.
+  const s = svg("svg", { height: h, role: "group",
+    "aria-label": "Softmax step by step: scores, their exponentials, and the weights" }, plot);
+  title(s, 12, ["1. Scores"]);
+  const axes = [svg("line", { class: "axis" }, s)];
+  const bars = scoreBars(s, { labels: data.labels, schema, onChange: (i, v) => edit.set(i, v), keyControl: "ArrowUp" });
+  const expG = svg("g", { class: "softmax-bars-row" }, s);
+  const expTotal = title(expG, rows.expTop - 28, ["2. Exponentials e", ["score"], ", total "]);
+  const exps = columnRow(expG, n, "data");
+  axes.push(svg("line", { class: "axis" }, expG));
+  const weightG = svg("g", { class: "softmax-bars-row" }, s);
+  const weightTotal = title(weightG, rows.weightTop - 28, ["3. Weights: each exponential ÷ "]);
+  const weights = columnRow(weightG, n, "prediction");
+  axes.push(svg("line", { class: "axis" }, weightG));
+  const words = data.labels.map((word) => {
+    const t = svg("text", { y: h - 8, class: "tick", "text-anchor": "middle" }, s);
+    t.textContent = word;
+    return t;
+  });
+
+  let geo = null;
+  onResize(plot, (w) => { layout(w); update(); });
+
+  /** Put what depends on the width where it belongs. */
+  function layout(width) {
     const pad = { l: 8, r: 8 };
     const innerW = Math.max(120, width - pad.l - pad.r);
     const band = innerW / n;
-    const geo = { band, barW: Math.min(56, band * 0.6), cx: (i) => pad.l + band * (i + 0.5) };
-    const rowGap = 56; // room for a row's title and the labels above its tallest bar
-    const scoreTop = 28, scoreH = 100;
-    const expTop = scoreTop + scoreH + rowGap, expH = 70;
-    const weightTop = expTop + expH + rowGap, weightH = 70;
-    const h = weightTop + weightH + 24;
-    const line = (parent, y) => svg("line", { x1: pad.l, x2: pad.l + innerW, y1: y, y2: y, class: "axis" }, parent);
-
-    // role "group", not "img": the score bars inside are focusable sliders.
-    const s = svg("svg", { width, height: h, viewBox: `0 0 ${width} ${h}`, role: "group",
-      "aria-label": "Softmax step by step: scores, their exponentials, and the weights" });
-    title(s, 12, ["1. Scores"]);
-    line(s, scoreTop + scoreH / 2);
-    const bars = scoreBars(s, { labels: data.labels, schema, onChange: (i, v) => edit.set(i, v), keyControl: "ArrowUp" });
-
-    const expG = svg("g", { class: "softmax-bars-row" }, s);
-    const expTotal = title(expG, expTop - 28, ["2. Exponentials e", ["score"], ", total "]);
-    const expTotalText = svg("tspan", {}, expTotal.parentNode);
-    const exps = columnRow(expG, n, "data");
-    line(expG, expTop + expH);
-
-    const weightG = svg("g", { class: "softmax-bars-row" }, s);
-    const weightTitle = title(weightG, weightTop - 28, ["3. Weights: each exponential ÷ "]);
-    const weights = columnRow(weightG, n, "prediction");
-    line(weightG, weightTop + weightH);
-
-    data.labels.forEach((word, i) => {
-      svg("text", { x: geo.cx(i), y: h - 8, class: "tick", "text-anchor": "middle" }, s).textContent = word;
-    });
-    plot.replaceChildren(s); // a new width: the one time the drawing is replaced
-    view = { bars, exps, weights, expG, weightG, expTotalText, weightTitle, geo, scoreTop, scoreH, expTop, expH,
-      weightTop, weightH };
+    geo = { band, barW: Math.min(56, band * 0.6), cx: (i) => pad.l + band * (i + 0.5) };
+    set(s, { width, viewBox: `0 0 ${width} ${h}` });
+    const ys = [rows.scoreTop + rows.scoreH / 2, rows.expTop + rows.expH, rows.weightTop + rows.weightH];
+    axes.forEach((line, k) => set(line, { x1: pad.l, x2: pad.l + innerW, y1: ys[k], y2: ys[k] }));
+    words.forEach((t, i) => set(t, { x: geo.cx(i) }));
   }
 
   function update() {
-    const v = view;
     const text = data.text;
     const maxAbs = Math.max(schema.hi / 2, ...edit.scores.map(Math.abs));
-    v.bars({ scores: edit.scores, ...v.geo, top: v.scoreTop, height: v.scoreH, maxAbs });
-    v.exps({ values: data.exps, labels: text.exps, ...v.geo, top: v.expTop, height: v.expH,
+    bars({ scores: edit.scores, ...geo, top: rows.scoreTop, height: rows.scoreH, maxAbs });
+    exps({ values: data.exps, labels: text.exps, ...geo, top: rows.expTop, height: rows.expH,
       max: Math.max(...data.exps) });
-    v.weights({ values: data.weights, labels: data.weights.map((w) => fmt(w)), ...v.geo, top: v.weightTop,
-      height: v.weightH, max: 1 });
-    v.expTotalText.textContent = text.exp_sum;
-    v.weightTitle.textContent = "3. Weights: each exponential ÷ " + text.exp_sum;
-    for (const g of [v.expG, v.weightG]) g.classList.toggle("stale", edit.waiting);
+    weights({ values: data.weights, labels: data.weights.map((w) => fmt(w)), ...geo, top: rows.weightTop,
+      height: rows.weightH, max: 1 });
+    expTotal.textContent = text.exp_sum;
+    weightTotal.textContent = text.exp_sum;
+    for (const g of [expG, weightG]) g.classList.toggle("stale", edit.waiting);
     total.textContent = edit.waiting ? "Recomputing…" : text.total;
     total.classList.toggle("stale", edit.waiting);
     // One computation, whole: the model's text for the scores it last worked on.

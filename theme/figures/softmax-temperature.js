@@ -1,6 +1,6 @@
 // softmax-temperature: scores (draggable, top) become weights (bottom) at the chosen temperature.
 // The temperature slider walks the precomputed grid; changing a score asks the worker. The plot is
-// built once per width and updated in place; the key numbers are the model's text for the state.
+// built once and updated in place; the key numbers are the model's text for the state.
 import { scoreBars, scoreEditor } from "../js/bars.js";
 import { columnRow } from "../js/weights.js";
 import { fmt, html, nearestIndex, onResize, rangeControl, set, svg } from "../js/svg.js";
@@ -31,47 +31,46 @@ export function mount(root, ctx) {
     draw: () => update(),
   });
 
-  let view = null;
-  onResize(plot, (w) => { build(w); update(); });
+  // Built once: the score bars and the weight columns are updated in place, even on a resize,
+  // so a bar keeps focus and a drag keeps going. role "group": the score bars are focusable sliders.
+  const s = svg("svg", { role: "group", "aria-label": "Scores and their softmax weights at the chosen temperature" }, plot);
+  let frame = svg("g", {}, s); // axes and words: redrawn for a new width (nothing in it takes focus)
+  const bars = scoreBars(svg("g", {}, s), { labels: data.labels, schema, onChange: (i, v) => edit.set(i, v) });
+  const weights = columnRow(svg("g", {}, s), data.labels.length, "prediction");
+  let geo = null;
+  onResize(plot, (w) => { layout(w); update(); });
 
-  function build(width) {
+  function layout(width) {
     const n = data.labels.length;
     const h = 300;
     const pad = { l: 44, r: 10, t: 14, b: 30 };
     const innerW = Math.max(120, width - pad.l - pad.r);
     const band = innerW / n;
-    const geo = { band, barW: Math.min(56, band * 0.6), cx: (i) => pad.l + band * (i + 0.5) };
-    const scoreTop = pad.t, scoreH = 100;
-    const weightTop = scoreTop + scoreH + 40, weightH = h - weightTop - pad.b;
-
-    // role "group", not "img": the score bars inside are focusable sliders.
-    const s = svg("svg", { width, height: h, viewBox: `0 0 ${width} ${h}`, role: "group" });
-    svg("text", { x: 4, y: scoreTop + 10, class: "axis-label" }, s).textContent = "score";
-    svg("text", { x: 4, y: weightTop + 10, class: "axis-label" }, s).textContent = "weight";
-    const zeroY = scoreTop + scoreH / 2;
-    svg("line", { x1: pad.l, x2: pad.l + innerW, y1: zeroY, y2: zeroY, class: "axis" }, s);
-    svg("line", { x1: pad.l, x2: pad.l + innerW, y1: weightTop + weightH, y2: weightTop + weightH, class: "axis" }, s);
-    const bars = scoreBars(s, { labels: data.labels, schema, onChange: (i, v) => edit.set(i, v) });
-    const weights = columnRow(s, n, "prediction");
+    geo = { band, barW: Math.min(56, band * 0.6), cx: (i) => pad.l + band * (i + 0.5),
+      scoreTop: pad.t, scoreH: 100, weightTop: pad.t + 140, weightH: h - pad.t - 140 - pad.b };
+    set(s, { width, height: h, viewBox: `0 0 ${width} ${h}` });
+    const f = svg("g");
+    svg("text", { x: 4, y: geo.scoreTop + 10, class: "axis-label" }, f).textContent = "score";
+    svg("text", { x: 4, y: geo.weightTop + 10, class: "axis-label" }, f).textContent = "weight";
+    const zeroY = geo.scoreTop + geo.scoreH / 2, base = geo.weightTop + geo.weightH;
+    svg("line", { x1: pad.l, x2: pad.l + innerW, y1: zeroY, y2: zeroY, class: "axis" }, f);
+    svg("line", { x1: pad.l, x2: pad.l + innerW, y1: base, y2: base, class: "axis" }, f);
     data.labels.forEach((word, i) => {
-      svg("text", { x: geo.cx(i), y: h - 10, class: "tick", "text-anchor": "middle" }, s).textContent = word;
+      svg("text", { x: geo.cx(i), y: h - 10, class: "tick", "text-anchor": "middle" }, f).textContent = word;
     });
-    plot.replaceChildren(s); // a new width: the one time the drawing is replaced
-    view = { s, bars, weights, geo, scoreTop, scoreH, weightTop, weightH };
+    frame.replaceWith(f);
+    frame = f;
   }
 
   function update() {
-    const { s, bars, weights, geo, scoreTop, scoreH, weightTop, weightH } = view;
-    const text = data.text.states[index];
     slider.max = data.temperatures.length - 1;
     slider.value = index;
     slider.setAttribute("aria-valuetext", "temperature " + fmt(temperature()));
     readout.textContent = "T = " + fmt(temperature()) + (edit.waiting ? " (recomputing…)" : "");
-    set(s, { "aria-label": text.label ?? "Scores and softmax weights at temperature " + fmt(temperature()) });
     const maxAbs = Math.max(schema.hi / 2, ...edit.scores.map(Math.abs));
-    bars({ scores: edit.scores, ...geo, top: scoreTop, height: scoreH, maxAbs });
+    bars({ scores: edit.scores, ...geo, top: geo.scoreTop, height: geo.scoreH, maxAbs });
     const w = data.weights[index];
-    weights({ values: w, labels: w.map((v) => fmt(v)), ...geo, top: weightTop, height: weightH, max: 1 });
+    weights({ values: w, labels: w.map((v) => fmt(v)), ...geo, top: geo.weightTop, height: geo.weightH, max: 1 });
     ctx.setText(data.text, index);
   }
 

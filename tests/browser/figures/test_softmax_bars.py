@@ -111,3 +111,19 @@ def test_a_mouse_drag_keeps_going_across_redraws(open_live_chapter, base_url):
         scores = _shown_scores(figure)
         assert scores[-1] == end
     assert chapter.page_errors == []
+
+
+def test_a_focused_score_bar_keeps_focus_across_a_resize(open_chapter, base_url):
+    """The score rows are built once: a new width moves the bars but never replaces them."""
+    chapter = open_chapter(base_url + PAGE, viewport={"width": 1200, "height": 900})
+    chapter.wait_prerendered()
+    for name in ("softmax-bars", "softmax-temperature"):
+        bar = _bars(chapter.figure(name)).nth(1)
+        mark_element(bar)
+        bar.focus()
+        before = bar.bounding_box()["x"]
+        chapter.page.set_viewport_size({"width": 375, "height": 900})
+        chapter.page.wait_for_function("x => document.activeElement.getBoundingClientRect().x < x - 20", arg=before)
+        expect_same_node_focused(chapter.page)
+        chapter.page.set_viewport_size({"width": 1200, "height": 900})
+    assert chapter.page_errors == []
