@@ -81,7 +81,7 @@ export function mount(root, ctx) {
 
   let width = 560;
   let shown = null; // the case on screen and its parts that change with the gathering row
-  onResize(view, (w) => { width = w; shown = null; draw(); });
+  onResize(view, (w) => { width = w; draw(); }); // only the share bars follow the width: redrawn with the arithmetic
 
   // --- drawing ----------------------------------------------------------------------------
   function swatch(colour, parent) {

@@ -1,7 +1,7 @@
 // word-map: 16 words squeezed to two numbers each, and a probe that names the nearest words.
 // The probe stops on the model's grid; every grid point's nearest words are in the data,
 // so moving it (drag, tap, arrow keys) only looks answers up, and the key numbers are the model's
-// text for that grid cell. A resize redraws the map (labels are placed in pixels); a move updates it in place.
+// text for that grid cell. A move updates the map in place.
 import { clampIndex, gridKeys } from "../js/keys.js";
 import { linear } from "../js/scale.js";
 import { drag, fmt, html, nearestIndex, onResize, set, svg } from "../js/svg.js";
@@ -69,9 +69,21 @@ export function mount(root, ctx) {
   html("p", { class: "figure-hint" }, root,
     "Drag the probe, or tap anywhere on the map to move it there. Focus the probe and use the arrow keys to step it.");
 
-  let view = null; // what moving the probe updates in place
-  let width = 560;
-  onResize(layout, (w) => { width = w; build(); update(); }); // the layout, not the plot: the plot shrinks to its map
+  // The svg, the probe and its links are made once; the map under them (points, labels placed in
+  // pixels, the tap area) is redrawn for a new width, so a focused probe keeps focus.
+  const s = svg("svg", { role: "group", "aria-label": "Map of the words in two dimensions, with a movable probe" }, plot);
+  let map = svg("g", {}, s);
+  const links = Array.from({ length: K }, () => svg("line", { class: "link" }, s));
+  const probe = svg("g", { class: "probe", tabindex: 0, role: "slider", "aria-label": "Probe",
+    "aria-valuemin": 0, "aria-valuemax": xs.length - 1, "data-key-control": "ArrowRight" }, s);
+  svg("circle", { r: 16, class: "probe-hit" }, probe);
+  svg("circle", { r: 7, class: "probe-ring" }, probe);
+  svg("path", { d: "M -11 0 H 11 M 0 -11 V 11", class: "probe-cross" }, probe);
+  let view = null; // the scales, points and labels of the map as last drawn
+  const moveTo = (p) => go(nearestIndex(xs, view.sx.invert(p.x)), nearestIndex(ys, view.sy.invert(p.y)));
+  drag(probe, s, moveTo);
+  gridKeys(probe, (dx, dy) => go(clampIndex(ix + dx, xs.length), clampIndex(iy + dy, ys.length)), { big: 4 });
+  onResize(layout, (w) => { drawMap(w); update(); }); // the layout, not the plot: the plot shrinks to its map
 
   function go(jx, jy) {
     if (jx === ix && jy === iy) return;
@@ -79,8 +91,8 @@ export function mount(root, ctx) {
     update();
   }
 
-  /** Draw the map for the current width: the one time its svg is replaced. */
-  function build() {
+  /** Draw the map for this width, under the probe. */
+  function drawMap(width) {
     const xr = xs[xs.length - 1] - xs[0], yr = ys[ys.length - 1] - ys[0];
     const panelBeside = width >= 520;
     const avail = panelBeside ? width - 180 : width;
@@ -88,42 +100,33 @@ export function mount(root, ctx) {
     const w = Math.round(xr * scale), h = Math.round(yr * scale);
     const sx = linear([xs[0], xs[xs.length - 1]], [0, xr * scale]);
     const sy = linear([ys[0], ys[ys.length - 1]], [h, h - yr * scale]);
-    const rootSvg = svg("svg", { width: w, height: h, viewBox: `0 0 ${w} ${h}`, role: "group",
-      "aria-label": "Map of the words in two dimensions, with a movable probe" });
-    const hit = svg("rect", { x: 0, y: 0, width: w, height: h, class: "map-bg" }, rootSvg);
-    svg("line", { x1: sx(0), x2: sx(0), y1: 0, y2: h, class: "guide" }, rootSvg);
-    svg("line", { x1: 0, x2: w, y1: sy(0), y2: sy(0), class: "guide" }, rootSvg);
-    const links = Array.from({ length: K }, () => svg("line", { class: "link" }, rootSvg));
+    set(s, { width: w, height: h, viewBox: `0 0 ${w} ${h}` });
+    const g = svg("g");
+    const hit = svg("rect", { x: 0, y: 0, width: w, height: h, class: "map-bg" }, g);
+    svg("line", { x1: sx(0), x2: sx(0), y1: 0, y2: h, class: "guide" }, g);
+    svg("line", { x1: 0, x2: w, y1: sy(0), y2: sy(0), class: "guide" }, g);
     const pts = data.coords.map(([x, y]) => [sx(x), sy(y)]);
     const labels = placeLabels(data.words, pts, w, h);
     const texts = data.words.map((word, i) => {
       const b = labels[i];
       if (b.leader) {
         svg("line", { x1: pts[i][0], y1: pts[i][1], x2: Math.max(b.x0, Math.min(b.x1, pts[i][0])),
-          y2: Math.max(b.y0, Math.min(b.y1, pts[i][1])), class: "leader" }, rootSvg);
+          y2: Math.max(b.y0, Math.min(b.y1, pts[i][1])), class: "leader" }, g);
       }
-      marker(SHAPES[data.groups[i]], pts[i][0], pts[i][1], rootSvg, "point");
-      const t = svg("text", { x: b.cx, y: b.cy + 4, class: "map-word", "text-anchor": "middle" }, rootSvg);
+      marker(SHAPES[data.groups[i]], pts[i][0], pts[i][1], g, "point");
+      const t = svg("text", { x: b.cx, y: b.cy + 4, class: "map-word", "text-anchor": "middle" }, g);
       t.textContent = word;
       return t;
     });
-    const probe = svg("g", { class: "probe", tabindex: 0, role: "slider", "aria-label": "Probe",
-      "aria-valuemin": 0, "aria-valuemax": xs.length - 1, "data-key-control": "ArrowRight" }, rootSvg);
-    svg("circle", { r: 16, class: "probe-hit" }, probe);
-    svg("circle", { r: 7, class: "probe-ring" }, probe);
-    svg("path", { d: "M -11 0 H 11 M 0 -11 V 11", class: "probe-cross" }, probe);
-
-    const moveTo = (p) => go(nearestIndex(xs, sx.invert(p.x)), nearestIndex(ys, sy.invert(p.y)));
-    drag(probe, rootSvg, moveTo);
-    drag(hit, rootSvg, moveTo, undefined, { hold: false });
-    gridKeys(probe, (dx, dy) => go(clampIndex(ix + dx, xs.length), clampIndex(iy + dy, ys.length)), { big: 4 });
-    view = { probe, links, texts, pts, sx, sy };
-    plot.replaceChildren(rootSvg);
+    drag(hit, s, moveTo, undefined, { hold: false });
+    map.replaceWith(g);
+    map = g;
+    view = { texts, pts, sx, sy };
     layout.classList.toggle("stacked", !panelBeside);
   }
 
   function update() {
-    const { probe, links, texts, pts, sx, sy } = view;
+    const { texts, pts, sx, sy } = view;
     const cell = iy * xs.length + ix;
     const state = data.text.states[cell];
     const px = sx(xs[ix]), py = sy(ys[iy]);
