@@ -1,5 +1,5 @@
-// query-matrix: the query of "it" is its six-number description times the query matrix. Two
-// sliders (how much of the describing word was copied into "it", the matrix's strength) and a
+// query-matrix: the query of "it" is its description (a number per feature) times the query
+// matrix. Two sliders (how much of the describing word was copied into "it", the matrix's strength) and a
 // choice of last word walk a grid the engine precomputed; the view shows the description, the
 // matrix, the query and every word's weight, and computes nothing itself. Everything is built
 // once and updated in place; the key numbers are the model's text for the grid position.
@@ -31,7 +31,7 @@ export function mount(root, ctx) {
   // description of "it"  ×  W_Q  =  query
   const sum = html("div", { class: "qm-sum", "aria-live": "polite" }, root);
   const descBox = html("figure", { class: "qm-block" }, sum);
-  html("figcaption", {}, descBox, "“it”, six numbers");
+  html("figcaption", {}, descBox, "“it”, described");
   const descTable = html("table", { class: "qm-table qm-data" }, descBox);
   html("span", { class: "qm-op", "aria-hidden": "true" }, sum, "×");
   const matBox = html("figure", { class: "qm-block" }, sum);

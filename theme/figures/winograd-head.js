@@ -26,11 +26,11 @@ export function mount(root, ctx) {
   buttons.find((b) => b.dataset.word !== last)?.setAttribute("data-key-control", "Enter");
   const plot = html("div", { class: "figure-plot" }, root);
   const details = html("details", { class: "winograd-numbers" }, root);
-  html("summary", {}, details, "The six numbers each word starts with");
+  html("summary", {}, details, "The numbers each word starts with");
   const scroller = html("div", { class: "table-scroll", tabindex: 0, role: "region",
-    "aria-label": "Six numbers per word" }, details);
+    "aria-label": "Numbers per word" }, details);
 
-  // The table of each word's six numbers, built once.
+  // The table of each word's numbers (one column per feature of the model), built once.
   const table = html("table", {}, scroller);
   const caption = html("caption", {}, table);
   const headRow = html("tr", {}, html("thead", {}, table));
@@ -99,7 +99,7 @@ export function mount(root, ctx) {
     buttons.forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.word === last)));
     set(view.s, { "aria-label": text.label });
     view.draw(mode);
-    caption.textContent = `Six numbers per word (with “${last}”)`;
+    caption.textContent = `Numbers per word (with “${last}”)`;
     tableRows.forEach((r, k) => {
       r.word.textContent = mode.words[k];
       r.cells.forEach((td, f) => { td.textContent = fmt(mode.vectors[k][f], 1); });
