@@ -22,7 +22,7 @@ from pybtex.scanner import PybtexError, PybtexSyntaxError
 from pybtex.style.formatting.unsrt import Style as Unsrt
 from pybtex.style.template import field, href, join, optional
 
-from .errors import BuildError, clip, read_source
+from .errors import BuildError, clip, display_path, read_source
 
 FILE = "references.bib"
 RE_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
@@ -252,3 +252,21 @@ def load(content_dir: Path) -> Bibliography | None:
             raise BuildError(path, span.line, f"entry '{clip(key)}' cannot be formatted: {clip(err, 120)}") from None
         entries[key] = Reference(key, html, short, sort_key, span.line)
     return Bibliography(path, entries)
+
+
+def citing_chapters(chapters) -> dict[str, list]:
+    """Each cited key, with the chapters citing it in reading order: the bibliography page's works."""
+    cited_in: dict[str, list] = {}
+    for ch in chapters:
+        for ref in ch.references:
+            cited_in.setdefault(ref.key, []).append(ch)
+    return cited_in
+
+
+def uncited_warnings(bibliography: Bibliography | None, cited_in: dict) -> list[str]:
+    """One `references.bib:line: warning` per entry no chapter cites (the bibliography leaves it out)."""
+    if bibliography is None:
+        return []
+    where = display_path(bibliography.path)
+    return [f"{where}:{ref.line}: warning: '{clip(key)}' is cited by no chapter; the bibliography leaves it out"
+            for key, ref in bibliography.entries.items() if key not in cited_in]

@@ -7,7 +7,7 @@ import shutil
 import pytest
 
 from builder.build import check
-from builder.errors import BuildError
+from builder.errors import BuildError, display_path
 from builder.references import load
 from tests.builder.helpers import one_chapter_site, paths_for
 from tests.conftest import ROOT
@@ -59,13 +59,35 @@ def test_citations_are_numbered_by_first_use_and_link_to_the_chapter_list(tmp_pa
     assert 'href="https://doi.org/10.1000/alpha"' in items[1][1] and "Journal of Tests" in items[1][1]
 
 
-def test_bibliography_page_lists_every_entry_with_the_chapters_citing_it(tmp_path):
+def test_bibliography_page_lists_only_cited_works_with_the_chapters_citing_them(tmp_path):
     site = check(paths_for(site_with(tmp_path, "# T\n\nOnly one [@alpha2001].\n")))
     page = site.files["bibliography.html"].decode()
     ids = re.findall(r'<li id="(\w+)">', page)
-    assert ids == ["alpha2001", "gamma1999"]  # by first author, cited or not
-    assert '<a href="01-test.html#ref-alpha2001">chapter 1</a>' in page
+    assert ids == ["alpha2001"]  # gamma1999 is cited by no chapter
+    assert "Every work the series cites" in page
+    assert '<a href="01-test.html#ref-alpha2001" title="T">chapter 1</a>' in page
     assert 'href="bibliography.html"' in site.files["index.html"].decode()
+    assert site.warnings == [f"{display_path(tmp_path / 'content' / 'references.bib')}:9: warning: 'gamma1999' is cited by no chapter; "
+                             "the bibliography leaves it out"]
+
+
+def test_check_prints_uncited_works_as_warnings_not_errors(tmp_path, capsys):
+    import build as cli
+
+    content = site_with(tmp_path, "# T\n\nOnly one [@alpha2001].\n")
+    assert cli.main(["check", "--content", str(content)]) == 0
+    captured = capsys.readouterr()
+    assert re.fullmatch(r"\S*references\.bib:9: warning: 'gamma1999' is cited by no chapter; "
+                        r"the bibliography leaves it out\n", captured.err), captured.err
+    assert captured.out.startswith("ok: ")
+
+
+def test_no_bibliography_page_when_nothing_is_cited(tmp_path):
+    site = check(paths_for(site_with(tmp_path, "# T\n\nNo citations.\n")))
+    assert "bibliography.html" not in site.files
+    assert "bibliography.html" not in site.files["index.html"].decode()
+    assert "bibliography.html" not in chapter_html(site)
+    assert len(site.warnings) == 2
 
 
 def test_no_bibliography_without_a_bib_file(tmp_path):
