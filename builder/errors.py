@@ -1,6 +1,7 @@
 """Build errors that name the file and line, so an author can go straight to the mistake."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 
@@ -36,9 +37,11 @@ def line_containing(lines: list[str], needle: str) -> int | None:
 
 
 def clip(text: str, limit: int = 60) -> str:
-    """Input quoted in a message, cut to `limit` characters: messages never echo unbounded input."""
+    """Input quoted in a message, cut to `limit` characters and with control characters shown as
+    escapes: messages never echo unbounded input, nor bytes that would garble a terminal."""
     text = str(text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    text = text if len(text) <= limit else text[: limit - 1] + "…"
+    return re.sub(r"[\x00-\x1f\x7f-\x9f]", lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def read_source(path: Path) -> str:
