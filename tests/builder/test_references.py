@@ -299,4 +299,4 @@ def test_generated_bibtex_loads_or_fails_with_a_line(tmp_path_factory, text):
         assert len(err.message) < 400
         return
     for ref in bib.entries.values():
-        assert re.fullmatch(r'.*<a href="https://[^"<>\s]+">.*', ref.html, re.S), ref.html
+        assert re.fullmatch(r'.*<a href="https?://[^"<>\s]+">.*', ref.html, re.S), ref.html
