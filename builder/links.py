@@ -90,9 +90,21 @@ def link_line(lines: list[str], url: str) -> int | None:
     return line_containing([line.lower() for line in lines], scheme + ":") if scheme else None
 
 
-def _did_you_mean(word: str, choices, prefix: str = "") -> str:
+def _did_you_mean(word: str, choices) -> str:
     close = difflib.get_close_matches(word, list(choices), n=1)
-    return f" (did you mean '{prefix}{clip(close[0])}'?)" if close else ""
+    return f" (did you mean '{clip(close[0])}'?)" if close else ""
+
+
+def _closest_anchor(fragment: str, ids: set[str]) -> str:
+    """A did-you-mean for a missing '#fragment': heading ids are long ('temperature-how-sure-...'),
+    so the fragment is also compared with their leading words ('temperature')."""
+    by_words: dict[str, str] = {i: i for i in ids}
+    for i in sorted(ids):
+        parts = i.split("-")
+        for n in range(1, len(parts)):
+            by_words.setdefault("-".join(parts[:n]), i)
+    close = difflib.get_close_matches(fragment, list(by_words), n=1)
+    return f" (did you mean '#{clip(by_words[close[0]])}'?)" if close else ""
 
 
 def check_links(chapters, site_files: set[str]) -> None:
@@ -120,4 +132,4 @@ def check_links(chapters, site_files: set[str]) -> None:
             if parts.fragment and target in ids and parts.fragment not in ids[target]:
                 raise BuildError(ch.entry.path, link_line(ch.source.lines, url),
                                  f"broken link '{clip(url)}': '{clip(target)}' has no '#{clip(parts.fragment)}'"
-                                 + _did_you_mean(parts.fragment, ids[target], "#"))
+                                 + _closest_anchor(parts.fragment, ids[target]))
