@@ -37,7 +37,7 @@ class LinkError(Exception):
 def browser_scheme(href: str) -> str:
     """The scheme a browser reads in an href attribute (lower case, '' for a relative URL): after
     decoding entities, trimming controls and spaces at both ends and dropping tabs and newlines,
-    as the WHATWG URL parser does, so `&#106;avascript:` and `java\tscript:` are seen for what they are."""
+    as the WHATWG URL parser does, so `&#106;avascript:` and `java&#9;script:` are seen for what they are."""
     url = re.sub(r"[\t\n\r]", "", html.unescape(href).strip(C0_AND_SPACE))
     m = RE_SCHEME.match(url)
     return m.group(1).lower() if m else ""

@@ -4,8 +4,11 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import build as cli
 from builder.build import check
@@ -184,3 +187,27 @@ def test_misspelt_anchor_in_the_series_suggests_the_long_heading_id(content):
     assert re.match(r"\S*01-why-attention\.md:3: broken link '04-scores-to-weights\.html#tempreture': "
                     r"'04-scores-to-weights\.html' has no '#tempreture' "
                     r"\(did you mean '#temperature-how-sure-the-softmax-is'\?\)$", message), message
+
+
+TOML_LINES = st.sampled_from([
+    "[site]", 'title = "T"', "title = 3", 'description = "D"', "author = [1]", "descripton = 1", "site = 3",
+    "[[chapters]]", 'file = "01-a.md"', 'file = "02-b.md"', 'file = "../x.md"', "file = 3", 'file = "nope.md"',
+    'file = "' + "x" * 300 + '.md"', "chapters = []", 'chapters = [{file = "01-a.md"}]', "chapters = [3]", "x = 1",
+    "[chapters]", "[site.sub]", 'site.title = "T"', "[[site]]", 'file = "01-a\\u0000.md"', "", "# comment"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(TOML_LINES, max_size=10).map("\n".join))
+def test_generated_site_toml_loads_or_fails_with_a_line(text):
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        (folder / "01-a.md").write_text("# A\n")
+        (folder / "02-b.md").write_text("# B\n")
+        (folder / "site.toml").write_text(text)
+        try:
+            config = load_site_config(folder)
+        except BuildError as err:
+            assert err.line is not None and 1 <= err.line <= text.count("\n") + 1, str(err)
+            assert len(str(err)) < 400
+            return
+    assert config.title.strip() and config.chapters
