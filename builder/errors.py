@@ -1,7 +1,6 @@
 """Build errors that name the file and line, so an author can go straight to the mistake."""
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 
@@ -37,11 +36,9 @@ def line_containing(lines: list[str], needle: str) -> int | None:
 
 
 def clip(text: str, limit: int = 60) -> str:
-    """Input quoted in a message, cut to `limit` characters and with control characters shown as
-    escapes: messages never echo unbounded input, nor bytes that would garble a terminal."""
+    """`text` cut to `limit` characters, for quoting input in a message without echoing all of it."""
     text = str(text)
-    text = text if len(text) <= limit else text[: limit - 1] + "…"
-    return re.sub(r"[\x00-\x1f\x7f-\x9f]", lambda m: f"\\x{ord(m.group()):02x}", text)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def read_source(path: Path) -> str:

@@ -211,7 +211,8 @@ def _check_entry(path: Path, text: str, key: str, entry, span: _Span, data: Bibl
         if any(not str(p).strip() for p in entry.persons.get(role, [])):
             raise BuildError(path, _field_line(text, span, role), f"entry '{clip(key)}': an empty name in {role}")
     if "doi" not in entry.fields and "url" not in entry.fields:
-        raise BuildError(path, line, f"entry '{clip(key)}' has neither a doi nor a url: readers need a link to the work")
+        raise BuildError(path, line, f"entry '{clip(key)}' has neither a doi nor a url: "
+                                     "readers need a link to the work")
     problem = _link_problem(entry)
     if problem:
         raise BuildError(path, _field_line(text, span, problem[0]), f"entry '{clip(key)}': {problem[1]}")

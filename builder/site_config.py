@@ -11,7 +11,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import BuildError, clip, line_containing, read_source
+from .errors import BuildError, line_containing, read_source
+from .errors import clip as _clip
 
 SITE_KEYS = ("title", "description", "author")
 CHAPTER_KEYS = ("file",)
@@ -19,6 +20,7 @@ MAX_NAME = 120  # characters in a chapter's file name: far below every file syst
 RE_TABLE = re.compile(r"^\s*\[")  # any table or array-of-tables header
 RE_CHAPTERS_TABLE = re.compile(r"""^\s*\[\[\s*(?:chapters|"chapters"|'chapters')\s*\]\]""")
 RE_SITE_TABLE = re.compile(r"""^\s*\[\s*(?:site|"site"|'site')\s*\]""")
+RE_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 RE_KEY = re.compile(r"""^\s*(?:([A-Za-z0-9_-]+)|"([^"\\]*)"|'([^']*)')\s*[=.]""")
 
 
@@ -74,6 +76,12 @@ class _Lines:
         return self.key("chapters") or line_containing(self.lines, "chapters") or 1
 
 
+def clip(text, limit: int = 60) -> str:
+    """Input quoted in a message: cut short, and TOML's escaped control characters (a "\\u0000"
+    in a string) shown as escapes rather than written to the terminal."""
+    return _clip(RE_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text)), limit)
+
+
 def _unknown(keys, allowed) -> str | None:
     extra = [k for k in keys if k not in allowed]
     if not extra:
@@ -114,7 +122,8 @@ def _chapter_file(path: Path, content_dir: Path, i: int, ch, where: _Lines) -> P
                                                  f"file = \"NN-slug.md\"), not {_kind(ch)}")
     problem = _unknown(ch, CHAPTER_KEYS)
     if problem:
-        raise BuildError(path, where.chapter(i, next(k for k in ch if k not in CHAPTER_KEYS)), f"chapter {i + 1}: {problem}")
+        extra = next(k for k in ch if k not in CHAPTER_KEYS)
+        raise BuildError(path, where.chapter(i, extra), f"chapter {i + 1}: {problem}")
     file = ch.get("file")
     line = where.chapter(i)
     if not isinstance(file, str) or not file.endswith(".md"):
@@ -123,7 +132,9 @@ def _chapter_file(path: Path, content_dir: Path, i: int, ch, where: _Lines) -> P
     if len(file) > MAX_NAME:
         raise BuildError(path, line, f"chapter file name '{clip(file)}' is {len(file)} characters long "
                                      f"(at most {MAX_NAME})")
-    if any(c in file for c in "/\\\0") or file.startswith("."):
+    if RE_CONTROL.search(file):
+        raise BuildError(path, line, f"chapter file '{clip(file)}' has a control character in its name")
+    if any(c in file for c in "/\\") or file.startswith("."):
         raise BuildError(path, line, f"chapter file '{clip(file)}' must be a file name in the content "
                                      "folder, without folders")
     chapter_path = content_dir / file

@@ -94,8 +94,8 @@ def test_link_errors_clip_long_urls(tmp_path):
 
 def two_chapter_site(folder, first_title: str):
     folder.mkdir(parents=True)
-    (folder / "site.toml").write_text('[site]\ntitle = "S"\n[[chapters]]\nfile = "01-a.md"\n'
-                                      '[[chapters]]\nfile = "02-b.md"\n')
+    (folder / "site.toml").write_text('[site]\ntitle = "S"\ndescription = "A \\"quoted\\" <desc> & more"\n'
+                                      '[[chapters]]\nfile = "01-a.md"\n[[chapters]]\nfile = "02-b.md"\n')
     (folder / "01-a.md").write_text(f"# {first_title}\n\nCited [@k].\n")
     (folder / "02-b.md").write_text("# Second\n\nText.\n")
     (folder / "references.bib").write_text(
@@ -113,6 +113,9 @@ def test_titles_are_escaped_exactly_once_everywhere(tmp_path):
     assert f'<a class="prev" rel="prev" href="01-a.html"><span>Previous</span> {plain}</a>' in second
     assert f'<a href="01-a.html#ref-k" title="{plain}">chapter 1</a>' in bib
     assert "&amp;amp;" not in first + second + index + bib
+    description = "A &#34;quoted&#34; &lt;desc&gt; &amp; more"  # site.toml is data: escaped in attributes too
+    assert f'<meta name="description" content="{description}">' in index
+    assert f'<p class="lede">{description}</p>' in index
 
 
 # site.toml: (text, line, words); "{long}" is a 5,000-character file name
@@ -142,7 +145,8 @@ TOML_ERRORS = {
     "listed twice": ('[site]\ntitle = "T"\n[[chapters]]\nfile = "01-a.md"\n\n[[chapters]]\n  file = "01-a.md"\n',
                      7, "chapter file '01-a.md' is listed twice (first on line 4)"),
     "a folder": ('[site]\ntitle = "T"\n[[chapters]]\nfile = "../01-a.md"\n', 4, "without folders"),
-    "NUL in the name": ('[site]\ntitle = "T"\n[[chapters]]\nfile = "01-a\\u0000.md"\n', 4, "'01-a\\x00.md'"),
+    "NUL in the name": ('[site]\ntitle = "T"\n[[chapters]]\nfile = "01-a\\u0000.md"\n', 4,
+                        "'01-a\\x00.md' has a control character in its name"),
 }
 
 
