@@ -82,13 +82,14 @@ def clip(text, limit: int = 60) -> str:
     return _clip(RE_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text)), limit)
 
 
-def _unknown(keys, allowed) -> str | None:
-    extra = [k for k in keys if k not in allowed]
-    if not extra:
+def _unknown(keys, allowed) -> tuple[str, str] | None:
+    """(the first key not allowed, a message with a did-you-mean), or None when all are allowed."""
+    extra = next((k for k in keys if k not in allowed), None)
+    if extra is None:
         return None
-    close = difflib.get_close_matches(extra[0], allowed, n=1)
+    close = difflib.get_close_matches(extra, allowed, n=1)
     hint = f"did you mean '{close[0]}'?" if close else f"allowed: {', '.join(allowed)}"
-    return f"unknown key '{clip(extra[0])}' ({hint})"
+    return extra, f"unknown key '{clip(extra)}' ({hint})"
 
 
 def _kind(value) -> str:
@@ -101,10 +102,9 @@ def _site(path: Path, data: dict, where: _Lines) -> tuple[str, str, str]:
     if not isinstance(site, dict):
         raise BuildError(path, where.key("site") or 1, f"site must be a table ([site] with title = \"...\"), "
                                                        f"not {_kind(site)}")
-    problem = _unknown(site, SITE_KEYS)
-    if problem:
-        extra = next(k for k in site if k not in SITE_KEYS)
-        raise BuildError(path, where.site_key(extra), f"[site]: {problem}")
+    unknown = _unknown(site, SITE_KEYS)
+    if unknown:
+        raise BuildError(path, where.site_key(unknown[0]), f"[site]: {unknown[1]}")
     title = site.get("title")
     if not isinstance(title, str) or not title.strip():
         line = where.site_key("title") if "title" in site else (where.site + 1 if where.site is not None else 1)
@@ -120,10 +120,9 @@ def _chapter_file(path: Path, content_dir: Path, i: int, ch, where: _Lines) -> P
     if not isinstance(ch, dict):
         raise BuildError(path, where.chapter(i), f"chapter {i + 1} must be a table ([[chapters]] with "
                                                  f"file = \"NN-slug.md\"), not {_kind(ch)}")
-    problem = _unknown(ch, CHAPTER_KEYS)
-    if problem:
-        extra = next(k for k in ch if k not in CHAPTER_KEYS)
-        raise BuildError(path, where.chapter(i, extra), f"chapter {i + 1}: {problem}")
+    unknown = _unknown(ch, CHAPTER_KEYS)
+    if unknown:
+        raise BuildError(path, where.chapter(i, unknown[0]), f"chapter {i + 1}: {unknown[1]}")
     file = ch.get("file")
     line = where.chapter(i)
     if not isinstance(file, str) or not file.endswith(".md"):
@@ -158,10 +157,9 @@ def load_site_config(content_dir: Path) -> SiteConfig:
         m = re.search(r"line (\d+)", str(err))
         raise BuildError(path, int(m.group(1)) if m else 1, f"invalid TOML: {clip(err, 120)}") from None
     where = _Lines(text)
-    problem = _unknown(data, ("site", "chapters"))
-    if problem:
-        extra = next(k for k in data if k not in ("site", "chapters"))
-        raise BuildError(path, where.key(extra) or line_containing(where.lines, extra) or 1, problem)
+    unknown = _unknown(data, ("site", "chapters"))
+    if unknown:
+        raise BuildError(path, where.key(unknown[0]) or line_containing(where.lines, unknown[0]) or 1, unknown[1])
     title, description, author = _site(path, data, where)
     chapters = data.get("chapters")
     if not isinstance(chapters, list) or not chapters:
