@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import html
 import json
 import os
-import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,12 +21,12 @@ from .errors import BuildError, display_path, read_source
 from engine.figures import FIGURES
 
 from .expressions import RE_EXPR, ExpressionError, evaluate
-from .figures import FigureCache, RenderedFigure, check_parts, embed_json, render_figure
+from .figures import FigureCache, RenderedFigure, check_parts, embed_json, parts, render_figure
 from .links import check_links
 from .markdown_render import render
 from . import palette
 from .pages import environment
-from .references import Bibliography
+from .references import Bibliography, citing_chapters, uncited_warnings
 from .references import load as load_bibliography
 from .runtime import Runtime, from_distribution, from_npm
 from .site_config import ChapterEntry, load_site_config
@@ -71,13 +71,15 @@ class Site:
     files: dict[str, bytes] = field(default_factory=dict)
     copies: dict[str, Path] = field(default_factory=dict)
     chapters: list[Chapter] = field(default_factory=list)
-    unused_facts: list[str] = field(default_factory=list)  # "figure: key" computed for no chapter's text
+    warnings: list[str] = field(default_factory=list)  # `path:line: warning: ...`, for stderr
 
 
 def _title(path: Path, toc_tokens) -> str:
+    """The chapter's `# Title` as plain text: the toc's name is HTML-escaped text without tags,
+    and templates escape what they write, so the title is unescaped here to be escaped once."""
     for token in toc_tokens:
         if token["level"] == 1:
-            return re.sub(r"<[^>]+>", "", token["name"])
+            return html.unescape(token["name"])
     raise BuildError(path, 1, "a chapter must start with a '# Title' heading")
 
 
@@ -148,6 +150,10 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
     site.files.update(files)
     env = environment(paths.theme)
     runtime_config = runtime.config(wheel_path)
+    cited_in = citing_chapters(chapters)
+    site.warnings += uncited_warnings(bibliography, cited_in)
+    if not cited_in:
+        bibliography = None  # nothing cited: no bibliography page, and no link to one
     common = {"site": config, "chapters": chapters, "live_reload": live_reload,
               "runtime_config": embed_json(runtime_config), "bibliography": bibliography}
     try:
@@ -162,12 +168,8 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
                 site.files[fig.svg_path] = fig.svg
         site.files["index.html"] = env.get_template("index.html").render(**common).encode()
         if bibliography:
-            cited_in = {key: [] for key in bibliography.entries}
-            for ch in chapters:
-                for ref in ch.references:
-                    cited_in[ref.key].append(ch)
             site.files["bibliography.html"] = env.get_template("bibliography.html").render(
-                cited_in=cited_in, **common).encode()
+                works=bibliography.sorted(cited_in), cited_in=cited_in, **common).encode()
     except jinja2.TemplateError as err:
         raise BuildError(getattr(err, "filename", None) or paths.theme / "templates",
                          getattr(err, "lineno", None), f"template error: {err.message}") from None
@@ -189,8 +191,8 @@ def unused_facts(chapters: list[Chapter], cache: FigureCache) -> list[str]:
             keys = m.group("path").split(".")[1:] if m else []
             if len(keys) > 1 and keys[0] == "facts":
                 used.add((m.group("name"), keys[1]))
-    return [f"{name}: {key}" for name, keys in sorted(cache.facts_seen.items())
-            for key in sorted(keys) if (name, key) not in used]
+    return [f"{display_path(parts(name, Path())['model'])}: warning: fact '{key}' is quoted by no chapter"
+            for name, keys in sorted(cache.facts_seen.items()) for key in sorted(keys) if (name, key) not in used]
 
 
 def _check_out(out: Path, root: Path, sources: list[Path]) -> None:
@@ -248,5 +250,5 @@ def check(paths: Paths, pyodide_dist: Path | None = None) -> Site:
     """Everything a build validates, without writing the output; also lists facts no chapter quotes."""
     cache = FigureCache()
     site = gather(paths, load_runtime(paths, pyodide_dist), cache)
-    site.unused_facts = unused_facts(site.chapters, cache)
+    site.warnings += unused_facts(site.chapters, cache)
     return site

@@ -35,6 +35,12 @@ def line_containing(lines: list[str], needle: str) -> int | None:
     return None
 
 
+def clip(text: str, limit: int = 60) -> str:
+    """`text` cut to `limit` characters, for quoting input in a message without echoing all of it."""
+    text = str(text)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def read_source(path: Path) -> str:
     """A source file's text; bytes that are not UTF-8 are a BuildError at their line."""
     data = Path(path).read_bytes()

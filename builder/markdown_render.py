@@ -11,7 +11,7 @@ from .citations import CitationError, CitationsExtension
 from .directives import DIRECTIVES
 from .directives.figure import DirectiveMismatch
 from .errors import BuildError, line_containing
-from .links import MarkdownLinks
+from .links import LinkError, MarkdownLinks, link_line
 from .math import MathError, MathExtension
 from .sidenotes import SidenoteError, SidenotesExtension
 
@@ -67,6 +67,8 @@ def render(path, text: str, figures: list, source, numbers: dict | None = None,
         raise BuildError(path, line_containing(source.lines, f"@{err}"),
                          f"citation of '{err}' where the builder expected none "
                          "(inside HTML or an unusual code block?)") from None
+    except LinkError as err:
+        raise BuildError(path, link_line(source.lines, err.url), str(err)) from None
     except SidenoteError as err:
         raise BuildError(path, source.note_defs.get(err.name), str(err)) from None
     except DirectiveMismatch as err:
