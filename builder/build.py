@@ -180,19 +180,23 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
 
 
 def unused_facts(chapters: list[Chapter], cache: FigureCache) -> list[str]:
-    """Facts a figure model computes that no inline expression quotes: candidates to delete."""
+    """Facts the site's figure models compute that no inline expression quotes: candidates to delete."""
+    seen: dict[str, set[str]] = {}
     used = set()
     for ch in chapters:
         for use in ch.source.directives:
-            if use.name == "figure":
-                cache.lookup(use.argument, use.options)  # every figure on a page, quoted or not
+            if use.name == "figure":  # every figure on a page, quoted or not
+                seen.setdefault(use.argument, set()).update(cache.lookup(use.argument, use.options)["facts"])
         for use in ch.source.expressions:
             m = RE_EXPR.match(use.source.strip())
-            keys = m.group("path").split(".")[1:] if m else []
+            if not m:
+                continue
+            name, keys = m.group("name"), m.group("path").split(".")[1:]
+            seen.setdefault(name, set()).update(cache.lookup(name, None)["facts"])
             if len(keys) > 1 and keys[0] == "facts":
-                used.add((m.group("name"), keys[1]))
+                used.add((name, keys[1]))
     return [f"{display_path(parts(name, Path())['model'])}: warning: fact '{key}' is quoted by no chapter"
-            for name, keys in sorted(cache.facts_seen.items()) for key in sorted(keys) if (name, key) not in used]
+            for name, keys in sorted(seen.items()) for key in sorted(keys) if (name, key) not in used]
 
 
 def _check_out(out: Path, root: Path, sources: list[Path]) -> None:

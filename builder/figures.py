@@ -63,7 +63,6 @@ class FigureCache:
         self._data: dict = {}
         self._facts: dict = {}
         self._svg: dict[str, bytes] = {}
-        self.facts_seen: dict[str, set[str]] = {}  # figure -> every fact key its models produced
 
     def data(self, name: str, raw_params: dict | None) -> dict:
         """What the page embeds and the view draws (ParamError for bad options)."""
@@ -80,7 +79,6 @@ class FigureCache:
         key = (name, validate(models.module(name).Params, raw_params))
         if key not in self._facts:
             self._facts[key] = models.facts(name, raw_params, data)
-            self.facts_seen.setdefault(name, set()).update(self._facts[key])
         return {**data, "facts": self._facts[key]}
 
     def svg(self, name: str, data: dict) -> bytes:

@@ -109,3 +109,19 @@ def test_a_malformed_palette_is_a_build_error(tmp_path):
 
 def test_every_fact_a_model_computes_is_quoted_by_some_chapter():
     assert not [w for w in check(Paths.at(ROOT)).warnings if "fact '" in w]
+
+
+def test_check_warns_of_facts_no_chapter_quotes(tmp_path):
+    content = one_chapter_site(tmp_path / "content", """
+        # Facts
+
+        The top weight is {= softmax-temperature.facts.top_weight_at_1 :.2f =}.
+
+        /// figure | softmax-temperature
+
+        Caption.
+        ///
+        """)
+    warnings = [w for w in check(paths_for(content)).warnings if "fact '" in w]
+    assert warnings and all(w.startswith("engine/figures/softmax_temperature.py: warning: fact '") for w in warnings)
+    assert not [w for w in warnings if "'top_weight_at_1'" in w] and [w for w in warnings if "'t_max'" in w]
