@@ -72,15 +72,21 @@ def test_bad_options(raw, option, words):
     assert err.value.option == option
 
 
-def test_text_state_of_a_slider_position():
-    from engine.figures.query_matrix import state_index
+def test_text_templates_filled_at_a_slider_position():
+    from engine.figures.fmt import fill, fill_all
+    from engine.figures.query_matrix import scope, state_index
     data = compute("query-matrix")
     assert data["last_words"] == ["tired", "wide"] == data["schema"]["last_word"]["choices"]
     c, s = 3, 8
     wide = data["sentences"]["wide"]
-    state = data["text"]["states"][state_index(data, "wide", c, s)]
+    values = scope(data, state_index(data, "wide", c, s))
     q = wide["queries"][c][s]
-    assert state["numbers"] == [
+    assert fill_all(data["text"]["templates"], values) == [
         f"Copied {data['copies'][c]:g} of wide into it, query matrix strength {data['strengths'][s]:g}: "
         f"query ({q[0]:.2f}, {q[1]:.2f})",
         "Weights of it: " + ", ".join(f"{w} {x:.2f}" for w, x in zip(wide["words"], wide["weights"][c][s]))]
+    parts = data["text"]["parts"]
+    assert fill(parts["copy"], values) == f"{data['copies'][c]:g} of wide"
+    assert fill(parts["strength"], values) == f"{data['strengths'][s]:g}"
+    assert fill(parts["matrix"], {"v": data["query_matrices"][s][2][0]}) == f"{data['query_matrices'][s][2][0]:g}"
+    assert fill(parts["described"], {"v": wide["described"][c][2]}) == f"{wide['described'][c][2]:.2f}"
