@@ -67,8 +67,8 @@ def test_every_figure_has_text_and_no_facts(figure):
     assert json.loads(json.dumps(text, allow_nan=False)) == text
     assert isinstance(text["alt"], str) and text["alt"].strip()
     assert text["numbers"] and all(isinstance(n, str) and n for n in text["numbers"])
-    assert set(text) <= {"alt", "numbers", "states", "fixed", "templates", "parts", "details", "exps", "exp_sum",
-                         "total", "heads"}
+    assert set(text) <= {"alt", "numbers", "states", "fixed", "templates", "parts", "worked", "details", "exps",
+                         "exp_sum", "total", "heads"}
 
 
 def test_states_are_indexed_like_the_stepped_data(figure):
@@ -85,7 +85,7 @@ def test_states_are_indexed_like_the_stepped_data(figure):
         states = text["states"]
     assert len(states) == STEPPED[name](data)
     for s in states:
-        assert set(s) <= {"numbers", "label"} and all(isinstance(n, str) for n in s["numbers"])
+        assert set(s) <= {"numbers", "label", "bars"} and all(isinstance(n, str) for n in s["numbers"])
         assert isinstance(s.get("label", ""), str)
     opening = states[START[name](data)]["numbers"] + text.get("fixed", [])
     if name == "softmax-temperature":  # the static list gives the three temperatures its drawing shows
