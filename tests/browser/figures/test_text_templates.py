@@ -44,6 +44,16 @@ def _figure_cases():
             cases.append((data["text"]["templates"], scope(data, i)))
         for template in data["text"].get("parts", {}).values():
             cases.append(([template], {"v": -0.004, "word": "cat", **scope(data, n - 1)}))
+    data = compute("colour-tokens", {"positions": True})  # every number it prints goes through its parts
+    parts = data["text"]["parts"]
+    case = data["sequences"][0]["cases"][1][1][1]
+    numbers = [x for head in case["heads"] for key in ("raw", "exps", "shares", "scaled") for row in head[key]
+               for x in row if x is not None] + [x for row in case["inputs"] + case["out"] for x in row]
+    for x in numbers:
+        cases.append(([parts["whole"] if float(x).is_integer() else parts["number"]], {"v": x}))
+    data = compute("winograd-head")
+    for row in data["modes"]["tired"]["vectors"]:
+        cases += [([data["text"]["parts"]["cell"]], {"v": x}) for x in row]
     data = compute("dot-product")
     points = len(data["points"])
     for i, j in ((0, 1), (5, 5), (points - 1, 3), (17, 30)):
