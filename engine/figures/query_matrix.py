@@ -38,8 +38,10 @@ class Params:
 
 
 def _grid(lo, hi, stops, start):
-    values = np.round(np.linspace(lo, hi, stops), 6)  # (S,)
-    values = np.unique(np.append(values, round(start, 6)))  # (S',) the start is always a stop
+    """Slider stops, kept to 4 decimals: they print as written ("0.6", "0.025"), and a template prints a
+    number as written only from 0.0001 up (engine/figures/fmt.py `fill`)."""
+    values = np.round(np.linspace(lo, hi, stops), 4)  # (S,)
+    values = np.unique(np.append(values, round(start, 4)))  # (S',) the start is always a stop
     return values, int(np.argmin(np.abs(values - start)))
 
 
@@ -71,7 +73,7 @@ def compute(p: Params) -> dict:
         }
     return {
         "features": list(head.FEATURES),
-        "query_matrices": [np.round(query_matrix(s), 6).tolist() for s in strengths],  # (S, 6, 2) one per stop
+        "query_matrices": [np.round(query_matrix(s), 4).tolist() for s in strengths],  # (S, 6, 2) one per stop, as printed (parts.matrix)
         "last_words": list(head.LAST_WORDS),
         "copies": copies.tolist(),
         "strengths": strengths.tolist(),

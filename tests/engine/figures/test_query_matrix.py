@@ -90,3 +90,16 @@ def test_text_templates_filled_at_a_slider_position():
     assert fill(parts["strength"], values) == f"{data['strengths'][s]:g}"
     assert fill(parts["matrix"], {"v": data["query_matrices"][s][2][0]}) == f"{data['query_matrices'][s][2][0]:g}"
     assert fill(parts["described"], {"v": wide["described"][c][2]}) == f"{wide['described'][c][2]:.2f}"
+
+
+@pytest.mark.parametrize("raw", [{"copy": 0.00005}, {"copy": 0.00004}, {"copy_stops": 7, "strength": 0.0004},
+                                 {"strength_stops": 41, "max_strength": 1, "strength": 0.0004}])
+def test_odd_starts_and_stops_still_print(raw):
+    """Stops and matrix entries are kept to 4 decimals, so every slider value and every entry prints as
+    written (no template refuses one)."""
+    from engine.figures.fmt import fill
+    data = compute("query-matrix", raw)
+    assert data["text"]["numbers"][0].startswith("Copied ")
+    parts = data["text"]["parts"]
+    for matrix in data["query_matrices"]:
+        assert all(fill(parts["matrix"], {"v": v}) for row in matrix for v in row)
