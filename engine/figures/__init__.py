@@ -7,7 +7,8 @@ Every module defines
   for the state the figure opens in, plus `"states": [{"numbers": [...], "label"?: str}]` when the
   view steps through precomputed states (the module's docstring says how they are indexed). The
   key numbers of state i are `states[i]["numbers"] + text.get("fixed", [])`: lines that never
-  change while stepping are listed once, in "fixed";
+  change while stepping are listed once, in "fixed". Where states would weigh too much, "templates"
+  replace them: lines with slots the view fills from the data (fmt.py `fill`, the module's `scope`);
 - optionally `facts(params, data) -> dict`: numbers quoted only in the prose, computed at build
   time and never shipped to the page or the worker.
 FIGURES is the one ordered registry the builder and the browser share.

@@ -6,6 +6,9 @@ The model computes every combination of the reader's toggles (one or two heads, 
 positional encoding) for the offered token sequences, so the view only looks numbers up.
 Text states are indexed like the cases, flattened: state ((q * 2 + heads - 1) * 2 + causal) * 2 +
 positions is sequences[q]["cases"][heads - 1][causal][positions] (causal, positions as 0 or 1).
+`text.parts` is how every number of the figure prints (`num`): a whole number by "whole", others by
+"number" (4 decimals), a blocked score as "blocked". The view prints the arithmetic of any token in
+any case with them: as lines of text that would be some 100 kB for all cases, so it is not shipped.
 """
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..attention import attention_forward, sinusoidal_positions
+from .fmt import fill
 from .params import ParamError, field
 
 WIDTH = 4  # numbers per token vector
@@ -137,11 +141,14 @@ def compute(p: Params) -> dict:
     }
 
 
+PARTS = {"whole": "{v}", "number": "{v:4}", "blocked": "−∞"}  # shipped as text.parts: the view prints by them
+
+
 def num(x) -> str:
-    """Whole numbers as they are, others to 4 decimals, blocked scores as −∞."""
+    """Whole numbers as they are, others to 4 decimals, blocked scores as −∞ (the view's rule too)."""
     if x is None:
-        return "−∞"
-    return str(int(x)) if float(x).is_integer() else f"{x:.4f}"
+        return PARTS["blocked"]
+    return fill(PARTS["whole"] if float(x).is_integer() else PARTS["number"], {"v": x})
 
 
 def vec(xs) -> str:
@@ -216,6 +223,7 @@ def text(p: Params, data: dict) -> dict:
         "numbers": states[start]["numbers"],
         "states": states,
         "heads": [f"one, {WIDTH} wide", f"two, {WIDTH // 2} wide each"],  # the heads menu, indexed like heads - 1
+        "parts": PARTS,
     }
 
 

@@ -12,8 +12,12 @@ positions, about as fine as a finger can aim on a phone) and the view snaps the 
 the nearest one. Scores and weights in the grid
 keep the 2 decimals the view shows (so no number is rounded twice, and the embedded data
 stays near 30 kB); the facts quoted in the text keep full precision.
-Text states are indexed like `scores` and `weights`: state row * len(axis) + column is the
-query at (axis[column], axis[row]).
+Text: 289 states of three lines would weigh some 90 kB of words and numbers already in the data, so
+the text has `templates`, filled for the grid point on screen, i = row * len(axis) + column, from
+the scope {x: axis[column], y: axis[row], words, scores: scores[i], weights: weights[i]}
+(`scope` below; "{scores.3:2}" is item 3 to 2 decimals, engine/figures/fmt.py `fill`). The first
+line is also the readout and the handle's valuetext; `parts` are the templates of the score and
+weight columns' cells, filled from {v}.
 """
 from __future__ import annotations
 
@@ -23,9 +27,10 @@ import numpy as np
 
 from ..attention import softmax_forward
 from ..tasks import winograd as head
-from .fmt import fixed, pairs
+from .fmt import fill_all, fixed
 from .params import ParamError, field
 
+DECIMALS = 2  # scores and weights are embedded rounded to this, and printed with it
 MAX_SIDE = 61  # grid positions per axis at most, so no option can make the page huge
 ANIMAL, STREET = 1, 5  # positions of the two candidates in the sentence
 PROBES = {  # named query positions quoted in the text
@@ -84,27 +89,39 @@ def compute(p: Params) -> dict:
         "long_keys": (np.linalg.norm(k, axis=1) > 1).tolist(),  # keys the view names at their tip
         "axis": axis.tolist(),
         "start": start,
-        "scores": (np.round(scores, 2) + 0.0).tolist(),  # + 0.0 turns -0.0 into 0.0
-        "weights": np.round(weights, 2).tolist(),
+        "scores": (np.round(scores, DECIMALS) + 0.0).tolist(),  # + 0.0 turns -0.0 into 0.0
+        "weights": np.round(weights, DECIMALS).tolist(),
     }
+
+
+def templates(words) -> list[str]:
+    """The key-number lines with a slot for each word's score and weight."""
+    def each(values):
+        return ", ".join(f"{{words.{j}}} {{{values}.{j}:{DECIMALS}}}" for j in range(len(words)))
+    return [f"Query ({{x:{DECIMALS}}}, {{y:{DECIMALS}}})", "Scores q·k: " + each("scores"), "Weights: " + each("weights")]
+
+
+def scope(data: dict, i: int) -> dict:
+    """The values the templates name at grid point i = row * len(axis) + column."""
+    row, col = divmod(i, len(data["axis"]))
+    return {"x": data["axis"][col], "y": data["axis"][row], "words": data["words"],
+            "scores": data["scores"][i], "weights": data["weights"][i]}
 
 
 def text(p: Params, data: dict) -> dict:
     axis, words = data["axis"], data["words"]
-    states = [{"numbers": [f"Query ({fixed(axis[i % len(axis)])}, {fixed(axis[i // len(axis)])})",
-                           "Scores q·k: " + pairs(words, scores),
-                           "Weights: " + pairs(words, weights)]}
-              for i, (scores, weights) in enumerate(zip(data["scores"], data["weights"]))]
     col, row = data["start"]
     start = row * len(axis) + col
     scores, weights = data["scores"][start], data["weights"][start]
+    lines = templates(words)
     best = int(np.argmax(weights))
     return {
         "alt": (f"A plane with a blue key arrow for each word: animal points right, street points up, the others "
                 f"are short arrows near the middle. The orange query at ({fixed(axis[col])}, {fixed(axis[row])}) "
                 f"scores {fixed(scores[best])} against {words[best]}, which gets weight {fixed(weights[best])}."),
-        "numbers": states[start]["numbers"],
-        "states": states,
+        "numbers": fill_all(lines, scope(data, start)),
+        "templates": lines,
+        "parts": {"score": f"{{v:{DECIMALS}}}", "weight": f"{{v:{DECIMALS}}}"},
     }
 
 

@@ -5,9 +5,13 @@ head of chapter 1 (engine.tasks.winograd). Two knobs: how much of the describing
 the end (tired or wide) an earlier layer copied into "it", and the strength of W_Q. The
 model precomputes every slider position for both last words (11 copy amounts x 11
 strengths x 2 words by default), so the view only looks results up.
-Text states are indexed like the grids the view steps through, flattened: state
-(w * len(copies) + c) * len(strengths) + s is sentences[last_words[w]] at copies[c] and strengths[s]
-(its queries[c][s] and weights[c][s]).
+Text: 242 states of two lines would repeat the data's words and numbers, so the text has
+`templates`, filled for the state on screen from the scope {last: last_words[w], copy: copies[c],
+strength: strengths[s], words, query: queries[c][s], weights: weights[c][s]} of
+sentences[last_words[w]] (`scope` below; states are flattened as
+(w * len(copies) + c) * len(strengths) + s; "{weights.3:2}" is item 3 to 2 decimals,
+engine/figures/fmt.py `fill`). `parts` are the templates of the short texts the view places in
+the tables, at the bars and by the sliders, each filled from {v} (a slider's from the scope).
 """
 from __future__ import annotations
 
@@ -16,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..tasks import winograd as head
-from .fmt import fixed, pairs
+from .fmt import fill_all, fixed
 from .params import ParamError, field
 
 MAX_STOPS = 41  # slider positions per slider at most
@@ -34,8 +38,10 @@ class Params:
 
 
 def _grid(lo, hi, stops, start):
-    values = np.round(np.linspace(lo, hi, stops), 6)  # (S,)
-    values = np.unique(np.append(values, round(start, 6)))  # (S',) the start is always a stop
+    """Slider stops, kept to 4 decimals: they print as written ("0.6", "0.025"), and a template prints a
+    number as written only from 0.0001 up (engine/figures/fmt.py `fill`)."""
+    values = np.round(np.linspace(lo, hi, stops), 4)  # (S,)
+    values = np.unique(np.append(values, round(start, 4)))  # (S',) the start is always a stop
     return values, int(np.argmin(np.abs(values - start)))
 
 
@@ -67,7 +73,7 @@ def compute(p: Params) -> dict:
         }
     return {
         "features": list(head.FEATURES),
-        "query_matrices": [np.round(query_matrix(s), 6).tolist() for s in strengths],  # (S, 6, 2) one per stop
+        "query_matrices": [np.round(query_matrix(s), 4).tolist() for s in strengths],  # (S, 6, 2) one per stop, as printed (parts.matrix)
         "last_words": list(head.LAST_WORDS),
         "copies": copies.tolist(),
         "strengths": strengths.tolist(),
@@ -81,17 +87,36 @@ def state_index(data: dict, last: str, c: int, s: int) -> int:
     return (data["last_words"].index(last) * len(data["copies"]) + c) * len(data["strengths"]) + s
 
 
+def scope(data: dict, i: int) -> dict:
+    """The values the templates name in state i (flattened like `state_index`)."""
+    w, rest = divmod(i, len(data["copies"]) * len(data["strengths"]))
+    c, s = divmod(rest, len(data["strengths"]))
+    last = data["last_words"][w]
+    sentence = data["sentences"][last]
+    return {"last": last, "copy": data["copies"][c], "strength": data["strengths"][s], "words": sentence["words"],
+            "query": sentence["queries"][c][s], "weights": sentence["weights"][c][s]}
+
+
+def templates(n_words: int) -> list[str]:
+    """The key-number lines, with a slot for each of the sentence's n_words weights."""
+    return ["Copied {copy} of {last} into it, query matrix strength {strength}: query ({query.0:2}, {query.1:2})",
+            "Weights of it: " + ", ".join(f"{{words.{j}}} {{weights.{j}:2}}" for j in range(n_words))]
+
+
+PARTS = {
+    "described": "{v:2}",  # a number of the description of "it"
+    "matrix": "{v}",  # an entry of the query matrix, as embedded (whole or one decimal at the default stops)
+    "query": "{v:2}",
+    "weight": "{v:2}",  # the label at a weight bar
+    "copy": "{copy} of {last}",  # the copy slider's output and valuetext
+    "strength": "{strength}",  # the strength slider's output ("strength " before it in its valuetext)
+}
+
+
 def text(p: Params, data: dict) -> dict:
-    states = []
-    for last in data["last_words"]:
-        sentence = data["sentences"][last]
-        for c, copy in enumerate(data["copies"]):
-            for s, strength in enumerate(data["strengths"]):
-                q, w = sentence["queries"][c][s], sentence["weights"][c][s]
-                states.append({"numbers": [
-                    f"Copied {copy:g} of {last} into it, query matrix strength {strength:g}: "
-                    f"query ({fixed(q[0])}, {fixed(q[1])})",
-                    "Weights of it: " + pairs(sentence["words"], w)]})
+    lengths = {len(s["words"]) for s in data["sentences"].values()}
+    assert len(lengths) == 1, "every ending's sentence has the same number of words"  # one set of templates
+    lines = templates(lengths.pop())
     start = data["start"]
     sentence = data["sentences"][start["last_word"]]
     target = sentence["target"]
@@ -102,8 +127,9 @@ def text(p: Params, data: dict) -> dict:
                 f"stronger, from {fixed(curve[0])} at strength 0 to {fixed(curve[-1])} at strength "
                 f"{data['strengths'][-1]:g} with copy {copy:g}; at strength {strength:g} the weight is "
                 f"{fixed(curve[start['strength']])}, and bars show every word's weight there."),
-        "numbers": states[state_index(data, start["last_word"], start["copy"], start["strength"])]["numbers"],
-        "states": states,
+        "numbers": fill_all(lines, scope(data, state_index(data, start["last_word"], start["copy"], start["strength"]))),
+        "templates": lines,
+        "parts": PARTS,
     }
 
 

@@ -4,7 +4,8 @@ The head is the hand-set one in `engine/tasks/winograd.py` (six numbers per word
 weights come from `attention_forward`. Both last words are computed every time, so the
 toggle only switches between them in the view; changing the head's options asks the worker.
 Text states are indexed like `last_words`: state i describes `modes[last_words[i]]`, with the
-SVG's aria-label as its "label".
+SVG's aria-label as its "label" and the label at each weight bar as its "bars"; `parts.cell` is the
+template of a cell of the table of each word's numbers, filled from {v}.
 """
 from __future__ import annotations
 
@@ -48,6 +49,7 @@ def _state(last: str, mode: dict) -> dict:
     return {
         "numbers": [f"Last word “{last}”, attention from “it”: " + pairs(mode["words"], mode["weights"])],
         "label": f"With “{last}”, “it” puts {percent(mode['weights'][top])} of its attention on “{mode['words'][top]}”",
+        "bars": [percent(w) for w in mode["weights"]],
     }
 
 
@@ -64,6 +66,7 @@ def text(p: Params, data: dict) -> dict:
                 "“The animal didn't cross the street because it was too …”: " + "; ".join(parts) + "."),
         "numbers": states[data["last_words"].index(p.last)]["numbers"],
         "states": states,
+        "parts": {"cell": "{v:1}"},  # the hand-set numbers have one decimal
     }
 
 

@@ -3,8 +3,14 @@
 The vectors are the ones `engine/tasks/corpus.py` counts (context counts, PPMI, PCA to two
 dimensions). The probe moves on a grid over the map, and the model lists the nearest words
 at every grid point, so dragging it only looks answers up: the view measures no distances.
-Text states are indexed like `grid.nearest`: state iy * len(xs) + ix is the probe at
-(xs[ix], ys[iy]); its one line comes before `text.fixed` (the map positions) in the key numbers.
+Text: a line per grid cell (625 at the default 25 steps) would repeat the data's words and
+distances, so the text has one template, filled for the cell on screen, iy * len(xs) + ix (the
+probe at (xs[ix], ys[iy])), from the scope {x: xs[ix], y: ys[iy], near: the words
+grid.nearest[cell] names, distance: grid.distance[cell]} (`scope` below; "{distance.0:2}" is item 0
+to 2 decimals, engine/figures/fmt.py `fill`). Its line comes before `text.fixed` (the map
+positions) in the key numbers, and is the probe's valuetext. `parts.near` is the template of an
+item of the readout list, filled from {word, v}. Distances are embedded rounded to the decimals
+shown, so no number is rounded twice.
 """
 from __future__ import annotations
 
@@ -13,10 +19,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..tasks.corpus import CORPUS, word_space
-from .fmt import fixed
+from .fmt import fill_all, fixed
 from .params import ParamError, field
 
 GROUPS = ("animal", "place", "describing")  # the shapes on the map, in the legend's order
+DECIMALS = 2  # distances are embedded and printed with 2 decimals
 
 
 @dataclass(frozen=True)
@@ -45,7 +52,7 @@ def compute(p: Params) -> dict:
         for x in xs:
             found = space.nearest_on_map((x, y), p.nearest)
             nearest.append([index[w] for w, _ in found])
-            distance.append([round(d, 4) for _, d in found])
+            distance.append([round(d, DECIMALS) for _, d in found])
     return {
         "words": list(space.words),
         "groups": list(space.groups),
@@ -71,14 +78,20 @@ def start_cell(data: dict) -> int:
     return iy * len(data["grid"]["xs"]) + ix
 
 
-def _probe_line(point, found) -> str:
-    return (f"Probe at ({fixed(point[0])}, {fixed(point[1])}), nearest: "
-            + ", ".join(f"{w} {fixed(d)}" for w, d in found))
+def scope(data: dict, cell: int) -> dict:
+    """The values the template names with the probe at grid cell `cell`."""
+    (x, y), found = probe(data, cell)
+    return {"x": x, "y": y, "near": [w for w, _ in found], "distance": [d for _, d in found]}
+
+
+def template(nearest: int) -> str:
+    """The probe's line, with a slot for each of the `nearest` words and its distance."""
+    return (f"Probe at ({{x:{DECIMALS}}}, {{y:{DECIMALS}}}), nearest: "
+            + ", ".join(f"{{near.{k}}} {{distance.{k}:{DECIMALS}}}" for k in range(nearest)))
 
 
 def text(p: Params, data: dict) -> dict:
-    cells = range(len(data["grid"]["nearest"]))
-    states = [{"numbers": [_probe_line(*probe(data, c))]} for c in cells]
+    lines = [template(len(data["grid"]["nearest"][0]))]
     fixed_lines = ["Map positions: " + ", ".join(f"{w} ({fixed(x)}, {fixed(y)})"
                                                  for w, (x, y) in zip(data["words"], data["coords"]))]
     groups = {g: [w for w, h in zip(data["words"], data["groups"]) if h == g] for g in GROUPS}
@@ -88,9 +101,10 @@ def text(p: Params, data: dict) -> dict:
                 f"to two. Animals ({', '.join(groups['animal'])}), places ({', '.join(groups['place'])}) and "
                 f"describing words ({', '.join(groups['describing'])}) are marked with different shapes. "
                 f"A probe at ({fixed(px)}, {fixed(py)}) is nearest to " + ", ".join(w for w, _ in found) + "."),
-        "numbers": states[start_cell(data)]["numbers"] + fixed_lines,
-        "states": states,
+        "numbers": fill_all(lines, scope(data, start_cell(data))) + fixed_lines,
+        "templates": lines,
         "fixed": fixed_lines,
+        "parts": {"near": f"{{word}} (distance {{v:{DECIMALS}}})"},
     }
 
 

@@ -6,6 +6,9 @@ calculation is returned (each product of the dot products, the exponentials, the
 weighted value), so the view prints the arithmetic without doing any of it.
 Text states are indexed like `heads`: state h has no key numbers of its own (both heads' lines are
 in `text.fixed`, whichever is shown) and its "label" is the aria-label of head h's plot.
+`text.worked[h]` is head h's arithmetic as the view prints it, already formatted: lines of pieces,
+each a string or [string, class] (a class "sup" is an exponent), and `points`, the label at each
+value of the plot. Two heads of a few lines each weigh little, so the view formats nothing.
 """
 from __future__ import annotations
 
@@ -99,8 +102,53 @@ def _given(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else fixed(x, 4)
 
 
-def _vec(v, f=lambda x: fixed(x, 4)) -> str:
+def _num(x: float) -> str:
+    """A computed number, to 4 decimals."""
+    return fixed(x, 4)
+
+
+def _vec(v, f=_num) -> str:
     return "(" + ", ".join(f(x) for x in v) + ")"
+
+
+def _joined(items, sep=" + ") -> list:
+    """Pieces of each item in turn, with `sep` between items."""
+    out = []
+    for i, pieces in enumerate(items):
+        out += ([sep] if i else []) + pieces
+    return out
+
+
+def worked(labels, head: dict, h: int) -> dict:
+    """Head h's arithmetic, step by step, as lines of pieces (see the module docstring)."""
+    word = [[w, "wm-word"] for w in labels]
+    root = _num(head["root_d"])
+    scores = [_joined([[[_given(q), "wm-q"], " × ", [_given(k), "wm-k"]] for q, k in zip(head["query"], key)])
+              + [" = " + " + ".join(map(_num, products)) + " = " + _num(dot), f"; ÷ {root} = ", [_num(s), "wm-s"]]
+              for key, products, dot, s in zip(head["keys"], head["products"], head["dots"], head["scores"])]
+    total = _num(head["exp_sum"])
+    outputs = [[f"number {t + 1}: "] + _joined([[[_num(w), "wm-w"], " × ", [_given(v[t]), "wm-v"]]
+                                               for w, v in zip(head["weights"], head["values"])])
+               + [" = " + " + ".join(_num(row[t]) for row in head["weighted"]) + " = ", [_num(o), "wm-w"]]
+               for t, o in enumerate(head["output"])]
+    return {
+        "lead": [f"Head {h + 1}, at ", word[-1], ": query ", [_vec(head["query"], _given), "wm-q"], f", d = {head['d']}."],
+        "given": [[w, ": key ", [_vec(k, _given), "wm-k"], ", value ", [_vec(v, _given), "wm-v"]]
+                  for w, k, v in zip(word, head["keys"], head["values"])],
+        "steps": [
+            {"title": [f"Scores: query · key, term by term, then ÷ √{head['d']} = {root}"],
+             "lines": [[w, ": "] + line for w, line in zip(word, scores)]},
+            {"title": ["Exponentials, e to the power of each score"],
+             "lines": [[w, ": e", [_num(s), "sup"], " = " + _num(e)] for w, s, e in zip(word, head["scores"], head["exps"])]
+             + [["total: " + " + ".join(map(_num, head["exps"])) + " = ", [total, "wm-s"]]]},
+            {"title": ["Weights, each exponential ÷ the total"],
+             "lines": [[w, f": {_num(e)} ÷ {total} = ", [_num(x), "wm-w"]]
+                       for w, e, x in zip(word, head["exps"], head["weights"])]},
+            {"title": ["Output, the weighted sum of the values, one number at a time"], "lines": outputs},
+        ],
+        "result": [f"Output of head {h + 1}: ", [_vec(head["output"]), "wm-w"], ". Every sum uses the unrounded numbers."],
+        "points": [f"{w} {fixed(x)}" for w, x in zip(labels, head["weights"])],
+    }
 
 
 def text(p: Params, data: dict) -> dict:
@@ -124,6 +172,7 @@ def text(p: Params, data: dict) -> dict:
         "numbers": lines,
         "states": states,
         "fixed": lines,
+        "worked": [worked(labels, head, h) for h, head in enumerate(heads)],
     }
 
 

@@ -6,18 +6,21 @@
 // focus stay where they are. The key numbers are the model's text for the case.
 import { columnRow } from "../js/weights.js";
 import { html, onResize, svg } from "../js/svg.js";
+import { fill } from "../js/text.js";
 
-const MINUS_INF = "−∞";
-
-/** Whole numbers as they are, others to 4 decimals (the fallback's numbers() does the same). */
-const num = (x) => (x === null ? MINUS_INF : Number.isInteger(x) ? String(x) : x.toFixed(4));
-const vec = (xs) => "[" + xs.map(num).join(", ") + "]";
-/** A vector that moves to the next line as a whole when it can, and wraps inside only when it must. */
-const vecSpan = (xs, cls = "") => html("span", { class: "ct-vecs" + (cls ? " " + cls : "") }, null, vec(xs));
 const NB = "\u00a0"; // keeps a number on the same line as the operator before it
 
 export function mount(root, ctx) {
   let data = ctx.data;
+  /** Every number as the model prints it (engine/figures/colour_tokens.py `num`): whole numbers as
+   *  they are, others to 4 decimals, a blocked score as −∞, by the model's text.parts. */
+  const num = (x) => {
+    const parts = data.text.parts;
+    return x === null ? parts.blocked : fill(Number.isInteger(x) ? parts.whole : parts.number, { v: x });
+  };
+  const vec = (xs) => "[" + xs.map(num).join(", ") + "]";
+  /** A vector that moves to the next line as a whole when it can, and wraps inside only when it must. */
+  const vecSpan = (xs, cls = "") => html("span", { class: "ct-vecs" + (cls ? " " + cls : "") }, null, vec(xs));
   const start = data.start;
   let seq = start.sequence;
   let heads = start.heads;
@@ -236,7 +239,7 @@ export function mount(root, ctx) {
     for (let j = 0; j < n; j++) {
       const s = head.scaled[row][j];
       line(sl, s === null
-        ? [tokenName(j, null, "k"), `: blocked, score =${NB}${MINUS_INF}`]
+        ? [tokenName(j, null, "k"), `: blocked, score =${NB}${num(null)}`]
         : [tokenName(j, null, "k"), `: ${num(head.raw[row][j])} / ${num(head.sqrt_d)} =${NB}${num(s)}`]);
     }
 

@@ -1,13 +1,15 @@
 // query-drag: drag a two-number query (orange) over the keys of the pronoun sentence (blue) and
 // read every word's score and weight. The engine precomputed a grid of query positions (see
 // engine/figures/query_drag.py for why), so the query snaps to the nearest grid point and the
-// view only looks numbers up. Arrow keys move the focused query handle one grid step.
+// view only looks numbers up and fills the model's text templates. Arrow keys move the focused
+// query handle one grid step.
 // Every element is made once; a resize re-places them and a move updates them in place.
 import { arrowHead } from "../js/arrows.js";
 import { clampIndex, gridKeys } from "../js/keys.js";
 import { linear } from "../js/scale.js";
 import { weightBar } from "../js/weights.js";
-import { drag, fmt, html, nearestIndex, onResize, set, svg } from "../js/svg.js";
+import { fill, fillAll } from "../js/text.js";
+import { drag, html, nearestIndex, onResize, set, svg } from "../js/svg.js";
 
 const PAD = 22;
 
@@ -94,12 +96,18 @@ export function mount(root, ctx) {
     set(arrow, { x1: X(0), y1: Y(0) });
   }
 
+  /** The values the model's templates name at grid point i (engine/figures/query_drag.py `scope`). */
+  function scope(i) {
+    return { x: axis[i % G], y: axis[Math.floor(i / G)], words: data.words, scores: data.scores[i], weights: data.weights[i] };
+  }
+
   /** Show the query at (col, row): the model's text for that grid position, and its numbers. */
   function update() {
     const qx = axis[col], qy = axis[row];
     const i = row * G + col;
-    const text = data.text.states[i];
+    const text = { numbers: fillAll(data.text.templates, scope(i)) };
     const scores = data.scores[i], weights = data.weights[i];
+    const { score, weight } = data.text.parts;
     set(arrow, { x2: X(qx), y2: Y(qy) });
     arrow.style.display = qx === 0 && qy === 0 ? "none" : "";
     set(handle, { transform: `translate(${X(qx)},${Y(qy)})`, "aria-valuenow": qx,
@@ -108,10 +116,10 @@ export function mount(root, ctx) {
       "text-anchor": qx > lim - 0.75 ? "end" : qx < -lim + 0.75 ? "start" : "middle" });
     readout.textContent = text.numbers[0];
     rows.forEach((r, j) => {
-      r.score.textContent = fmt(scores[j]);
-      r.weight(weights[j], fmt(weights[j]));
+      r.score.textContent = fill(score, { v: scores[j] });
+      r.weight(weights[j], fill(weight, { v: weights[j] }));
     });
-    ctx.setText(data.text, i);
+    ctx.setText(text);
   }
 
   return {};

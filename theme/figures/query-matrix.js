@@ -2,9 +2,11 @@
 // matrix. Two sliders (how much of the describing word was copied into "it", the matrix's strength) and a
 // choice of last word walk a grid the engine precomputed; the view shows the description, the
 // matrix, the query and every word's weight, and computes nothing itself. Everything is built
-// once and updated in place; the key numbers are the model's text for the grid position.
+// once and updated in place; the key numbers and every number shown are the model's text
+// templates (data.text.templates, data.text.parts) filled for the grid position.
 import { weightBar } from "../js/weights.js";
-import { fmt, html, rangeControl } from "../js/svg.js";
+import { html, rangeControl } from "../js/svg.js";
+import { fill, fillAll } from "../js/text.js";
 
 export function mount(root, ctx) {
   const data = ctx.data;
@@ -68,30 +70,37 @@ export function mount(root, ctx) {
     return { row, word, weight };
   });
 
+  const parts = data.text.parts;
+  /** The values the model's templates name for this state (engine/figures/query_matrix.py `scope`). */
+  function scope() {
+    const sentence = data.sentences[last];
+    return { last, copy: data.copies[ci], strength: data.strengths[si], words: sentence.words,
+      query: sentence.queries[ci][si], weights: sentence.weights[ci][si] };
+  }
+
   function draw() {
     const sentence = data.sentences[last];
-    const c = data.copies[ci], s = data.strengths[si];
-    const q = sentence.queries[ci][si];
-    const w = sentence.weights[ci][si];
-    const state = (data.last_words.indexOf(last) * data.copies.length + ci) * data.strengths.length + si;
+    const values = scope();
     for (const [k, b] of Object.entries(wordButtons)) b.setAttribute("aria-pressed", String(k === last));
     copy.value = ci;
     strength.value = si;
-    copyOut.textContent = `${c} of ${last}`;
-    strengthOut.textContent = String(s);
-    copy.setAttribute("aria-valuetext", `${c} of ${last}`);
-    strength.setAttribute("aria-valuetext", "strength " + s);
+    const copied = fill(parts.copy, values), strong = fill(parts.strength, values);
+    copyOut.textContent = copied;
+    strengthOut.textContent = strong;
+    copy.setAttribute("aria-valuetext", copied);
+    strength.setAttribute("aria-valuetext", "strength " + strong);
 
-    sentence.described[ci].forEach((v, k) => { descCells[k][1].textContent = fmt(v, 2); });
-    matCaption.textContent = `query matrix × ${s}`;
-    data.query_matrices[si].forEach((r, i) => r.forEach((v, k) => { matCells[i][k].textContent = String(v); }));
-    q.forEach((v, k) => { qCells[k].textContent = fmt(v); });
+    sentence.described[ci].forEach((v, k) => { descCells[k][1].textContent = fill(parts.described, { v }); });
+    matCaption.textContent = `query matrix × ${strong}`;
+    data.query_matrices[si].forEach((r, i) => r.forEach((v, k) => { matCells[i][k].textContent = fill(parts.matrix, { v }); }));
+    values.query.forEach((v, k) => { qCells[k].textContent = fill(parts.query, { v }); });
     sentence.words.forEach((word, j) => {
+      const w = values.weights[j];
       rows[j].row.classList.toggle("qm-target", j === sentence.target);
       rows[j].word.textContent = word;
-      rows[j].weight(w[j], fmt(w[j]));
+      rows[j].weight(w, fill(parts.weight, { v: w }));
     });
-    ctx.setText(data.text, state);
+    ctx.setText({ numbers: fillAll(data.text.templates, values) });
   }
 
   draw();

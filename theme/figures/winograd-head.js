@@ -5,10 +5,10 @@
 // The drawing is built once per width and updated in place; its label and the key numbers are
 // the model's text for the ending shown (data.text.states, indexed like last_words).
 import { columnRow, rowBars } from "../js/weights.js";
-import { fmt, html, onResize, set, svg } from "../js/svg.js";
+import { html, onResize, set, svg } from "../js/svg.js";
+import { fill } from "../js/text.js";
 
 const NARROW = 520; // below this width the sentence is drawn one word per line
-const percent = (w) => Math.round(w * 100) + "%"; // a bar's label, as the static figure prints it
 
 export function mount(root, ctx) {
   const data = ctx.data;
@@ -60,7 +60,7 @@ export function mount(root, ctx) {
       const bars = rowBars(s, n, "prediction");
       const geo = { x0: 76, top: 26, rowH: 24, barH: 13, maxW: Math.max(60, width - 70 - pad - 46) };
       view = { s, draw: (mode) => bars({ ...geo, words: mode.words, values: mode.weights,
-        labels: mode.weights.map(percent), wordClass: (i) => wordClass(mode, i) }) };
+        labels: barLabels(), wordClass: (i) => wordClass(mode, i) }) };
     } else {
       const wordY = 150, barTop = 168, barH = 70;
       const arcs = Array.from({ length: n }, () => svg("path", { class: "arc" }, s));
@@ -85,12 +85,15 @@ export function mount(root, ctx) {
           set(words[i], { x: xs[i], class: wordClass(mode, i) });
           words[i].textContent = w;
         });
-        columns({ values: mode.weights, labels: mode.weights.map(percent), cx: (i) => xs[i], barW: 18,
+        columns({ values: mode.weights, labels: barLabels(), cx: (i) => xs[i], barW: 18,
           top: barTop, height: barH, max: 1 });
       } };
     }
     plot.replaceChildren(s);
   }
+
+  /** The labels at the bars of the sentence shown: the model's, as the static figure prints them. */
+  function barLabels() { return data.text.states[data.last_words.indexOf(last)].bars; }
 
   function update() {
     const i = data.last_words.indexOf(last);
@@ -102,7 +105,7 @@ export function mount(root, ctx) {
     caption.textContent = `Numbers per word (with “${last}”)`;
     tableRows.forEach((r, k) => {
       r.word.textContent = mode.words[k];
-      r.cells.forEach((td, f) => { td.textContent = fmt(mode.vectors[k][f], 1); });
+      r.cells.forEach((td, f) => { td.textContent = fill(data.text.parts.cell, { v: mode.vectors[k][f] }); });
     });
     ctx.setText(data.text, i);
   }

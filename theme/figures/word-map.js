@@ -1,10 +1,11 @@
 // word-map: 16 words squeezed to two numbers each, and a probe that names the nearest words.
 // The probe stops on the model's grid; every grid point's nearest words are in the data,
 // so moving it (drag, tap, arrow keys) only looks answers up, and the key numbers are the model's
-// text for that grid cell. A move updates the map in place.
+// text template filled for that grid cell. A move updates the map in place.
 import { clampIndex, gridKeys } from "../js/keys.js";
 import { linear } from "../js/scale.js";
-import { drag, fmt, html, nearestIndex, onResize, set, svg } from "../js/svg.js";
+import { drag, html, nearestIndex, onResize, set, svg } from "../js/svg.js";
+import { fill, fillAll } from "../js/text.js";
 
 const SHAPES = { animal: "circle", place: "square", describing: "triangle" };
 const GROUP_NAMES = { animal: "animals", place: "places", describing: "describing words" };
@@ -125,19 +126,26 @@ export function mount(root, ctx) {
     layout.classList.toggle("stacked", !panelBeside);
   }
 
+  /** The values the model's template names at a grid cell (engine/figures/word_map.py `scope`). */
+  function scope(cell) {
+    return { x: xs[cell % xs.length], y: ys[Math.floor(cell / xs.length)],
+      near: nearest[cell].map((j) => data.words[j]), distance: distance[cell] };
+  }
+
   function update() {
     const { texts, pts, sx, sy } = view;
     const cell = iy * xs.length + ix;
-    const state = data.text.states[cell];
+    const values = scope(cell);
+    const lines = fillAll(data.text.templates, values);
     const px = sx(xs[ix]), py = sy(ys[iy]);
     const near = nearest[cell];
-    set(probe, { transform: `translate(${px} ${py})`, "aria-valuenow": ix, "aria-valuetext": state.numbers[0] });
+    set(probe, { transform: `translate(${px} ${py})`, "aria-valuenow": ix, "aria-valuetext": lines[0] });
     near.forEach((j, k) => {
       set(links[k], { x1: px, y1: py, x2: pts[j][0], y2: pts[j][1] });
-      items[k].textContent = `${data.words[j]} (distance ${fmt(distance[cell][k])})`;
+      items[k].textContent = fill(data.text.parts.near, { word: values.near[k], v: values.distance[k] });
     });
     texts.forEach((t, i) => t.classList.toggle("near", near.includes(i)));
-    ctx.setText(data.text, cell);
+    ctx.setText({ numbers: [...lines, ...data.text.fixed] });
   }
 
   return {};

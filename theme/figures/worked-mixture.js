@@ -2,19 +2,13 @@
 // engine's numbers (dot products term by term, exponentials, total, weights, weighted sum of
 // values), beside a plot of the values and the mixture. A radio pair switches between two heads.
 // Both heads are in the embedded data, so switching needs no Python: both are drawn once and
-// the radios show one or the other. The plot's label and the key numbers are the model's text.
+// the radios show one or the other. The arithmetic, the plot's labels and the key numbers are the
+// model's text: the view formats no number.
 import { linear, ticks } from "../js/scale.js";
-import { fmt, html, svg } from "../js/svg.js";
-
-const DIGITS = 4;
-// Given numbers (query, keys, values) print as written when whole; computed ones with 4 decimals.
-const given = (x) => (Number.isInteger(x) ? String(x) : fmt(x, DIGITS));
-const num = (x) => fmt(x, DIGITS);
-const vec = (v, f = given) => "(" + v.map(f).join(", ") + ")";
+import { html, svg } from "../js/svg.js";
 
 export function mount(root, ctx) {
   const data = ctx.data;
-  const labels = data.labels;
   let shown = data.start;
 
   const controls = html("fieldset", { class: "figure-controls worked-mixture-heads" }, root);
@@ -34,65 +28,31 @@ export function mount(root, ctx) {
   const steps = html("div", { class: "worked-mixture-steps" }, layout);
   const plot = html("div", { class: "figure-plot worked-mixture-plot" }, layout);
 
-  // A line of text made of pieces: a string, or [string, class] for a coloured piece.
+  // A line of text made of the model's pieces: a string, or [string, class] for a coloured piece
+  // ([string, "sup"] is an exponent).
   function line(parent, tag, pieces, attrs = {}) {
     const el = html(tag, attrs, parent);
     for (const p of pieces) {
-      if (Array.isArray(p)) html("span", { class: p[1] }, el, p[0]);
-      else el.append(p);
+      if (!Array.isArray(p)) el.append(p);
+      else if (p[1] === "sup") html("sup", {}, el, p[0]);
+      else html("span", { class: p[1] }, el, p[0]);
     }
     return el;
   }
 
-  function drawSteps(head, h) {
-    const n = labels.length;
+  /** Head h's arithmetic as the model wrote it (data.text.worked[h]): the view places the lines. */
+  function drawSteps(h) {
+    const worked = data.text.worked[h];
     const frag = html("div", {}, steps);
-    line(frag, "p", [`Head ${h + 1}, at `, [labels[n - 1], "wm-word"], ": query ", [vec(head.query), "wm-q"],
-      `, d = ${head.d}.`], { class: "wm-lead" });
-    const given_ = html("ul", { class: "wm-given" }, frag);
-    labels.forEach((w, j) => line(given_, "li", [[w, "wm-word"], ": key ", [vec(head.keys[j]), "wm-k"],
-      ", value ", [vec(head.values[j]), "wm-v"]]));
-
+    line(frag, "p", worked.lead, { class: "wm-lead" });
+    const given = html("ul", { class: "wm-given" }, frag);
+    worked.given.forEach((pieces) => line(given, "li", pieces));
     const ol = html("ol", { class: "wm-list" }, frag);
-    // 1. Scores: each dot product term by term, then divided by √d.
-    const s1 = line(ol, "li", [`Scores: query · key, term by term, then ÷ √${head.d} = ${num(head.root_d)}`]);
-    const u1 = html("ul", {}, s1);
-    labels.forEach((w, j) => {
-      const terms = head.query.map((q, t) => [[given(q), "wm-q"], " × ", [given(head.keys[j][t]), "wm-k"]]);
-      const pieces = [[w, "wm-word"], ": "];
-      terms.forEach((t, i) => { if (i) pieces.push(" + "); pieces.push(...t); });
-      pieces.push(" = " + head.products[j].map(num).join(" + ") + " = " + num(head.dots[j]));
-      pieces.push("; ÷ " + num(head.root_d) + " = ", [num(head.scores[j]), "wm-s"]);
-      line(u1, "li", pieces);
-    });
-    // 2. Exponentials and their total.
-    const s2 = line(ol, "li", ["Exponentials, e to the power of each score"]);
-    const u2 = html("ul", {}, s2);
-    labels.forEach((w, j) => {
-      const li = line(u2, "li", [[w, "wm-word"], ": e"]);
-      html("sup", {}, li, num(head.scores[j]));
-      li.append(" = " + num(head.exps[j]));
-    });
-    line(u2, "li", ["total: " + head.exps.map(num).join(" + ") + " = ", [num(head.exp_sum), "wm-s"]]);
-    // 3. Weights.
-    const s3 = line(ol, "li", ["Weights, each exponential ÷ the total"]);
-    const u3 = html("ul", {}, s3);
-    labels.forEach((w, j) => line(u3, "li", [[w, "wm-word"], `: ${num(head.exps[j])} ÷ ${num(head.exp_sum)} = `,
-      [num(head.weights[j]), "wm-w"]]));
-    // 4. The weighted sum of values, one dimension at a time.
-    const s4 = line(ol, "li", ["Output, the weighted sum of the values, one number at a time"]);
-    const u4 = html("ul", {}, s4);
-    head.output.forEach((o, t) => {
-      const pieces = [`number ${t + 1}: `];
-      labels.forEach((_, j) => {
-        if (j) pieces.push(" + ");
-        pieces.push([num(head.weights[j]), "wm-w"], " × ", [given(head.values[j][t]), "wm-v"]);
-      });
-      pieces.push(" = " + head.weighted.map((row) => num(row[t])).join(" + ") + " = ", [num(o), "wm-w"]);
-      line(u4, "li", pieces);
-    });
-    line(frag, "p", ["Output of head " + (h + 1) + ": ", [vec(head.output, num), "wm-w"],
-      ". Every sum uses the unrounded numbers."], { class: "wm-result" });
+    for (const step of worked.steps) {
+      const list = html("ul", {}, line(ol, "li", step.title));
+      step.lines.forEach((pieces) => line(list, "li", pieces));
+    }
+    line(frag, "p", worked.result, { class: "wm-result" });
     return frag;
   }
 
@@ -119,7 +79,7 @@ export function mount(root, ctx) {
       svg("circle", { cx: sx(v[0]), cy: sy(v[1]), r: 5, class: "wm-value" }, s);
       const right = sx(v[0]) < size - 90;
       svg("text", { x: sx(v[0]) + (right ? 8 : -8), y: sy(v[1]) - 7, class: "wm-value-text",
-        "text-anchor": right ? "start" : "end" }, s).textContent = `${labels[j]} ${fmt(head.weights[j])}`;
+        "text-anchor": right ? "start" : "end" }, s).textContent = data.text.worked[h].points[j];
     });
     svg("circle", { cx: sx(other.output[0]), cy: sy(other.output[1]), r: 4, class: "wm-other" }, s);
     svg("text", { x: sx(other.output[0]) + 7, y: sy(other.output[1]) + 14, class: "tick" }, s)
@@ -131,7 +91,7 @@ export function mount(root, ctx) {
   }
 
   // Both heads, drawn once; showing one hides the other.
-  const drawn = data.heads.map((head, h) => [drawSteps(head, h), drawPlane(head, h)]);
+  const drawn = data.heads.map((head, h) => [drawSteps(h), drawPlane(head, h)]);
 
   function draw() {
     radios.forEach((r, h) => { r.checked = h === shown; });

@@ -1,6 +1,9 @@
 """Shared steps for the per-figure browser tests."""
 from __future__ import annotations
 
+from engine.figures import module
+from engine.figures.fmt import fill_all
+
 
 def touch_drag(page, start, end, steps=6):
     """Drag with one finger from start to end (page pixels); Playwright's touchscreen only taps."""
@@ -26,11 +29,14 @@ def centre(locator):
 
 
 def text_lines(data: dict, state: int | None = None) -> list[str]:
-    """The key numbers the model wrote for the figure's opening state (state None) or for
-    data.text.states[state], followed by the lines that never change (text.fixed)."""
+    """The key numbers the model wrote for the figure's opening state (state None) or for state
+    `state` (data.text.states[state], or the templates filled from the model's scope for it),
+    followed by the lines that never change (text.fixed)."""
     text = data["text"]
     if state is None:
         return text["numbers"]
+    if "templates" in text:
+        return fill_all(text["templates"], module(data["figure"]).scope(data, state)) + text.get("fixed", [])
     return text["states"][state]["numbers"] + text.get("fixed", [])
 
 

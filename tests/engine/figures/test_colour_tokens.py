@@ -129,3 +129,10 @@ def test_text_state_of_a_toggle_combination():
         in state["numbers"]
     assert state["numbers"][-1].startswith("Result for red (3): [")
     assert len(state["numbers"]) == 1 + 2 * 3 + 3
+
+
+def test_numbers_print_by_the_parts_the_view_uses():
+    from engine.figures.colour_tokens import num
+    parts = compute("colour-tokens")["text"]["parts"]
+    assert parts == {"whole": "{v}", "number": "{v:4}", "blocked": "−∞"}
+    assert [num(None), num(2.0), num(-1), num(0.5), num(-0.00001)] == ["−∞", "2", "-1", "0.5000", "0.0000"]

@@ -65,13 +65,18 @@ def test_bad_options(raw, option, words):
     assert err.value.option == option
 
 
-def test_text_state_of_a_grid_position():
+def test_text_templates_filled_at_a_grid_position():
+    from engine.figures.fmt import fill, fill_all
+    from engine.figures.query_drag import scope
     data = compute("query-drag")
     G = len(data["axis"])
     i = 2 * G + 13  # row 2, column 13
-    assert data["text"]["states"][i]["numbers"] == [
+    assert "states" not in data["text"]
+    assert fill_all(data["text"]["templates"], scope(data, i)) == [
         f"Query ({data['axis'][13]:.2f}, {data['axis'][2]:.2f})",
         "Scores q·k: " + ", ".join(f"{w} {s:.2f}" for w, s in zip(data["words"], data["scores"][i])).replace("-0.00", "0.00"),
         "Weights: " + ", ".join(f"{w} {x:.2f}" for w, x in zip(data["words"], data["weights"][i])),
     ]
     assert data["schema"]["last_word"]["choices"] == ["tired", "wide"]
+    parts = data["text"]["parts"]
+    assert fill(parts["score"], {"v": data["scores"][i][0]}) == f"{data['scores'][i][0]:.2f}".replace("-0.00", "0.00")

@@ -72,15 +72,34 @@ def test_bad_options(raw, option, words):
     assert err.value.option == option
 
 
-def test_text_state_of_a_slider_position():
-    from engine.figures.query_matrix import state_index
+def test_text_templates_filled_at_a_slider_position():
+    from engine.figures.fmt import fill, fill_all
+    from engine.figures.query_matrix import scope, state_index
     data = compute("query-matrix")
     assert data["last_words"] == ["tired", "wide"] == data["schema"]["last_word"]["choices"]
     c, s = 3, 8
     wide = data["sentences"]["wide"]
-    state = data["text"]["states"][state_index(data, "wide", c, s)]
+    values = scope(data, state_index(data, "wide", c, s))
     q = wide["queries"][c][s]
-    assert state["numbers"] == [
+    assert fill_all(data["text"]["templates"], values) == [
         f"Copied {data['copies'][c]:g} of wide into it, query matrix strength {data['strengths'][s]:g}: "
         f"query ({q[0]:.2f}, {q[1]:.2f})",
         "Weights of it: " + ", ".join(f"{w} {x:.2f}" for w, x in zip(wide["words"], wide["weights"][c][s]))]
+    parts = data["text"]["parts"]
+    assert fill(parts["copy"], values) == f"{data['copies'][c]:g} of wide"
+    assert fill(parts["strength"], values) == f"{data['strengths'][s]:g}"
+    assert fill(parts["matrix"], {"v": data["query_matrices"][s][2][0]}) == f"{data['query_matrices'][s][2][0]:g}"
+    assert fill(parts["described"], {"v": wide["described"][c][2]}) == f"{wide['described'][c][2]:.2f}"
+
+
+@pytest.mark.parametrize("raw", [{"copy": 0.00005}, {"copy": 0.00004}, {"copy_stops": 7, "strength": 0.0004},
+                                 {"strength_stops": 41, "max_strength": 1, "strength": 0.0004}])
+def test_odd_starts_and_stops_still_print(raw):
+    """Stops and matrix entries are kept to 4 decimals, so every slider value and every entry prints as
+    written (no template refuses one)."""
+    from engine.figures.fmt import fill
+    data = compute("query-matrix", raw)
+    assert data["text"]["numbers"][0].startswith("Copied ")
+    parts = data["text"]["parts"]
+    for matrix in data["query_matrices"]:
+        assert all(fill(parts["matrix"], {"v": v}) for row in matrix for v in row)

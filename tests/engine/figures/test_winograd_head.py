@@ -72,3 +72,6 @@ def test_text_states_follow_the_last_word():
     assert line.endswith(", ".join(f"{w} {x:.2f}" for w, x in zip(wide["words"], wide["weights"]))[-40:])
     assert text["numbers"] == text["states"][1]["numbers"]
     assert data["schema"]["last"]["choices"] == ["tired", "wide"]
+    assert text["states"][1]["bars"] == [f"{round(100 * x)}%" for x in wide["weights"]]
+    from engine.figures.fmt import fill
+    assert fill(text["parts"]["cell"], {"v": wide["vectors"][1][0]}) == f"{wide['vectors'][1][0]:.1f}"

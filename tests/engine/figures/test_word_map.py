@@ -32,7 +32,7 @@ def test_every_grid_point_lists_its_nearest_words(data):
         iy, ix = divmod(int(cell), len(xs))
         d = np.linalg.norm(coords - (xs[ix], ys[iy]), axis=1)
         assert data["grid"]["nearest"][cell] == list(np.argsort(d, kind="stable")[:3])
-        np.testing.assert_allclose(data["grid"]["distance"][cell], np.sort(d)[:3], atol=1e-4)
+        assert data["grid"]["distance"][cell] == [round(x, 2) for x in np.sort(d)[:3]]  # as shown
     assert xs[0] < coords[:, 0].min() and xs[-1] > coords[:, 0].max()
 
 
@@ -59,13 +59,16 @@ def test_bad_options(raw, words):
         compute("word-map", raw)
 
 
-def test_text_state_of_a_grid_cell(data):
+def test_text_template_filled_at_a_grid_cell(data):
+    from engine.figures.fmt import fill, fill_all
+    from engine.figures.word_map import scope
     xs, ys = data["grid"]["xs"], data["grid"]["ys"]
-    states = data["text"]["states"]
     cell = 7 * len(xs) + 3
     words = [data["words"][i] for i in data["grid"]["nearest"][cell]]
     dist = data["grid"]["distance"][cell]
-    assert states[cell]["numbers"] == [f"Probe at ({xs[3]:.2f}, {ys[7]:.2f}), nearest: "
+    assert "states" not in data["text"]
+    assert fill_all(data["text"]["templates"], scope(data, cell)) == [f"Probe at ({xs[3]:.2f}, {ys[7]:.2f}), nearest: "
                                        + ", ".join(f"{w} {d:.2f}" for w, d in zip(words, dist))]
     assert data["text"]["fixed"][0].startswith(f"Map positions: {data['words'][0]} ({data['coords'][0][0]:.2f}, ")
     assert f"from {data['vector_length']} numbers" in data["text"]["alt"]
+    assert fill(data["text"]["parts"]["near"], {"word": words[0], "v": dist[0]}) == f"{words[0]} (distance {dist[0]:.2f})"

@@ -88,3 +88,27 @@ def test_text_lists_both_heads_and_labels_each_plot():
         "Values and output of head 2 as points: value of fisherman at (2, 0), value of net at (0, 2), "
         f"value of bank at (1, 1); output at ({h2['output'][0]:.4f}, {h2['output'][1]:.4f}); "
         f"the other head's output at ({h1['output'][0]:.4f}, {h1['output'][1]:.4f}).")
+
+
+def _read(pieces) -> str:
+    """A line of pieces as a reader reads it (an exponent follows its "e")."""
+    return "".join(p if isinstance(p, str) else p[0] for p in pieces)
+
+
+def test_the_worked_arithmetic_is_the_heads_numbers_formatted():
+    data = compute("worked-mixture")
+    for h, (head, worked) in enumerate(zip(data["heads"], data["text"]["worked"])):
+        steps = [[_read(line) for line in step["lines"]] for step in worked["steps"]]
+        given = ", ".join(f"{q:g}" if q == int(q) else f"{q:.4f}" for q in head["query"])
+        assert _read(worked["lead"]) == f"Head {h + 1}, at bank: query ({given}), d = 2."
+        assert steps[0][0].endswith(f"= {head['dots'][0]:.4f}; ÷ {head['root_d']:.4f} = {head['scores'][0]:.4f}")
+        assert steps[1][1] == f"net: e{head['scores'][1]:.4f} = {head['exps'][1]:.4f}"
+        assert steps[1][-1] == "total: " + " + ".join(f"{e:.4f}" for e in head["exps"]) + f" = {head['exp_sum']:.4f}"
+        assert steps[2][2] == f"bank: {head['exps'][2]:.4f} ÷ {head['exp_sum']:.4f} = {head['weights'][2]:.4f}"
+        assert len(steps[3]) == len(head["output"])
+        assert _read(worked["result"]).startswith(f"Output of head {h + 1}: ({head['output'][0]:.4f}, ")
+        assert worked["points"] == [f"{w} {x:.2f}" for w, x in zip(data["labels"], head["weights"])]
+        lines = [worked["lead"], worked["result"], *worked["given"]]
+        lines += [line for step in worked["steps"] for line in [step["title"], *step["lines"]]]
+        classes = {"sup", "wm-word", "wm-q", "wm-k", "wm-v", "wm-s", "wm-w"}  # what the view knows how to show
+        assert all(isinstance(p, str) or (len(p) == 2 and p[1] in classes) for line in lines for p in line)
