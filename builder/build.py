@@ -16,6 +16,7 @@ from pathlib import Path
 
 import jinja2
 
+from . import swap
 from .directives import DIRECTIVES, NAMES
 from .errors import BuildError, display_path, read_source
 from .expressions import ExpressionError, evaluate
@@ -27,7 +28,6 @@ from .references import Bibliography
 from .references import load as load_bibliography
 from .runtime import Runtime, from_distribution, from_npm
 from .site_config import ChapterEntry, load_site_config
-from . import swap
 from .source import ScannedSource, scan, substitute
 from .wheel import build_wheel
 
