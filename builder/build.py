@@ -189,10 +189,10 @@ def _check_out(out: Path, root: Path, sources: list[Path]) -> None:
 def write(site: Site, out: Path, paths: Paths | None = None) -> None:
     """Phase two: under the output's lock, write a temporary sibling folder, then swap it in whole."""
     out = out.resolve()
+    if paths is not None:  # before the lock file: a refused folder gets nothing beside it either
+        _check_out(out, paths.root.resolve(), [p.resolve() for p in (paths.content, paths.theme, paths.engine)])
     out.parent.mkdir(parents=True, exist_ok=True)
     with swap.locked(out):
-        if paths is not None:
-            _check_out(out, paths.root.resolve(), [p.resolve() for p in (paths.content, paths.theme, paths.engine)])
         swap.remove_leftovers(out)
         tmp = swap.temp_name(out, "tmp")
         try:
