@@ -4,6 +4,8 @@
     python build.py [--out DIR] [--pyodide-dist DIR]     build the site
     python build.py serve [--port N]                      build, serve, rebuild on change
     python build.py check                                 validate without writing
+
+`python` is the venv's (.venv/bin/python); `python3 dev.py build|serve|check` sets it up first.
 """
 from __future__ import annotations
 

@@ -2,7 +2,9 @@
 """Set up everything this repo needs, then build the site or run the tests.
 
     python3 dev.py build [build.py options]   venv + pip + npm ci, then build dist/
-    python3 dev.py test [pytest options]      venv + pip + npm ci, then the whole test suite
+    python3 dev.py serve [--port N]           the same set-up, then build.py serve (rebuild, reload)
+    python3 dev.py check                      the same set-up, then build.py check (no output written)
+    python3 dev.py test [pytest options]      the same set-up, then the whole test suite
     python3 dev.py setup                      only the set-up
 
 Standard library only, so it runs on a fresh machine with just Python and Node. Each step is
@@ -62,13 +64,17 @@ def node_env() -> None:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("build", "test", "setup"):
+    if not argv or argv[0] not in ("build", "serve", "check", "test", "setup"):
         print(__doc__)
         return 2
     python_env()
     node_env()
-    if argv[0] == "build":
-        return subprocess.call([PY, "build.py", *argv[1:]], cwd=ROOT)
+    if argv[0] in ("build", "serve", "check"):  # build.py's own commands, in the venv's Python
+        command = [] if argv[0] == "build" else [argv[0]]
+        try:
+            return subprocess.call([PY, "build.py", *command, *argv[1:]], cwd=ROOT)
+        except KeyboardInterrupt:  # Ctrl+C stops serve: build.py has already said goodbye
+            return 0
     if argv[0] == "test":
         return subprocess.call([PY, "-m", "pytest", *argv[1:]], cwd=ROOT)
     return 0

@@ -46,6 +46,8 @@ def rebuild_through_serve(tmp: Path, edits: int = 3) -> list[float]:
     try:
         while "serving" not in lines.get(timeout=60):
             pass
+        while not lines.get(timeout=120).startswith("built"):  # serve's first build comes after "serving"
+            pass
         time.sleep(1.0)  # let the file watcher start
         chapter = content / "04-scores-to-weights.md"
         times = []
@@ -71,7 +73,8 @@ def browser_figures(site: Path) -> dict:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
         # A short viewport keeps every figure off-screen, so nothing starts Python before we interact.
-        page = browser.new_page(viewport={"width": 1200, "height": 400})
+        # wait_for_function evaluates its string in the page, which the pages' CSP refuses.
+        page = browser.new_page(viewport={"width": 1200, "height": 400}, bypass_csp=True)
         page.route("**/cdn.jsdelivr.net/**", lambda route: route.abort())
         sizes: dict[str, int] = {}
         started = {"at": None}

@@ -1,7 +1,8 @@
 """Build in phases: gather every chapter (scan, validate, compute, render) into memory, then write.
 
 Nothing touches the output folder until everything has been gathered; the write goes to a
-temporary sibling folder that is swapped in whole, so a failed build leaves the old site.
+temporary sibling folder that is swapped in whole (builder/swap.py), so a failed build leaves
+the old site and readers never find the output folder missing or half written.
 """
 from __future__ import annotations
 
@@ -9,13 +10,13 @@ import difflib
 import hashlib
 import html
 import json
-import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
 
+from . import swap
 from .directives import DIRECTIVES, NAMES
 from .errors import BuildError, display_path, read_source
 from engine.figures import FIGURES
@@ -119,13 +120,16 @@ def gather_chapter(entry: ChapterEntry, cache: FigureCache, bibliography: Biblio
     return Chapter(entry, slug, _title(path, toc), html, figures, scanned, references)
 
 
-def _assets(theme: Path) -> tuple[dict[str, Path], dict[str, bytes]]:
+DEV_ONLY = ("js/livereload.js",)  # theme files for `build.py serve` only, never in a production build
+
+
+def _assets(theme: Path, live_reload: bool = False) -> tuple[dict[str, Path], dict[str, bytes]]:
     """Theme files to copy, and the stylesheet: site.css then each figure's own CSS, in one file."""
     copies = {}
     for sub, dest, pattern in (("js", "assets/js", "*"), ("runtime", "assets/runtime", "*.js"),
                                  ("figures", "assets/figures", "*.js")):
         for p in sorted((theme / sub).glob(pattern)):
-            if p.is_file():
+            if p.is_file() and (live_reload or f"{sub}/{p.name}" not in DEV_ONLY):
                 copies[f"{dest}/{p.name}"] = p
     sheets = [theme / "css" / "site.css", *sorted((theme / "figures").glob("*.css"))]
     css = palette.css(palette.load(theme / "palette.toml")).encode() + b"".join(f"/* {p.relative_to(theme).as_posix()} */\n".encode() + p.read_bytes() for p in sheets)
@@ -145,7 +149,7 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
     wheel_path = f"py/{hashlib.sha256(wheel).hexdigest()[:12]}/{wheel_name}"
     site.files[wheel_path] = wheel
     site.copies.update(runtime.files)
-    copies, files = _assets(paths.theme)
+    copies, files = _assets(paths.theme, live_reload)
     site.copies.update(copies)
     site.files.update(files)
     env = environment(paths.theme)
@@ -213,30 +217,29 @@ def _check_out(out: Path, root: Path, sources: list[Path]) -> None:
 
 
 def write(site: Site, out: Path, paths: Paths | None = None) -> None:
-    """Phase two: write into a temporary sibling folder, then swap it in whole."""
+    """Phase two: under the output's lock, write a temporary sibling folder, then swap it in whole."""
     out = out.resolve()
-    if paths is not None:
+    if paths is not None:  # before the lock file: a refused folder gets nothing beside it either
         _check_out(out, paths.root.resolve(), [p.resolve() for p in (paths.content, paths.theme, paths.engine)])
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
-    old = out.parent / f".{out.name}.old-{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
-    try:
-        for rel, data in sorted(site.files.items()):
-            dest = tmp / rel
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_bytes(data)
-        for rel, src in sorted(site.copies.items()):
-            dest = tmp / rel
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(src, dest)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    if out.exists():
-        out.rename(old)
-    tmp.rename(out)
-    shutil.rmtree(old, ignore_errors=True)
+    with swap.locked(out):
+        swap.remove_leftovers(out)
+        tmp = swap.temp_name(out, "tmp")
+        try:
+            for rel, data in sorted(site.files.items()):
+                dest = tmp / rel
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                dest.write_bytes(data)
+            for rel, src in sorted(site.copies.items()):
+                dest = tmp / rel
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(src, dest)
+            old = swap.swap_in(tmp, out)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
 
 
 def load_runtime(paths: Paths, pyodide_dist: Path | None) -> Runtime:

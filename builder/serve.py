@@ -1,34 +1,68 @@
 """`build.py serve`: build, serve dist/ on 127.0.0.1, rebuild on change, reload open pages.
 
-Content and theme changes rebuild in this process with the figure cache kept warm; a change
-to engine/ or builder/ re-executes the process, since Python code cannot be reloaded safely.
+Content and theme changes rebuild in this process with the figure cache kept warm. A change to
+engine/ or builder/ re-executes the process (Python code cannot be reloaded safely), but only
+once the new code imports. Nothing a build does stops the server: a failed build, a crashing
+builder or code that does not import shows its `path:line: message` over the open pages (through
+/__reload) while the last good build stays served, and the next good save reloads them.
 """
 from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
+import re
+import secrets
+import subprocess
 import sys
 import threading
 import time
+import traceback
+from http import HTTPStatus
 from pathlib import Path
 
 from .build import Paths, build
-from .errors import BuildError
+from .errors import BuildError, display_path
 from .figures import FigureCache
+
+IDLE_TIMEOUT = 30.0  # seconds a connection may stay silent before the server drops it
+PING = 15.0  # seconds between keep-alive comments on the /__reload stream
+MESSAGE_LIMIT = 300  # characters of an error message shown (messages may quote input)
+
+
+def _clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class _Reloader:
-    """A build counter that /__reload clients wait on (server-sent events)."""
+    """The build state open pages follow on /__reload: this process, its good builds, the last error."""
 
     def __init__(self):
+        self.session = secrets.token_hex(8)  # a restarted server is a new session: pages reload
+        self.builds = 0
+        self.error: str | None = None
         self.version = 0
         self.cond = threading.Condition()
 
-    def bump(self):
+    def _change(self, error: str | None, built: bool) -> None:
         with self.cond:
+            self.builds += built
+            self.error = error
             self.version += 1
             self.cond.notify_all()
+
+    def built(self) -> None:
+        self._change(None, True)
+
+    def failed(self, message: str) -> None:
+        self._change(_clip(message), False)
+
+    def event(self) -> tuple[int, bytes]:
+        """The current version and its server-sent event."""
+        with self.cond:
+            data = json.dumps({"session": self.session, "build": self.builds, "error": self.error})
+            return self.version, f"event: state\ndata: {data}\n\n".encode()
 
     def wait(self, seen: int, timeout: float) -> int:
         with self.cond:
@@ -41,9 +75,25 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
                       ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
                       ".whl": "application/zip", ".json": "application/json", ".svg": "image/svg+xml"}
     reloader: _Reloader = None
+    timeout = IDLE_TIMEOUT  # socket timeout: an idle or stalled connection ends instead of holding a thread
 
     def log_message(self, fmt, *args):  # quiet: the console is for build messages
         pass
+
+    def send_error(self, code, message=None, explain=None):
+        # http.server quotes parts of a malformed request in its messages: keep them short.
+        super().send_error(code, _clip(message, 60) if message else None, explain)
+
+    def list_directory(self, path):
+        self.send_error(HTTPStatus.NOT_FOUND, "File not found")  # a folder without index.html
+        return None
+
+    def send_head(self):
+        try:
+            return super().send_head()
+        except (ValueError, UnicodeError):  # a NUL byte or an undecodable %-escape: no such file
+            self.send_error(HTTPStatus.NOT_FOUND, "File not found")
+            return None
 
     def do_GET(self):
         if self.path != "/__reload":
@@ -52,66 +102,141 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-cache")
         self.end_headers()
-        seen = self.reloader.version
         try:
             self.wfile.write(b"retry: 500\n\n")
-            self.wfile.flush()
+            seen = None
             while True:
-                now = self.reloader.wait(seen, timeout=15)
-                self.wfile.write(b"data: reload\n\n" if now != seen else b": ping\n\n")
+                version, event = self.reloader.event()
+                self.wfile.write(event if version != seen else b": ping\n\n")
                 self.wfile.flush()
-                seen = now
-        except (BrokenPipeError, ConnectionResetError):
+                seen = version
+                self.reloader.wait(seen, timeout=PING)
+        except OSError:  # the page went away (reset, broken pipe, timeout)
             return
-
-
-def _rebuild(paths, out, pyodide_dist, cache) -> bool:
-    t0 = time.perf_counter()
-    try:
-        build(paths, out, pyodide_dist, cache, live_reload=True)
-    except BuildError as err:
-        print(err, file=sys.stderr, flush=True)
-        return False
-    print(f"built {out} in {time.perf_counter() - t0:.2f} s", flush=True)
-    return True
 
 
 class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
 
     def handle_error(self, request, client_address):
-        # A page closed mid-download resets its connection: expected, not worth a traceback.
-        if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
-            super().handle_error(request, client_address)
+        # One line, never a traceback: a page closed mid-download is expected, anything else is
+        # worth a note but must not stop the server.
+        err = sys.exc_info()[1]
+        if not isinstance(err, (ConnectionError, TimeoutError)):
+            print(_clip(f"serve: request from {client_address[0]} failed: {type(err).__name__}: {err}"),
+                  file=sys.stderr, flush=True)
 
 
-def static_server(folder: Path, port: int = 0, reloader: _Reloader | None = None) -> http.server.ThreadingHTTPServer:
+def static_server(folder: Path, port: int = 0, reloader: _Reloader | None = None,
+                  idle_timeout: float = IDLE_TIMEOUT) -> http.server.ThreadingHTTPServer:
     """Serve `folder` on 127.0.0.1 from a daemon thread, with the MIME types Pyodide needs."""
-    handler = functools.partial(type("Handler", (_Handler,), {"reloader": reloader or _Reloader()}),
-                                directory=str(folder))
+    attrs = {"reloader": reloader or _Reloader(), "timeout": idle_timeout}
+    handler = functools.partial(type("Handler", (_Handler,), attrs), directory=str(folder))
     server = _Server(("127.0.0.1", port), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 
 
+# --- building and restarting ---------------------------------------------------------------
+
+def _ours(filename: str, root: Path) -> bool:
+    return ".venv" not in Path(filename).parts and Path(filename).resolve().is_relative_to(root)
+
+
+def describe(err: BaseException, root: Path) -> str:
+    """`path:line: Type: message` for an unexpected exception, at its deepest frame in the repo."""
+    if isinstance(err, SyntaxError) and err.filename:
+        where, line, text = err.filename, err.lineno, err.msg
+    else:
+        frames = traceback.extract_tb(err.__traceback__)
+        frame = ([f for f in frames if _ours(f.filename, root)] or frames or [None])[-1]
+        where, line = (frame.filename, frame.lineno) if frame else ("?", None)
+        text = str(err)
+    return _clip(f"{display_path(Path(where))}:{line}: {type(err).__name__}: {text}")
+
+
+def _rebuild(paths: Paths, out: Path, pyodide_dist, cache: FigureCache, reloader: _Reloader) -> bool:
+    t0 = time.perf_counter()
+    try:
+        build(paths, out, pyodide_dist, cache, live_reload=True)
+    except BuildError as err:
+        message = str(err)
+    except Exception as err:  # a bug in the builder or the engine: say where, keep serving
+        message = describe(err, paths.root.resolve())
+    else:
+        print(f"built {out} in {time.perf_counter() - t0:.2f} s", flush=True)
+        reloader.built()
+        return True
+    print(message, file=sys.stderr, flush=True)
+    reloader.failed(message)
+    return False
+
+
+# Imports modules in a fresh interpreter: does the code as saved import at all?
+_IMPORT_CHECK = "import importlib, sys\nfor name in sys.argv[1:]:\n    importlib.import_module(name)\n"
+
+
+def import_problem(root: Path, changed: list[Path]) -> str | None:
+    """None when the entry points and every changed module import; else `path:line: message`."""
+    modules = ["builder.build", "builder.serve", "engine.figures"]
+    for p in changed:
+        if p.suffix == ".py" and p.is_file() and p.is_relative_to(root):
+            parts = p.relative_to(root).with_suffix("").parts
+            modules.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    try:
+        done = subprocess.run([sys.executable, "-c", _IMPORT_CHECK, *dict.fromkeys(modules)], cwd=root,
+                              capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return "importing the changed code took over 120 s"
+    if done.returncode == 0:
+        return None
+    # The last frame of Python's traceback outside importlib, and its last line (the exception).
+    frames = [m for m in re.finditer(r'^  File "([^"]+)", line (\d+)', done.stderr, re.M)
+              if not m.group(1).startswith("<")]
+    lines = [ln for ln in done.stderr.strip().splitlines() if ln.strip()]
+    where = f"{display_path(Path(frames[-1].group(1)))}:{frames[-1].group(2)}" if frames else "import"
+    return _clip(f"{where}: {lines[-1] if lines else 'the changed code does not import'}")
+
+
+def _restart_argv(port: int) -> list[str]:
+    """This process's command line with the port it serves on, so pages reconnect to the same one."""
+    args, out, skip = sys.orig_argv[1:], [], False
+    for a in args:
+        if skip:
+            skip = False
+        elif a == "--port":
+            skip = True
+        elif not a.startswith("--port="):
+            out.append(a)
+    return [sys.executable, *out, "--port", str(port)]
+
+
 def serve(paths: Paths, out: Path, port: int, pyodide_dist: Path | None) -> int:
     import watchfiles  # build-time only; imported here so `build.py build` never needs it
 
-    cache = FigureCache()
-    _rebuild(paths, out, pyodide_dist, cache)
     reloader = _Reloader()
-    server = static_server(out, port, reloader)
-    print(f"serving {out} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C stops)", flush=True)
-    code_dirs = (paths.engine.resolve(), (paths.root / "builder").resolve())
+    server = static_server(out, port, reloader)  # up first: the last good build, while this one builds
+    port = server.server_address[1]
+    print(f"serving {out} at http://127.0.0.1:{port}/ (Ctrl+C stops)", flush=True)
+    cache = FigureCache()
+    _rebuild(paths, out, pyodide_dist, cache, reloader)
+    root = paths.root.resolve()
+    code_dirs = (paths.engine.resolve(), root / "builder")
     try:
         for changes in watchfiles.watch(paths.content, paths.theme, *code_dirs, debounce=200):
             changed = [Path(p).resolve() for _, p in changes]
-            if any(d in p.parents for p in changed for d in code_dirs):
+            code = [p for p in changed if any(d in p.parents for d in code_dirs)]
+            if code:
+                problem = import_problem(root, code)
+                if problem:
+                    print(problem, file=sys.stderr, flush=True)
+                    reloader.failed(problem)
+                    continue
                 print("engine or builder changed: restarting", flush=True)
+                server.shutdown()
                 server.server_close()
-                os.execv(sys.executable, [sys.executable, *sys.argv])
-            if _rebuild(paths, out, pyodide_dist, cache):
-                reloader.bump()
+                os.execv(sys.executable, _restart_argv(port))
+            _rebuild(paths, out, pyodide_dist, cache, reloader)
     except KeyboardInterrupt:
         pass
     finally:

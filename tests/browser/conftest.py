@@ -134,6 +134,9 @@ def new_context(browser):
     contexts = []
 
     def make(**options):
+        # Playwright's wait_for_function and add_script_tag run code in the page that the pages'
+        # strict Content-Security-Policy (rightly) refuses; test_csp.py passes bypass_csp=False.
+        options.setdefault("bypass_csp", True)
         context = browser.new_context(**options)
         context.set_default_timeout(15_000)
         contexts.append(context)

@@ -38,7 +38,7 @@ def test_file_url_keeps_the_static_fallbacks(new_context, site):
 
 
 def test_file_url_says_why_python_is_unavailable(new_context, site):
-    """A classic inline script in the chapter template says why, since no module runs here."""
+    """A classic script (assets/js/page-status.js) says why, since no module runs here."""
     page, _ = _open_from_file(new_context, site)
     page.locator("[data-figure]").first.scroll_into_view_if_needed()
     status = page.locator("[data-runtime-status]")

@@ -1,31 +1,52 @@
-"""`build.py serve`: serves the build, rebuilds on a chapter edit, and tells open pages to reload."""
+"""`build.py serve`: serves the build, rebuilds on change and tells open pages to reload; shows
+every failure (bad content, a crashing builder, code that does not import) and keeps serving;
+answers malformed requests without a traceback; drops idle connections but keeps event streams."""
+import json
 import queue
 import re
+import shutil
+import socket
 import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 
+import builder.serve
+from builder.build import Paths, build
+from builder.serve import static_server
 from tests.conftest import ROOT
+
+CHAPTER = "04-scores-to-weights.html"
+
+
+def _start(build_py: Path, content: Path, out: Path):
+    proc = subprocess.Popen(
+        [sys.executable, "-u", str(build_py), "serve", "--port", "0", "--content", str(content), "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout], daemon=True).start()
+    return proc, lines
+
+
+def _stop(proc) -> None:
+    proc.terminate()
+    proc.wait(timeout=10)
 
 
 @pytest.fixture
 def server(content, tmp_path):
-    proc = subprocess.Popen(
-        [sys.executable, "-u", str(ROOT / "build.py"), "serve", "--port", "0",
-         "--content", str(content), "--out", str(tmp_path / "dist")],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    lines = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout], daemon=True).start()
+    proc, lines = _start(ROOT / "build.py", content, tmp_path / "dist")
     try:
-        seen = wait_for(lines, r"at (http://127\.0\.0\.1:\d+/)", 60)
-        yield lines, re.search(r"at (http://127\.0\.0\.1:\d+/)", seen).group(1)
+        url = re.search(r"at (http://127\.0\.0\.1:\d+/)", wait_for(lines, r"at http://127\.0\.0\.1:\d+/", 60)).group(1)
+        wait_for(lines, r"^built ", 120)
+        yield lines, url
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        _stop(proc)
 
 
 def wait_for(lines, pattern, seconds, poke=None):
@@ -44,35 +65,229 @@ def wait_for(lines, pattern, seconds, poke=None):
     raise AssertionError(f"no line matching {pattern!r} in {seconds} s; serve said: {''.join(said)}")
 
 
+class Events:
+    """The /__reload stream as a page sees it: build states, and pings between them."""
+
+    def __init__(self, url: str):
+        self.stream = urllib.request.urlopen(url + "__reload", timeout=30)
+        assert self.stream.readline().startswith(b"retry:")
+
+    def next_state(self, seconds: float = 60, want=lambda state: True) -> dict:
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            line = self.stream.readline()
+            assert line, "the event stream ended"
+            if line.startswith(b"data: "):
+                state = json.loads(line[6:])
+                if want(state):
+                    return state
+        raise AssertionError(f"no wanted state in {seconds} s")
+
+    def close(self):
+        self.stream.close()
+
+
+def _get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as err:
+        return err.code, ""
+
+
+# --- rebuilds and reloads --------------------------------------------------------------------
+
 def test_serves_rebuilds_and_reloads(server, content):
     lines, url = server
-    page = url + "04-scores-to-weights.html"
-    with urllib.request.urlopen(page) as r:
-        html = r.read().decode()
-    assert "From scores to weights" in html and "assets/js/livereload.js" in html
+    status, html = _get(url + CHAPTER)
+    assert status == 200 and "From scores to weights" in html and "assets/js/livereload.js" in html
     with urllib.request.urlopen(url + "pyodide/pyodide.asm.wasm") as r:
         assert r.headers["Content-Type"] == "application/wasm"
-    events = urllib.request.urlopen(url + "__reload", timeout=30)
-    assert events.readline().startswith(b"retry:")
-    events.readline()
+    events = Events(url)
+    first = events.next_state()
+    assert first["error"] is None and first["build"] >= 1, first
     chapter = content / "04-scores-to-weights.md"
     text = chapter.read_text().replace("# From scores to weights", "# From scores to weights, edited", 1)
     chapter.write_text(text)
     wait_for(lines, r"^built .* in [\d.]+ s", 30, poke=lambda: chapter.write_text(text))
-    line = b""
-    while line.strip() in (b"", b": ping"):
-        line = events.readline()
-    assert line.strip() == b"data: reload"
+    after = events.next_state(want=lambda s: s["build"] > first["build"])
+    assert after["session"] == first["session"] and after["error"] is None, after
     events.close()
-    with urllib.request.urlopen(page) as r:
-        assert "From scores to weights, edited" in r.read().decode()
+    assert "From scores to weights, edited" in _get(url + CHAPTER)[1]
 
 
-def test_a_broken_edit_keeps_serving_the_last_good_build(server, content):
+def test_a_broken_edit_shows_its_error_and_the_next_good_save_recovers(server, content):
     lines, url = server
+    events = Events(url)
+    first = events.next_state()
     chapter = content / "04-scores-to-weights.md"
-    text = chapter.read_text() + "\n/// figure | nope\n///\n"
-    chapter.write_text(text)
-    wait_for(lines, r"04-scores-to-weights\.md:\d+: unknown figure 'nope'", 30, poke=lambda: chapter.write_text(text))
-    with urllib.request.urlopen(url + "04-scores-to-weights.html") as r:
-        assert r.status == 200
+    good = chapter.read_text()
+    bad = good + "\n/// figure | nope\n///\n"
+    chapter.write_text(bad)
+    wait_for(lines, r"04-scores-to-weights\.md:\d+: unknown figure 'nope'", 30, poke=lambda: chapter.write_text(bad))
+    failed = events.next_state(want=lambda s: s["error"] is not None)
+    assert re.search(r"04-scores-to-weights\.md:\d+: unknown figure 'nope'", failed["error"]), failed
+    assert _get(url + CHAPTER)[0] == 200  # the last good build is still served
+    chapter.write_text(good)
+    wait_for(lines, r"^built ", 30, poke=lambda: chapter.write_text(good))
+    recovered = events.next_state(want=lambda s: s["error"] is None)
+    assert recovered["build"] > first["build"], recovered
+    events.close()
+
+
+@pytest.fixture
+def repo_copy(tmp_path):
+    """A copy of the code (build.py, builder/, engine/, theme/) that a test may break."""
+    repo = tmp_path / "repo"
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in ("builder", "engine", "theme"):
+        shutil.copytree(ROOT / name, repo / name, ignore=ignore)
+    shutil.copy(ROOT / "build.py", repo / "build.py")
+    (repo / "node_modules").symlink_to(ROOT / "node_modules")
+    return repo
+
+
+def test_code_that_fails_to_import_or_crashes_never_stops_the_server(repo_copy, content, tmp_path):
+    """A builder change that does not import is shown and the server stays; one that imports
+    but crashes the build restarts the server, whose build error is shown; the fix reloads."""
+    proc, lines = _start(repo_copy / "build.py", content, tmp_path / "dist")
+    try:
+        url = re.search(r"at (http://127\.0\.0\.1:\d+/)", wait_for(lines, r"at http://127\.0\.0\.1:\d+/", 60)).group(1)
+        wait_for(lines, r"^built ", 120)
+        events = Events(url)
+        first = events.next_state()
+        links = repo_copy / "builder" / "links.py"
+        good = links.read_text()
+
+        broken = good + "\ndef broken(:\n"
+        links.write_text(broken)
+        shown = wait_for(lines, r"links\.py:\d+: SyntaxError", 30, poke=lambda: links.write_text(broken))
+        line = len(good.splitlines()) + 2
+        assert f"links.py:{line}: SyntaxError" in shown, shown
+        state = events.next_state(want=lambda s: s["error"] is not None)
+        assert f"links.py:{line}: SyntaxError" in state["error"] and state["session"] == first["session"], state
+        assert proc.poll() is None and _get(url + CHAPTER)[0] == 200
+
+        crashing = good.replace("def check_links(", "def check_links(*args, **kwargs):\n    raise RuntimeError('boom')\n\n\ndef _unused(", 1)
+        assert crashing != good
+        links.write_text(crashing)
+        wait_for(lines, r"restarting", 30, poke=lambda: links.write_text(crashing))
+        shown = wait_for(lines, r"links\.py:\d+: RuntimeError: boom", 120)
+        assert proc.poll() is None and _get(url + CHAPTER)[0] == 200  # same port, last good build
+        events = Events(url)
+        state = events.next_state()
+        assert state["session"] != first["session"] and "RuntimeError: boom" in state["error"], state
+
+        links.write_text(good)
+        wait_for(lines, r"restarting", 30, poke=lambda: links.write_text(good))
+        wait_for(lines, r"^built ", 120)
+        events = Events(url)
+        state = events.next_state()
+        assert state["error"] is None and state["build"] >= 1 and state["session"] != first["session"], state
+        events.close()
+    finally:
+        _stop(proc)
+
+
+# --- dev-only files --------------------------------------------------------------------------
+
+def test_only_serve_builds_carry_the_live_reload_script(content, tmp_path):
+    paths = Paths.at(ROOT, content)
+    for live_reload in (False, True):
+        out = tmp_path / f"dist-{live_reload}"
+        build(paths, out, live_reload=live_reload)
+        pages = [p.read_text() for p in out.glob("*.html")]
+        assert pages
+        assert (out / "assets/js/livereload.js").is_file() == live_reload
+        assert all(("livereload.js" in html) == live_reload for html in pages)
+
+
+# --- the HTTP server itself ------------------------------------------------------------------
+
+@pytest.fixture
+def folder(tmp_path):
+    (tmp_path / "index.html").write_text("home")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "page.html").write_text("page")
+    return tmp_path
+
+
+def _raw(port: int, request: bytes, timeout: float = 10) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(request)
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+        return data
+
+
+MALFORMED = [
+    b"GARBAGE\r\n\r\n",
+    b"GET\r\n\r\n",
+    b"GET / HTTP/9.9\r\n\r\n",
+    b"GET / HTTP/1.0 extra words\r\n\r\n",
+    b"\x00\xff\xfe binary\r\n\r\n",
+    b"GET /%zz HTTP/1.0\r\n\r\n",
+    b"GET /%00 HTTP/1.0\r\n\r\n",
+    b"GET /index.html%00.txt HTTP/1.0\r\n\r\n",
+    b"GET /a\x00b HTTP/1.0\r\n\r\n",
+    b"GET /%ed%a0%80 HTTP/1.0\r\n\r\n",
+    b"GET /%ff%fe HTTP/1.0\r\n\r\n",
+    b"GET /../../../etc/passwd HTTP/1.0\r\n\r\n",
+    b"GET /" + b"a" * 5000 + b" HTTP/1.0\r\n\r\n",
+    b"GET /" + b"a/" * 40000 + b" HTTP/1.0\r\n\r\n",
+    b"GET / HTTP/1.0\r\n" + b"X: " + b"y" * 70000 + b"\r\n\r\n",
+    b"GET / HTTP/1.0\r\n" + b"X: y\r\n" * 200 + b"\r\n",
+]
+
+
+def test_malformed_requests_get_an_error_status_and_no_traceback(folder, capfd):
+    server = static_server(folder)
+    port = server.server_address[1]
+    try:
+        for request in MALFORMED:
+            answer = _raw(port, request)
+            # A request line of under three words is HTTP/0.9, answered with the error page only.
+            assert re.match(rb"HTTP/1\.[01] [45]\d\d ", answer) or re.search(rb"Error code: [45]\d\d", answer), \
+                (request[:60], answer[:200])
+            assert b"a" * 100 not in answer, "the error page echoes the whole request"
+        assert _raw(port, b"GET / HTTP/1.0\r\n\r\n").endswith(b"home")  # still serving
+    finally:
+        server.shutdown()
+        server.server_close()
+    err = capfd.readouterr().err
+    assert "Traceback" not in err, err
+
+
+def test_a_folder_without_index_is_not_listed(folder):
+    server = static_server(folder)
+    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    try:
+        assert _get(url + "sub/") == (404, "")
+        assert _get(url + "sub") == (404, "")  # redirected to sub/, then not found
+        assert _get(url + "sub/page.html") == (200, "page")
+        assert _get(url) == (200, "home")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_idle_connections_time_out_but_the_event_stream_stays(folder, monkeypatch):
+    monkeypatch.setattr(builder.serve, "PING", 0.2)
+    server = static_server(folder, idle_timeout=0.5)
+    port = server.server_address[1]
+    try:
+        for request in (b"", b"GET / HTT"):  # silent, and stalled half way through the request line
+            t0 = time.monotonic()
+            assert _raw(port, request, timeout=10) == b""  # closed without an answer
+            assert time.monotonic() - t0 < 5, "an idle connection was kept"
+        events = Events(f"http://127.0.0.1:{port}/")
+        events.next_state()
+        t0, pings = time.monotonic(), 0
+        while time.monotonic() - t0 < 2:  # four times the idle timeout
+            pings += events.stream.readline().startswith(b": ping")
+        assert pings >= 3, pings
+        events.close()
+    finally:
+        server.shutdown()
+        server.server_close()

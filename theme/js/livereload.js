@@ -1,3 +1,29 @@
-// Dev server only (build.py serve): reload the page after each successful rebuild.
+// Dev server only (build.py serve; never copied into a production build). Follows the server's
+// build state on /__reload: reloads after each good build (or a restarted server's first one),
+// and shows a failed build's `path:line: message` over the page until the next good build.
 const source = new EventSource("/__reload");
-source.onmessage = (e) => { if (e.data === "reload") location.reload(); };
+let loadedWith = null; // "session:build" the page was loaded with
+let overlay = null;
+
+source.addEventListener("state", (e) => {
+  const state = JSON.parse(e.data);
+  const key = state.session + ":" + state.build;
+  loadedWith ??= key;
+  if (state.error) return showError(state.error);
+  overlay?.remove();
+  overlay = null;
+  if (key !== loadedWith && state.build > 0) location.reload();
+});
+
+function showError(message) {
+  if (!overlay) {
+    overlay = document.createElement("div");
+    overlay.setAttribute("role", "alert");
+    overlay.dataset.buildError = "";
+    // Styles through the CSSOM: the pages' Content-Security-Policy forbids inline style attributes.
+    overlay.style.cssText = "position: fixed; inset: auto 0 0 0; z-index: 1000; margin: 0; padding: 1rem;" +
+      "background: #fff3f3; color: #600; border-top: 3px solid #c00; font: 14px/1.4 monospace; white-space: pre-wrap;";
+    document.body.append(overlay);
+  }
+  overlay.textContent = "Build failed (the page shows the last good build):\n" + message;
+}

@@ -1,10 +1,19 @@
 // Small DOM helpers shared by the figure views (no framework needed for a few SVG elements).
 const NS = "http://www.w3.org/2000/svg";
 
+// A `style` attribute set with setAttribute is inline style, which the pages' Content-Security-
+// Policy refuses (style-src 'self'); the same declarations through the CSSOM are allowed.
+function setAttributes(el, attrs) {
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "style") el.style.cssText = v;
+    else el.setAttribute(k, v);
+  }
+}
+
 /** Create an SVG element with attributes, appended to parent when given. */
 export function svg(tag, attrs = {}, parent = null) {
   const el = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  setAttributes(el, attrs);
   parent?.append(el);
   return el;
 }
@@ -18,7 +27,7 @@ export function set(el, attrs) {
 /** Create an HTML element with attributes and optional text. */
 export function html(tag, attrs = {}, parent = null, text = null) {
   const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  setAttributes(el, attrs);
   if (text !== null) el.textContent = text;
   parent?.append(el);
   return el;

@@ -1,0 +1,195 @@
+"""The pages' Content-Security-Policy: every page declares it, and nothing the site does breaks it.
+
+Contexts here keep the policy enforced (bypass_csp=False). Violations are caught twice: by the
+page's own `securitypolicyviolation` events, recorded from before any page script runs, and by
+Chromium's console errors. Waits poll from Python (page.evaluate runs outside the page's
+policy), since Playwright's wait_for_function evaluates a string in the page, which the policy
+refuses.
+"""
+from __future__ import annotations
+
+import html.parser
+import re
+import time
+
+import pytest
+
+from .conftest import CDN, CHAPTER, LIVE_ROUTES, SETTLE_MS, expect
+
+RECORD_VIOLATIONS = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__csp.push(e.effectiveDirective + " blocked " + (e.blockedURI || "?") + " at " + e.sourceFile + ":" + e.lineNumber);
+});
+"""
+WIDTHS = (1200, 375)
+# What the policy must say (the whole policy lives in theme/templates/base.html).
+REQUIRED = {"default-src": "'none'", "script-src": "'self'", "object-src": "'none'", "base-uri": "'none'"}
+
+
+class Visit:
+    """One page opened with the policy enforced, and every violation it reports."""
+
+    def __init__(self, new_context, url: str, width: int, routes=()):
+        context = new_context(bypass_csp=False, viewport={"width": width, "height": 800})
+        context.route(CDN, lambda route: route.abort())  # numpy's CDN is unreachable here anyway
+        for pattern, handler in routes:
+            context.route(pattern, handler)
+        self.page = context.new_page()
+        self.console: list[str] = []
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: self.console.append(f"{m.type}: {m.text}"))
+        self.page.on("pageerror", lambda err: self.errors.append(str(err)))
+        self.page.add_init_script(RECORD_VIOLATIONS)
+        self.page.goto(url)
+        self.page.wait_for_load_state("load")
+
+    def violations(self) -> list[str]:
+        events = self.page.evaluate("window.__csp")
+        logged = [m for m in self.console if "Content Security Policy" in m or "Content-Security-Policy" in m]
+        return events + logged
+
+    def poll(self, script: str, arg=None, timeout: float = 10.0) -> bool:
+        """Evaluate `script` (a function of arg) until it returns true; False on timeout."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.page.evaluate(script, arg):
+                return True
+            time.sleep(0.05)
+        return False
+
+    def scroll_through(self) -> None:
+        """Scroll to the end in half screens, so that lazy images load and figures come on screen."""
+        self.page.evaluate("""async () => {
+            for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
+              scrollTo(0, y);
+              await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 30)));
+            }
+            // Hidden lazy images (fallbacks behind a drawn view) never load: wait for the shown ones.
+            const shown = [...document.images].filter((i) => i.checkVisibility());
+            await Promise.all(shown.map((i) => i.decode().catch(() => {})));
+        }""")
+
+
+SNAPSHOT = """(fig) => fig.querySelector(".figure-view").innerHTML + "\\n" + fig.querySelector(".figure-numbers").textContent"""
+
+
+def _use_every_figure(visit: Visit, where: str) -> None:
+    """Press each figure's key control and wait until the figure shows something new."""
+    page = visit.page
+    for fig in page.locator("[data-figure]").all():
+        control = fig.locator("[data-key-control]").first
+        key = control.get_attribute("data-key-control")
+        before = fig.evaluate(SNAPSHOT)
+        control.focus()
+        control.press(key)
+        changed = visit.poll(f"([fig, before]) => ({SNAPSHOT})(fig) !== before", [fig.element_handle(), before])
+        assert changed, f"{where}: pressing {key} in figure {fig.get_attribute('data-figure')} changed nothing"
+
+
+def _boot_runtime(visit: Visit, want: str) -> dict:
+    """Scroll the first figure on screen (which starts Python) and wait for the runtime to settle."""
+    page = visit.page
+    for fig in page.locator("[data-figure]").all():
+        expect(fig).to_have_attribute("data-state", "prerendered")
+    page.locator("[data-figure]").first.scroll_into_view_if_needed()
+    status = page.locator("[data-runtime-status]")
+    expect(status).to_have_attribute("data-state", want, timeout=SETTLE_MS)
+    return status.evaluate("e => ({state: e.dataset.state, stage: e.dataset.stage, text: e.textContent})")
+
+
+def _pages(site) -> list[str]:
+    pages = sorted(p.name for p in site.glob("*.html"))
+    assert {"index.html", "bibliography.html", CHAPTER} <= set(pages), pages
+    return pages
+
+
+# --- the policy as written -------------------------------------------------------------------
+
+class _Scan(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.policies, self.inline_scripts, self.style_attrs = [], 0, 0
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "meta" and (a.get("http-equiv") or "").lower() == "content-security-policy":
+            self.policies.append(a.get("content") or "")
+        if tag == "script" and not a.get("src") and a.get("type") != "application/json":
+            self.inline_scripts += 1
+        if "style" in a:
+            self.style_attrs += 1
+
+
+def test_every_page_declares_a_strict_policy(site):
+    for name in _pages(site):
+        scan = _Scan()
+        scan.feed((site / name).read_text())
+        assert len(scan.policies) == 1, f"{name}: {len(scan.policies)} CSP meta tags"
+        policy = dict((d.split()[0], " ".join(d.split()[1:])) for d in scan.policies[0].split(";") if d.strip())
+        for directive, value in REQUIRED.items():
+            assert policy.get(directive) == value, f"{name}: {directive} is {policy.get(directive)!r}, not {value!r}"
+        assert not re.search(r"'unsafe-(inline|eval)'|\*|data:|https?:", scan.policies[0]), f"{name}: {scan.policies[0]}"
+        assert scan.inline_scripts == 0, f"{name}: {scan.inline_scripts} inline script(s)"
+        assert scan.style_attrs == 0, f"{name}: {scan.style_attrs} inline style attribute(s)"
+
+
+# --- the site under the policy ---------------------------------------------------------------
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_violation_on_any_page_with_the_live_runtime(new_context, base_url, site, width):
+    """Every page at this width; on chapters the stand-in worker reaches "ready" and every
+    figure's key control is used, so views draw worker results."""
+    for name in _pages(site):
+        visit = Visit(new_context, base_url + name, width, routes=LIVE_ROUTES)
+        if visit.page.locator("[data-figure]").count():
+            assert _boot_runtime(visit, "ready")["state"] == "ready"
+            _use_every_figure(visit, f"{name} at {width}px")
+        visit.scroll_through()
+        assert visit.violations() == [], f"{name} at {width}px"
+        assert visit.errors == [], f"{name} at {width}px"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_violation_while_pyodide_boots_from_the_site(new_context, base_url, site, width):
+    """The default build: the real worker boots Pyodide's core from the site, then finds numpy's
+    CDN unreachable (routed away) and says so; figures keep working on their embedded data."""
+    for name in _pages(site):
+        visit = Visit(new_context, base_url + name, width)
+        if visit.page.locator("[data-figure]").count():
+            status = _boot_runtime(visit, "unavailable")
+            assert status["stage"] == "numpy", status  # Pyodide itself started under the policy
+            _use_every_figure(visit, f"{name} at {width}px")
+        visit.scroll_through()
+        assert visit.violations() == [], f"{name} at {width}px"
+        assert visit.errors == [], f"{name} at {width}px"
+
+
+def test_file_url_status_line_runs_under_the_policy(new_context, site):
+    """From file:// the classic status script (an external file, not inline) still says why."""
+    visit = Visit(new_context, site.as_uri() + "/" + CHAPTER, 1200)
+    status = visit.page.locator("[data-runtime-status]")
+    expect(status).to_have_attribute("data-state", "unavailable")
+    assert "file" in status.text_content().lower(), status.text_content()
+    assert visit.violations() == []
+
+
+# --- the checks above can fail ---------------------------------------------------------------
+
+def _with_violations(route):
+    """The real chapter, plus an inline script, an inline style and an image from elsewhere."""
+    response = route.fetch()
+    body = response.text().replace(
+        "</main>",
+        '<script>window.__inlineRan = true;</script><p style="color: red">x</p>'
+        '<img src="https://example.invalid/x.png" alt=""></main>', 1)
+    route.fulfill(response=response, body=body)
+
+
+def test_a_violating_page_is_caught(new_context, base_url):
+    visit = Visit(new_context, base_url + CHAPTER, 1200, routes=[("**/" + CHAPTER, _with_violations)])
+    assert visit.poll("() => window.__csp.length >= 3"), visit.violations()
+    found = " ".join(visit.violations())
+    for directive in ("script-src-elem", "style-src-attr", "img-src"):
+        assert directive in found, found
+    assert visit.page.evaluate("window.__inlineRan === undefined")
