@@ -13,7 +13,7 @@ import xml.etree.ElementTree as etree
 from pymdownx.blocks.block import Block as _Block, type_any
 
 from engine.figures import FIGURES, ParamError, module, validate as validate_params
-from ..errors import BuildError
+from ..errors import BuildError, clip
 
 NAME = "figure"
 
@@ -23,11 +23,17 @@ def validate(use, path):
     if not use.argument:
         raise BuildError(path, use.line, f"figure directive needs a name: '/// figure | name' (known: {', '.join(FIGURES)})")
     if use.argument not in FIGURES:
-        raise BuildError(path, use.line, f"unknown figure '{use.argument}' (known: {', '.join(FIGURES)})")
+        raise BuildError(path, use.line, f"unknown figure '{clip(use.argument, 40)}' (known: {', '.join(FIGURES)})")
     try:
         validate_params(module(use.argument).Params, use.options)
     except ParamError as err:
-        raise BuildError(path, use.option_lines.get((err.option or "").split("[")[0], use.line), f"figure '{use.argument}': {err}") from None
+        raise param_error(err, use, path) from None
+
+
+def param_error(err: ParamError, use, path) -> BuildError:
+    """A figure option the model refused, at the option's line when known, else the directive's."""
+    line = use.option_lines.get((err.option or "").split("[")[0], use.line)
+    return BuildError(path, line, f"figure '{use.argument}': {clip(err, 200)}")
 
 
 _UNSET = object()
