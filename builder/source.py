@@ -77,6 +77,7 @@ RE_MARKER = re.compile(r">|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t])")
 RE_OPTION_LIKE = re.compile(r"^([ ]*)[A-Za-z_][\w-]*[ ]*:(?:[ ]|$)")
 MAX_NESTING = 50  # Python-Markdown recurses once per level and overflows the stack in the hundreds
 MAX_EXPRESSION = 300  # characters between {= and =}
+MAX_FENCES = 1_000  # Python-Markdown copies the whole text once per fenced block: quadratic past this
 BRACKET_BUDGET = 2_000_000  # characters Python-Markdown's link parser may walk looking for ']'
 
 
@@ -105,8 +106,8 @@ def _fence_closers(lines: list[str]) -> dict[str, list[int]]:
 def _nesting(line: str) -> int:
     """Quote and list markers at the start of the line, plus its indentation in steps of four."""
     prefix = RE_CONTAINERS.match(line).group()
-    markers = len(RE_MARKER.findall(prefix))
-    return markers + len(RE_MARKER.sub("", prefix).expandtabs(4)) // 4
+    indent = prefix[:len(prefix) - len(prefix.lstrip(" \t"))].expandtabs(4)
+    return len(RE_MARKER.findall(prefix)) + len(indent) // 4
 
 
 def _parse_options(path: Path, header_line: int, option_lines: list[str]) -> tuple[dict, dict]:
@@ -204,6 +205,7 @@ def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSou
     anchors = _list_anchors(lines)
     closers = _fence_closers(lines)
     brackets = _BracketCost(path)
+    fences = 0
     i = 0
     while i < len(lines):
         line, lineno = lines[i], i + 1
@@ -213,6 +215,9 @@ def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSou
             if after is None:
                 raise BuildError(path, lineno, f"code fence '{clip(m.group('fence'), 20)}' is never closed: "
                                                f"add a line '{clip(m.group('fence'), 20)}' after the code")
+            fences += 1
+            if fences > MAX_FENCES:
+                raise BuildError(path, lineno, f"more than {MAX_FENCES} code blocks in one chapter: split it")
             brackets.end_paragraph()
             i = after + 1
             continue
