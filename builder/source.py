@@ -77,8 +77,15 @@ RE_MARKER = re.compile(r">|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t])")
 RE_OPTION_LIKE = re.compile(r"^([ ]*)[A-Za-z_][\w-]*[ ]*:(?:[ ]|$)")
 MAX_NESTING = 50  # Python-Markdown recurses once per level and overflows the stack in the hundreds
 MAX_EXPRESSION = 300  # characters between {= and =}
+MAX_OPTIONS = 10_000  # characters of YAML under one directive
+MAX_LIST_ITEMS = 2_000  # Python-Markdown's list parsing is quadratic in the items of a list
 MAX_FENCES = 1_000  # Python-Markdown copies the whole text once per fenced block: quadratic past this
 BRACKET_BUDGET = 2_000_000  # characters Python-Markdown's link parser may walk looking for ']'
+# Characters where an inline pattern may start (and line ends). Length x their count: the real
+# chapters reach 2.5e5 in a paragraph and 9.1e5 in all; a paragraph at the budget renders in 0.1 s.
+INLINE_SYNTAX = "`*_[]()<>&!~^${}=\\'\""
+PARAGRAPH_BUDGET = 4_000_000
+CHAPTER_BUDGET = 40_000_000
 
 
 def _list_anchors(lines: list[str]) -> list[bool]:
@@ -112,6 +119,9 @@ def _nesting(line: str) -> int:
 
 def _parse_options(path: Path, header_line: int, option_lines: list[str]) -> tuple[dict, dict]:
     text = "\n".join(option_lines)
+    if len(text) > MAX_OPTIONS:  # PyYAML reads about 40 KB a second
+        raise BuildError(path, header_line + 1, f"directive options of {len(text)} characters "
+                                                f"(at most {MAX_OPTIONS})")
     try:
         options = yaml_options.load(text) if text.strip() else {}
     except yaml.YAMLError as err:
@@ -156,20 +166,29 @@ def _expressions(path: Path, lineno: int, line: str) -> list[ExpressionUse]:
     return found
 
 
-class _BracketCost:
-    """How far Python-Markdown's link parser walks: from every '[' to its ']' (or the end of the
-    paragraph when there is none). Thousands of unclosed or nested '[' make that quadratic, so
-    past a budget the chapter is refused before rendering, pointing at the first such '['."""
+class _InlineCost:
+    """A bound on the work of Python-Markdown's inline patterns, which restart from each opening
+    character and walk to the end of the paragraph: 40 KB of '`` `', '*a' or '[a](b' take
+    minutes. Two measures, each linear to compute, each far above any real chapter's:
+    - the walk of its link parser from every '[' to its ']' (or the paragraph's end);
+    - paragraph length times the characters that can open inline syntax, per paragraph and summed.
+    Past either, the chapter is refused before rendering, at the paragraph (or bracket) at fault."""
 
     def __init__(self, path: Path):
-        self.path, self.cost = path, 0
-        self.open: list[tuple[int, int]] = []  # (offset, line) of each '[' not closed yet
-        self.offset, self.first = 0, None  # characters seen in this paragraph; line of its first '['
+        self.path, self.brackets, self.total = path, 0, 0
+        self._start_paragraph()
 
-    def line(self, lineno: int, line: str) -> None:
-        if not line.strip():
+    def _start_paragraph(self) -> None:
+        self.open: list[tuple[int, int]] = []  # (offset, line) of each '[' not closed yet
+        self.offset, self.syntax, self.first, self.first_bracket = 0, 0, None, None
+
+    def line(self, lineno: int, raw: str, line: str) -> None:
+        """`raw` as written (code spans cost Markdown work too), `line` with code spans blanked."""
+        if not raw.strip():
             self.end_paragraph()
             return
+        self.first = self.first or lineno
+        self.syntax += 1 + sum(raw.count(c) for c in INLINE_SYNTAX)  # a line may end in a <br>
         if "[" in line or "]" in line:
             escaped = False
             for j, ch in enumerate(line):
@@ -179,18 +198,25 @@ class _BracketCost:
                     escaped = True
                 elif ch == "[":
                     self.open.append((self.offset + j, lineno))
-                    self.first = self.first or lineno
+                    self.first_bracket = self.first_bracket or lineno
                 elif ch == "]" and self.open:
-                    self.cost += self.offset + j - self.open.pop()[0]
+                    self.brackets += self.offset + j - self.open.pop()[0]
         self.offset += len(line) + 1
 
     def end_paragraph(self) -> None:
-        self.cost += sum(self.offset - start for start, _ in self.open)
-        if self.cost > BRACKET_BUDGET:
-            raise BuildError(self.path, self.open[0][1] if self.open else self.first,
+        self.brackets += sum(self.offset - start for start, _ in self.open)
+        if self.brackets > BRACKET_BUDGET:
+            raise BuildError(self.path, self.open[0][1] if self.open else self.first_bracket,
                              "too many unclosed or nested '[' for Markdown to read in reasonable time: "
                              "close them, or write '\\[' for a literal bracket")
-        self.open, self.offset, self.first = [], 0, None
+        cost = self.offset * self.syntax
+        self.total += cost
+        if cost > PARAGRAPH_BUDGET or self.total > CHAPTER_BUDGET:
+            raise BuildError(self.path, self.first, f"paragraph of {self.offset} characters, {self.syntax} of them "
+                             "Markdown syntax (`*_[]()<>&!...), is more than Markdown can read in reasonable "
+                             "time" + ("" if cost > PARAGRAPH_BUDGET else " after the paragraphs before it")
+                             + ": split it with blank lines, or the chapter into two")
+        self._start_paragraph()
 
 
 def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSource:
@@ -204,8 +230,8 @@ def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSou
     open_blocks: list[tuple[int, int, str]] = []  # (slash count, header line, name)
     anchors = _list_anchors(lines)
     closers = _fence_closers(lines)
-    brackets = _BracketCost(path)
-    fences = 0
+    brackets = _InlineCost(path)
+    fences = items = 0
     i = 0
     while i < len(lines):
         line, lineno = lines[i], i + 1
@@ -256,11 +282,15 @@ def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSou
             brackets.end_paragraph()
             i += 1
             continue
+        if RE_LIST_ITEM.match(line):
+            items += 1
+            if items > MAX_LIST_ITEMS:
+                raise BuildError(path, lineno, f"more than {MAX_LIST_ITEMS} list items in one chapter: split it")
         masked = _mask_code_spans(line)
         expressions.extend(_expressions(path, lineno, masked))
         citations.extend(_citations(path, lineno, masked))
         _notes(path, lineno, masked, note_refs, note_defs)
-        brackets.line(lineno, masked)
+        brackets.line(lineno, line, masked)
         i += 1
     brackets.end_paragraph()
     if open_blocks:

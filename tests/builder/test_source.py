@@ -76,7 +76,7 @@ def test_fences_are_those_python_markdown_reads():
 
 
 def test_balanced_and_escaped_brackets_pass():
-    text = "# T\n\n" + "[a](b) \\[ [c] " * 2000 + "\n\n" + "[" * 50 + "\n"
+    text = "# T\n\n" + "[a](b) \\[ [c] " * 100 + "\n\n" + "[" * 50 + "\n"
     assert scan(P, text, KNOWN).directives == []
 
 
@@ -122,14 +122,21 @@ def test_line_numbers_count_only_newlines():
 
 
 def test_scan_counts_are_linear():
-    """Work grows with the input, not its square: 20,000 fences and 100 KB of openers scan in one pass."""
+    """Work grows with the input, not its square: 200,000 lines and 100 KB of openers scan in one pass."""
     import time
     sizes = []
-    for n in (2_000, 20_000):
-        text = "# T\n\n" + "```\nx\n```\n" * n + "{=" * (5 * n) + "\n"
+    for n in (20_000, 200_000):
+        text = "# T\n\n" + "a [b](c) d\n\n" * n + "[@" * (n // 4) + "{=" * (n // 4) + "\n"
         t0 = time.perf_counter()
         with pytest.raises(BuildError, match="not closed"):
             scan(P, text, KNOWN)
         sizes.append(time.perf_counter() - t0)
     # a generous factor: 10x the input within 40x the time (quadratic would be 100x)
     assert sizes[1] < 40 * sizes[0] + 0.5, sizes
+
+
+def test_huge_option_blocks_are_refused_before_yaml_reads_them():
+    text = "/// figure | a\n" + "    x: [1, 2]\n" * 1000 + "\nCap.\n///\n"
+    with pytest.raises(BuildError, match=r"options of 13999 characters \(at most 10000\)") as err:
+        scan(P, text, KNOWN)
+    assert err.value.line == 2
