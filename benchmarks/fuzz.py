@@ -93,8 +93,10 @@ def mutate_chapter(rng: random.Random) -> tuple[str, str]:
         elif op < 0.9 and lines:  # cut a line short
             i = rng.randrange(len(lines))
             lines[i] = lines[i][:rng.randrange(len(lines[i]) + 1)]
-        else:
+        elif op < 0.95:
             lines.insert(at, expression(rng))
+        else:
+            lines.insert(at, figure_block(rng))
     return name, "\n".join(lines)
 
 

@@ -34,6 +34,7 @@ class DirectiveUse:
     options: dict  # parsed YAML options
     line: int  # 1-based line of the header
     option_lines: dict = field(default_factory=dict)  # option name -> its line
+    first_body_line: tuple[int, str] | None = None  # (line, text) right after the options: caption or a slip
 
 
 @dataclass
@@ -266,7 +267,8 @@ def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSou
                 raise BuildError(path, j + 1, "options must be indented by four spaces (more than the "
                                               "'///' line); this line would become caption text")
             options, where = _parse_options(path, lineno, lines[i + 1:j])
-            directives.append(DirectiveUse(name, argument, options, lineno, where))
+            body = (j + 1, lines[j]) if j < len(lines) else None
+            directives.append(DirectiveUse(name, argument, options, lineno, where, body))
             open_blocks.append((len(slashes), lineno, name))
             brackets.end_paragraph()
             i = j

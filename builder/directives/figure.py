@@ -8,6 +8,7 @@
 """
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as etree
 
 from pymdownx.blocks.block import Block as _Block, type_any
@@ -16,6 +17,7 @@ from engine.figures import FIGURES, ParamError, module, validate as validate_par
 from ..errors import BuildError, clip
 
 NAME = "figure"
+RE_OPTION_SLIP = re.compile(r"^[ ]*([A-Za-z_][\w-]*)[ ]*:(?:[ ]|$)")  # `temperature: 2` right after the header
 
 
 def validate(use, path):
@@ -24,10 +26,15 @@ def validate(use, path):
         raise BuildError(path, use.line, f"figure directive needs a name: '/// figure | name' (known: {', '.join(FIGURES)})")
     if use.argument not in FIGURES:
         raise BuildError(path, use.line, f"unknown figure '{clip(use.argument, 40)}' (known: {', '.join(FIGURES)})")
+    params = module(use.argument).Params
     try:
-        validate_params(module(use.argument).Params, use.options)
+        validate_params(params, use.options)
     except ParamError as err:
         raise param_error(err, use, path) from None
+    slip = RE_OPTION_SLIP.match(use.first_body_line[1]) if use.first_body_line else None
+    if slip and slip.group(1) in params.__dataclass_fields__:
+        raise BuildError(path, use.first_body_line[0], f"option '{slip.group(1)}' would become caption text: "
+                                                       "options must be indented by four spaces")
 
 
 def param_error(err: ParamError, use, path) -> BuildError:
