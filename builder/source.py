@@ -19,7 +19,7 @@ from .errors import BuildError, clip, split_lines
 # Any indentation: inside a list item pymdownx.blocks still sees a nested block.
 RE_BLOCK_START = re.compile(r"^([ ]*)(/{3,})[ ]*([\w-]+)[ ]*(?:\|[ ]*(.*?)[ ]*)?$")
 RE_BLOCK_END = re.compile(r"^[ ]*(/{3,})[ ]*$")
-RE_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+RE_BACKTICKS = re.compile(r"`+")
 RE_CITATION = re.compile(r"\[(@[^\]]*)\]")  # [@key] or [@a; @b]; Markdown's pattern (the scan uses find)
 RE_CITATION_KEY = re.compile(r"^@([A-Za-z0-9_:.+-]+)$")
 # A note's name excludes '[': then each '[^' is matched up to the next '[', linear on '[^[^[^...'.
@@ -142,12 +142,34 @@ def _parse_options(path: Path, header_line: int, option_lines: list[str]) -> tup
     return options, where
 
 
+def _code_spans(line: str) -> list[tuple[int, int]]:
+    """Each code span: a run of backticks up to the next run of the same length. Runs are found
+    once and matched by length, where a regex with a backreference retried every shorter opener
+    (quadratic on a line of ever shorter runs)."""
+    runs = [m.span() for m in RE_BACKTICKS.finditer(line)]
+    by_length: dict[int, list[int]] = {}
+    for k, (a, b) in enumerate(runs):
+        by_length.setdefault(b - a, []).append(k)
+    spans, k = [], 0
+    while k < len(runs):
+        same = by_length[runs[k][1] - runs[k][0]]
+        n = bisect.bisect_right(same, k)
+        if n < len(same):
+            spans.append((runs[k][0], runs[same[n]][1]))
+            k = same[n] + 1
+        else:
+            k += 1
+    return spans
+
+
 def _mask_code_spans(line: str) -> str:
     """The line with code spans blanked out: they show syntax literally."""
+    if "`" not in line:
+        return line
     parts, i = [], 0
-    for m in RE_CODE_SPAN.finditer(line):
-        parts.append(line[i:m.start()] + " " * (m.end() - m.start()))
-        i = m.end()
+    for a, b in _code_spans(line):
+        parts.append(line[i:a] + " " * (b - a))
+        i = b
     parts.append(line[i:])
     return "".join(parts)
 

@@ -54,6 +54,7 @@ PATHOLOGICAL = {
     "nested lists": "- " * (MB // 2) + "x",
     "quote markers": ">" * MB + " x",
     "backticks": "`` `" * (MB // 4),
+    "shrinking backtick runs": "".join("`" * k + "a" for k in range(1400, 0, -1)),
     "emphasis": "*a" * (MB // 2),
     "unclosed links": "[a](b" * (MB // 5),
     "line breaks": "a  \n" * (MB // 4),
