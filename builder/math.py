@@ -13,6 +13,8 @@ from latex2mathml.converter import convert
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
+from .errors import clip
+
 ROLES = ("query", "key", "value")
 RE_ROLE = re.compile(r"\\(" + "|".join(ROLES) + r")(?![A-Za-z])")
 RE_INLINE = re.compile(r"^\\\((.*)\\\)$", re.S)
@@ -68,15 +70,15 @@ def to_mathml(latex: str, display: bool) -> str:
     """MathML for one formula; MathError for LaTeX that would not typeset faithfully."""
     depths = [d for _, d in _depths(latex)]
     if min(depths, default=0) < 0 or (depths and depths[-1] != 0):
-        raise MathError(latex, f"unbalanced braces in formula ${latex.strip()}$")
+        raise MathError(latex, f"unbalanced braces in formula ${clip(latex.strip())}$")
     source = _expand_roles(latex)
     try:
         mathml = convert(source, display="block" if display else "inline")
     except Exception as err:  # latex2mathml raises its own error classes, all Exception subclasses
-        raise MathError(latex, f"cannot typeset ${latex.strip()}$: {type(err).__name__} {err}".strip()) from None
+        raise MathError(latex, f"cannot typeset ${clip(latex.strip())}$: {type(err).__name__} {clip(err, 80)}".strip()) from None
     unknown = RE_UNKNOWN.search(mathml)
     if unknown:
-        raise MathError(latex, f"unknown LaTeX command {unknown.group(1)} in ${latex.strip()}$")
+        raise MathError(latex, f"unknown LaTeX command {clip(unknown.group(1), 40)} in ${clip(latex.strip())}$")
     for role in ROLES:
         mathml = mathml.replace(f'mathcolor="{role}"', f'class="math-{role}"')
     mathml = mathml.replace(' xmlns="http://www.w3.org/1998/Math/MathML"', "", 1)  # HTML needs none

@@ -78,6 +78,7 @@ RE_MARKER = re.compile(r">|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t])")
 RE_OPTION_LIKE = re.compile(r"^([ ]*)[A-Za-z_][\w-]*[ ]*:(?:[ ]|$)")
 MAX_NESTING = 50  # Python-Markdown recurses once per level and overflows the stack in the hundreds
 MAX_EXPRESSION = 300  # characters between {= and =}
+MAX_KEY = 100  # characters of a citation key
 MAX_OPTIONS = 10_000  # characters of YAML under one directive
 MAX_LIST_ITEMS = 2_000  # Python-Markdown's list parsing is quadratic in the items of a list
 MAX_FENCES = 1_000  # Python-Markdown copies the whole text once per fenced block: quadratic past this
@@ -345,7 +346,7 @@ def _citations(path: Path, lineno: int, line: str) -> list[CitationUse]:
         keys = []
         for part in line[pos + 1:end].split(";"):
             km = RE_CITATION_KEY.match(part.strip())
-            if not km:
+            if not km or len(km.group(1)) > MAX_KEY:
                 raise BuildError(path, lineno, f"malformed citation '{clip(line[pos:end + 1])}': "
                                                "write [@key] or [@key1; @key2]")
             keys.append(km.group(1))
