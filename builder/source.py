@@ -80,14 +80,16 @@ MAX_NESTING = 50  # Python-Markdown recurses once per level and overflows the st
 MAX_EXPRESSION = 300  # characters between {= and =}
 MAX_KEY = 100  # characters of a citation key
 MAX_OPTIONS = 10_000  # characters of YAML under one directive
+MAX_PARAGRAPHS = 2_000  # Python-Markdown (smarty most) is quadratic in blocks; the longest chapter has 50
 MAX_LIST_ITEMS = 2_000  # Python-Markdown's list parsing is quadratic in the items of a list
 MAX_FENCES = 1_000  # Python-Markdown copies the whole text once per fenced block: quadratic past this
 BRACKET_BUDGET = 2_000_000  # characters Python-Markdown's link parser may walk looking for ']'
 # Characters where an inline pattern may start (and line ends). Length x their count: the real
-# chapters reach 2.5e5 in a paragraph and 9.1e5 in all; a paragraph at the budget renders in 0.1 s.
+# chapters reach 2.5e5 in a paragraph and 9.1e5 in all. At the budgets the worst pattern found
+# (`[a](b` repeated) renders in 0.1 s per paragraph and under 3 s per chapter.
 INLINE_SYNTAX = "`*_[]()<>&!~^${}=\\'\""
 PARAGRAPH_BUDGET = 4_000_000
-CHAPTER_BUDGET = 40_000_000
+CHAPTER_BUDGET = 100_000_000
 
 
 def _list_anchors(lines: list[str]) -> list[bool]:
@@ -195,11 +197,12 @@ class _InlineCost:
     character and walk to the end of the paragraph: 40 KB of '`` `', '*a' or '[a](b' take
     minutes. Two measures, each linear to compute, each far above any real chapter's:
     - the walk of its link parser from every '[' to its ']' (or the paragraph's end);
-    - paragraph length times the characters that can open inline syntax, per paragraph and summed.
+    - paragraph length times the characters that can open inline syntax, per paragraph and summed;
+    and it counts paragraphs, since Python-Markdown's work grows with their square too.
     Past either, the chapter is refused before rendering, at the paragraph (or bracket) at fault."""
 
     def __init__(self, path: Path):
-        self.path, self.brackets, self.total = path, 0, 0
+        self.path, self.brackets, self.total, self.paragraphs = path, 0, 0, 0
         self._start_paragraph()
 
     def _start_paragraph(self) -> None:
@@ -233,6 +236,11 @@ class _InlineCost:
             raise BuildError(self.path, self.open[0][1] if self.open else self.first_bracket,
                              "too many unclosed or nested '[' for Markdown to read in reasonable time: "
                              "close them, or write '\\[' for a literal bracket")
+        if self.offset:
+            self.paragraphs += 1
+            if self.paragraphs > MAX_PARAGRAPHS:
+                raise BuildError(self.path, self.first, f"more than {MAX_PARAGRAPHS} paragraphs in one chapter: "
+                                                        "split it")
         cost = self.offset * self.syntax
         self.total += cost
         if cost > PARAGRAPH_BUDGET or self.total > CHAPTER_BUDGET:
