@@ -126,7 +126,7 @@ def test_scan_counts_are_linear():
     import time
     sizes = []
     for n in (20_000, 200_000):
-        text = "# T\n\n" + "a [b](c) d\n\n" * n + "[@" * (n // 4) + "{=" * (n // 4) + "\n"
+        text = "# T\n\n" + "a [b](c) d\n" * n + "[@" * (n // 4) + "{=" * (n // 4) + "\n"
         t0 = time.perf_counter()
         with pytest.raises(BuildError, match="not closed"):
             scan(P, text, KNOWN)
