@@ -207,6 +207,7 @@ class _InlineCost:
 
     def _start_paragraph(self) -> None:
         self.open: list[tuple[int, int]] = []  # (offset, line) of each '[' not closed yet
+        self.open_sum = 0  # the sum of their offsets: their walk so far is len(open) * offset - open_sum
         self.offset, self.syntax, self.first, self.first_bracket = 0, 0, None, None
 
     def line(self, lineno: int, raw: str, line: str) -> None:
@@ -225,17 +226,33 @@ class _InlineCost:
                     escaped = True
                 elif ch == "[":
                     self.open.append((self.offset + j, lineno))
+                    self.open_sum += self.offset + j
                     self.first_bracket = self.first_bracket or lineno
                 elif ch == "]" and self.open:
-                    self.brackets += self.offset + j - self.open.pop()[0]
+                    start = self.open.pop()[0]
+                    self.open_sum -= start
+                    self.brackets += self.offset + j - start
         self.offset += len(line) + 1
+        # refuse at once, not at the end of a megabyte
+        if self.brackets + len(self.open) * self.offset - self.open_sum > BRACKET_BUDGET:
+            self._refuse_brackets()
+        if self.offset * self.syntax > PARAGRAPH_BUDGET:
+            self._refuse("")
+
+    def _refuse_brackets(self) -> None:
+        raise BuildError(self.path, self.open[0][1] if self.open else self.first_bracket,
+                         "too many unclosed or nested '[' for Markdown to read in reasonable time: "
+                         "close them, or write '\\[' for a literal bracket")
+
+    def _refuse(self, after: str) -> None:
+        raise BuildError(self.path, self.first, f"paragraph of {self.offset} characters, {self.syntax} of them "
+                         "Markdown syntax (`*_[]()<>&!...), is more than Markdown can read in reasonable time"
+                         f"{after}: split it with blank lines, or the chapter into two")
 
     def end_paragraph(self) -> None:
-        self.brackets += sum(self.offset - start for start, _ in self.open)
+        self.brackets += len(self.open) * self.offset - self.open_sum
         if self.brackets > BRACKET_BUDGET:
-            raise BuildError(self.path, self.open[0][1] if self.open else self.first_bracket,
-                             "too many unclosed or nested '[' for Markdown to read in reasonable time: "
-                             "close them, or write '\\[' for a literal bracket")
+            self._refuse_brackets()
         if self.offset:
             self.paragraphs += 1
             if self.paragraphs > MAX_PARAGRAPHS:
@@ -244,10 +261,7 @@ class _InlineCost:
         cost = self.offset * self.syntax
         self.total += cost
         if cost > PARAGRAPH_BUDGET or self.total > CHAPTER_BUDGET:
-            raise BuildError(self.path, self.first, f"paragraph of {self.offset} characters, {self.syntax} of them "
-                             "Markdown syntax (`*_[]()<>&!...), is more than Markdown can read in reasonable "
-                             "time" + ("" if cost > PARAGRAPH_BUDGET else " after the paragraphs before it")
-                             + ": split it with blank lines, or the chapter into two")
+            self._refuse("" if cost > PARAGRAPH_BUDGET else " after the paragraphs before it")
         self._start_paragraph()
 
 
