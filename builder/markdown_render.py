@@ -29,7 +29,7 @@ class _Links(Extension):
         md.treeprocessors.register(MarkdownLinks(md), "attention_links", 1)
 
 
-RE_ANY_DIRECTIVE = re.compile(r"(?:^|[\s>])/{3,}[ ]*([\w-]+)[ ]*(?:\|[ ]*(.*?)[ ]*)?$")
+RE_ANY_DIRECTIVE = re.compile(r"(?:^|[\s>])/{3,}[ ]*([\w-]+)[ ]*(?:\|(.*))?$")
 
 
 def _unscanned_directive_line(lines: list[str], scanned: set[int], argument: str | None = None) -> int:

@@ -17,7 +17,11 @@ from .errors import BuildError, clip, split_lines
 
 # The header and closing lines pymdownx.blocks recognises, applied to one line at a time.
 # Any indentation: inside a list item pymdownx.blocks still sees a nested block.
-RE_BLOCK_START = re.compile(r"^([ ]*)(/{3,})[ ]*([\w-]+)[ ]*(?:\|[ ]*(.*?)[ ]*)?$")
+# The argument is taken whole and stripped after: '(.*?)[ ]*$' was quadratic in a run of spaces.
+RE_BLOCK_START = re.compile(r"^([ ]*)(/{3,})[ ]*([\w-]+)[ ]*(?:\|(.*))?$")
+# A directive-like line in a quote or list: pymdownx.blocks reads it with that quadratic pattern.
+RE_DIRECTIVE_LIKE = re.compile(r"^[ >*+\-\d.)]*/{3}")
+MAX_DIRECTIVE_LINE = 300
 RE_BLOCK_END = re.compile(r"^[ ]*(/{3,})[ ]*$")
 RE_BACKTICKS = re.compile(r"`+")
 RE_CITATION = re.compile(r"\[(@[^\]]*)\]")  # [@key] or [@a; @b]; Markdown's pattern (the scan uses find)
@@ -293,6 +297,9 @@ def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSou
             brackets.end_paragraph()
             i = after + 1
             continue
+        if len(line) > MAX_DIRECTIVE_LINE and RE_DIRECTIVE_LIKE.match(line):
+            raise BuildError(path, lineno, f"a '///' line of {len(line)} characters (at most "
+                                           f"{MAX_DIRECTIVE_LINE}): directive lines are short")
         if _nesting(line) > MAX_NESTING:
             raise BuildError(path, lineno, f"quotes, lists and indentation nested {_nesting(line)} deep "
                                            f"(at most {MAX_NESTING})")

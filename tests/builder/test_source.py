@@ -140,3 +140,15 @@ def test_huge_option_blocks_are_refused_before_yaml_reads_them():
     with pytest.raises(BuildError, match=r"options of 13999 characters \(at most 10000\)") as err:
         scan(P, text, KNOWN)
     assert err.value.line == 2
+
+
+@pytest.mark.parametrize("line", ["/// figure | a" + " " * 20000 + "b", "> /// figure | a" + " " * 20000 + "b",
+                                  "- /// figure | a" + " " * 20000 + "b"])
+def test_long_directive_lines_are_refused_before_a_quadratic_pattern_reads_them(line):
+    with pytest.raises(BuildError, match=r"a '///' line of \d+ characters \(at most 300\)"):
+        scan(P, "# T\n\n" + line + "\n", KNOWN)
+
+
+def test_a_directive_argument_is_stripped():
+    (use,) = scan(P, "/// figure |   softmax-bars   \n///\n", KNOWN).directives
+    assert use.argument == "softmax-bars"
