@@ -46,6 +46,8 @@ FRAGMENTS = [
     "/// figure | softmax-temperature", "/// figure | scaling-experiment", "> /// figure | softmax-bars",
     "1. item", "        /// figure | word-map", "\ufeff", "\u2028", "\u2029", "\x00", "\x0b", "\x1b", "\x85",
     "\ud800", "é", "🙂", "\t", "\r", "\r\n", "1e999", "1" + "0" * 400, "nan", "-- --- ...", "'quoted' \"twice\"",
+    "/// figure | a" + " " * 3000 + "b", "> /// figure | softmax-bars" + " " * 3000 + "x",
+    "".join("`" * k + "a" for k in range(200, 0, -1)), "[a](b" * 500, "a  ", "<http://a", "$$x$$", "${" * 500,
 ]
 YAML_VALUES = [
     "1", "-1", "0", "2.5", "1e999", "1.0e999", "-1.0e999", ".inf", "-.inf", ".nan", "1" + "0" * 400,
