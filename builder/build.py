@@ -16,16 +16,16 @@ from pathlib import Path
 
 import jinja2
 
-from . import swap
-from .directives import DIRECTIVES, NAMES
-from .errors import BuildError, display_path, read_source
-from engine.figures import FIGURES
+from engine.figures import FIGURES, ParamError
 
+from . import palette, swap
+from .directives import DIRECTIVES, NAMES
+from .directives.figure import param_error
+from .errors import BuildError, display_path, read_source
 from .expressions import RE_EXPR, ExpressionError, evaluate
 from .figures import FigureCache, RenderedFigure, check_parts, embed_json, parts, render_figure
 from .links import check_links
 from .markdown_render import render
-from . import palette
 from .pages import environment
 from .references import Bibliography, citing_chapters, uncited_warnings
 from .references import load as load_bibliography
@@ -112,8 +112,12 @@ def gather_chapter(entry: ChapterEntry, cache: FigureCache, bibliography: Biblio
         except ExpressionError as err:
             raise BuildError(path, use.line, str(err)) from None
     slug = path.stem
-    figures = [render_figure(cache, use, entry.number, i, slug)
-               for i, use in enumerate((u for u in scanned.directives if u.name == "figure"), 1)]
+    figures = []
+    for i, use in enumerate((u for u in scanned.directives if u.name == "figure"), 1):
+        try:  # options that pass the type checks can still fail the model's own (labels vs scores)
+            figures.append(render_figure(cache, use, entry.number, i, slug))
+        except ParamError as err:
+            raise param_error(err, use, path) from None
     references = _check_citations(path, scanned, bibliography)
     numbers = {ref.key: i for i, ref in enumerate(references, 1)}
     html, toc = render(path, substitute(scanned, values), figures, scanned, numbers, bibliography)

@@ -1,6 +1,7 @@
 """Build errors that name the file and line, so an author can go straight to the mistake."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 
@@ -41,11 +42,30 @@ def clip(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+def split_lines(text: str) -> list[str]:
+    """Lines as Python-Markdown counts them: split at \\n only (read_source has turned \\r\\n and \\r
+    into \\n). str.splitlines would also split at U+2028, \\x0c, \\x85, ..., and shift every line number."""
+    return text.split("\n")
+
+
+# C0 controls except tab, newline and carriage return; DEL and the C1 controls. They are
+# invisible in an editor and meaningless in HTML, so they are reported, not silently dropped.
+RE_CONTROL = re.compile("[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f]")
+
+
 def read_source(path: Path) -> str:
-    """A source file's text; bytes that are not UTF-8 are a BuildError at their line."""
+    """A source file's text with \\n line ends and no byte-order mark; bytes that are not UTF-8 and
+    control characters are a BuildError at their line."""
     data = Path(path).read_bytes()
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + 1
         raise BuildError(path, line, f"not UTF-8 (byte 0x{data[err.start]:02x}); save the file as UTF-8") from None
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    bad = RE_CONTROL.search(text)
+    if bad:
+        line = text.count("\n", 0, bad.start()) + 1
+        raise BuildError(path, line, f"control character U+{ord(bad.group()):04X} in the text: delete it "
+                                     "(it is invisible in most editors)")
+    return text

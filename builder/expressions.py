@@ -11,6 +11,8 @@ import re
 import yaml
 
 from engine.figures import FIGURES, ParamError
+from . import yaml_options
+from .errors import clip
 
 RE_EXPR = re.compile(
     r"^(?P<name>[a-z][a-z0-9-]*)"
@@ -20,8 +22,18 @@ RE_EXPR = re.compile(
 )
 
 
+MAX_FORMAT_NUMBER = 100  # widths and precisions in a format spec: ':300000000' would build 300 MB
+
+
 class ExpressionError(ValueError):
     """A bad expression; the builder adds the file and line."""
+
+
+def _check_format(fmt: str) -> None:
+    too_big = [n for n in re.findall(r"\d+", fmt) if len(n) > 3 or int(n) > MAX_FORMAT_NUMBER]
+    if too_big:
+        raise ExpressionError(f"format ':{clip(fmt, 20)}' asks for {clip(too_big[0], 12)} characters or digits "
+                              f"(at most {MAX_FORMAT_NUMBER})")
 
 
 def evaluate(source: str, compute) -> str:
@@ -29,21 +41,28 @@ def evaluate(source: str, compute) -> str:
     m = RE_EXPR.match(source.strip())
     if not m:
         raise ExpressionError(
-            f"cannot read inline expression '{{= {source} =}}': expected '{{= figure.key.key :format =}}'"
+            f"cannot read inline expression '{{= {clip(source)} =}}': expected '{{= figure.key.key :format =}}'"
         )
     name = m.group("name")
     if name not in FIGURES:
-        raise ExpressionError(f"inline expression names unknown figure '{name}' (known: {', '.join(FIGURES)})")
+        raise ExpressionError(f"inline expression names unknown figure '{clip(name, 40)}' (known: {', '.join(FIGURES)})")
     params = {}
     if m.group("params"):
         try:
-            params = yaml.safe_load(m.group("params"))
+            params = yaml_options.load(m.group("params"))
         except yaml.YAMLError as err:
-            raise ExpressionError(f"bad options {m.group('params')} in inline expression: {err.__class__.__name__}") from None
+            problem = getattr(err, "problem", None) or err.__class__.__name__
+            raise ExpressionError(f"bad options {clip(m.group('params'), 40)} in inline expression: "
+                                  f"{clip(problem, 80)}") from None
+        if not isinstance(params, dict):
+            raise ExpressionError(f"options {clip(m.group('params'), 40)} in inline expression must be a "
+                                  "mapping, as in {name: value}")
+    fmt = (m.group("fmt") or "").strip()
+    _check_format(fmt)
     try:
         value = compute(name, params)
     except ParamError as err:
-        raise ExpressionError(f"inline expression '{name}': {err}") from None
+        raise ExpressionError(f"inline expression '{name}': {clip(err, 160)}") from None
     walked = name
     for key in m.group("path").split(".")[1:]:
         if isinstance(value, dict) and key in value:
@@ -53,12 +72,12 @@ def evaluate(source: str, compute) -> str:
         else:
             options = ", ".join(map(str, value)) if isinstance(value, dict) else (
                 f"an index below {len(value)}" if isinstance(value, list) else "nothing: it is a value")
-            raise ExpressionError(f"'{walked}' has no '{key}' (it has {options})")
+            raise ExpressionError(f"'{clip(walked, 80)}' has no '{clip(key, 40)}' (it has {clip(options, 120)})")
         walked += "." + key
     if isinstance(value, (dict, list)):
-        raise ExpressionError(f"'{walked}' is a {'mapping' if isinstance(value, dict) else 'list'}, not a number or text")
-    fmt = (m.group("fmt") or "").strip()
+        raise ExpressionError(f"'{clip(walked, 80)}' is a {'mapping' if isinstance(value, dict) else 'list'}, not a number or text")
     try:
         return format(value, fmt)
     except (ValueError, TypeError) as err:
-        raise ExpressionError(f"cannot format {walked} = {value!r} with ':{fmt}': {err}") from None
+        raise ExpressionError(f"cannot format {clip(walked, 80)} = {clip(repr(value), 40)} with "
+                              f"':{clip(fmt, 20)}': {clip(err, 80)}") from None

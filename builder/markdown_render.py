@@ -10,7 +10,7 @@ from pymdownx.blocks import BlocksExtension
 from .citations import CitationError, CitationsExtension
 from .directives import DIRECTIVES
 from .directives.figure import DirectiveMismatch
-from .errors import BuildError, line_containing
+from .errors import BuildError, line_containing, split_lines
 from .links import LinkError, MarkdownLinks, link_line
 from .math import MathError, MathExtension
 from .sidenotes import SidenoteError, SidenotesExtension
@@ -29,7 +29,7 @@ class _Links(Extension):
         md.treeprocessors.register(MarkdownLinks(md), "attention_links", 1)
 
 
-RE_ANY_DIRECTIVE = re.compile(r"(?:^|[\s>])/{3,}[ ]*([\w-]+)[ ]*(?:\|[ ]*(.*?)[ ]*)?$")
+RE_ANY_DIRECTIVE = re.compile(r"(?:^|[\s>])/{3,}[ ]*([\w-]+)[ ]*(?:\|(.*))?$")
 
 
 def _unscanned_directive_line(lines: list[str], scanned: set[int], argument: str | None = None) -> int:
@@ -43,7 +43,22 @@ def _unscanned_directive_line(lines: list[str], scanned: set[int], argument: str
 
 def _formula_line(lines: list[str], latex: str) -> int | None:
     """The source line where a formula starts (its first line of text, found verbatim)."""
-    return line_containing(lines, next((part.strip() for part in latex.splitlines() if part.strip()), ""))
+    if latex == "$$":
+        return _unclosed_display_line(lines)
+    return line_containing(lines, next((part.strip() for part in split_lines(latex) if part.strip()), ""))
+
+
+def _unclosed_display_line(lines: list[str]) -> int | None:
+    """The '$$' that opens a display formula no later '$$' closes in the same paragraph."""
+    opened = None
+    for i, line in enumerate(lines, 1):
+        text = line.strip()
+        if opened and not text:
+            return opened
+        if "$$" in text:
+            closed_here = text.count("$$") % 2 == 0
+            opened = None if opened else (None if closed_here else i)
+    return opened or line_containing(lines, "$$")
 
 
 def render(path, text: str, figures: list, source, numbers: dict | None = None,

@@ -13,11 +13,22 @@ from latex2mathml.converter import convert
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
+from .errors import clip
+
 ROLES = ("query", "key", "value")
 RE_ROLE = re.compile(r"\\(" + "|".join(ROLES) + r")(?![A-Za-z])")
 RE_INLINE = re.compile(r"^\\\((.*)\\\)$", re.S)
 RE_BLOCK = re.compile(r"^\\\[(.*)\\\]$", re.S)
 RE_UNKNOWN = re.compile(r"<mi>(\\[A-Za-z]+)</mi>")
+# A '$' arithmatex left as text: '$$', or '$' before something other than a digit (a price),
+# a space or the end. Either is a formula that was never closed, and its raw LaTeX would show.
+RE_STRAY_DOLLAR = re.compile(r"\$\$|\$(?=[^\s\d$])")
+RE_TRAILING_PUNCTUATION = re.compile(r"^[.,;:!?)\]…’”»]+")
+# Operators whose limits go below and above in display style (latex2mathml writes msub/msubsup for
+# them inside any group); with movablelimits the browser moves them aside where LaTeX would too.
+LIMIT_OPERATORS = {"\u2211", "\u220f", "\u2210", "\u22c3", "\u22c2", "\u2a01", "\u2a02", "\u2a00", "\u22c1",
+                   "\u22c0", "\u2a04", "\u2a06", "max", "min", "lim", "sup", "inf", "argmax", "argmin",
+                   "limsup", "liminf", "det", "gcd", "Pr"}
 
 
 class MathError(Exception):
@@ -59,32 +70,89 @@ def to_mathml(latex: str, display: bool) -> str:
     """MathML for one formula; MathError for LaTeX that would not typeset faithfully."""
     depths = [d for _, d in _depths(latex)]
     if min(depths, default=0) < 0 or (depths and depths[-1] != 0):
-        raise MathError(latex, f"unbalanced braces in formula ${latex.strip()}$")
+        raise MathError(latex, f"unbalanced braces in formula ${clip(latex.strip())}$")
     source = _expand_roles(latex)
     try:
         mathml = convert(source, display="block" if display else "inline")
     except Exception as err:  # latex2mathml raises its own error classes, all Exception subclasses
-        raise MathError(latex, f"cannot typeset ${latex.strip()}$: {type(err).__name__} {err}".strip()) from None
+        raise MathError(latex, f"cannot typeset ${clip(latex.strip())}$: {type(err).__name__} {clip(err, 80)}".strip()) from None
     unknown = RE_UNKNOWN.search(mathml)
     if unknown:
-        raise MathError(latex, f"unknown LaTeX command {unknown.group(1)} in ${latex.strip()}$")
+        raise MathError(latex, f"unknown LaTeX command {clip(unknown.group(1), 40)} in ${clip(latex.strip())}$")
     for role in ROLES:
         mathml = mathml.replace(f'mathcolor="{role}"', f'class="math-{role}"')
-    return mathml.replace(' xmlns="http://www.w3.org/1998/Math/MathML"', "", 1)  # HTML needs none
+    mathml = mathml.replace(' xmlns="http://www.w3.org/1998/Math/MathML"', "", 1)  # HTML needs none
+    return mathml if "\\nolimits" in latex else _movable_limits(mathml)
+
+
+def _movable_limits(mathml: str) -> str:
+    """msub/msubsup on a big operator (sum, prod, max, ...) become munder/munderover with
+    movablelimits: limits below and above in display math, beside the sign inline and in fractions."""
+    if "<msub" not in mathml:
+        return mathml
+    root = etree.fromstring(mathml)
+    changed = False
+    for el in root.iter():
+        if el.tag in ("msub", "msubsup") and len(el) and el[0].tag == "mo" and (el[0].text or "") in LIMIT_OPERATORS:
+            el.tag = "munder" if el.tag == "msub" else "munderover"
+            el[0].set("movablelimits", "true")
+            changed = True
+    return etree.tostring(root, encoding="unicode") if changed else mathml
+
+
+def _stray_dollar(text: str) -> None:
+    m = RE_STRAY_DOLLAR.search(text or "")
+    if not m:
+        return
+    near = re.split(r"[\s\x02\x03]", text[m.start():], maxsplit=1)[0][:30] or "$"
+    if m.group() == "$$":
+        raise MathError(near, "'$$' display formula is not closed: put '$$' on the lines before and after "
+                              "the formula (write '\\$' for a literal dollar)")
+    raise MathError(near, f"'$' opens a formula that is never closed, near '{near}': close it with '$', "
+                          "or write '\\$' for a literal dollar")
 
 
 class _MathTreeprocessor(Treeprocessor):
+    """Typesets each formula; then refuses '$' left as text, and keeps punctuation with its formula."""
+
     def run(self, root: etree.Element) -> None:
-        for el in root.iter():
-            if el.get("class") != "arithmatex" or el.tag not in ("span", "div"):
-                continue
-            text = (el.text or "").strip()
-            m = (RE_BLOCK if el.tag == "div" else RE_INLINE).match(text)
-            if not m:
-                continue
-            mathml = to_mathml(m.group(1), display=el.tag == "div")
-            el.set("class", "math-display" if el.tag == "div" else "math")
-            el.text = self.md.htmlStash.store(mathml)
+        inline = []
+        for parent in root.iter():
+            for el in parent:
+                _stray_dollar(el.tail)
+                if el.tag not in ("code", "pre") and el.get("class") != "arithmatex":
+                    _stray_dollar(el.text)
+                if el.get("class") != "arithmatex" or el.tag not in ("span", "div"):
+                    continue
+                text = (el.text or "").strip()
+                m = (RE_BLOCK if el.tag == "div" else RE_INLINE).match(text)
+                if not m:
+                    continue
+                mathml = to_mathml(m.group(1), display=el.tag == "div")
+                el.set("class", "math-display" if el.tag == "div" else "math")
+                el.text = self.md.htmlStash.store(mathml)
+                if el.tag == "span":
+                    before = parent.text if list(parent).index(el) == 0 else parent[list(parent).index(el) - 1].tail
+                    if (el.tail or "").startswith("$") or (before or "").endswith("$"):
+                        raise MathError("$$", "'$$' display formula inside a paragraph: put '$$' on lines of "
+                                              "their own, before and after the formula")
+                    inline.append((parent, el))
+        for parent, el in inline:
+            _keep_punctuation(parent, el)
+
+
+def _keep_punctuation(parent: etree.Element, el: etree.Element) -> None:
+    """`$x$.`: wrap the formula and the punctuation after it in a nowrap span, so no line break
+    falls between them."""
+    m = RE_TRAILING_PUNCTUATION.match(el.tail or "")
+    if not m:
+        return
+    wrapper = etree.Element("span", {"class": "math-nowrap"})
+    wrapper.tail = el.tail[m.end():]
+    el.tail = m.group()
+    parent.insert(list(parent).index(el), wrapper)
+    parent.remove(el)
+    wrapper.append(el)
 
 
 class MathExtension(Extension):

@@ -13,6 +13,8 @@ from markdown.extensions import Extension
 from markdown.extensions.footnotes import NBSP_PLACEHOLDER
 from markdown.treeprocessors import Treeprocessor
 
+from .errors import clip
+
 
 class SidenoteError(Exception):
     """A note that cannot sit in a paragraph; `.name` is its footnote label, for the error line."""
@@ -53,7 +55,7 @@ def _note_content(li: etree.Element, name: str) -> list[etree.Element]:
     spans = []
     for child in li:
         if child.tag != "p":
-            raise SidenoteError(name, f"note [^{name}] holds a <{child.tag}>: sidenotes can hold "
+            raise SidenoteError(name, f"note [^{clip(name, 40)}] holds a <{child.tag}>: sidenotes can hold "
                                       "paragraphs and inline text only")
         for a in [a for a in child if a.tag == "a" and a.get("class") == "footnote-backref"]:
             _remove(child, a)

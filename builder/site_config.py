@@ -11,7 +11,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import BuildError, line_containing, read_source
+from .errors import BuildError, line_containing, read_source, split_lines
 from .errors import clip as _clip
 
 SITE_KEYS = ("title", "description", "author")
@@ -45,7 +45,7 @@ class _Lines:
     each table, found in one pass. Lines are split on "\n" alone, as tomllib counts them."""
 
     def __init__(self, text: str):
-        self.lines = text.split("\n")
+        self.lines = split_lines(text)
         self.keys: dict[int | None, dict[str, int]] = {None: {}}  # table header index -> key -> line
         self.site: int | None = None  # index of the [site] header
         self.chapters: list[int] = []  # index of each [[chapters]] header

@@ -8,14 +8,16 @@
 """
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as etree
 
 from pymdownx.blocks.block import Block as _Block, type_any
 
 from engine.figures import FIGURES, ParamError, module, validate as validate_params
-from ..errors import BuildError
+from ..errors import BuildError, clip
 
 NAME = "figure"
+RE_OPTION_SLIP = re.compile(r"^[ ]*([A-Za-z_][\w-]*)[ ]*:(?:[ ]|$)")  # `temperature: 2` right after the header
 
 
 def validate(use, path):
@@ -23,11 +25,22 @@ def validate(use, path):
     if not use.argument:
         raise BuildError(path, use.line, f"figure directive needs a name: '/// figure | name' (known: {', '.join(FIGURES)})")
     if use.argument not in FIGURES:
-        raise BuildError(path, use.line, f"unknown figure '{use.argument}' (known: {', '.join(FIGURES)})")
+        raise BuildError(path, use.line, f"unknown figure '{clip(use.argument, 40)}' (known: {', '.join(FIGURES)})")
+    params = module(use.argument).Params
     try:
-        validate_params(module(use.argument).Params, use.options)
+        validate_params(params, use.options)
     except ParamError as err:
-        raise BuildError(path, use.option_lines.get((err.option or "").split("[")[0], use.line), f"figure '{use.argument}': {err}") from None
+        raise param_error(err, use, path) from None
+    slip = RE_OPTION_SLIP.match(use.first_body_line[1]) if use.first_body_line else None
+    if slip and slip.group(1) in params.__dataclass_fields__:
+        raise BuildError(path, use.first_body_line[0], f"option '{slip.group(1)}' would become caption text: "
+                                                       "options must be indented by four spaces")
+
+
+def param_error(err: ParamError, use, path) -> BuildError:
+    """A figure option the model refused, at the option's line when known, else the directive's."""
+    line = use.option_lines.get((err.option or "").split("[")[0], use.line)
+    return BuildError(path, line, f"figure '{use.argument}': {clip(err, 200)}")
 
 
 _UNSET = object()

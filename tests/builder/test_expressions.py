@@ -32,3 +32,34 @@ def test_errors_say_what_is_wrong(source, words):
     with pytest.raises(ExpressionError) as err:
         evaluate(source, compute)
     assert words in str(err.value)
+
+
+@pytest.mark.parametrize("source, words", [
+    ("softmax-temperature{1: 2, temperature: 3}.facts.t_min", "option names must be words"),
+    ("softmax-temperature{temperature: 2001-01-01}.facts.t_min", "dates are not option values"),
+    ("softmax-temperature{temperature: &a 2, t_min: *a}.facts.t_min", "anchors (&a) are not allowed"),
+    ("softmax-temperature{scores: !!set {a}}.facts.t_min", "sets are not option values"),
+    ("softmax-temperature{[1]}.facts.t_min", "option names must be words"),
+    ("softmax-temperature{steps: 1" + "0" * 5000 + "}.facts.t_min", "number too large"),
+    ("softmax-temperature{scores: " + "[" * 500 + "]" * 500 + "}.facts.t_min", "nested more than 20 deep"),
+    ("softmax-temperature{scores: [1, 2, 3], labels: [a, b]}.facts.t_min", "one label per score"),
+    ("softmax-temperature.facts.t_min :300000000", "asks for 300000000 characters"),
+    ("softmax-temperature.facts.t_min :.999999999f", "(at most 100)"),
+    ("softmax-temperature.facts.t_min :>" + "9" * 5000, "(at most 100)"),
+])
+def test_hostile_options_and_formats_are_clean_errors(source, words):
+    with pytest.raises(ExpressionError) as err:
+        evaluate(source, compute)
+    assert words in str(err.value)
+    assert len(str(err.value)) < 300  # never the whole input
+
+
+def test_mixed_key_types_do_not_reach_the_cache():
+    """The build's cache serialises options with sorted keys; mixed key types used to crash it."""
+    from builder.figures import FigureCache
+    with pytest.raises(ExpressionError, match="option names must be words"):
+        evaluate("softmax-temperature{1: 2, a: 3}.facts.t_min", FigureCache().data)
+
+
+def test_widths_within_the_bound_still_format():
+    assert evaluate("softmax-temperature.facts.t_max :>8.2f", compute) == "    5.00"

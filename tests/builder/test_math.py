@@ -9,6 +9,7 @@ from builder.build import check
 from builder.errors import BuildError
 from builder.math import MathError, to_mathml
 from tests.builder.helpers import one_chapter_site, paths_for
+from tests.conftest import ROOT
 
 
 def page(tmp_path, markdown: str) -> str:
@@ -56,3 +57,47 @@ def test_bad_latex_is_an_error(latex, words):
 def test_bad_latex_names_the_chapter_line(tmp_path):
     with pytest.raises(BuildError, match=r"01-test\.md:5: unknown LaTeX command \\softmx"):
         page(tmp_path, "# T\n\nFine $x$.\n\nThen $\\softmx(x)$ is wrong.\n")
+
+
+@pytest.mark.parametrize("markdown, line, words", [
+    ("# T\n\nFine $x$.\n\nCost $x^2 here.\n", 5, "'$' opens a formula that is never closed, near '$x^2'"),
+    ("# T\n\n$$\nx^2\n$$\n\n$$\ny^2\n\nmore\n", 7, "'$$' display formula is not closed"),
+    ("# T\n\nText $$x$$ inline.\n", 3, "'$$' display formula inside a paragraph"),
+])
+def test_raw_latex_left_on_the_page_is_an_error(tmp_path, markdown, line, words):
+    with pytest.raises(BuildError) as err:
+        page(tmp_path, markdown)
+    assert err.value.line == line and words in err.value.message, str(err.value)
+
+
+def test_prices_escaped_dollars_and_code_stay_text(tmp_path):
+    html = page(tmp_path, "# T\n\nIt costs $5 and $10, or \\$x, and `$y` is code; a $ sign.\n")
+    assert "It costs $5 and $10, or $x, and <code>$y</code> is code; a $ sign." in html
+
+
+@pytest.mark.parametrize("latex", [r"\sum_{j} w_j", r"\query{\sum_j q_j}", r"\left(\sum_j x_j\right)",
+                                   r"\max_j s_j", r"\prod_{i=1}^{n} x_i"])
+def test_big_operators_take_limits_below_and_above(latex):
+    mathml = to_mathml(latex, display=True)
+    assert re.search(r'<munder(over)?><mo( movablelimits="true")?>', mathml), mathml
+    assert not re.search(r"<msub(sup)?><mo", mathml)
+
+
+def test_nolimits_keeps_limits_beside():
+    assert "<msub><mo>" in to_mathml(r"\sum\nolimits_j x", display=True)
+
+
+def test_a_formula_keeps_its_punctuation_on_its_line(tmp_path):
+    html = page(tmp_path, "# T\n\nSo $x$. And ($y$), then $z$ ends\n")
+    assert re.search(r'<span class="math-nowrap"><span class="math"><math [^>]*>.*?</math></span>\.</span> And',
+                     html)
+    assert re.search(r'<span class="math-nowrap"><span class="math"><math .*?</math></span>\),</span> then', html)
+    assert re.search(r'</span> ends', html) and html.count("math-nowrap") == 2
+
+
+def test_math_css_does_not_clip_or_enlarge():
+    css = (ROOT / "theme" / "css" / "site.css").read_text()
+    rule = re.search(r"\.math-display \{([^}]*)\}", css).group(1)
+    assert "padding" in rule  # room for ink past the math box, which overflow would clip
+    assert re.search(r"(?m)^math \{ font-size: 1em; \}", css)
+    assert re.search(r"\.math-nowrap \{ white-space: nowrap; \}", css)

@@ -31,7 +31,7 @@ def test_each_note_sits_in_its_paragraph_with_a_toggle(tmp_path):
     assert '<input class="sidenote-toggle" id="sn-toggle-1" type="checkbox">' in first
     assert '<label class="sidenote-number" for="sn-toggle-1" id="sn-ref-1">1' in first
     assert re.search(r'<span class="sidenote" id="sn-1" role="note">.*Because of <em>this</em>, with '
-                     r'<span class="math"><math', first, re.S)
+                     r'<span class="math-nowrap"><span class="math"><math .*</math></span>\.</span>', first, re.S)
     assert second.count('class="sidenote-para"') == 2 and "Second part.</span>" in second
     assert "\xa0<" not in html and "&#160;</span>" not in html  # the back-link's space is gone
 

@@ -46,3 +46,109 @@ def test_errors_name_the_line(text, line, words):
     assert err.value.line == line
     assert words in err.value.message
     assert str(err.value).startswith(f"ch.md:{line}: ")
+
+
+@pytest.mark.parametrize("text, line, words", [
+    ("# T\n\n```python\ncode\n", 3, "code fence '```' is never closed"),
+    ("# T\n\n~~~~\ncode\n~~~\n", 3, "code fence '~~~~' is never closed"),  # Markdown closes with the same fence only
+    ("# T\n\ntext {= a.b =} and {= c.d\n", 3, "'{=' is not closed"),
+    ("# T\n\nSee [@a] and [@b\n", 3, "'[@' is not closed"),
+    ("# T\n\n" + "- " * 60 + "x\n", 3, "nested 60 deep"),
+    ("# T\n\n" + "> " * 51 + "x\n", 3, "nested 51 deep"),
+    ("# T\n\n" + "[" * 3000 + "\n", 3, "too many unclosed or nested '['"),
+    ("# T\n\na\n" + "[^" * 2000 + "\n", 4, "too many unclosed or nested '['"),
+    ("/// figure | a\n  temperature: 2\n\nCap.\n///\n", 2, "options must be indented by four spaces"),
+    ("/// figure | a\n    steps: 5\n   temperature: 2\n///\n", 3, "options must be indented by four spaces"),
+    ("x {= a.b :" + "1" * 400 + " =}\n", 1, "at most 300)"),
+])
+def test_mistakes_that_used_to_hang_or_pass_are_errors_at_their_line(text, line, words):
+    with pytest.raises(BuildError) as err:
+        scan(P, text, KNOWN)
+    assert err.value.line == line, str(err.value)
+    assert words in err.value.message
+    assert len(err.value.message) < 250  # never the whole input
+
+
+def test_fences_are_those_python_markdown_reads():
+    text = "# T\n\n  ```\n{= a.b =}\n  ```\n\n```\n{= c.d =}\n````\n```\n"
+    s = scan(P, text, KNOWN)  # an indented fence is no fence to Markdown; '````' does not close '```'
+    assert [(e.source, e.line) for e in s.expressions] == [("a.b", 4)]
+
+
+def test_balanced_and_escaped_brackets_pass():
+    text = "# T\n\n" + "[a](b) \\[ [c] " * 100 + "\n\n" + "[" * 50 + "\n"
+    assert scan(P, text, KNOWN).directives == []
+
+
+def test_two_space_caption_after_a_blank_line_stays_caption():
+    text = "/// figure | a\n    steps: 5\n\n  Note: a caption.\n///\n"
+    (use,) = scan(P, text, KNOWN).directives
+    assert use.options == {"steps": 5}
+
+
+@pytest.mark.parametrize("options, line, words", [
+    ("    a: &x [1, 2]\n    b: *x\n", 2, "anchors (&x) are not allowed"),
+    ("    b: *x\n", 2, "bad YAML"),  # an alias without anchor
+    ("    scores: " + "[" * 1000 + "]" * 1000 + "\n", 2, "nested more than 20 deep"),
+    ("    steps: 1" + "0" * 400 + "\n", 2, "number too large (401 characters"),
+    ("    steps: 1" + "0" * 5000 + "\n", 2, "number too large"),  # beyond int('...') limits
+    ("    steps: 5\n    temperature: 2001-01-01\n", 3, "dates are not option values"),
+    ("    steps: 5\n    1: 2\n", 3, "option names must be words"),
+    ("    steps: !!binary aGk=\n", 2, "binary values"),
+    ("    steps: !!set {a}\n", 2, "sets"),
+])
+def test_options_yaml_refuses_what_options_never_need(options, line, words):
+    text = "/// figure | a\n" + options + "\nCap.\n///\n"
+    with pytest.raises(BuildError) as err:
+        scan(P, text, KNOWN)
+    assert err.value.line == line and words in err.value.message, str(err.value)
+    assert len(err.value.message) < 250
+
+
+def test_billion_laughs_is_refused_at_once():
+    laughs = ["    a: &a [x, x, x, x, x, x, x, x, x]"] + [
+        f"    {c}: &{c} [{', '.join(['*' + p] * 9)}]" for p, c in zip("abcdefgh", "bcdefghi")]
+    text = "/// figure | a\n" + "\n".join(laughs) + "\n\nCap.\n///\n"
+    assert len(text.encode()) < 700
+    with pytest.raises(BuildError, match="anchors"):
+        scan(P, text, KNOWN)
+
+
+def test_line_numbers_count_only_newlines():
+    # U+2028, U+2029 and U+0085 are split by str.splitlines but not by Python-Markdown
+    text = "# T\n\na\u2028b\u2029c\n\n{= x =}\n"
+    s = scan(P, text, KNOWN)
+    assert [e.line for e in s.expressions] == [5]
+
+
+def test_scan_counts_are_linear():
+    """Work grows with the input, not its square: a long line and 100 KB of openers scan in one pass."""
+    import time
+    sizes = []
+    for n in (20_000, 200_000):
+        text = "# T\n\n" + "a" * (10 * n) + "[@" * n + "{=" * n + "\n"
+        t0 = time.perf_counter()
+        with pytest.raises(BuildError, match="not closed"):
+            scan(P, text, KNOWN)
+        sizes.append(time.perf_counter() - t0)
+    # a generous factor: 10x the input within 40x the time (quadratic would be 100x)
+    assert sizes[1] < 40 * sizes[0] + 0.5, sizes
+
+
+def test_huge_option_blocks_are_refused_before_yaml_reads_them():
+    text = "/// figure | a\n" + "    x: [1, 2]\n" * 1000 + "\nCap.\n///\n"
+    with pytest.raises(BuildError, match=r"options of 13999 characters \(at most 10000\)") as err:
+        scan(P, text, KNOWN)
+    assert err.value.line == 2
+
+
+@pytest.mark.parametrize("line", ["/// figure | a" + " " * 20000 + "b", "> /// figure | a" + " " * 20000 + "b",
+                                  "- /// figure | a" + " " * 20000 + "b"])
+def test_long_directive_lines_are_refused_before_a_quadratic_pattern_reads_them(line):
+    with pytest.raises(BuildError, match=r"a '///' line of \d+ characters \(at most 300\)"):
+        scan(P, "# T\n\n" + line + "\n", KNOWN)
+
+
+def test_a_directive_argument_is_stripped():
+    (use,) = scan(P, "/// figure |   softmax-bars   \n///\n", KNOWN).directives
+    assert use.argument == "softmax-bars"

@@ -1,0 +1,66 @@
+"""YAML for figure options and inline-expression options: safe_load, minus what options never need.
+
+Options are plain data (names, numbers, text, lists). Aliases let 560 bytes expand to
+gigabytes ("billion laughs"), deep nesting overflows the stack, dates and sets are not JSON,
+and a 5,000-digit integer exceeds Python's conversion limit: each is a YAMLError with a mark,
+so callers report it at its line like any other YAML mistake.
+"""
+from __future__ import annotations
+
+import yaml
+from yaml.composer import ComposerError
+from yaml.constructor import ConstructorError
+
+MAX_DEPTH = 20  # lists and mappings inside one another; figure options use two at most
+MAX_DIGITS = 30  # an integer written with more characters than this is not a figure option
+
+
+class _OptionsLoader(yaml.SafeLoader):
+    """SafeLoader that refuses aliases, anchors, deep nesting, huge integers and non-JSON types."""
+
+    def compose_node(self, parent, index):
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
+            raise ComposerError(None, None, f"YAML aliases (*{event.anchor[:20]}) are not allowed in options",
+                                event.start_mark)
+        if getattr(event, "anchor", None):
+            raise ComposerError(None, None, f"YAML anchors (&{event.anchor[:20]}) are not allowed in options",
+                                event.start_mark)
+        self._depth = getattr(self, "_depth", 0) + 1
+        if self._depth > MAX_DEPTH:
+            raise ComposerError(None, None, f"options nested more than {MAX_DEPTH} deep", event.start_mark)
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+    def construct_yaml_int(self, node):
+        text = self.construct_scalar(node)
+        if len(text) > MAX_DIGITS:
+            raise ConstructorError(None, None, f"number too large ({len(text)} characters; "
+                                               f"at most {MAX_DIGITS})", node.start_mark)
+        return super().construct_yaml_int(node)
+
+    def construct_mapping(self, node, deep=False):
+        for key_node, _ in node.value:
+            if not (isinstance(key_node, yaml.ScalarNode) and key_node.tag == "tag:yaml.org,2002:str"):
+                raise ConstructorError(None, None, "option names must be words, not numbers, lists or other values",
+                                       key_node.start_mark)
+        return super().construct_mapping(node, deep)
+
+
+def _refuse(what: str):
+    def construct(loader, node):
+        raise ConstructorError(None, None, f"{what} are not option values (quote it to write text)", node.start_mark)
+    return construct
+
+
+_OptionsLoader.add_constructor("tag:yaml.org,2002:int", _OptionsLoader.construct_yaml_int)
+for _tag, _what in (("timestamp", "dates"), ("binary", "binary values"), ("set", "sets"),
+                    ("omap", "ordered maps"), ("pairs", "pair lists")):
+    _OptionsLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", _refuse(_what))
+
+
+def load(text: str):
+    """The options in `text` as plain JSON-able data; yaml.YAMLError (with a mark) when they are not."""
+    return yaml.load(text, Loader=_OptionsLoader)  # noqa: S506 - a SafeLoader subclass

@@ -1,0 +1,31 @@
+"""Math in Chromium: display formulas are not clipped, inline ones sit at the size of the text.
+
+(Chromium already refuses a line break between a formula and a following '.' or ','; the
+builder's nowrap span, tested in tests/builder/test_math.py, is for engines that do not.)"""
+from __future__ import annotations
+
+import pytest
+
+from .conftest import chapter_pages
+
+CHAPTERS = chapter_pages()
+
+
+@pytest.mark.parametrize("which", CHAPTERS)
+def test_math_is_not_clipped_or_enlarged(new_context, base_url, which):
+    page = new_context(viewport={"width": 1200, "height": 800}, java_script_enabled=False).new_page()
+    page.goto(base_url + which)
+    found = page.evaluate("""() => ({
+      clipped: [...document.querySelectorAll('.math-display')]
+        .filter((d) => d.scrollHeight > d.clientHeight).map((d) => d.textContent.slice(0, 40)),
+      enlarged: [...document.querySelectorAll('.math math')]
+        .filter((m) => getComputedStyle(m).fontSize !== getComputedStyle(m.closest('p, li, figcaption, span.sidenote')
+          || m.parentElement.parentElement).fontSize).map((m) => m.textContent.slice(0, 40)),
+      wrapping: [...document.querySelectorAll('.math-nowrap')]
+        .filter((s) => getComputedStyle(s).whiteSpace !== 'nowrap').length,
+      displays: document.querySelectorAll('.math-display').length,
+      inline: document.querySelectorAll('.math math').length,
+    })""")
+    assert found["clipped"] == [], f"display math clipped by its scroll box: {found['clipped']}"
+    assert found["enlarged"] == [], f"inline math larger than its text: {found['enlarged']}"
+    assert found["wrapping"] == 0
