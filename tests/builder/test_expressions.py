@@ -1,22 +1,25 @@
 import pytest
 
 from builder.expressions import ExpressionError, evaluate
+from builder.figures import FigureCache
 from engine.figures import compute
+
+lookup = FigureCache().lookup  # what the build reads: a figure's data and its build-time facts
 
 
 def test_reads_and_formats_a_figure_value():
     want = compute("scaling-experiment")["by_d"]["512"]["unscaled"]
-    assert evaluate("scaling-experiment.by_d.512.unscaled :.2f", compute) == f"{want:.2f}"
+    assert evaluate("scaling-experiment.by_d.512.unscaled :.2f", lookup) == f"{want:.2f}"
 
 
 def test_list_index_and_default_format():
     data = compute("softmax-temperature")
-    assert evaluate("softmax-temperature.labels.0", compute) == data["labels"][0]
-    assert evaluate("softmax-temperature.params.steps", compute) == str(data["params"]["steps"])
+    assert evaluate("softmax-temperature.labels.0", lookup) == data["labels"][0]
+    assert evaluate("softmax-temperature.params.steps", lookup) == str(data["params"]["steps"])
 
 
 def test_options_change_the_model_run():
-    assert evaluate("scaling-experiment{keys: 2, widths: [4]}.params.keys", compute) == "2"
+    assert evaluate("scaling-experiment{keys: 2, widths: [4]}.params.keys", lookup) == "2"
 
 
 @pytest.mark.parametrize("source, words", [
@@ -30,7 +33,7 @@ def test_options_change_the_model_run():
 ])
 def test_errors_say_what_is_wrong(source, words):
     with pytest.raises(ExpressionError) as err:
-        evaluate(source, compute)
+        evaluate(source, lookup)
     assert words in str(err.value)
 
 
@@ -49,7 +52,7 @@ def test_errors_say_what_is_wrong(source, words):
 ])
 def test_hostile_options_and_formats_are_clean_errors(source, words):
     with pytest.raises(ExpressionError) as err:
-        evaluate(source, compute)
+        evaluate(source, lookup)
     assert words in str(err.value)
     assert len(str(err.value)) < 300  # never the whole input
 
@@ -58,8 +61,8 @@ def test_mixed_key_types_do_not_reach_the_cache():
     """The build's cache serialises options with sorted keys; mixed key types used to crash it."""
     from builder.figures import FigureCache
     with pytest.raises(ExpressionError, match="option names must be words"):
-        evaluate("softmax-temperature{1: 2, a: 3}.facts.t_min", FigureCache().data)
+        evaluate("softmax-temperature{1: 2, a: 3}.facts.t_min", lookup)
 
 
 def test_widths_within_the_bound_still_format():
-    assert evaluate("softmax-temperature.facts.t_max :>8.2f", compute) == "    5.00"
+    assert evaluate("softmax-temperature.facts.t_max :>8.2f", lookup) == "    5.00"
