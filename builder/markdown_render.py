@@ -45,6 +45,8 @@ def _formula_line(lines: list[str], latex: str) -> int | None:
     """The source line where a formula starts (its first line of text, found verbatim)."""
     if latex == "$$":
         return _unclosed_display_line(lines)
+    if not latex.strip():  # an empty formula: the first pair of dollars
+        return line_containing(lines, "$$") or line_containing(lines, "$")
     return line_containing(lines, next((part.strip() for part in split_lines(latex) if part.strip()), ""))
 
 

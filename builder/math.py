@@ -68,6 +68,8 @@ def _expand_roles(latex: str) -> str:
 
 def to_mathml(latex: str, display: bool) -> str:
     """MathML for one formula; MathError for LaTeX that would not typeset faithfully."""
+    if not latex.strip():
+        raise MathError("", "empty formula: write LaTeX between the dollars, or a literal dollar as \\$")
     depths = [d for _, d in _depths(latex)]
     if min(depths, default=0) < 0 or (depths and depths[-1] != 0):
         raise MathError(latex, f"unbalanced braces in formula ${clip(latex.strip())}$")

@@ -63,6 +63,7 @@ def test_bad_latex_names_the_chapter_line(tmp_path):
     ("# T\n\nFine $x$.\n\nCost $x^2 here.\n", 5, "'$' opens a formula that is never closed, near '$x^2'"),
     ("# T\n\n$$\nx^2\n$$\n\n$$\ny^2\n\nmore\n", 7, "'$$' display formula is not closed"),
     ("# T\n\nText $$x$$ inline.\n", 3, "'$$' display formula inside a paragraph"),
+    ("# T\n\nText.\n\n$$\n$$\n", 5, "empty formula"),  # found by Hypothesis
 ])
 def test_raw_latex_left_on_the_page_is_an_error(tmp_path, markdown, line, words):
     with pytest.raises(BuildError) as err:
