@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.figures.fmt import fill
+
 from . import COLOURS
 
 
@@ -15,7 +17,7 @@ def draw(fig, data):
         w = [e[mode] for e in entries]
         ax.barh(y, w, color=COLOURS["prediction"], height=0.6)
         for yi, wi in zip(y, w):
-            ax.text(wi + 0.02, yi, f"{wi:.2f}", va="center", fontsize=8)
+            ax.text(wi + 0.02, yi, fill(data["text"]["parts"][mode], {"v": wi}), va="center", fontsize=8)  # as the view labels it
         ax.set_xlim(0, 1.15)
         ax.set_xlabel("weight")
         ax.set_title(f"{title} of “{data['query']}”")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.figures.fmt import fill
 from engine.figures.softmax_temperature import _shown
 
 from . import COLOURS
@@ -20,5 +21,5 @@ def draw(fig, data):
         ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
         ax.set_title(f"temperature {data['temperatures'][i]:g}")
         for xi, wi in zip(x, w):
-            ax.text(xi, wi + 0.02, f"{wi:.2f}", ha="center", fontsize=8)
+            ax.text(xi, wi + 0.02, fill(data["text"]["parts"]["weight"], {"v": wi}), ha="center", fontsize=8)  # as the view labels it
     np.atleast_1d(axes)[0].set_ylabel("weight")

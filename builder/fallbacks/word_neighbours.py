@@ -1,7 +1,7 @@
 """Fallback for word-neighbours: the nearest words of a few words, by cosine of the full vectors."""
 from __future__ import annotations
 
-from engine.figures.word_neighbours import SHOWN, panels
+from engine.figures.word_neighbours import SHOWN, panels, similarity
 
 from . import COLOURS
 
@@ -18,5 +18,5 @@ def draw(fig, data):
         ax.set_title(f"nearest to “{word}”", fontsize=9, loc="left")
         ax.tick_params(axis="x", labelsize=7)
         for yi, (_, s) in zip(y, top):
-            ax.text(s + 0.02, yi, f"{s:.2f}", va="center", fontsize=7)
+            ax.text(s + 0.02, yi, similarity(s), va="center", fontsize=7)
     fig.subplots_adjust(hspace=0.6, wspace=0.5)

@@ -6,7 +6,8 @@ the weight to the key equal to the query (none if there is none); a soft lookup 
 softmax(scores). Both modes are in the data, so switching between them needs no Python.
 Text states are indexed like `modes`: state m has no key numbers of its own (both modes list the
 same `text.fixed` lines) and its "label" is the result sentence under the table. `text.details`
-is indexed like `entries`: the sentence about key i when the reader points at it.
+is indexed like `entries`: the sentence about key i when the reader points at it. `text.parts[mode]`
+is the template of a weight's label in that mode (whole numbers when hard, two decimals when soft).
 """
 from __future__ import annotations
 
@@ -17,12 +18,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..attention import softmax_forward
-from .fmt import fixed
+from .fmt import fill
 from .params import ParamError, field
 
 START, END = "^", "$"
 MODES = ("hard", "soft")
 WORD = re.compile(r"[a-z]{1,12}")
+DECIMALS = {"hard": 0, "soft": 2}  # a hard weight is 0 or 1; a soft one needs its decimals
+PARTS = {mode: f"{{v:{d}}}" for mode, d in DECIMALS.items()}  # shipped as text.parts: each mode's weight label
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,11 @@ def compute(p: Params) -> dict:
     }
 
 
+def _weight(e: dict, mode: str) -> str:
+    """Key e's weight in mode, as the view labels its bar."""
+    return fill(PARTS[mode], {"v": e[mode]})
+
+
 def _result(data: dict, mode: str) -> str:
     entries = data["entries"]
     if mode == "hard":
@@ -92,26 +100,26 @@ def _result(data: dict, mode: str) -> str:
         return (f"Result: the value of {hit['key']} and nothing else: “{hit['value']}”." if hit
                 else f"Result: nothing, since no key is exactly {data['query']}.")
     blend = sorted(entries, key=lambda e: -e["soft"])  # stable: equal weights keep the keys' order
-    return "Result: a blend of every value, " + ", ".join(f"{fixed(e['soft'])} of {e['key']}" for e in blend) + "."
+    return "Result: a blend of every value, " + ", ".join(f"{_weight(e, 'soft')} of {e['key']}" for e in blend) + "."
 
 
 def _detail(data: dict, e: dict) -> str:
     pairs = f" ({', '.join(e['shared'])})" if e["shared"] else ""
     return (f"{e['key']} shares {e['score']} of the {len(data['query_bigrams'])} letter pairs of "
-            f"{data['query']}{pairs}: score {e['score']}, weight {fixed(e['soft'])} in the soft lookup, "
-            f"{fixed(e['hard'], 0)} in the hard one.")
+            f"{data['query']}{pairs}: score {e['score']}, weight {_weight(e, 'soft')} in the soft lookup, "
+            f"{_weight(e, 'hard')} in the hard one.")
 
 
 def text(p: Params, data: dict) -> dict:
     entries = data["entries"]
     lines = [
         f"Scores (letter pairs shared with {data['query']}): " + ", ".join(f"{e['key']} {e['score']}" for e in entries),
-        "Hard lookup weights: " + ", ".join(f"{e['key']} {fixed(e['hard'], 0)}" for e in entries),
-        "Soft lookup weights: " + ", ".join(f"{e['key']} {fixed(e['soft'])}" for e in entries),
+        "Hard lookup weights: " + ", ".join(f"{e['key']} {_weight(e, 'hard')}" for e in entries),
+        "Soft lookup weights: " + ", ".join(f"{e['key']} {_weight(e, 'soft')}" for e in entries),
     ]
     match = next((e["key"] for e in entries if e["hard"] == 1), None)
     hard = f"the hard lookup gives all the weight to {match}" if match else "the hard lookup finds no exact match"
-    soft = ", ".join(f"{e['key']} {fixed(e['soft'])}" for e in entries)
+    soft = ", ".join(f"{e['key']} {_weight(e, 'soft')}" for e in entries)
     return {
         "alt": (f"Two bar charts of lookup weights for the query {data['query']} against the keys "
                 + ", ".join(e["key"] for e in entries) + f": {hard}; the soft lookup spreads it as {soft}."),
@@ -119,6 +127,7 @@ def text(p: Params, data: dict) -> dict:
         "states": [{"numbers": [], "label": _result(data, m)} for m in data["modes"]],
         "fixed": lines,
         "details": [_detail(data, e) for e in entries],
+        "parts": PARTS,
     }
 
 

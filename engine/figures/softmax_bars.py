@@ -3,7 +3,8 @@
 The reader drags the scores; every score change is recomputed here (in the worker), so the
 exponentials, their total and the weights the view draws all come from one place.
 No text states (every change is recomputed); besides the key numbers, `text.exps` holds the
-label above each exponential's bar and `text.total` the sentence that adds them up.
+label above each exponential's bar and `text.total` the sentence that adds them up. `text.parts` are
+the templates of a score bar's label and valuetext (`score`) and of a weight bar's label (`weight`).
 """
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..attention import softmax_forward
-from .fmt import fixed
+from .fmt import fill, fixed
 from .params import ParamError, field
+
+PARTS = {"score": "{v:1}", "weight": "{v:2}"}  # shipped as text.parts: the view labels its bars by them
 
 
 @dataclass(frozen=True)
@@ -48,25 +51,31 @@ def _exp(x: float) -> str:
     return fixed(x, 0 if x >= 1000 else 2)
 
 
+def _part(name: str, v: float) -> str:
+    """v as the view labels its bar: a score or a weight."""
+    return fill(PARTS[name], {"v": v})
+
+
 def text(p: Params, data: dict) -> dict:
     words = data["labels"]
-    parts = [f"{w}: score {fixed(s, 1)}, exponential {fixed(e)}, weight {fixed(x)}"
+    parts = [f"{w}: score {_part('score', s)}, exponential {fixed(e)}, weight {_part('weight', x)}"
              for w, s, e, x in zip(words, data["scores"], data["exps"], data["weights"])]
     return {
         "alt": ("Three bar charts following softmax step by step. " + "; ".join(parts)
                 + f". The exponentials add up to {fixed(data['exp_sum'])}, and each weight is its exponential "
                 "divided by that total, so the weights add up to one."),
         "numbers": [
-            "Scores: " + ", ".join(f"{w} {fixed(s, 1)}" for w, s in zip(words, data["scores"])),
+            "Scores: " + ", ".join(f"{w} {_part('score', s)}" for w, s in zip(words, data["scores"])),
             "Exponentials: " + ", ".join(f"{w} {fixed(e)}" for w, e in zip(words, data["exps"]))
             + f"; total {fixed(data['exp_sum'])}",
-            "Weights: " + ", ".join(f"{w} {fixed(x)}" for w, x in zip(words, data["weights"])),
+            "Weights: " + ", ".join(f"{w} {_part('weight', x)}" for w, x in zip(words, data["weights"])),
         ],
         "exps": [_exp(e) for e in data["exps"]],
         "exp_sum": _exp(data["exp_sum"]),
         "total": ("Total of the exponentials: " + " + ".join(_exp(e) for e in data["exps"]) + " = "
                   + _exp(data["exp_sum"]) + ". Each weight is its exponential divided by this total, "
                   "so the weights add up to 1."),
+        "parts": PARTS,
     }
 
 

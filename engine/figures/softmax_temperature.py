@@ -3,6 +3,8 @@
 The model returns the weights over a grid of temperatures, so the slider works on the
 embedded data before Python loads; the reader's own scores are recomputed live.
 Text states are indexed like `temperatures`: state i describes the weights at temperatures[i].
+`text.parts` are the templates of the short texts the view places: a score bar's label and valuetext
+(`score`), a weight bar's label (`weight`), the slider's valuetext (`temperature`) and readout (`readout`).
 """
 from __future__ import annotations
 
@@ -11,7 +13,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..attention import softmax_forward
+from .fmt import fill, fixed
 from .params import ParamError, field
+
+PARTS = {"score": "{v:1}", "weight": "{v:2}",  # shipped as text.parts: the view prints by them
+         "temperature": "temperature {v:2}", "readout": "T = {v:2}"}
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,11 @@ def _pairs(labels, values, spec):
     return ", ".join(f"{label} {v:{spec}}" for label, v in zip(labels, values))
 
 
+def _weights(labels, weights) -> str:
+    """"cat 0.64, sat 0.24": each word's weight as the view labels its bar."""
+    return ", ".join(f"{label} {fill(PARTS['weight'], {'v': w})}" for label, w in zip(labels, weights))
+
+
 def _shown(data) -> list[int]:
     """The three temperatures the static figure shows: the coldest, T = 1 and the hottest."""
     temps = np.array(data["temperatures"])
@@ -61,9 +72,10 @@ def text(p: Params, data: dict) -> dict:
                 + ", ".join(f"{s:g}" for s in data["scores"]) + ": "
                 + "; ".join(f"at temperature {temps[i]:g} the largest weight is {max(weights[i]):.2f}" for i in shown)
                 + "."),
-        "numbers": [scores_line] + [f"Temperature {temps[i]:g}: " + _pairs(labels, weights[i], ".2f") for i in shown],
-        "states": [{"numbers": [scores_line, f"Temperature {t:.2f}: " + _pairs(labels, w, ".2f")]}
+        "numbers": [scores_line] + [f"Temperature {temps[i]:g}: " + _weights(labels, weights[i]) for i in shown],
+        "states": [{"numbers": [scores_line, f"Temperature {fixed(t)}: " + _weights(labels, w)]}
                    for t, w in zip(temps, weights)],
+        "parts": PARTS,
     }
 
 

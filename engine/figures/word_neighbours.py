@@ -3,16 +3,18 @@
 The vectors are the PPMI vectors of `engine/tasks/corpus.py`. The ranking of every word is
 part of the data, so picking a word in the view only switches lists.
 Text states are indexed like `words` (and `rankings`): state i is the ranking of words[i].
+`text.parts.similarity` is the template of a similarity bar's label.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from ..tasks.corpus import TARGETS, cosine_matrix, word_space
-from .fmt import pairs
+from .fmt import fill
 from .params import field
 
 SHOWN = 5  # neighbours per panel of the static figure
+PARTS = {"similarity": "{v:2}"}  # shipped as text.parts: the view labels its bars by it
 
 
 @dataclass(frozen=True)
@@ -39,15 +41,21 @@ def panels(data) -> list:
     return [(w, data["rankings"][data["words"].index(w)]) for w in picks[:4]]
 
 
+def similarity(s: float) -> str:
+    """A cosine similarity as a bar's label prints it (the fallback's too)."""
+    return fill(PARTS["similarity"], {"v": s})
+
+
 def text(p: Params, data: dict) -> dict:
-    states = [{"numbers": [f"Nearest to “{word}”: " + pairs([w for w, _ in r], [s for _, s in r])]}
+    states = [{"numbers": [f"Nearest to “{word}”: " + ", ".join(f"{w} {similarity(s)}" for w, s in r)]}
               for word, r in zip(data["words"], data["rankings"])]
     return {
         "alt": ("Bar charts of cosine similarity of the full word vectors: " + "; ".join(
-            f"nearest to “{word}” are " + ", ".join(f"{w} ({s:.2f})" for w, s in ranking[:3])
+            f"nearest to “{word}” are " + ", ".join(f"{w} ({similarity(s)})" for w, s in ranking[:3])
             for word, ranking in panels(data)) + "."),
         "numbers": states[data["start"]]["numbers"],
         "states": states,
+        "parts": PARTS,
     }
 
 

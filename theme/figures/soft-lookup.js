@@ -3,9 +3,11 @@
 // (a CSS transition, so the view computes nothing). Hovering, tapping or focusing a key
 // shows which letter pairs it shares with the query, and so its score. Every sentence with a
 // number is the model's: data.text.states (indexed like modes) for the result, text.details
-// (indexed like entries) for a key's line, text.fixed for the key numbers.
+// (indexed like entries) for a key's line, text.fixed for the key numbers, text.parts[mode] for
+// a weight's label.
 import { weightBar } from "../js/weights.js";
-import { fmt, html } from "../js/svg.js";
+import { html } from "../js/svg.js";
+import { fill } from "../js/text.js";
 
 export function mount(root, ctx) {
   const data = ctx.data;
@@ -73,7 +75,7 @@ export function mount(root, ctx) {
     ctx.figure.querySelector(".figure-view").dataset.mode = mode;
     rows.forEach((r, i) => {
       const w = entries[i][mode];
-      r.weight(w, mode === "hard" ? fmt(w, 0) : fmt(w));
+      r.weight(w, fill(data.text.parts[mode], { v: w })); // the mode's decimals, from the model
       r.value.classList.toggle("sl-value-off", w === 0);
     });
     const state = data.modes.indexOf(mode);

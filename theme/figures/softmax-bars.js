@@ -2,10 +2,12 @@
 // exponential's share of their total (bottom). Every score change is recomputed in the worker;
 // until the answer comes, the lower rows are dimmed, since they still show the previous scores.
 // The plot is built once and updated in place; the exponentials' labels, their total
-// and the sentence under the plot are the model's text (data.text.exps, exp_sum, total).
+// and the sentence under the plot are the model's text (data.text.exps, exp_sum, total); the
+// scores' and the weights' labels are filled from its parts (data.text.parts.score, weight).
 import { scoreBars, scoreEditor } from "../js/bars.js";
 import { columnRow } from "../js/weights.js";
-import { fmt, html, onResize, set, svg } from "../js/svg.js";
+import { html, onResize, set, svg } from "../js/svg.js";
+import { fill } from "../js/text.js";
 
 export function mount(root, ctx) {
   let data = ctx.data;
@@ -52,7 +54,8 @@ export function mount(root, ctx) {
     "aria-label": "Softmax step by step: scores, their exponentials, and the weights" }, plot);
   title(s, 12, ["1. Scores"]);
   const axes = [svg("line", { class: "axis" }, s)];
-  const bars = scoreBars(s, { labels: data.labels, schema, onChange: (i, v) => edit.set(i, v), keyControl: "ArrowUp" });
+  const bars = scoreBars(s, { labels: data.labels, schema, part: data.text.parts.score,
+    onChange: (i, v) => edit.set(i, v), keyControl: "ArrowUp" });
   const expG = svg("g", { class: "softmax-bars-row" }, s);
   const expTotal = title(expG, rows.expTop - 28, ["2. Exponentials e", ["score"], ", total "]);
   const exps = columnRow(expG, n, "data");
@@ -88,7 +91,7 @@ export function mount(root, ctx) {
     bars({ scores: edit.scores, ...geo, top: rows.scoreTop, height: rows.scoreH, maxAbs });
     exps({ values: data.exps, labels: text.exps, ...geo, top: rows.expTop, height: rows.expH,
       max: Math.max(...data.exps) });
-    weights({ values: data.weights, labels: data.weights.map((w) => fmt(w)), ...geo, top: rows.weightTop,
+    weights({ values: data.weights, labels: data.weights.map((w) => fill(text.parts.weight, { v: w })), ...geo, top: rows.weightTop,
       height: rows.weightH, max: 1 });
     expTotal.textContent = text.exp_sum;
     weightTotal.textContent = text.exp_sum;

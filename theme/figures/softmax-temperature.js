@@ -1,9 +1,11 @@
 // softmax-temperature: scores (draggable, top) become weights (bottom) at the chosen temperature.
 // The temperature slider walks the precomputed grid; changing a score asks the worker. The plot is
-// built once and updated in place; the key numbers are the model's text for the state.
+// built once and updated in place; the key numbers are the model's text for the state, and every
+// other number (bar labels, the slider's readout and valuetext) is filled from its text.parts.
 import { scoreBars, scoreEditor } from "../js/bars.js";
 import { columnRow } from "../js/weights.js";
-import { fmt, html, nearestIndex, onResize, rangeControl, set, svg } from "../js/svg.js";
+import { html, nearestIndex, onResize, rangeControl, set, svg } from "../js/svg.js";
+import { fill } from "../js/text.js";
 
 export function mount(root, ctx) {
   let data = ctx.data;
@@ -35,7 +37,8 @@ export function mount(root, ctx) {
   // so a bar keeps focus and a drag keeps going. role "group": the score bars are focusable sliders.
   const s = svg("svg", { role: "group", "aria-label": "Scores and their softmax weights at the chosen temperature" }, plot);
   let frame = svg("g", {}, s); // axes and words: redrawn for a new width (nothing in it takes focus)
-  const bars = scoreBars(svg("g", {}, s), { labels: data.labels, schema, onChange: (i, v) => edit.set(i, v) });
+  const bars = scoreBars(svg("g", {}, s), { labels: data.labels, schema, part: data.text.parts.score,
+    onChange: (i, v) => edit.set(i, v) });
   const weights = columnRow(svg("g", {}, s), data.labels.length, "prediction");
   let geo = null;
   onResize(plot, (w) => { layout(w); update(); });
@@ -65,12 +68,13 @@ export function mount(root, ctx) {
   function update() {
     slider.max = data.temperatures.length - 1;
     slider.value = index;
-    slider.setAttribute("aria-valuetext", "temperature " + fmt(temperature()));
-    readout.textContent = "T = " + fmt(temperature()) + (edit.waiting ? " (recomputing…)" : "");
+    const parts = data.text.parts;
+    slider.setAttribute("aria-valuetext", fill(parts.temperature, { v: temperature() }));
+    readout.textContent = fill(parts.readout, { v: temperature() }) + (edit.waiting ? " (recomputing…)" : "");
     const maxAbs = Math.max(schema.hi / 2, ...edit.scores.map(Math.abs));
     bars({ scores: edit.scores, ...geo, top: geo.scoreTop, height: geo.scoreH, maxAbs });
     const w = data.weights[index];
-    weights({ values: w, labels: w.map((v) => fmt(v)), ...geo, top: geo.weightTop, height: geo.weightH, max: 1 });
+    weights({ values: w, labels: w.map((v) => fill(parts.weight, { v })), ...geo, top: geo.weightTop, height: geo.weightH, max: 1 });
     ctx.setText(data.text, index);
   }
 

@@ -1,8 +1,10 @@
 // word-neighbours: pick a word, see every other word ranked by cosine similarity of the full vectors.
 // The rankings of all 16 words are embedded, so picking only switches lists; the bars are built
-// once per width and updated in place, and the key numbers are the model's text for the word.
+// once per width and updated in place, and the key numbers are the model's text for the word (the
+// bars' labels are filled from its text.parts.similarity).
 import { rowBars } from "../js/weights.js";
-import { fmt, html, onResize, set, svg } from "../js/svg.js";
+import { html, onResize, set, svg } from "../js/svg.js";
+import { fill } from "../js/text.js";
 
 const GROUP_NAMES = { animal: "Animals", place: "Places", describing: "Describing words" };
 
@@ -66,7 +68,7 @@ export function mount(root, ctx) {
     set(view.s, { "aria-label": `Words ranked by similarity to “${word}”; nearest: ${ranking[0][0]}` });
     view.title.textContent = `Cosine similarity to “${word}” (${data.vector_length} numbers per word)`;
     view.bars({ ...view.geo, words: ranking.map(([w]) => w), values: ranking.map(([, v]) => v),
-      labels: ranking.map(([, v]) => fmt(v)), wordClass: (r) => (r === 0 ? "rank-word first" : "rank-word") });
+      labels: ranking.map(([, v]) => fill(data.text.parts.similarity, { v })), wordClass: (r) => (r === 0 ? "rank-word first" : "rank-word") });
     ctx.setText(data.text, index);
   }
 

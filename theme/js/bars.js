@@ -1,9 +1,11 @@
 // Score bars the reader drags (softmax-temperature, softmax-bars): a row of draggable score
 // bars (pointer, touch, arrow keys) built once and updated in place, and the editing loop that
 // snaps a new score, asks the worker, and falls back honestly. The range and the step come from
-// the model's schema (data.schema.scores); nothing here computes a model number.
+// the model's schema (data.schema.scores) and a score's text from the model's part (text.parts.score);
+// nothing here computes or formats a model number.
 import { lineKeys } from "./keys.js";
-import { drag, fmt, set, svg } from "./svg.js";
+import { drag, set, svg } from "./svg.js";
+import { fill } from "./text.js";
 
 /**
  * Scores the reader edits. set(i, v) snaps v to the schema's step within its range, redraws at
@@ -45,10 +47,11 @@ export function scoreEditor(ctx, { schema, scores, params, accept, current, draw
  * One draggable score bar per label, around a zero line, in parent (an SVG element). Each bar is
  * a focusable group with role=slider; arrow keys move it one schema step, pointer drags (mouse,
  * pen, touch) anywhere along its height; both call onChange(i, newScore). keyControl is put on
- * the first bar as data-key-control. Returns update({scores, cx, band, barW, top, height, maxAbs}),
+ * the first bar as data-key-control; part is the model's template ({v}) of a score's label and
+ * valuetext. Returns update({scores, cx, band, barW, top, height, maxAbs}),
  * which places the bars (maxAbs is the score at the row's top edge) and returns the zero line's y.
  */
-export function scoreBars(parent, { labels, schema, onChange, keyControl = null }) {
+export function scoreBars(parent, { labels, schema, part, onChange, keyControl = null }) {
   let toScore = null; // pixel y -> score, for the row as last drawn
   let scores = [];
   const svgRoot = parent.ownerSVGElement ?? parent;
@@ -73,11 +76,12 @@ export function scoreBars(parent, { labels, schema, onChange, keyControl = null 
     toScore = (y) => ((zeroY - y) / (height / 2)) * maxAbs;
     bars.forEach(({ g, hit, rect, text }, i) => {
       const s = scores[i], x = cx(i);
-      set(g, { "aria-valuenow": s, "aria-valuetext": fmt(s, 1) });
+      const shown = fill(part, { v: s });
+      set(g, { "aria-valuenow": s, "aria-valuetext": shown });
       set(hit, { x: x - band / 2, y: top, width: band, height });
       set(rect, { x: x - barW / 2, y: Math.min(sy(s), zeroY), width: barW, height: Math.max(1, Math.abs(sy(s) - zeroY)) });
       set(text, { x, y: s >= 0 ? sy(s) - 4 : sy(s) + 12 });
-      text.textContent = fmt(s, 1);
+      text.textContent = shown;
     });
     return zeroY;
   };

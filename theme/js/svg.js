@@ -44,8 +44,6 @@ export function rangeControl(parent, id, text, attrs = {}) {
   return { input, output };
 }
 
-export const fmt = (x, digits = 2) => Number(x).toFixed(digits);
-
 /** Index of the entry of values closest to x. */
 export function nearestIndex(values, x) {
   let best = 0;

@@ -3,6 +3,7 @@ answer hover, tap and focus."""
 from __future__ import annotations
 
 from engine.figures import compute
+from engine.figures.fmt import fill
 
 from ..conftest import expect
 from .helpers import expect_same_node_focused, mark_element, text_lines
@@ -26,12 +27,14 @@ def test_modes_and_scores_match_the_engine(open_chapter, base_url):
     hard = figure.get_by_role("button", name="Hard lookup")
     soft = figure.get_by_role("button", name="Soft lookup")
     expect(hard).to_have_attribute("aria-pressed", "true")
+    assert _weights_shown(figure) == [fill(data["text"]["parts"]["hard"], {"v": e["hard"]}) for e in data["entries"]]
     assert _weights_shown(figure) == [f"{e['hard']:.0f}" for e in data["entries"]]
 
     soft.scroll_into_view_if_needed()
     soft.tap()  # touch
     expect(soft).to_have_attribute("aria-pressed", "true")
     expect(hard).to_have_attribute("aria-pressed", "false")
+    assert _weights_shown(figure) == [fill(data["text"]["parts"]["soft"], {"v": e["soft"]}) for e in data["entries"]]
     assert _weights_shown(figure) == [f"{e['soft']:.2f}" for e in data["entries"]]
     # The bars glide to their new widths: after the transition each fill is its weight of the track.
     chapter.page.wait_for_timeout(900)

@@ -4,6 +4,7 @@ exponentials and the sentence under the plot are the model's text for the scores
 from __future__ import annotations
 
 from engine.figures import compute
+from engine.figures.fmt import fill
 
 from ..conftest import expect
 from .helpers import expect_same_node_focused, mark_element
@@ -25,6 +26,12 @@ def _expect_engine_numbers(figure, params: dict) -> dict:
     for i, line in enumerate(want["text"]["numbers"]):
         expect(items.nth(i)).to_have_text(line)
     expect(items).to_have_count(len(want["text"]["numbers"]))
+    # The bars' labels: scores and weights by the model's parts, exponentials from its text.
+    parts = want["text"]["parts"]
+    scores = [fill(parts["score"], {"v": s}) for s in want["scores"]]
+    weights = [fill(parts["weight"], {"v": w}) for w in want["weights"]]
+    expect(figure.locator("svg text.value")).to_have_text(scores + want["text"]["exps"] + weights)
+    expect(_bars(figure).first).to_have_attribute("aria-valuetext", scores[0])
     total = figure.locator(".softmax-bars-total")
     expect(total).to_have_text(want["text"]["total"])
     expect(total).to_contain_text(" + ".join(f"{e:.2f}" for e in want["exps"]) + f" = {want['exp_sum']:.2f}")

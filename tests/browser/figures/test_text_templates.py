@@ -54,10 +54,32 @@ def _figure_cases():
     data = compute("winograd-head")
     for row in data["modes"]["tired"]["vectors"]:
         cases += [([data["text"]["parts"]["cell"]], {"v": x}) for x in row]
+    cases += _label_cases()
     data = compute("dot-product")
     points = len(data["points"])
     for i, j in ((0, 1), (5, 5), (points - 1, 3), (17, 30)):
         cases.append((data["text"]["templates"], module("dot-product").slots(data, i, j)))
+    return cases
+
+
+def _label_cases():
+    """The parts the bar figures label their bars and sliders by, each filled with every number it labels."""
+    cases = []
+    data = compute("soft-lookup")
+    for mode in data["modes"]:
+        cases += [([data["text"]["parts"][mode]], {"v": e[mode]}) for e in data["entries"]]
+    for options in (None, {"scores": [10, -10, 0.5, -0.5, 2.5]}):
+        data = compute("softmax-bars", options and {**options, "labels": list("abcde")})
+        parts = data["text"]["parts"]
+        cases += [([parts["score"]], {"v": s}) for s in data["scores"]]
+        cases += [([parts["weight"]], {"v": w}) for w in data["weights"]]
+    data = compute("softmax-temperature")
+    parts = data["text"]["parts"]
+    cases += [([parts["score"]], {"v": s}) for s in data["scores"]]
+    cases += [([parts["temperature"], parts["readout"]], {"v": t}) for t in data["temperatures"]]
+    cases += [([parts["weight"]], {"v": w}) for row in data["weights"][::7] for w in row]
+    data = compute("word-neighbours")
+    cases += [([data["text"]["parts"]["similarity"]], {"v": s}) for row in data["rankings"][::3] for _, s in row]
     return cases
 
 

@@ -3,6 +3,7 @@ the model's text for that word."""
 from __future__ import annotations
 
 from engine.figures import compute
+from engine.figures.fmt import fill
 
 from ..conftest import expect
 from .helpers import centre, text_lines
@@ -42,4 +43,7 @@ def test_pick_words_with_keys_mouse_and_touch(open_chapter, base_url):
     # The bars are drawn in the same order as the key numbers list them.
     shown = figure.locator("svg text.rank-word").all_text_contents()
     assert shown == [w for w, _ in data["rankings"][words.index("wide")]]
+    # and each bar's label is the model's part filled with its similarity
+    labels = figure.locator("svg text.value").all_text_contents()
+    assert labels == [fill(data["text"]["parts"]["similarity"], {"v": s}) for _, s in data["rankings"][words.index("wide")]]
     assert chapter.page_errors == []

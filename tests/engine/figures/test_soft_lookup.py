@@ -68,3 +68,21 @@ def test_text_states_per_mode_and_details_per_key():
     hat = data["entries"][4]
     assert text["details"][4] == (f"hat shares 2 of the 4 letter pairs of cat (at, t$): score 2, "
                                   f"weight {hat['soft']:.2f} in the soft lookup, 0 in the hard one.")
+
+
+def test_weight_labels_print_by_the_modes_parts():
+    """The view labels a weight by text.parts[mode]: whole in the hard mode, two decimals in the soft; the
+    key numbers and the sentences print weights the same way."""
+    from engine.figures.fmt import fill
+
+    data = compute("soft-lookup")
+    parts = data["text"]["parts"]
+    assert set(parts) == set(data["modes"])
+    entries = data["entries"]
+    assert [fill(parts["hard"], {"v": e["hard"]}) for e in entries] == ["1", "0", "0", "0", "0"]
+    soft = [fill(parts["soft"], {"v": e["soft"]}) for e in entries]
+    assert soft == [f"{e['soft']:.2f}" for e in entries]
+    numbers = data["text"]["numbers"]
+    assert numbers[1] == "Hard lookup weights: cat 1, coat 0, cow 0, dog 0, hat 0"
+    assert numbers[2] == "Soft lookup weights: " + ", ".join(f"{e['key']} {w}" for e, w in zip(entries, soft))
+    assert f"weight {soft[1]} in the soft lookup, 0 in the hard one" in data["text"]["details"][1]

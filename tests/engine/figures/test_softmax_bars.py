@@ -67,3 +67,19 @@ def test_text_lines_labels_and_total():
     assert text["total"].startswith("Total of the exponentials: 2981 + 0.14 = 2981. ")
     assert text["numbers"][2] == f"Weights: animal {data['weights'][0]:.2f}, cross 0.00"
     assert data["schema"]["scores"]["step"] == 0.5 and data["schema"]["scores"]["hi"] == 10
+
+
+def test_bar_labels_print_by_the_parts():
+    """A score bar's label and valuetext (parts.score, one decimal) and a weight bar's label (parts.weight,
+    two) are the model's templates; the key numbers print scores and weights by the same parts."""
+    from engine.figures.fmt import fill
+
+    data = compute("softmax-bars", {"scores": [2.5, -0.5, 0.0], "labels": ["a", "b", "c"]})
+    parts = data["text"]["parts"]
+    scores = [fill(parts["score"], {"v": s}) for s in data["scores"]]
+    weights = [fill(parts["weight"], {"v": w}) for w in data["weights"]]
+    assert scores == ["2.5", "-0.5", "0.0"]
+    assert weights == [f"{w:.2f}" for w in data["weights"]]
+    assert data["text"]["numbers"][0] == "Scores: a 2.5, b -0.5, c 0.0"
+    assert data["text"]["numbers"][2] == "Weights: " + ", ".join(f"{x} {w}" for x, w in zip("abc", weights))
+    assert fill(parts["weight"], {"v": 0.125}) == "0.13"  # a tie rounds away from zero, as toFixed does

@@ -42,3 +42,21 @@ def test_text_state_per_temperature():
     w = data["weights"][i]
     assert states[i]["numbers"][1] == f"Temperature {data['temperatures'][i]:.2f}: " + ", ".join(
         f"{label} {x:.2f}" for label, x in zip(data["labels"], w))
+
+
+def test_labels_and_slider_text_print_by_the_parts():
+    """The view's score and weight labels, the slider's valuetext and its readout are the model's parts;
+    each state's key numbers print the weights as the bars' labels do."""
+    from engine.figures.fmt import fill
+
+    data = compute("softmax-temperature")
+    parts = data["text"]["parts"]
+    i = data["start"]
+    t, w = data["temperatures"][i], data["weights"][i]
+    assert fill(parts["temperature"], {"v": t}) == "temperature 1.00"
+    assert fill(parts["readout"], {"v": data["temperatures"][0]}) == f"T = {data['temperatures'][0]:.2f}"
+    assert [fill(parts["score"], {"v": s}) for s in data["scores"]] == ["2.0", "1.0", "0.5", "-1.0"]
+    labels = [fill(parts["weight"], {"v": x}) for x in w]
+    assert labels == [f"{x:.2f}" for x in w]
+    assert data["text"]["states"][i]["numbers"][1] == (
+        f"Temperature {t:.2f}: " + ", ".join(f"{word} {x}" for word, x in zip(data["labels"], labels)))

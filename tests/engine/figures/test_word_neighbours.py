@@ -46,3 +46,16 @@ def test_text_state_per_word(data):
     assert states[i]["numbers"] == ["Nearest to “cat”: " + ", ".join(f"{w} {s:.2f}" for w, s in data["rankings"][i])]
     assert data["text"]["numbers"] == states[data["start"]]["numbers"]
     assert "tired" in data["schema"]["word"]["choices"] and len(data["schema"]["word"]["choices"]) == 16
+
+
+def test_similarity_labels_print_by_the_part(data):
+    """The view labels a bar by text.parts.similarity; the key numbers print each similarity the same way."""
+    from engine.figures.fmt import fill
+
+    part = data["text"]["parts"]["similarity"]
+    for i in (data["start"], data["words"].index("cat")):
+        ranking = data["rankings"][i]
+        labels = [fill(part, {"v": s}) for _, s in ranking]
+        assert labels == [f"{s:.2f}".replace("-0.00", "0.00") for _, s in ranking]
+        assert data["text"]["states"][i]["numbers"][0].endswith(
+            ", ".join(f"{w} {label}" for (w, _), label in zip(ranking, labels)))
