@@ -17,7 +17,8 @@ def draw(fig, data):
         w = [e[mode] for e in entries]
         ax.barh(y, w, color=COLOURS["prediction"], height=0.6)
         for yi, wi in zip(y, w):
-            ax.text(wi + 0.02, yi, fill(data["text"]["parts"][mode], {"v": wi}), va="center", fontsize=8)  # as the view labels it
+            label = fill(data["text"]["parts"][mode], {"v": wi})  # as the view labels the bar
+            ax.text(wi + 0.02, yi, label, va="center", fontsize=8)
         ax.set_xlim(0, 1.15)
         ax.set_xlabel("weight")
         ax.set_title(f"{title} of “{data['query']}”")

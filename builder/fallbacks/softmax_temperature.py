@@ -21,5 +21,6 @@ def draw(fig, data):
         ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
         ax.set_title(f"temperature {data['temperatures'][i]:g}")
         for xi, wi in zip(x, w):
-            ax.text(xi, wi + 0.02, fill(data["text"]["parts"]["weight"], {"v": wi}), ha="center", fontsize=8)  # as the view labels it
+            label = fill(data["text"]["parts"]["weight"], {"v": wi})  # as the view labels the bar
+            ax.text(xi, wi + 0.02, label, ha="center", fontsize=8)
     np.atleast_1d(axes)[0].set_ylabel("weight")

@@ -52,9 +52,14 @@ def _pairs(labels, values, spec):
     return ", ".join(f"{label} {v:{spec}}" for label, v in zip(labels, values))
 
 
+def _weight(w: float) -> str:
+    """A weight as the view labels its bar."""
+    return fill(PARTS["weight"], {"v": w})
+
+
 def _weights(labels, weights) -> str:
     """"cat 0.64, sat 0.24": each word's weight as the view labels its bar."""
-    return ", ".join(f"{label} {fill(PARTS['weight'], {'v': w})}" for label, w in zip(labels, weights))
+    return ", ".join(f"{label} {_weight(w)}" for label, w in zip(labels, weights))
 
 
 def _shown(data) -> list[int]:
@@ -70,7 +75,8 @@ def text(p: Params, data: dict) -> dict:
     return {
         "alt": ("Bar charts of softmax weights for the words " + ", ".join(labels) + " with scores "
                 + ", ".join(f"{s:g}" for s in data["scores"]) + ": "
-                + "; ".join(f"at temperature {temps[i]:g} the largest weight is {max(weights[i]):.2f}" for i in shown)
+                + "; ".join(f"at temperature {temps[i]:g} the largest weight is {_weight(max(weights[i]))}"
+                            for i in shown)
                 + "."),
         "numbers": [scores_line] + [f"Temperature {temps[i]:g}: " + _weights(labels, weights[i]) for i in shown],
         "states": [{"numbers": [scores_line, f"Temperature {fixed(t)}: " + _weights(labels, w)]}

@@ -91,8 +91,8 @@ export function mount(root, ctx) {
     bars({ scores: edit.scores, ...geo, top: rows.scoreTop, height: rows.scoreH, maxAbs });
     exps({ values: data.exps, labels: text.exps, ...geo, top: rows.expTop, height: rows.expH,
       max: Math.max(...data.exps) });
-    weights({ values: data.weights, labels: data.weights.map((w) => fill(text.parts.weight, { v: w })), ...geo, top: rows.weightTop,
-      height: rows.weightH, max: 1 });
+    weights({ values: data.weights, labels: data.weights.map((w) => fill(text.parts.weight, { v: w })), ...geo,
+      top: rows.weightTop, height: rows.weightH, max: 1 });
     expTotal.textContent = text.exp_sum;
     weightTotal.textContent = text.exp_sum;
     for (const g of [expG, weightG]) g.classList.toggle("stale", edit.waiting);

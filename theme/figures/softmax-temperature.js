@@ -74,7 +74,8 @@ export function mount(root, ctx) {
     const maxAbs = Math.max(schema.hi / 2, ...edit.scores.map(Math.abs));
     bars({ scores: edit.scores, ...geo, top: geo.scoreTop, height: geo.scoreH, maxAbs });
     const w = data.weights[index];
-    weights({ values: w, labels: w.map((v) => fill(parts.weight, { v })), ...geo, top: geo.weightTop, height: geo.weightH, max: 1 });
+    weights({ values: w, labels: w.map((v) => fill(parts.weight, { v })), ...geo, top: geo.weightTop,
+      height: geo.weightH, max: 1 });
     ctx.setText(data.text, index);
   }
 

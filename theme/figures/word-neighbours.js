@@ -68,7 +68,8 @@ export function mount(root, ctx) {
     set(view.s, { "aria-label": `Words ranked by similarity to “${word}”; nearest: ${ranking[0][0]}` });
     view.title.textContent = `Cosine similarity to “${word}” (${data.vector_length} numbers per word)`;
     view.bars({ ...view.geo, words: ranking.map(([w]) => w), values: ranking.map(([, v]) => v),
-      labels: ranking.map(([, v]) => fill(data.text.parts.similarity, { v })), wordClass: (r) => (r === 0 ? "rank-word first" : "rank-word") });
+      labels: ranking.map(([, v]) => fill(data.text.parts.similarity, { v })),
+      wordClass: (r) => (r === 0 ? "rank-word first" : "rank-word") });
     ctx.setText(data.text, index);
   }
 

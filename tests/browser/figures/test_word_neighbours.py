@@ -45,5 +45,6 @@ def test_pick_words_with_keys_mouse_and_touch(open_chapter, base_url):
     assert shown == [w for w, _ in data["rankings"][words.index("wide")]]
     # and each bar's label is the model's part filled with its similarity
     labels = figure.locator("svg text.value").all_text_contents()
-    assert labels == [fill(data["text"]["parts"]["similarity"], {"v": s}) for _, s in data["rankings"][words.index("wide")]]
+    part = data["text"]["parts"]["similarity"]
+    assert labels == [fill(part, {"v": s}) for _, s in data["rankings"][words.index("wide")]]
     assert chapter.page_errors == []
