@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.figures.fmt import fill
+
 from . import COLOURS
 
 
@@ -34,5 +36,5 @@ def draw(fig, data):
     bars.set_xlim(0, 1)
     bars.set_xlabel("weight")
     for yi, w in zip(y, weights):
-        bars.text(w + 0.02, yi, f"{w:.2f}", va="center", fontsize=8)
+        bars.text(w + 0.02, yi, fill(data["text"]["parts"]["weight"], {"v": w}), va="center", fontsize=8)
 

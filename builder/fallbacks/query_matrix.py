@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.figures.fmt import fill
+
 from . import COLOURS
 
 
@@ -34,5 +36,5 @@ def draw(fig, data):
     bars.set_xlim(0, 1)
     bars.set_title(f"copy {copy:g}, strength {strength:g}")
     for yi, wi in zip(y, w):
-        bars.text(wi + 0.02, yi, f"{wi:.2f}", va="center", fontsize=8)
+        bars.text(wi + 0.02, yi, fill(data["text"]["parts"]["weight"], {"v": wi}), va="center", fontsize=8)
 

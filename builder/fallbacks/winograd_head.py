@@ -8,7 +8,7 @@ from . import COLOURS
 
 def draw(fig, data):
     axes = fig.subplots(len(data["last_words"]), 1, sharex=False)
-    for ax, last in zip(np.atleast_1d(axes), data["last_words"]):
+    for ax, last, state in zip(np.atleast_1d(axes), data["last_words"], data["text"]["states"]):
         mode = data["modes"][last]
         x = np.arange(len(mode["words"]))
         w = mode["weights"]
@@ -20,6 +20,6 @@ def draw(fig, data):
         ax.set_yticks([0, 0.5, 1])
         ax.set_ylabel("weight")
         ax.set_title(f"last word “{last}”: where “it” looks", fontsize=10, loc="left")
-        for xi, wi in zip(x, w):
-            ax.text(xi, wi + 0.03, f"{wi:.2f}", ha="center", fontsize=7)
+        for xi, wi, label in zip(x, w, state["bars"]):  # the labels the live view shows
+            ax.text(xi, wi + 0.03, label, ha="center", fontsize=7)
     fig.subplots_adjust(hspace=0.9)
