@@ -1,7 +1,7 @@
 """word-map: the corpus's 16 words as points, and a probe that names the words nearest to it.
 
-The vectors are the ones `engine/tasks/corpus.py` counts (context counts, PPMI, PCA to two
-dimensions). The probe moves on a grid over the map, and the model lists the nearest words
+The vectors are the ones `engine/tasks/corpus.py` counts (context counts, PPMI, rows scaled to
+length 1, PCA to two dimensions). The probe moves on a grid over the map, and the model lists the nearest words
 at every grid point, so dragging it only looks answers up: the view measures no distances.
 Text: a line per grid cell (625 at the default 25 steps) would repeat the data's words and
 distances, so the text has one template, filled for the cell on screen, iy * len(xs) + ix (the
@@ -28,10 +28,10 @@ DECIMALS = 2  # distances are embedded and printed with 2 decimals
 
 @dataclass(frozen=True)
 class Params:
-    probe: tuple[float, ...] = field((-1.5, -1.0), lo=-10.0, hi=10.0, length=(2, 2))  # where the probe starts (near the animals)
+    probe: tuple[float, ...] = field((-0.3, -0.55), lo=-10.0, hi=10.0, length=(2, 2))  # where the probe starts (near the animals)
     steps: int = field(25, lo=5, hi=61)  # grid points along each axis that the probe can stop at
     nearest: int = field(3, lo=1, hi=6)  # how many nearest words the probe names
-    margin: float = field(0.4, lo=0.0, hi=2.0)  # space around the outermost words, in map units
+    margin: float = field(0.1, lo=0.0, hi=2.0)  # space around the outermost words, in map units
 
 
 def _index(axis: np.ndarray, value: float) -> int:
@@ -46,17 +46,18 @@ def compute(p: Params) -> dict:
     hi = space.coords.max(axis=0) + p.margin  # (2,)
     xs = np.round(np.linspace(lo[0], hi[0], p.steps), 4)  # (S,) rounded as embedded
     ys = np.round(np.linspace(lo[1], hi[1], p.steps), 4)  # (S,)
-    index = {w: i for i, w in enumerate(space.words)}
+    coords = np.round(space.coords, 4)  # (W, 2) as embedded: distances are measured from these
     nearest, distance = [], []  # row-major over (y, x): cell = iy * S + ix
     for y in ys:
         for x in xs:
-            found = space.nearest_on_map((x, y), p.nearest)
-            nearest.append([index[w] for w, _ in found])
-            distance.append([round(d, DECIMALS) for _, d in found])
+            d = np.linalg.norm(coords - (x, y), axis=1)  # (W,)
+            order = np.argsort(d, kind="stable")[:p.nearest]
+            nearest.append([int(j) for j in order])
+            distance.append([round(float(d[j]), DECIMALS) for j in order])
     return {
         "words": list(space.words),
         "groups": list(space.groups),
-        "coords": np.round(space.coords, 4).tolist(),  # (W, 2)
+        "coords": coords.tolist(),  # (W, 2)
         "explained": space.explained.tolist(),
         "vector_length": int(space.vectors.shape[1]),  # numbers per word before the squeeze to two
         "grid": {"xs": xs.tolist(), "ys": ys.tolist(),
@@ -116,6 +117,11 @@ def facts(p: Params, data: dict) -> dict:
         "n_words": len(space.words),
         "vector_length": data["vector_length"],
         "zero_share": float((space.vectors == 0).mean()),
+        # Where the zeros come from: pairs never seen, or PMI below zero clipped (few).
+        "unseen_zero_share": float((space.counts == 0).sum() / (space.vectors == 0).sum()),
+        "clipped": int(((space.counts > 0) & (space.vectors == 0)).sum()),
+        "seen_pairs": int((space.counts > 0).sum()),
+        "empty_columns": int((space.vectors == 0).all(axis=0).sum()),
         "explained_x": float(space.explained[0]),
         "explained_y": float(space.explained[1]),
         "explained_both": float(space.explained.sum()),

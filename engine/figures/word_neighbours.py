@@ -77,6 +77,8 @@ def facts(p: Params, data: dict) -> dict:
         "tired_wide": sim("tired", "wide"),
         "wide_nearest": top("wide")[0],
         "wide_busy": sim("wide", "busy"),
+        "wide_second": top("wide", 2)[1],  # hungry: the vectors do not part place- from animal-describers
+        "wide_hungry": sim("wide", "hungry"),
         "cat_first": top("cat", 2)[0],
         "cat_second": top("cat", 2)[1],
         "cat_dog": sim("cat", "dog"),

@@ -3,7 +3,8 @@
 Each target word gets one count per (side, neighbour): how often each word appears just
 before it and just after it, with "." marking a sentence's start and end. The counts are
 weighted by pointwise mutual information (Church & Hanks 1990), negatives set to 0, and
-compared by cosine; PCA squeezes them to two dimensions for the map.
+compared by cosine; PCA of the rows scaled to length 1 squeezes them to two dimensions for the
+map, so the map, like cosine, ignores how long each vector is.
 """
 from dataclasses import dataclass
 
@@ -82,9 +83,14 @@ def ppmi(counts):
     return np.where(counts > 0, np.maximum(pmi, 0.0), 0.0)  # (W, F)
 
 
+def unit_rows(vectors):
+    """Every row divided by its length: what cosine compares, and what the map squeezes."""
+    return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)  # (W, F)
+
+
 def cosine_matrix(vectors):
     """Cosine similarity of every pair of rows."""
-    unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)  # (W, F)
+    unit = unit_rows(vectors)  # (W, F)
     return unit @ unit.T  # (W, W)
 
 
@@ -109,7 +115,8 @@ class WordSpace:
     groups: tuple         # animal / place / describing, per word
     features: tuple       # names of the 2V context columns
     vectors: np.ndarray   # (W, 2V) PPMI vectors
-    coords: np.ndarray    # (W, 2) PCA map
+    counts: np.ndarray    # (W, 2V) the raw context counts they were weighted from
+    coords: np.ndarray    # (W, 2) PCA map of unit_rows(vectors)
     explained: np.ndarray  # (2,) share of variance on each map axis
 
     def neighbours(self, word, k=3):
@@ -139,5 +146,5 @@ def word_space(sentences=CORPUS, targets=TARGETS):
     groups = tuple(g for _, g in targets)
     counts, features = context_counts(sentences, words)
     vectors = ppmi(counts)
-    coords, explained = pca_2d(vectors, groups)
-    return WordSpace(words, groups, tuple(features), vectors, coords, explained)
+    coords, explained = pca_2d(unit_rows(vectors), groups)
+    return WordSpace(words, groups, tuple(features), vectors, counts, coords, explained)

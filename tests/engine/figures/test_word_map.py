@@ -18,6 +18,16 @@ def test_corpus_words_and_vector_length(data):
     assert (word_space().vectors < 0).sum() == 0  # PMI below zero was clipped
 
 
+def test_sparsity_facts():
+    f, space = facts("word-map"), word_space()
+    zeros = (space.vectors == 0).sum()
+    assert f["zero_share"] == pytest.approx(zeros / space.vectors.size)
+    assert f["clipped"] + (space.counts == 0).sum() == zeros
+    assert f["unseen_zero_share"] == pytest.approx(1 - f["clipped"] / zeros)
+    assert f["seen_pairs"] == (space.vectors > 0).sum() + f["clipped"]
+    assert 0 < f["empty_columns"] < f["vector_length"]
+
+
 def test_map_is_the_corpus_pca(data):
     np.testing.assert_allclose(data["coords"], word_space().coords, atol=1e-4)
     assert facts("word-map")["explained_both"] == pytest.approx(sum(data["explained"]))
@@ -43,7 +53,7 @@ def test_the_map_loses_some_neighbours(data):
 
 
 def test_start_snaps_to_the_grid():
-    d = compute("word-map", {"probe": [-1.8, -0.3]})
+    d = compute("word-map", {"probe": [-0.35, -0.7]})
     ix, iy = d["start"]
     cell = iy * len(d["grid"]["xs"]) + ix
     assert d["words"][d["grid"]["nearest"][cell][0]] in {"cat", "dog", "horse"}

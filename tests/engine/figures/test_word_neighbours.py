@@ -14,6 +14,8 @@ def test_facts_from_the_full_vectors(data):
     assert f["vector_length"] == data["vector_length"] == 148
     assert f["tired_nearest"] == "sleepy"
     assert f["wide_nearest"] == "busy"
+    assert f["wide_second"] == "hungry"  # an animal-describer: the prose says the vectors do not part them
+    assert f["wide_busy"] > f["wide_hungry"] > f["tired_wide"]
     assert {f["cat_first"], f["cat_second"]} == {"horse", "dog"}
     assert f["street_top3"] == "river, road, park"
     assert f["tired_sleepy"] > f["tired_wide"] > 0
