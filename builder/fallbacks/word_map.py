@@ -55,5 +55,5 @@ def draw(fig, data):
     ax.scatter([px], [py], marker="+", s=90, color=COLOURS["prediction"], label="probe", zorder=3)
     ax.set_xlabel(f"first direction ({data['explained'][0]:.0%} of the spread)")
     ax.set_ylabel(f"second direction ({data['explained'][1]:.0%})")
-    ax.legend(frameon=False, fontsize=8, loc="upper left")
+    ax.legend(frameon=False, fontsize=8, loc="lower right")  # the corner the map leaves empty
 
