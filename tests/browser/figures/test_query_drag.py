@@ -17,11 +17,12 @@ PAGE = "03-queries-keys-values.html"
 def _expected(query) -> list[str]:
     """The key-number lines for a query, from the chapter 1 head's keys (not from the page's grid)."""
     words = winograd.words("tired")
-    scores, weights = scores_and_weights(np.array([query]), winograd.run("tired")["keys"])
+    scores, scaled, weights = scores_and_weights(np.array([query]), winograd.run("tired")["keys"])
     return [
         f"Query ({query[0]:.2f}, {query[1]:.2f})",
-        "Scores q·k: " + ", ".join(f"{w} {s:.2f}" for w, s in zip(words, scores[0])),
-        "Weights: " + ", ".join(f"{w} {a:.2f}" for w, a in zip(words, weights[0])),
+        "Raw scores q·k: " + ", ".join(f"{w} {s:.2f}" for w, s in zip(words, scores[0])),
+        "Scaled scores q·k/√2: " + ", ".join(f"{w} {s:.2f}" for w, s in zip(words, scaled[0])),
+        "Weights, softmax of the scaled scores: " + ", ".join(f"{w} {a:.2f}" for w, a in zip(words, weights[0])),
     ]
 
 
@@ -81,7 +82,7 @@ def test_mouse_drag_and_touch_tap_move_the_query(open_chapter, base_url):
     expect(figure.locator(".qd-readout")).to_have_text("Query (0.00, 3.00)")
     _close(chapter.numbers("query-drag"), _expected((0.0, 3.0)))
     street = facts("query-drag")["up"]["street_weight"]
-    assert f"street {street:.2f}" in chapter.numbers("query-drag")[2]
+    assert f"street {street:.2f}" in chapter.numbers("query-drag")[3]
     # Touch: a tap anywhere on the plane puts the query there.
     page.touchscreen.tap(*_plane_point(figure, -2, -2))
     expect(figure.locator(".qd-readout")).to_have_text("Query (-2.00, -2.00)")
