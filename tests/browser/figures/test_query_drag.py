@@ -43,6 +43,11 @@ def test_keyboard_moves_the_query_one_step(open_chapter, base_url):
     axis = data["axis"]
     assert chapter.numbers("query-drag") == data["text"]["numbers"]
     _close(chapter.numbers("query-drag"), _expected((3.0, 0.0)))
+    # the table shows the scaling step: a raw and a scaled column, animal's scaled score the engine's
+    expect(figure.locator(".qd-row-head")).to_have_text("wordraw q·kscaled ÷√2weight")
+    scaled = figure.locator(".qd-row:not(.qd-row-head) .qd-scaled")
+    expect(scaled.nth(winograd.words("tired").index("animal"))).to_have_text(
+        f"{facts('query-drag')['right']['animal_scaled']:.2f}")
     handle = figure.locator(".qd-handle")
     mark_element(handle)
     handle.focus()
@@ -52,6 +57,7 @@ def test_keyboard_moves_the_query_one_step(open_chapter, base_url):
     _close(chapter.numbers("query-drag"), _expected((2.5, 0.5)))
     state = axis.index(0.5) * len(axis) + axis.index(2.5)  # row * columns + column
     assert chapter.numbers("query-drag") == text_lines(data, state)
+    expect(scaled.nth(1)).to_have_text(f"{data['scaled'][state][1]:.2f}")
     expect(handle).to_have_attribute("aria-valuetext", "Query (2.50, 0.50)")
     expect_same_node_focused(chapter.page)
     handle.press("Home")
