@@ -13,7 +13,7 @@ precomputes every position on a square grid (step 0.5 from -4 to 4 by default: 2
 positions, about as fine as a finger can aim on a phone) and the view snaps the query to
 the nearest one. Raw scores, scaled scores and weights in the grid
 keep the 2 decimals the view shows (so no number is rounded twice, and the embedded data
-stays near 45 kB); the facts quoted in the text keep full precision.
+stays near 60 kB); the facts quoted in the text keep full precision.
 Text: 289 states of three lines would weigh some 90 kB of words and numbers already in the data, so
 the text has `templates`, filled for the grid point on screen, i = row * len(axis) + column, from
 the scope {x: axis[column], y: axis[row], words, scores: scores[i], scaled: scaled[i], weights: weights[i]}
