@@ -193,8 +193,8 @@ def worked(data: dict) -> list[str]:
         if len(case["heads"]) > 1:
             lines.append(f"head {h + 1} (coordinates {head['coords'][0] + 1}–{head['coords'][1] + 1})")
         lines += [
-            "scores: " + ", ".join(num(x) for x in head["raw"][i]),
-            f"÷ √{head['d_k']}: " + ", ".join(num(x) for x in head["scaled"][i]),
+            "raw scores: " + ", ".join(num(x) for x in head["raw"][i]),
+            f"scaled scores, ÷ √{head['d_k']}: " + ", ".join(num(x) for x in head["scaled"][i]),
             "exp: " + ", ".join(num(x) for x in head["exps"][i]) + f"  (total {num(head['sums'][i])})",
             "shares: " + ", ".join(num(x) for x in head["shares"][i]),
         ]

@@ -2,22 +2,24 @@
 
 The keys come from the hand-set head of chapter 1 (engine.tasks.winograd): "animal" points right,
 "street" points up, the other words have short keys near the middle. The reader drags the
-query; each word's score is the dot product q·k, and its weight is softmax(q·k / √2).
+query; each word's raw score is the dot product q·k, its scaled score is q·k / √2 (√ of the key
+width, as in chapter 4), and its weight is the softmax of the scaled scores. The figure shows all three
+columns so that the reader sees the scaling step and the weights can be checked from what is on screen.
 
 Why a grid rather than live requests: a drag produces dozens of positions a second, and
 the view must not compute scores itself. A round trip to the worker per position would
 lag behind the pointer and does nothing at all when Python is unavailable, so the model
 precomputes every position on a square grid (step 0.5 from -4 to 4 by default: 289
 positions, about as fine as a finger can aim on a phone) and the view snaps the query to
-the nearest one. Scores and weights in the grid
+the nearest one. Raw scores, scaled scores and weights in the grid
 keep the 2 decimals the view shows (so no number is rounded twice, and the embedded data
-stays near 30 kB); the facts quoted in the text keep full precision.
+stays near 60 kB); the facts quoted in the text keep full precision.
 Text: 289 states of three lines would weigh some 90 kB of words and numbers already in the data, so
 the text has `templates`, filled for the grid point on screen, i = row * len(axis) + column, from
-the scope {x: axis[column], y: axis[row], words, scores: scores[i], weights: weights[i]}
+the scope {x: axis[column], y: axis[row], words, scores: scores[i], scaled: scaled[i], weights: weights[i]}
 (`scope` below; "{scores.3:2}" is item 3 to 2 decimals, engine/figures/fmt.py `fill`). The first
-line is also the readout and the handle's valuetext; `parts` are the templates of the score and
-weight columns' cells, filled from {v}.
+line is also the readout and the handle's valuetext; `parts` are the templates of the raw score,
+scaled score and weight columns' cells, filled from {v}.
 """
 from __future__ import annotations
 
@@ -51,18 +53,22 @@ class Params:
 
 
 def scores_and_weights(queries, k):
-    """Raw scores q·k, and the head's weights softmax(q·k / √2), for each query (row) against keys k."""
+    """Raw scores q·k, scaled scores q·k / √d and the head's weights softmax(q·k / √d), per query row."""
     scores = np.asarray(queries, dtype=float) @ k.T  # (N, T)
-    weights, _ = softmax_forward(scores / np.sqrt(k.shape[1]))  # (N, T)
-    return scores, weights
+    scaled = scores / np.sqrt(k.shape[1])  # (N, T) d = 2, the width of the keys
+    weights, _ = softmax_forward(scaled)  # (N, T)
+    return scores, scaled, weights
 
 
 def _probe(point, k, words):
-    scores, weights = scores_and_weights(np.array([point]), k)  # (1, T) each
+    scores, scaled, weights = scores_and_weights(np.array([point]), k)  # (1, T) each
+    unscaled, _ = softmax_forward(scores)  # (1, T) what the weights would be without the division
     out = {"query": list(point)}
     for name, i in (("animal", ANIMAL), ("street", STREET)):
         out[f"{name}_score"] = float(scores[0, i])
+        out[f"{name}_scaled"] = float(scaled[0, i])
         out[f"{name}_weight"] = float(weights[0, i])
+        out[f"{name}_weight_unscaled"] = float(unscaled[0, i])
     others = [j for j in range(len(words)) if j not in (ANIMAL, STREET)]
     out["other_weight_max"] = float(weights[0, others].max())
     return out
@@ -81,7 +87,7 @@ def compute(p: Params) -> dict:
     axis = np.round(np.arange(-n, n + 1) * p.step, 10)  # (G,) grid coordinates, shared by x and y
     gx, gy = np.meshgrid(axis, axis)  # (G, G) each; row = y index, column = x index
     grid_q = np.stack([gx.ravel(), gy.ravel()], axis=1)  # (G*G, 2) position i = row * G + column
-    scores, weights = scores_and_weights(grid_q, k)  # (G*G, T) each
+    scores, scaled, weights = scores_and_weights(grid_q, k)  # (G*G, T) each
     start = [int(np.argmin(np.abs(axis - c))) for c in p.query]  # column, row of the start
     return {
         "words": words,
@@ -90,41 +96,46 @@ def compute(p: Params) -> dict:
         "axis": axis.tolist(),
         "start": start,
         "scores": (np.round(scores, DECIMALS) + 0.0).tolist(),  # + 0.0 turns -0.0 into 0.0
+        "scaled": (np.round(scaled, DECIMALS) + 0.0).tolist(),
         "weights": np.round(weights, DECIMALS).tolist(),
     }
 
 
-def templates(words) -> list[str]:
-    """The key-number lines with a slot for each word's score and weight."""
+def templates(words, d: int) -> list[str]:
+    """The key-number lines with a slot for each word's raw score, scaled score and weight (keys of width d)."""
     def each(values):
         return ", ".join(f"{{words.{j}}} {{{values}.{j}:{DECIMALS}}}" for j in range(len(words)))
-    return [f"Query ({{x:{DECIMALS}}}, {{y:{DECIMALS}}})", "Scores q·k: " + each("scores"), "Weights: " + each("weights")]
+    return [f"Query ({{x:{DECIMALS}}}, {{y:{DECIMALS}}})", "Raw scores q·k: " + each("scores"),
+            f"Scaled scores q·k/√{d}: " + each("scaled"), "Weights, softmax of the scaled scores: " + each("weights")]
 
 
 def scope(data: dict, i: int) -> dict:
     """The values the templates name at grid point i = row * len(axis) + column."""
     row, col = divmod(i, len(data["axis"]))
     return {"x": data["axis"][col], "y": data["axis"][row], "words": data["words"],
-            "scores": data["scores"][i], "weights": data["weights"][i]}
+            "scores": data["scores"][i], "scaled": data["scaled"][i], "weights": data["weights"][i]}
 
 
 def text(p: Params, data: dict) -> dict:
     axis, words = data["axis"], data["words"]
     col, row = data["start"]
     start = row * len(axis) + col
-    scores, weights = data["scores"][start], data["weights"][start]
-    lines = templates(words)
+    scores, scaled, weights = data["scores"][start], data["scaled"][start], data["weights"][start]
+    d = len(data["keys"][0])
+    lines = templates(words, d)
     best = int(np.argmax(weights))
     return {
         "alt": (f"A plane with a blue key arrow for each word: animal points right, street points up, the others "
                 f"are short arrows near the middle. The orange query at ({fixed(axis[col])}, {fixed(axis[row])}) "
-                f"scores {fixed(scores[best])} against {words[best]}, which gets weight {fixed(weights[best])}."),
+                f"has raw score {fixed(scores[best])} against {words[best]}, scaled score {fixed(scaled[best])} "
+                f"after dividing by √{d}, and {words[best]} gets weight {fixed(weights[best])}."),
         "numbers": fill_all(lines, scope(data, start)),
         "templates": lines,
-        "parts": {"score": f"{{v:{DECIMALS}}}", "weight": f"{{v:{DECIMALS}}}"},
+        "parts": {"score": f"{{v:{DECIMALS}}}", "scaled": f"{{v:{DECIMALS}}}", "weight": f"{{v:{DECIMALS}}}"},
     }
 
 
 def facts(p: Params, data: dict) -> dict:
     k = head.run(p.last_word)["keys"]  # (T, 2)
-    return {name: _probe(point, k, data["words"]) for name, point in PROBES.items()}
+    return {"root_d": float(np.sqrt(k.shape[1])),
+            **{name: _probe(point, k, data["words"]) for name, point in PROBES.items()}}

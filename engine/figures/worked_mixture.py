@@ -136,9 +136,9 @@ def worked(labels, head: dict, h: int) -> dict:
         "given": [[w, ": key ", [_vec(k, _given), "wm-k"], ", value ", [_vec(v, _given), "wm-v"]]
                   for w, k, v in zip(word, head["keys"], head["values"])],
         "steps": [
-            {"title": [f"Scores: query · key, term by term, then ÷ √{head['d']} = {root}"],
+            {"title": [f"Scores: the raw score query · key, term by term, then the scaled score ÷ √{head['d']} = {root}"],
              "lines": [[w, ": "] + line for w, line in zip(word, scores)]},
-            {"title": ["Exponentials, e to the power of each score"],
+            {"title": ["Exponentials, e to the power of each scaled score"],
              "lines": [[w, ": e", [_num(s), "sup"], " = " + _num(e)] for w, s, e in zip(word, head["scores"], head["exps"])]
              + [["total: " + " + ".join(map(_num, head["exps"])) + " = ", [total, "wm-s"]]]},
             {"title": ["Weights, each exponential ÷ the total"],
@@ -157,8 +157,8 @@ def text(p: Params, data: dict) -> dict:
     for h, head in enumerate(heads, start=1):
         scores = ", ".join(f"{w} {fixed(s, 4)}" for w, s in zip(labels, head["scores"]))
         weights = ", ".join(f"{w} {fixed(x, 4)}" for w, x in zip(labels, head["weights"]))
-        lines += [f"Head {h} scores: {scores}", f"Head {h} weights: {weights}", f"Head {h} output: {_vec(head['output'])}"]
-        parts.append(f"Head {h} scores {scores}; weights {weights}; output {_vec(head['output'])}.")
+        lines += [f"Head {h} scaled scores: {scores}", f"Head {h} weights: {weights}", f"Head {h} output: {_vec(head['output'])}"]
+        parts.append(f"Head {h} scaled scores {scores}; weights {weights}; output {_vec(head['output'])}.")
     states = []
     for h, head in enumerate(heads):
         other = heads[len(heads) - 1 - h]

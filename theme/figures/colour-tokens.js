@@ -222,7 +222,7 @@ export function mount(root, ctx) {
 
     // 1. compare: dot products of the query with every key
     const compare = html("li", {}, steps);
-    html("span", { class: "ct-step" }, compare, "Compare (dot products)");
+    html("span", { class: "ct-step" }, compare, "Compare: raw scores (dot products)");
     const cl = html("ul", { class: "ct-lines" }, compare);
     const q = slice(case_.inputs[row]);
     for (let j = 0; j < n; j++) {
@@ -234,18 +234,18 @@ export function mount(root, ctx) {
     // 2. scale by the square root of the head width, blocking future tokens
     const scale = html("li", {}, steps);
     html("span", { class: "ct-step" }, scale,
-      `Divide by √${head.d_k} = ${num(head.sqrt_d)}` + (causal ? ", block future tokens" : ""));
+      `Scaled scores: divide by √${head.d_k} = ${num(head.sqrt_d)}` + (causal ? ", block future tokens" : ""));
     const sl = html("ul", { class: "ct-lines" }, scale);
     for (let j = 0; j < n; j++) {
       const s = head.scaled[row][j];
       line(sl, s === null
-        ? [tokenName(j, null, "k"), `: blocked, score =${NB}${num(null)}`]
+        ? [tokenName(j, null, "k"), `: blocked, scaled score =${NB}${num(null)}`]
         : [tokenName(j, null, "k"), `: ${num(head.raw[row][j])} / ${num(head.sqrt_d)} =${NB}${num(s)}`]);
     }
 
     // 3. exponentiate and add up
     const exp = html("li", {}, steps);
-    html("span", { class: "ct-step" }, exp, "Raise e to each score and add them up");
+    html("span", { class: "ct-step" }, exp, "Raise e to each scaled score and add them up");
     const el = html("ul", { class: "ct-lines" }, exp);
     for (let j = 0; j < n; j++) {
       line(el, [tokenName(j, null, "k"), ": ", power(head.scaled[row][j]), ` =${NB}${num(head.exps[row][j])}`]);

@@ -1,5 +1,5 @@
 // query-drag: drag a two-number query (orange) over the keys of the pronoun sentence (blue) and
-// read every word's score and weight. The engine precomputed a grid of query positions (see
+// read every word's raw score q·k, its scaled score q·k/√d and its weight. The engine precomputed a grid of query positions (see
 // engine/figures/query_drag.py for why), so the query snaps to the nearest grid point and the
 // view only looks numbers up and fills the model's text templates. Arrow keys move the focused
 // query handle one grid step.
@@ -26,13 +26,15 @@ export function mount(root, ctx) {
   const readout = html("p", { class: "qd-readout", "aria-live": "polite" }, side);
   const list = html("div", { class: "qd-list", role: "table", "aria-label": "Score and weight of every word" }, side);
   const head = html("div", { role: "row", class: "qd-row qd-row-head" }, list);
-  for (const t of ["word", "score q·k", "weight"]) html("span", { role: "columnheader" }, head, t);
+  const rootD = `√${data.keys[0].length}`; // the head divides by the square root of the key width
+  for (const t of ["word", "raw q·k", `scaled ÷${rootD}`, "weight"]) html("span", { role: "columnheader" }, head, t);
   const rows = data.words.map((w, j) => {
     const r = html("div", { role: "row", class: "qd-row" + (data.long_keys[j] ? " qd-strong" : "") }, list);
     html("span", { role: "rowheader", class: "qd-word" }, r, w);
     const score = html("span", { role: "cell", class: "qd-score" }, r);
+    const scaled = html("span", { role: "cell", class: "qd-score qd-scaled" }, r);
     const weight = weightBar(html("span", { role: "cell", class: "qd-weight" }, r));
-    return { score, weight };
+    return { score, scaled, weight };
   });
   html("p", { class: "figure-hint" }, root,
     "Drag anywhere on the plane to move the query, or focus the orange handle and use the arrow keys.");
@@ -98,7 +100,8 @@ export function mount(root, ctx) {
 
   /** The values the model's templates name at grid point i (engine/figures/query_drag.py `scope`). */
   function scope(i) {
-    return { x: axis[i % G], y: axis[Math.floor(i / G)], words: data.words, scores: data.scores[i], weights: data.weights[i] };
+    return { x: axis[i % G], y: axis[Math.floor(i / G)], words: data.words, scores: data.scores[i],
+      scaled: data.scaled[i], weights: data.weights[i] };
   }
 
   /** Show the query at (col, row): the model's text for that grid position, and its numbers. */
@@ -106,8 +109,8 @@ export function mount(root, ctx) {
     const qx = axis[col], qy = axis[row];
     const i = row * G + col;
     const text = { numbers: fillAll(data.text.templates, scope(i)) };
-    const scores = data.scores[i], weights = data.weights[i];
-    const { score, weight } = data.text.parts;
+    const scores = data.scores[i], scaled = data.scaled[i], weights = data.weights[i];
+    const parts = data.text.parts;
     set(arrow, { x2: X(qx), y2: Y(qy) });
     arrow.style.display = qx === 0 && qy === 0 ? "none" : "";
     set(handle, { transform: `translate(${X(qx)},${Y(qy)})`, "aria-valuenow": qx,
@@ -116,8 +119,9 @@ export function mount(root, ctx) {
       "text-anchor": qx > lim - 0.75 ? "end" : qx < -lim + 0.75 ? "start" : "middle" });
     readout.textContent = text.numbers[0];
     rows.forEach((r, j) => {
-      r.score.textContent = fill(score, { v: scores[j] });
-      r.weight(weights[j], fill(weight, { v: weights[j] }));
+      r.score.textContent = fill(parts.score, { v: scores[j] });
+      r.scaled.textContent = fill(parts.scaled, { v: scaled[j] });
+      r.weight(weights[j], fill(parts.weight, { v: weights[j] }));
     });
     ctx.setText(text);
   }

@@ -113,9 +113,9 @@ def test_blue_row_by_touch_and_keyboard(open_chapter, url):
     expect(box).to_be_checked()
     assert chapter.numbers(NAME) == _expected(chapter.data(NAME), causal=True)
     expect(figure.locator("td.ct-blocked")).to_have_count(3)  # the three cells above the diagonal
-    expect(figure.locator(".ct-steps")).to_contain_text("Divide by √4 = 2, block future tokens")
+    expect(figure.locator(".ct-steps")).to_contain_text("Scaled scores: divide by √4 = 2, block future tokens")
     figure.locator(".ct-pick").first.tap()
-    expect(figure.locator(".ct-steps")).to_contain_text("blue (2): blocked, score = −∞")
+    expect(figure.locator(".ct-steps")).to_contain_text("blue (2): blocked, scaled score = −∞")
     expect(figure.locator(".ct-steps")).to_contain_text("total = 1.6487 + 0 + 0 = 1.6487")
     scroll_width = chapter.page.evaluate("document.documentElement.scrollWidth")
     assert scroll_width <= 375, f"the page is {scroll_width}px wide at 375px"

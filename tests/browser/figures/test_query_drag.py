@@ -17,11 +17,12 @@ PAGE = "03-queries-keys-values.html"
 def _expected(query) -> list[str]:
     """The key-number lines for a query, from the chapter 1 head's keys (not from the page's grid)."""
     words = winograd.words("tired")
-    scores, weights = scores_and_weights(np.array([query]), winograd.run("tired")["keys"])
+    scores, scaled, weights = scores_and_weights(np.array([query]), winograd.run("tired")["keys"])
     return [
         f"Query ({query[0]:.2f}, {query[1]:.2f})",
-        "Scores q·k: " + ", ".join(f"{w} {s:.2f}" for w, s in zip(words, scores[0])),
-        "Weights: " + ", ".join(f"{w} {a:.2f}" for w, a in zip(words, weights[0])),
+        "Raw scores q·k: " + ", ".join(f"{w} {s:.2f}" for w, s in zip(words, scores[0])),
+        "Scaled scores q·k/√2: " + ", ".join(f"{w} {s:.2f}" for w, s in zip(words, scaled[0])),
+        "Weights, softmax of the scaled scores: " + ", ".join(f"{w} {a:.2f}" for w, a in zip(words, weights[0])),
     ]
 
 
@@ -42,6 +43,11 @@ def test_keyboard_moves_the_query_one_step(open_chapter, base_url):
     axis = data["axis"]
     assert chapter.numbers("query-drag") == data["text"]["numbers"]
     _close(chapter.numbers("query-drag"), _expected((3.0, 0.0)))
+    # the table shows the scaling step: a raw and a scaled column, animal's scaled score the engine's
+    expect(figure.locator(".qd-row-head")).to_have_text("wordraw q·kscaled ÷√2weight")
+    scaled = figure.locator(".qd-row:not(.qd-row-head) .qd-scaled")
+    expect(scaled.nth(winograd.words("tired").index("animal"))).to_have_text(
+        f"{facts('query-drag')['right']['animal_scaled']:.2f}")
     handle = figure.locator(".qd-handle")
     mark_element(handle)
     handle.focus()
@@ -51,6 +57,7 @@ def test_keyboard_moves_the_query_one_step(open_chapter, base_url):
     _close(chapter.numbers("query-drag"), _expected((2.5, 0.5)))
     state = axis.index(0.5) * len(axis) + axis.index(2.5)  # row * columns + column
     assert chapter.numbers("query-drag") == text_lines(data, state)
+    expect(scaled.nth(1)).to_have_text(f"{data['scaled'][state][1]:.2f}")
     expect(handle).to_have_attribute("aria-valuetext", "Query (2.50, 0.50)")
     expect_same_node_focused(chapter.page)
     handle.press("Home")
@@ -81,7 +88,7 @@ def test_mouse_drag_and_touch_tap_move_the_query(open_chapter, base_url):
     expect(figure.locator(".qd-readout")).to_have_text("Query (0.00, 3.00)")
     _close(chapter.numbers("query-drag"), _expected((0.0, 3.0)))
     street = facts("query-drag")["up"]["street_weight"]
-    assert f"street {street:.2f}" in chapter.numbers("query-drag")[2]
+    assert f"street {street:.2f}" in chapter.numbers("query-drag")[3]
     # Touch: a tap anywhere on the plane puts the query there.
     page.touchscreen.tap(*_plane_point(figure, -2, -2))
     expect(figure.locator(".qd-readout")).to_have_text("Query (-2.00, -2.00)")

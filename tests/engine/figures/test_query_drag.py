@@ -17,7 +17,7 @@ def test_keys_animal_right_street_up_others_short():
     assert data["long_keys"] == [w in ("animal", "street") for w in data["words"]]
 
 
-def test_grid_scores_are_dot_products_and_weights_their_scaled_softmax():
+def test_grid_scores_are_dot_products_scaled_by_root_2_and_weights_their_softmax():
     data = compute("query-drag")
     axis, keys = np.array(data["axis"]), np.array(data["keys"])
     G = len(axis)
@@ -27,6 +27,7 @@ def test_grid_scores_are_dot_products_and_weights_their_scaled_softmax():
         s = keys @ q
         w = np.exp(s / math.sqrt(2) - (s / math.sqrt(2)).max())
         assert data["scores"][i] == pytest.approx(s.tolist(), abs=0.005 + 1e-9)  # kept to 2 decimals
+        assert data["scaled"][i] == pytest.approx((s / math.sqrt(2)).tolist(), abs=0.005 + 1e-9)
         assert data["weights"][i] == pytest.approx((w / w.sum()).tolist(), abs=0.005 + 1e-9)
 
 
@@ -43,8 +44,12 @@ def test_the_grid_agrees_with_the_head_itself():
 
 def test_pointing_the_query_picks_a_word():
     f = facts("query-drag")
+    assert f["root_d"] == pytest.approx(math.sqrt(2))
     assert f["right"]["animal_score"] == pytest.approx(4.8)
+    assert f["right"]["animal_scaled"] == pytest.approx(4.8 / math.sqrt(2))
     assert f"{f['right']['animal_weight']:.0%}" == "75%"
+    # the weights come from the scaled scores: softmax of the raw ones would be far more decisive
+    assert f"{f['right']['animal_weight_unscaled']:.0%}" == "92%"
     assert f"{f['up']['street_weight']:.0%}" == "75%"
     assert f["away"]["animal_score"] == pytest.approx(-3.2) == f["away"]["street_score"]
     assert f["away"]["animal_weight"] < f["away"]["other_weight_max"]
@@ -74,8 +79,9 @@ def test_text_templates_filled_at_a_grid_position():
     assert "states" not in data["text"]
     assert fill_all(data["text"]["templates"], scope(data, i)) == [
         f"Query ({data['axis'][13]:.2f}, {data['axis'][2]:.2f})",
-        "Scores q·k: " + ", ".join(f"{w} {s:.2f}" for w, s in zip(data["words"], data["scores"][i])).replace("-0.00", "0.00"),
-        "Weights: " + ", ".join(f"{w} {x:.2f}" for w, x in zip(data["words"], data["weights"][i])),
+        "Raw scores q·k: " + ", ".join(f"{w} {s:.2f}" for w, s in zip(data["words"], data["scores"][i])).replace("-0.00", "0.00"),
+        "Scaled scores q·k/√2: " + ", ".join(f"{w} {s:.2f}" for w, s in zip(data["words"], data["scaled"][i])).replace("-0.00", "0.00"),
+        "Weights, softmax of the scaled scores: " + ", ".join(f"{w} {x:.2f}" for w, x in zip(data["words"], data["weights"][i])),
     ]
     assert data["schema"]["last_word"]["choices"] == ["tired", "wide"]
     parts = data["text"]["parts"]
