@@ -23,7 +23,7 @@ from .directives import DIRECTIVES, NAMES
 from .directives.figure import param_error
 from .errors import BuildError, display_path, read_source
 from .expressions import RE_EXPR, ExpressionError, evaluate
-from .figures import FigureCache, RenderedFigure, check_parts, embed_json, parts, render_figure
+from .figures import FigureCache, RenderedFigure, check_parts, embed_json, model_file, render_figure
 from .links import check_links
 from .markdown_render import render
 from .pages import environment
@@ -136,7 +136,8 @@ def _assets(theme: Path, live_reload: bool = False) -> tuple[dict[str, Path], di
             if p.is_file() and (live_reload or f"{sub}/{p.name}" not in DEV_ONLY):
                 copies[f"{dest}/{p.name}"] = p
     sheets = [theme / "css" / "site.css", *sorted((theme / "figures").glob("*.css"))]
-    css = palette.css(palette.load(theme / "palette.toml")).encode() + b"".join(f"/* {p.relative_to(theme).as_posix()} */\n".encode() + p.read_bytes() for p in sheets)
+    css = palette.css(palette.load(theme / "palette.toml")).encode()  # the custom properties first
+    css += b"".join(f"/* {p.relative_to(theme).as_posix()} */\n".encode() + p.read_bytes() for p in sheets)
     return copies, {"assets/css/site.css": css}
 
 
@@ -203,7 +204,7 @@ def unused_facts(chapters: list[Chapter], cache: FigureCache) -> list[str]:
             seen.setdefault(name, set()).update(cache.lookup(name, None)["facts"])
             if len(keys) > 1 and keys[0] == "facts":
                 used.add((name, keys[1]))
-    return [f"{display_path(parts(name, Path())['model'])}: warning: fact '{key}' is quoted by no chapter"
+    return [f"{display_path(model_file(name))}: warning: fact '{key}' is quoted by no chapter"
             for name, keys in sorted(seen.items()) for key in sorted(keys) if (name, key) not in used]
 
 

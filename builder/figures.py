@@ -25,11 +25,15 @@ class RenderedFigure:
     svg: bytes
 
 
+def model_file(name: str) -> Path:
+    """The figure's model module: where errors about its output and its facts point."""
+    return ROOT / "engine" / "figures" / f"{name.replace('-', '_')}.py"
+
+
 def parts(name: str, theme: Path) -> dict[str, Path]:
     """The three files every figure needs: its model, its static fallback and its view."""
-    module = name.replace("-", "_")
-    return {"model": ROOT / "engine" / "figures" / f"{module}.py",
-            "fallback": ROOT / "builder" / "fallbacks" / f"{module}.py",
+    return {"model": model_file(name),
+            "fallback": ROOT / "builder" / "fallbacks" / f"{name.replace('-', '_')}.py",
             "view": theme / "figures" / f"{name}.js"}
 
 
@@ -44,7 +48,7 @@ def check_parts(name: str, theme: Path) -> None:
 
 def _check_output(name: str, data: dict) -> None:
     """The model's output must be JSON (finite numbers) and carry the text the page shows."""
-    model = parts(name, ROOT / "theme")["model"]
+    model = model_file(name)
     try:
         json.dumps(data, allow_nan=False)
     except (TypeError, ValueError) as err:
@@ -64,9 +68,14 @@ class FigureCache:
         self._facts: dict = {}
         self._svg: dict[str, bytes] = {}
 
-    def data(self, name: str, raw_params: dict | None) -> dict:
+    @staticmethod
+    def _key(name: str, raw_params: dict | None) -> tuple:
+        """(name, validated Params): the frozen dataclass is hashable (ParamError for bad options)."""
+        return name, validate(models.module(name).Params, raw_params)
+
+    def data(self, name: str, raw_params: dict | None, key: tuple | None = None) -> dict:
         """What the page embeds and the view draws (ParamError for bad options)."""
-        key = (name, validate(models.module(name).Params, raw_params))  # the frozen Params: hashable
+        key = key or self._key(name, raw_params)
         if key not in self._data:
             data = models.compute(name, raw_params)
             _check_output(name, data)
@@ -75,8 +84,8 @@ class FigureCache:
 
     def lookup(self, name: str, raw_params: dict | None) -> dict:
         """What an inline expression may read: the figure's data and its build-time facts."""
-        data = self.data(name, raw_params)
-        key = (name, validate(models.module(name).Params, raw_params))
+        key = self._key(name, raw_params)
+        data = self.data(name, raw_params, key)
         if key not in self._facts:
             self._facts[key] = models.facts(name, raw_params, data)
         return {**data, "facts": self._facts[key]}
