@@ -29,6 +29,7 @@ PALETTE = {  # colour name -> its input vector, one coordinate per colour
     "yellow": (0.0, 0.0, 0.0, 1.0),
 }
 MAX_TOKENS = 6
+CONTROLS = ("tokens", "heads", "causal", "positions")  # a chapter offers only the toggles it has explained
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ class Params:
     causal: bool = field(False)  # start with future tokens blocked
     positions: bool = field(False)  # start with sinusoidal position codes added to the inputs
     row: int = field(0, lo=0, hi=MAX_TOKENS - 1)  # the gathering token whose arithmetic is shown first
+    controls: tuple[str, ...] = field(CONTROLS, length=(0, len(CONTROLS)), choices=CONTROLS)  # which controls the reader gets
 
 
 def _sequence(option: str, words) -> tuple[str, ...]:
@@ -137,7 +139,7 @@ def compute(p: Params) -> dict:
         "width": WIDTH,
         "sequences": [{"tokens": list(seq), "cases": cases[seq]} for seq in sequences],
         "start": {"sequence": sequences.index(tokens), "heads": p.heads, "causal": p.causal,
-                  "positions": p.positions, "row": p.row},
+                  "positions": p.positions, "row": p.row, "controls": list(dict.fromkeys(p.controls))},
     }
 
 

@@ -38,7 +38,7 @@ export function mount(root, ctx) {
   const headsSelect = html("select", { id: id + "-heads" }, headsLabel);
   data.text.heads.forEach((text, h) => html("option", { value: String(h + 1) }, headsSelect, text)); // the model's widths
   const causalLabel = html("label", {}, controls);
-  const causalBox = html("input", { type: "checkbox", "data-key-control": " " }, causalLabel);
+  const causalBox = html("input", { type: "checkbox" }, causalLabel);
   causalLabel.append(" Block future tokens");
   const posLabel = html("label", {}, controls);
   const posBox = html("input", { type: "checkbox" }, posLabel);
@@ -46,6 +46,16 @@ export function mount(root, ctx) {
 
   const edit = html("fieldset", { class: "figure-controls ct-edit" }, root);
   html("legend", {}, edit, "Change a token’s colour");
+
+  // A chapter offers only the toggles it has explained (option `controls`); the keyboard test's
+  // control is the first offered of these, or else the button of a token other than the first.
+  const offered = new Set(start.controls);
+  const hide = { tokens: [seqLabel, edit], heads: [headsLabel], causal: [causalLabel], positions: [posLabel] };
+  for (const [name, els] of Object.entries(hide)) for (const el of els) el.hidden = !offered.has(name);
+  if (!offered.size) controls.hidden = true;
+  const keyed = [["causal", causalBox, " "], ["positions", posBox, " "], ["heads", headsSelect, "ArrowDown"],
+    ["tokens", seqSelect, "ArrowDown"]].find(([name]) => offered.has(name));
+  if (keyed) keyed[1].setAttribute("data-key-control", keyed[2]);
   const editStatus = html("output", { class: "ct-status" });
 
   const view = html("div", { class: "ct-view" }, root);
@@ -182,6 +192,7 @@ export function mount(root, ctx) {
         swatch(tokens()[i], b);
         b.append(names()[i]);
         b.addEventListener("click", () => { row = i; draw(); });
+        if (!keyed && h === 0 && i === 1) b.setAttribute("data-key-control", "Enter");
         shares.forEach((s, j) => {
           const blocked = head.scaled[i][j] === null;
           const td = html("td", { class: blocked ? "ct-blocked" : "",

@@ -9,7 +9,7 @@ import pytest
 
 from engine.figures import compute
 
-from ..conftest import ROOT, chapter_pages, expect
+from ..conftest import ROOT, expect
 from .helpers import expect_same_node_focused, mark_element
 
 NAME = "colour-tokens"
@@ -22,29 +22,43 @@ The colour example.
 """
 
 
-def _page_with_figure() -> str | None:
-    """The series chapter that holds the figure, if one does yet."""
-    for page in chapter_pages():
-        if f"/// figure | {NAME}" in (ROOT / "content" / page.replace(".html", ".md")).read_text():
-            return page
-    return None
+@pytest.fixture(scope="module")
+def scratch_site(serve_folder, tmp_path_factory):
+    """A one-chapter site with the figure as `options` set it: chapters of the series each
+    offer only the toggles they explain, and these tests need all of them."""
+    from builder.build import Paths, build
+
+    def make(options: str = "") -> str:
+        folder = tmp_path_factory.mktemp("colour-site")
+        content = folder / "content"
+        content.mkdir()
+        (content / "site.toml").write_text('[site]\ntitle = "Scratch"\n\n[[chapters]]\nfile = "03-colour.md"\n')
+        (content / "03-colour.md").write_text(SCRATCH.replace(f"| {NAME}\n", f"| {NAME}\n{options}"))
+        build(Paths.at(ROOT, content), folder / "dist", pyodide_dist=None)
+        return serve_folder(folder / "dist") + "03-colour.html"
+    return make
 
 
 @pytest.fixture(scope="module")
-def url(base_url, serve_folder, tmp_path_factory) -> str:
-    """The chapter with the figure; until a chapter of the series holds it, a one-chapter scratch site."""
-    page = _page_with_figure()
-    if page:
-        return base_url + page
-    from builder.build import Paths, build
+def url(scratch_site) -> str:
+    return scratch_site()
 
-    folder = tmp_path_factory.mktemp("colour-site")
-    content = folder / "content"
-    content.mkdir()
-    (content / "site.toml").write_text('[site]\ntitle = "Scratch"\n\n[[chapters]]\nfile = "03-colour.md"\n')
-    (content / "03-colour.md").write_text(SCRATCH)
-    build(Paths.at(ROOT, content), folder / "dist", pyodide_dist=None)
-    return serve_folder(folder / "dist") + "03-colour.html"
+
+@pytest.mark.parametrize("controls, key_control", [
+    ("[]", ".ct-row-pick"), ("[positions]", "input[type=checkbox]"), ("[tokens]", "select")])
+def test_a_chapter_offers_only_the_controls_it_names(open_chapter, scratch_site, controls, key_control):
+    chapter = open_chapter(scratch_site(f"    controls: {controls}\n"))
+    chapter.wait_prerendered()
+    figure = chapter.figure(NAME)
+    shown = figure.evaluate("""(fig) => [...fig.querySelectorAll(".figure-controls > label, .figure-controls > legend")]
+        .filter((el) => el.checkVisibility()).map((el) => [...el.childNodes].find((n) => n.nodeType === 3).data.trim())""")
+    names = {"[]": [], "[positions]": ["Add positional encoding"],
+             "[tokens]": ["Tokens", "Change a token’s colour", "1", "2", "3"]}  # a menu per token
+    assert shown == names[controls]
+    marked = figure.locator("[data-key-control]")
+    expect(marked).to_have_count(1)
+    assert marked.evaluate(f"(el) => el.matches({key_control!r})")
+    assert chapter.page_errors == []
 
 
 def _expected(data: dict, **state) -> list[str]:
