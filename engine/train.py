@@ -152,37 +152,68 @@ class TrainResult:
     cancelled: bool = False
 
 
-def train(loss_and_grads, params, optimizer, steps, checkpoint_every=0, callback=None, dtype=np.float64):
-    """Run ``steps`` updates; ``loss_and_grads(views, step) -> (loss, grads)`` must be seeded by step.
+class Training:
+    """A run advanced one step at a time, so a caller can stop between steps: the browser's
+    worker interleaves slices of steps with its messages (a cancel, another figure's request).
 
-    ``params`` is a dict of arrays (copied into one ``dtype`` buffer, never modified);
-    ``optimizer.step(flat, grad)`` updates that buffer in place. Checkpoints are taken at the
-    start and every ``checkpoint_every`` steps. ``callback(Progress)`` runs after each
-    step; returning False or raising TrainingCancelled stops the run early.
+    ``loss_and_grads(views, step) -> (loss, grads)`` must be seeded by step. ``params`` is a
+    dict of arrays (copied into one ``dtype`` buffer, never modified); ``optimizer.step(flat,
+    grad)`` updates that buffer in place. Checkpoints are taken at the start and every
+    ``checkpoint_every`` steps.
     """
-    names = list(params)
-    flat, views = pack(params, dtype)
-    result = TrainResult()
 
-    def save(step):
-        result.checkpoints.append({n: views[n].copy() for n in names})
-        result.checkpoint_steps.append(step)
+    def __init__(self, loss_and_grads, params, optimizer, steps, checkpoint_every=0, dtype=np.float64):
+        self.names = list(params)
+        self.flat, self.views = pack(params, dtype)
+        self.loss_and_grads, self.optimizer = loss_and_grads, optimizer
+        self.steps, self.checkpoint_every = steps, checkpoint_every
+        self.result = TrainResult()
+        if checkpoint_every:
+            self._save(0)
 
-    if checkpoint_every:
-        save(0)
-    for step in range(steps):
-        loss, grads = loss_and_grads(views, step)
-        optimizer.step(flat, flatten(grads, names))
-        result.losses.append(loss)
-        if checkpoint_every and (step + 1) % checkpoint_every == 0:
-            save(step + 1)
-        if callback is not None:
-            try:
-                keep_going = callback(Progress(step + 1, steps, loss))
-            except TrainingCancelled:
-                keep_going = False
-            if keep_going is False:
-                result.cancelled = step + 1 < steps
-                break
-    result.params = {n: views[n].copy() for n in names}
-    return result
+    @property
+    def done_steps(self) -> int:
+        return len(self.result.losses)
+
+    @property
+    def done(self) -> bool:
+        return self.done_steps >= self.steps
+
+    def _save(self, step):
+        self.result.checkpoints.append({n: self.views[n].copy() for n in self.names})
+        self.result.checkpoint_steps.append(step)
+
+    def step(self) -> Progress:
+        """One update; the loss is the batch's before it."""
+        step = self.done_steps
+        loss, grads = self.loss_and_grads(self.views, step)
+        self.optimizer.step(self.flat, flatten(grads, self.names))
+        self.result.losses.append(loss)
+        if self.checkpoint_every and (step + 1) % self.checkpoint_every == 0:
+            self._save(step + 1)
+        return Progress(step + 1, self.steps, loss)
+
+    def run(self, callback=None) -> TrainResult:
+        """Step to the end; ``callback(Progress)`` runs after each step, and returning False or
+        raising TrainingCancelled stops the run early (the result keeps what was done)."""
+        while not self.done:
+            progress = self.step()
+            if callback is not None:
+                try:
+                    keep_going = callback(progress)
+                except TrainingCancelled:
+                    keep_going = False
+                if keep_going is False:
+                    break
+        return self.finish()
+
+    def finish(self) -> TrainResult:
+        """The result so far: the weights after the last step done, cancelled if steps remain."""
+        self.result.params = {n: self.views[n].copy() for n in self.names}
+        self.result.cancelled = not self.done
+        return self.result
+
+
+def train(loss_and_grads, params, optimizer, steps, checkpoint_every=0, callback=None, dtype=np.float64):
+    """Run a whole `Training` (see `Training.run` for the callback)."""
+    return Training(loss_and_grads, params, optimizer, steps, checkpoint_every, dtype).run(callback)

@@ -33,6 +33,7 @@ FIGURES = (  # in reading order
     "softmax-bars",
     "softmax-temperature",
     "scaling-experiment",
+    "two-heads",
 )
 
 
@@ -48,7 +49,11 @@ def compute(name: str, raw_params: dict | None = None) -> dict:
     schema and the text a reader reads. Everything a view shows comes from here."""
     mod = module(name)
     params = validate(mod.Params, raw_params)
-    data = mod.compute(params)
+    return _output(name, mod, params, mod.compute(params))
+
+
+def _output(name: str, mod, params, data: dict) -> dict:
+    """A model's data as every view receives it: with its params, schema and text."""
     return {"figure": name, "params": to_json(params), "schema": schema(mod.Params), **data,
             "text": mod.text(params, data)}
 
@@ -63,12 +68,52 @@ def facts(name: str, raw_params: dict | None = None, data: dict | None = None) -
     return mod.facts(params, data if data is not None else compute(name, raw_params))
 
 
+def _message(err: Exception) -> str:
+    """What the reader is told: a KeyError's str() would wrap its message in quotes."""
+    return str(err.args[0]) if isinstance(err, KeyError) and err.args else str(err)
+
+
 def compute_json(name: str, params_json: str) -> str:
     """The browser worker's entry point: JSON in, JSON out, so no proxies cross the boundary."""
     try:
         return json.dumps({"ok": True, "data": compute(name, json.loads(params_json))})
     except (ParamError, KeyError) as err:
-        return json.dumps({"ok": False, "error": str(err)})
+        return json.dumps({"ok": False, "error": _message(err)})
 
 
-__all__ = ["FIGURES", "ParamError", "compute", "compute_json", "facts", "module"]
+class FigureJob:
+    """A long job of a figure model (its JOBS[job], engine/jobs.py): the last slice's result is the
+    figure for the new model, as compute() would give it, so the view redraws it like any data."""
+
+    def __init__(self, name: str, job: str, raw_params: dict | None = None):
+        self.name, self.mod = name, module(name)
+        factory = getattr(self.mod, "JOBS", {}).get(job)
+        if factory is None:
+            raise KeyError(f"figure '{name}' has no job '{job}'")
+        self.params = validate(self.mod.Params, raw_params)
+        self.job = factory(self.params)
+
+    def advance(self, budget: float) -> dict:
+        out = self.job.advance(budget)
+        if "result" in out:
+            out["result"] = _output(self.name, self.mod, self.params, out["result"])
+        return out
+
+
+class JsonJob:
+    """A job behind the worker's JSON boundary: start it, then advance_json() until done."""
+
+    def __init__(self, name: str, job: str, params_json: str):
+        self.error = None
+        try:
+            self.job = FigureJob(name, job, json.loads(params_json))
+        except (ParamError, KeyError) as err:
+            self.job, self.error = None, _message(err)
+
+    def advance_json(self, budget: float) -> str:
+        if self.job is None:
+            return json.dumps({"ok": False, "error": self.error})
+        return json.dumps({"ok": True, "data": self.job.advance(budget)})
+
+
+__all__ = ["FIGURES", "FigureJob", "JsonJob", "ParamError", "compute", "compute_json", "facts", "module"]

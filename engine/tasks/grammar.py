@@ -13,12 +13,13 @@ Naming the word rather than its position is what makes looking necessary: a word
 identity reaches another word's output only through its value, while positions could be
 inferred from the sentence's shape.
 """
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 
 from engine.attention import attention_backward, attention_forward
-from engine.train import Adam, AdamConfig, cross_entropy_backward, cross_entropy_forward, to_json, train
+from engine.train import Adam, AdamConfig, cross_entropy_backward, cross_entropy_forward, Training, to_json
 
 DETS = ("the", "a")
 ADJS = ("old", "big", "small", "red", "lazy")
@@ -295,8 +296,9 @@ class GrammarRun:
         return [dict(step=s, **to_json(c)) for s, c in zip(self.checkpoint_steps, self.checkpoints)]
 
 
-def train_grammar_model(seed=0, steps=None, config=GrammarConfig(), callback=None):
-    """Train WQ, WK, WV and both readouts from random with Adam; same seed, same numbers."""
+def grammar_training(seed=0, steps=None, config=GrammarConfig()):
+    """A seeded run of WQ, WK, WV and both readouts from random with Adam, ready to step (the
+    browser's Retrain steps it in slices); `finish(training)` turns it into a GrammarRun."""
     steps = config.steps if steps is None else steps
     rng = np.random.default_rng(seed)
     params = init_params(rng, config)
@@ -307,5 +309,33 @@ def train_grammar_model(seed=0, steps=None, config=GrammarConfig(), callback=Non
 
     dt = np.dtype(config.dtype)
     optimizer = Adam(sum(p.size for p in params.values()), AdamConfig(lr=config.lr), dt)
-    result = train(step_fn, params, optimizer, steps, config.checkpoint_every, callback, dt)
-    return GrammarRun(config, seed, result, data.sentences.words)
+    training = Training(step_fn, params, optimizer, steps, config.checkpoint_every, dt)
+
+    def finish():
+        return GrammarRun(config, seed, training.finish(), data.sentences.words)
+    return training, finish
+
+
+def train_grammar_model(seed=0, steps=None, config=GrammarConfig(), callback=None):
+    """Train to the end (or until `callback` says stop); same seed, same numbers."""
+    training, finish = grammar_training(seed, steps, config)
+    training.run(callback)
+    return finish()
+
+
+@functools.lru_cache(maxsize=4)
+def trained(seed=0):
+    """The full default run for `seed`, trained once per process: chapter 9's figures and facts
+    all read the same run (callers must not modify it)."""
+    return train_grammar_model(seed)
+
+
+def sentence_attention(params, sentence):
+    """Where each head looks in one sentence: its words, both targets' positions per word, and the
+    weights (H, n, n), for any weights (a checkpoint, or a run still training)."""
+    s = parse(sentence)
+    n = int(s.lengths[0])
+    x = encode(s.words[:, :n])[0]  # (n, D)
+    _, (_, att) = model_forward(params, x[None], np.ones((1, n), dtype=bool))
+    targets = {t: s.targets[0, :n, j].tolist() for j, t in enumerate(TARGETS)}
+    return [VOCAB[w] for w in s.words[0, :n]], targets, att.weights[0]  # weights (H, n, n)

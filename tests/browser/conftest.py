@@ -15,6 +15,7 @@ ATTN_REQUIRE_BROWSER is set (as CI does), where they fail instead.
 """
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from pathlib import Path
@@ -105,6 +106,23 @@ def site(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def base_url(site, serve_folder) -> str:
     return serve_folder(site)
+
+
+@pytest.fixture(scope="session")
+def scratch_page(serve_folder, tmp_path_factory):
+    """scratch_page(markdown) -> the URL of a one-chapter site built from `markdown`: a figure
+    tested with options no chapter uses, or before a chapter holds it."""
+    from builder.build import Paths, build
+
+    def make(markdown: str) -> str:
+        folder = tmp_path_factory.mktemp("scratch-site")
+        content = folder / "content"
+        content.mkdir()
+        (content / "site.toml").write_text('[site]\ntitle = "Scratch"\n\n[[chapters]]\nfile = "01-scratch.md"\n')
+        (content / "01-scratch.md").write_text(markdown)
+        build(Paths.at(ROOT, content), folder / "dist", pyodide_dist=None)
+        return serve_folder(folder / "dist") + "01-scratch.html"
+    return make
 
 
 # --- the browser ---------------------------------------------------------------------------
@@ -240,26 +258,54 @@ def open_chapter(new_context, base_url):
 # stand-in worker speaks the same protocol and answers each compute by fetching /__compute,
 # which the test fulfils with the engine's own compute_json: what runs is everything on the
 # main thread (runtime.js, the figure lifecycle, the views) against real engine output.
+# Long jobs run through the site's own jobs.js (slices, throttling, cancelling); only starting
+# and advancing a job cross to CPython, through /__job.
 FAKE_WORKER = """
+import { jobRunner } from "./jobs.js";
+
+const call = async (path, body) => (await fetch(path, { method: "POST", body: JSON.stringify(body) })).json();
+const jobs = jobRunner({
+  start: async (name, job, params) => (await call("/__job/start", { name, job, params })).handle,
+  advance: (handle, seconds) => call("/__job/advance", { handle, seconds }),
+  drop: (handle) => call("/__job/drop", { handle }),
+}, (msg) => self.postMessage(msg));
+
 self.onmessage = async (e) => {
   const msg = e.data;
   if (msg.type === "boot") {
     self.postMessage({ type: "status", state: "ready", stage: "ready", text: "Python is running (test stand-in)." });
   } else if (msg.type === "compute") {
-    const r = await fetch("/__compute", { method: "POST", body: JSON.stringify({ name: msg.name, params: msg.params }) });
-    const out = await r.json();
+    const out = await call("/__compute", { name: msg.name, params: msg.params });
     if (out.ok) self.postMessage({ type: "result", id: msg.id, data: out.data });
     else self.postMessage({ type: "error", id: msg.id, message: out.error });
+  } else if (msg.type === "job") {
+    jobs.start(msg);
+  } else if (msg.type === "job-cancel") {
+    jobs.cancel(msg);
   }
 };
 """
 
+STAND_IN_JOBS: dict[int, object] = {}  # handle -> engine.figures.JsonJob, for the stand-in's /__job
+STAND_IN_HANDLES = itertools.count(1)
+
 
 def _engine_on_cpython(route):
-    from engine.figures import compute_json
+    from engine.figures import JsonJob, compute_json
 
     request = json.loads(route.request.post_data)
-    body = compute_json(request["name"], json.dumps(request["params"]))
+    action = route.request.url.rsplit("/", 1)[1]
+    if action == "__compute":
+        body = compute_json(request["name"], json.dumps(request["params"]))
+    elif action == "start":
+        handle = next(STAND_IN_HANDLES)
+        STAND_IN_JOBS[handle] = JsonJob(request["name"], request["job"], json.dumps(request["params"] or {}))
+        body = json.dumps({"handle": handle})
+    elif action == "advance":
+        body = STAND_IN_JOBS[request["handle"]].advance_json(request["seconds"])
+    else:  # drop
+        STAND_IN_JOBS.pop(request["handle"], None)
+        body = "{}"
     route.fulfill(status=200, content_type="application/json", body=body)
 
 
@@ -267,15 +313,17 @@ LIVE_ROUTES = [
     ("**/assets/runtime/worker.js",
      lambda route: route.fulfill(status=200, content_type="text/javascript", body=FAKE_WORKER)),
     ("**/__compute", _engine_on_cpython),
+    ("**/__job/*", _engine_on_cpython),
 ]
 
 
 @pytest.fixture
 def open_live_chapter(open_chapter):
-    """open_live_chapter(url=None, **options) -> a ChapterPage whose worker is the CPython stand-in, prerendered."""
+    """open_live_chapter(url=None, routes=(), **options) -> a ChapterPage whose worker is the CPython
+    stand-in, prerendered; `routes` override the stand-in's (e.g. to slow its jobs down)."""
 
-    def open_(url: str | None = None, **options):
-        chapter = open_chapter(url, routes=LIVE_ROUTES, **options)
+    def open_(url: str | None = None, routes=(), **options):
+        chapter = open_chapter(url, routes=[*LIVE_ROUTES, *routes], **options)  # later routes win
         chapter.wait_prerendered()
         return chapter
 

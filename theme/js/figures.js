@@ -4,6 +4,7 @@
 import { runtime } from "../runtime/runtime.js";
 
 const figures = [...document.querySelectorAll("[data-figure]")];
+const contexts = new Map(); // figure element -> its ctx
 
 function startSoon() {
   // Never before first paint: wait for a frame, then for the main thread to be free.
@@ -17,6 +18,7 @@ async function hydrate(el) {
   const note = document.createElement("p");
   note.className = "figure-note";
   note.setAttribute("role", "status");
+  let current = null; // the figure's running job: { result, cancel }
   const ctx = {
     figure: el,
     data,
@@ -52,9 +54,36 @@ async function hydrate(el) {
         el.removeAttribute("aria-busy");
       }
     },
+    /**
+     * Run a long job of this figure's model in the worker (one per figure: a newer start cancels
+     * the older one, and so does scrolling the figure away). onProgress(data) gets throttled
+     * progress. Resolves with the finished job's data, or null if it was cancelled or Python is
+     * unavailable (the figure then says why). aria-busy is set while a job runs.
+     */
+    async job(job, params, onProgress) {
+      current?.cancel();
+      const mine = runtime.job(el.id, name, job, params, onProgress);
+      current = mine;
+      el.setAttribute("aria-busy", "true");
+      try {
+        const out = await mine.result;
+        if (out) ctx.note("");
+        return out;
+      } catch (err) {
+        ctx.note(runtime.state === "unavailable"
+          ? "Needs Python, which is unavailable here: showing the precomputed result."
+          : "Could not run: " + err.message);
+        return null;
+      } finally {
+        if (current === mine) { current = null; el.removeAttribute("aria-busy"); }
+      }
+    },
+    /** Cancel this figure's running job, if any (its job() promise resolves with null). */
+    cancelJob() { current?.cancel(); },
     /** Views call this after drawing worker output. */
     markLive() { el.dataset.state = "live"; },
   };
+  contexts.set(el, ctx);
   ctx.note("");
   root.after(note);
   try {
@@ -72,6 +101,8 @@ async function hydrate(el) {
 }
 
 const views = new Map();
+// The page going away (closed, or into the back-forward cache) stops every job.
+addEventListener("pagehide", () => { for (const ctx of contexts.values()) ctx.cancelJob(); });
 const observer = new IntersectionObserver((entries) => {
   for (const entry of entries) {
     const view = views.get(entry.target);
@@ -79,6 +110,7 @@ const observer = new IntersectionObserver((entries) => {
       startSoon();
       view?.onscreen?.();
     } else {
+      contexts.get(entry.target)?.cancelJob(); // a figure scrolled away stops its job
       view?.offscreen?.();
     }
   }

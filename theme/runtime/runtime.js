@@ -34,6 +34,28 @@ export const runtime = {
     };
     worker.postMessage({ type: "boot", config });
   },
+  /**
+   * Start a long job of figure `name` (its model's JOBS[job]) in the worker. `key` names the
+   * figure: a newer start with the same key cancels the older job. onProgress(data) receives the
+   * throttled progress. Returns { result, cancel }: result resolves with the last slice's data,
+   * or null if the job was cancelled; it rejects on an error or when Python is unavailable.
+   */
+  job(key, name, job, params, onProgress) {
+    this.start();
+    const id = nextId++;
+    let cancelled = false;
+    const result = ready.then(() => new Promise((resolve, reject) => {
+      if (cancelled) return resolve(null);
+      pending.set(id, { resolve, reject, onProgress });
+      worker.postMessage({ type: "job", id, key, name, job, params });
+    }));
+    const cancel = () => {
+      if (cancelled) return;
+      cancelled = true;
+      if (pending.has(id)) worker.postMessage({ type: "job-cancel", id });
+    };
+    return { result, cancel };
+  },
   /** Run a figure model in the worker; resolves with its JSON output. */
   async compute(name, params) {
     this.start();
@@ -69,11 +91,14 @@ function onMessage(msg) {
     if (msg.state === "ready") { setStatus("ready", msg.text, msg.stage); readyResolve(); }
     else if (msg.state === "unavailable") fail(msg.text, msg.stage);
     else setStatus(msg.state, msg.text, msg.stage);
-  } else if (msg.type === "result" || msg.type === "error") {
+  } else if (msg.type === "job-progress") {
+    pending.get(msg.id)?.onProgress?.(msg.data);
+  } else if (["result", "error", "job-done", "job-cancelled", "job-error"].includes(msg.type)) {
     const p = pending.get(msg.id);
     if (!p) return;
     pending.delete(msg.id);
-    if (msg.type === "result") p.resolve(msg.data);
+    if (msg.type === "result" || msg.type === "job-done") p.resolve(msg.data);
+    else if (msg.type === "job-cancelled") p.resolve(null);
     else p.reject(new Error(msg.message));
   }
 }

@@ -1,8 +1,16 @@
-// Module Web Worker: boots Pyodide from this site, loads numpy and the engine wheel,
-// and answers compute requests. Messages out: status {state, stage, text} and result/error.
+// Module Web Worker: boots Pyodide from this site, loads numpy and the engine wheel, answers
+// compute requests and runs long jobs (jobs.js). Messages out: status {state, stage, text},
+// result/error, and the job messages of jobs.js.
+import { jobRunner } from "./jobs.js";
 
 let engine = null;
 let booting = null;
+
+const jobs = jobRunner({
+  start: (name, job, params) => engine.JsonJob(name, job, JSON.stringify(params ?? {})),
+  advance: (handle, seconds) => JSON.parse(handle.advance_json(seconds)),
+  drop: (handle) => handle.destroy(),
+}, (msg) => self.postMessage(msg));
 
 self.onmessage = async (e) => {
   const msg = e.data;
@@ -23,6 +31,12 @@ self.onmessage = async (e) => {
       console.error(err);
       self.postMessage({ type: "error", id: msg.id, message: lines[lines.length - 1] });
     }
+  } else if (msg.type === "job") {
+    await booting;
+    if (!engine) return self.postMessage({ type: "job-error", id: msg.id, message: "Python is not running" });
+    jobs.start(msg);
+  } else if (msg.type === "job-cancel") {
+    jobs.cancel(msg);
   }
 };
 

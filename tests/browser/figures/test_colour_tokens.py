@@ -9,7 +9,7 @@ import pytest
 
 from engine.figures import compute
 
-from ..conftest import ROOT, expect
+from ..conftest import expect
 from .helpers import expect_same_node_focused, mark_element
 
 NAME = "colour-tokens"
@@ -23,31 +23,15 @@ The colour example.
 
 
 @pytest.fixture(scope="module")
-def scratch_site(serve_folder, tmp_path_factory):
-    """A one-chapter site with the figure as `options` set it: chapters of the series each
-    offer only the toggles they explain, and these tests need all of them."""
-    from builder.build import Paths, build
-
-    def make(options: str = "") -> str:
-        folder = tmp_path_factory.mktemp("colour-site")
-        content = folder / "content"
-        content.mkdir()
-        (content / "site.toml").write_text('[site]\ntitle = "Scratch"\n\n[[chapters]]\nfile = "03-colour.md"\n')
-        (content / "03-colour.md").write_text(SCRATCH.replace(f"| {NAME}\n", f"| {NAME}\n{options}"))
-        build(Paths.at(ROOT, content), folder / "dist", pyodide_dist=None)
-        return serve_folder(folder / "dist") + "03-colour.html"
-    return make
-
-
-@pytest.fixture(scope="module")
-def url(scratch_site) -> str:
-    return scratch_site()
+def url(scratch_page) -> str:
+    """A page with every control: chapters of the series each offer only the toggles they explain."""
+    return scratch_page(SCRATCH)
 
 
 @pytest.mark.parametrize("controls, key_control", [
     ("[]", ".ct-row-pick"), ("[positions]", "input[type=checkbox]"), ("[tokens]", "select")])
-def test_a_chapter_offers_only_the_controls_it_names(open_chapter, scratch_site, controls, key_control):
-    chapter = open_chapter(scratch_site(f"    controls: {controls}\n"))
+def test_a_chapter_offers_only_the_controls_it_names(open_chapter, scratch_page, controls, key_control):
+    chapter = open_chapter(scratch_page(SCRATCH.replace(f"| {NAME}\n", f"| {NAME}\n    controls: {controls}\n")))
     chapter.wait_prerendered()
     figure = chapter.figure(NAME)
     shown = figure.evaluate("""(fig) => [...fig.querySelectorAll(".figure-controls > label, .figure-controls > legend")]

@@ -1,0 +1,137 @@
+"""two-heads: the trained two-head model of chapter 9, both heads side by side on a few sentences.
+
+The run for `seed` is trained once (400 Adam steps, engine/tasks/grammar.py) and embedded, so the
+figure draws before Python loads. Its job "retrain" trains a new run from another seed, on other
+sentences, in slices in the browser's worker (engine/jobs.py): each slice's snapshot is the same
+drawing for the weights so far, so the heads are redrawn as they learn; the last slice is the whole
+figure for the new run.
+Text states are indexed like `sentences`: state i lists the rows of sentence i whose largest weight
+falls on each target; `text.fixed` holds the held-out accuracy and the run's loss.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..jobs import TrainingJob
+from ..tasks import grammar
+from .fmt import fixed, percent
+from .params import ParamError, field
+
+SENTENCES = ("the old dog slept under a box", "the cat sat on the mat",
+             "a small bird hid behind the big tree", "the fox ran by a red bed")
+HELD_OUT = 300  # sentences the readouts are scored on, none seen in training
+TARGET_NAMES = {"attached": "the word it attaches to", "previous": "the previous word"}
+
+
+@dataclass(frozen=True)
+class Params:
+    seed: int = field(0, lo=0, hi=2 ** 31 - 1)  # seeds the starting weights and the training sentences
+    sentences: tuple[str, ...] = field(SENTENCES, length=(1, 6))  # each must follow the toy grammar
+    sentence: int = field(0, lo=0, hi=5)  # the sentence shown first
+
+
+def _check(p: Params) -> None:
+    if p.sentence >= len(p.sentences):
+        raise ParamError("sentence", f"option 'sentence' must name one of the {len(p.sentences)} sentences "
+                                     f"(0 to {len(p.sentences) - 1}), not {p.sentence}")
+    for i, s in enumerate(p.sentences):
+        try:
+            grammar.parse(s)
+        except ValueError:
+            raise ParamError("sentences", f"option 'sentences[{i}]' must follow the grammar det [adj] noun verb "
+                                          f"prep det [adj] noun with the model's words, not {s[:60]!r}") from None
+
+
+def _looks(params, sentences) -> list[dict]:
+    """Per sentence: words, targets, each head's weights and how many rows' largest weight hits each target."""
+    out = []
+    for s in sentences:
+        words, targets, weights = grammar.sentence_attention(params, s)  # weights (H, n, n)
+        top = weights.argmax(axis=-1)  # (H, n)
+        out.append({
+            "words": words,
+            "targets": targets,
+            "heads": [{"weights": np.round(w, 4).tolist(),
+                       "hits": {t: int((top[h] == np.array(targets[t])).sum()) for t in grammar.TARGETS}}
+                      for h, w in enumerate(weights)],
+        })
+    return out
+
+
+def _data(p: Params, run) -> dict:
+    ev = run.evaluate(HELD_OUT)
+    return {
+        "seed": run.seed,
+        "steps": len(run.losses),
+        "losses": [round(v, 5) for v in run.losses],
+        "sentences": _looks(run.params, p.sentences),
+        "held_out": {"n_sentences": ev["n_sentences"], "n_words": ev["n_words"],
+                     "accuracy": {t: ev[f"accuracy_{t}"] for t in grammar.TARGETS},
+                     "head_argmax": ev["head_argmax"]},
+        "start": p.sentence,
+    }
+
+
+def compute(p: Params) -> dict:
+    _check(p)
+    return _data(p, grammar.trained(p.seed))
+
+
+def _hit_lines(sentence: dict) -> list[str]:
+    n = len(sentence["words"])
+    return [f"Head {h + 1}: the largest weight falls on {TARGET_NAMES['attached']} in {head['hits']['attached']} "
+            f"of {n} rows, on {TARGET_NAMES['previous']} in {head['hits']['previous']}"
+            for h, head in enumerate(sentence["heads"])]
+
+
+def _progress(step: int, steps: int, loss: float) -> str:
+    return f"Training step {step} of {steps}: loss {fixed(loss, 3)}"
+
+
+def text(p: Params, data: dict) -> dict:
+    ho = data["held_out"]
+    acc = ho["accuracy"]
+    split = "; ".join(f"head {h + 1} on {TARGET_NAMES['attached']} in {percent(a['attached'])} of rows and on "
+                      f"{TARGET_NAMES['previous']} in {percent(a['previous'])}" for h, a in enumerate(ho["head_argmax"]))
+    fixed_lines = [
+        f"Readout accuracy on {ho['n_sentences']} held-out sentences ({ho['n_words']:,} words): "
+        f"{TARGET_NAMES['attached']} {percent(acc['attached'])}, {TARGET_NAMES['previous']} {percent(acc['previous'])}",
+        f"Largest weight over those sentences: {split}",
+        f"Seed {data['seed']}: " + _progress(data["steps"], data["steps"], data["losses"][-1]).lower(),
+    ]
+    shown = data["sentences"][data["start"]]
+    return {
+        "alt": (f"Attention weights of both heads of the trained model for “{' '.join(shown['words'])}”, "
+                "one grid per head with a row per word; outlines mark each word's targets (solid: the word it "
+                "attaches to, dashed: the previous word). " + ". ".join(_hit_lines(shown)) + ". "
+                + ". ".join(fixed_lines) + "."),
+        "numbers": _hit_lines(shown) + fixed_lines,
+        "states": [{"numbers": _hit_lines(s), "label": " ".join(s["words"])} for s in data["sentences"]],
+        "fixed": fixed_lines,
+    }
+
+
+def facts(p: Params, data: dict) -> dict:
+    """Accuracy and head split per seed, for the prose (seeds 0 to 3 train in well under a second each)."""
+    seeds = {}
+    for seed in range(4):
+        ev = grammar.trained(seed).evaluate(HELD_OUT)
+        seeds[seed] = {"accuracy": {t: ev[f"accuracy_{t}"] for t in grammar.TARGETS}, "head_argmax": ev["head_argmax"]}
+    return {"seeds": seeds, "first_loss": data["losses"][0], "last_loss": data["losses"][-1]}
+
+
+def retrain(p: Params) -> TrainingJob:
+    """400 steps from p.seed in slices; snapshots redraw the heads on p's sentences as they learn."""
+    _check(p)
+    training, finish = grammar.grammar_training(p.seed)
+
+    def snapshot(t) -> dict:
+        loss = float(t.result.losses[-1])
+        return {"sentences": _looks(t.views, p.sentences), "text": {"progress": _progress(t.done_steps, t.steps, loss)}}
+
+    return TrainingJob(training, snapshot, lambda: _data(p, finish()))
+
+
+JOBS = {"retrain": retrain}

@@ -1,0 +1,111 @@
+"""two-heads in the browser: the embedded run draws at once, the sentence menu switches what the
+grids and key numbers show, and Retrain runs a real training job in the worker (the engine on
+CPython behind the stand-in) with progress, Cancel, aria-busy and the retrained model drawn live."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.figures import compute
+
+from ..conftest import expect
+from .helpers import text_lines
+
+NAME = "two-heads"
+SCRATCH = f"""# Two heads
+
+/// figure | {NAME}
+
+The trained model.
+///
+"""
+
+
+@pytest.fixture(scope="module")
+def url(scratch_page) -> str:
+    return scratch_page(SCRATCH)
+
+
+def _one_step_slices(route):
+    """The stand-in's advance, one training step per slice: a 400-step job then lasts long
+    enough (hundreds of round trips) to watch its progress and cancel it."""
+    from ..conftest import STAND_IN_JOBS
+
+    request = json.loads(route.request.post_data)
+    route.fulfill(status=200, content_type="application/json",
+                  body=STAND_IN_JOBS[request["handle"]].advance_json(0.0))
+
+
+SLOW = [("**/__job/advance", _one_step_slices)]
+
+
+def test_the_embedded_run_and_the_sentence_menu(open_chapter, url):
+    chapter = open_chapter(url)
+    chapter.wait_prerendered()
+    data = chapter.data(NAME)
+    figure = chapter.figure(NAME)
+    assert chapter.numbers(NAME) == text_lines(data, data["start"])
+    sentence = data["sentences"][data["start"]]
+    n = len(sentence["words"])
+    expect(figure.locator(".th-grid")).to_have_count(2)
+    expect(figure.locator(".th-cell")).to_have_count(2 * n * n)
+    expect(figure.locator(".th-attached")).to_have_count(2 * n)
+    figure.get_by_label("Sentence").select_option("1")
+    assert chapter.numbers(NAME) == text_lines(data, 1)
+    m = len(data["sentences"][1]["words"])
+    expect(figure.locator(".th-cell")).to_have_count(2 * m * m)
+    assert chapter.page_errors == []
+
+
+@pytest.mark.parametrize("width", [1200, 375])
+def test_retrain_streams_progress_and_draws_the_new_run_live(open_live_chapter, url, width):
+    chapter = open_live_chapter(url, routes=SLOW, viewport={"width": width, "height": 800})
+    figure = chapter.figure(NAME)
+    chapter.page.evaluate("""(fig) => { window.__steps = [];
+      new MutationObserver(() => window.__steps.push(Number(fig.querySelector('progress').value)))
+        .observe(fig.querySelector('progress'), { attributes: true }); }""", figure.element_handle())
+    figure.get_by_role("button", name="Retrain").click()
+    expect(figure).to_have_attribute("aria-busy", "true")
+    expect(figure.get_by_role("button", name="Cancel")).to_be_visible()
+    expect(figure).to_have_attribute("data-state", "live", timeout=60_000)
+    expect(figure).not_to_have_attribute("aria-busy", "true")
+    expect(figure.get_by_role("button", name="Cancel")).to_be_hidden()
+    want = compute(NAME, {"seed": 1})
+    assert chapter.numbers(NAME) == text_lines(want, want["start"])
+    steps = chapter.page.evaluate("window.__steps")
+    assert len(steps) >= 3 and steps == sorted(steps), steps  # drawn as it learned, never backwards
+    assert figure.locator("progress").evaluate("(p) => p.value") == 400
+    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= width
+    assert chapter.page_errors == []
+
+
+def test_cancel_restores_the_model_shown_before(open_live_chapter, url):
+    chapter = open_live_chapter(url, routes=SLOW)
+    figure = chapter.figure(NAME)
+    before = chapter.numbers(NAME)
+    figure.get_by_role("button", name="Retrain").press("Enter")
+    chapter.page.wait_for_function("(fig) => fig.querySelector('progress').value > 5", arg=figure.element_handle())
+    cancel = figure.get_by_role("button", name="Cancel")
+    cancel.focus()
+    cancel.press("Enter")
+    expect(figure).not_to_have_attribute("aria-busy", "true")
+    expect(figure.get_by_role("button", name="Retrain")).to_be_focused()  # the keyboard keeps its place
+    assert chapter.numbers(NAME) == before
+    assert figure.get_attribute("data-state") == "prerendered"
+    expect(figure.locator(".th-status")).to_contain_text("stopped")
+    assert chapter.page_errors == []
+
+
+def test_without_python_retrain_says_so(open_chapter, url):
+    chapter = open_chapter(url)
+    chapter.wait_prerendered()
+    figure = chapter.figure(NAME)
+    before = chapter.numbers(NAME)
+    chapter.start_runtime()
+    assert chapter.wait_settled()["state"] == "unavailable"
+    figure.get_by_role("button", name="Retrain").click()
+    expect(figure.locator(".figure-note")).to_contain_text("Needs Python")
+    assert chapter.numbers(NAME) == before
+    expect(figure).not_to_have_attribute("aria-busy", "true")
+    assert chapter.page_errors == []

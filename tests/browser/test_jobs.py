@@ -1,0 +1,87 @@
+"""The worker's job protocol (theme/runtime/jobs.js) from the page's side, through runtime.job():
+start, throttled progress, cancel, a newer start replacing an older one, errors, and computes
+answered while a job runs. The engine runs on CPython behind the stand-in worker, which uses the
+site's own jobs.js; its slices here are one training step each, so a job lasts long enough to watch."""
+from __future__ import annotations
+
+import pytest
+
+from .conftest import expect
+from .figures.test_two_heads import SLOW
+
+RUNTIME = "async () => { const { runtime } = await import(new URL('assets/runtime/runtime.js', document.baseURI).href);"
+
+
+@pytest.fixture
+def chapter(open_live_chapter, scratch_page):
+    url = scratch_page("# Jobs\n\n/// figure | two-heads\n\nThe model.\n///\n\n" + "Filler paragraph.\n\n" * 200)
+    return open_live_chapter(url, routes=SLOW)
+
+
+def test_progress_is_throttled_and_no_step_is_lost(chapter):
+    out = chapter.page.evaluate(RUNTIME + """
+      const seen = [];
+      const job = runtime.job("a", "two-heads", "retrain", { seed: 5 }, (p) => seen.push({ at: performance.now(), p }));
+      const done = await job.result;
+      return { gaps: seen.slice(1).map((s, i) => s.at - seen[i].at), steps: seen.map((s) => s.p.step),
+               losses: seen.reduce((n, s) => n + s.p.losses.length, 0) + done.losses.length,
+               snapshots: seen.every((s) => s.p.snapshot.sentences.length === 4), last: done.step,
+               seed: done.result.seed };
+    }""")
+    assert out["last"] == 400 and out["losses"] == 400 and out["seed"] == 5
+    assert len(out["steps"]) >= 3 and out["steps"] == sorted(out["steps"])
+    assert min(out["gaps"]) >= 90, out["gaps"]  # about one message per 100 ms, however fast the steps
+    assert out["snapshots"]
+
+
+def test_a_newer_start_for_the_same_figure_cancels_the_older(chapter):
+    out = chapter.page.evaluate(RUNTIME + """
+      const first = runtime.job("fig", "two-heads", "retrain", { seed: 1 });
+      await new Promise((r) => setTimeout(r, 300));
+      const second = runtime.job("fig", "two-heads", "retrain", { seed: 2 });
+      const other = runtime.job("another", "two-heads", "retrain", { seed: 3 });
+      const [a, b, c] = await Promise.all([first.result, second.result, other.result]);
+      return [a, b && b.result.seed, c && c.result.seed];
+    }""")
+    assert out == [None, 2, 3]
+
+
+def test_cancel_and_errors_settle_the_promise(chapter):
+    out = chapter.page.evaluate(RUNTIME + """
+      const early = runtime.job("x", "two-heads", "retrain", {});
+      early.cancel();
+      const later = runtime.job("y", "two-heads", "retrain", {});
+      setTimeout(() => later.cancel(), 300);
+      const bad = runtime.job("z", "two-heads", "nope", {}).result.then(() => "resolved", (e) => e.message);
+      const badParams = runtime.job("w", "two-heads", "retrain", { seed: -1 }).result.then(() => "resolved", (e) => e.message);
+      return [await early.result, await later.result, await bad, await badParams];
+    }""")
+    assert out[:2] == [None, None]
+    assert out[2] == "figure 'two-heads' has no job 'nope'"
+    assert out[3].startswith("option 'seed' must lie between 0")
+
+
+def test_the_worker_answers_computes_while_a_job_runs(chapter):
+    out = chapter.page.evaluate(RUNTIME + """
+      let finished = false;
+      const job = runtime.job("j", "two-heads", "retrain", {});
+      job.result.then(() => { finished = true; });
+      await new Promise((r) => setTimeout(r, 200));
+      const data = await runtime.compute("softmax-bars", { scores: [1, 0], labels: ["a", "b"] });
+      const answeredFirst = !finished;
+      job.cancel();
+      await job.result;
+      return [answeredFirst, data.figure];
+    }""")
+    assert out == [True, "softmax-bars"]
+
+
+def test_a_figure_scrolled_away_stops_its_job(chapter):
+    figure = chapter.figure("two-heads")
+    figure.get_by_role("button", name="Retrain").click()
+    expect(figure).to_have_attribute("aria-busy", "true")
+    chapter.page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    expect(figure).not_to_have_attribute("aria-busy", "true")
+    expect(figure.locator(".th-status")).to_contain_text("stopped")
+    assert figure.get_attribute("data-state") == "prerendered"
+    assert chapter.page_errors == []

@@ -1,0 +1,47 @@
+"""two-heads: the trained model's facts as P3 states them, reproduced by the engine."""
+from __future__ import annotations
+
+import pytest
+
+from engine.figures import ParamError, compute, facts
+
+
+def test_seed_0_reads_both_targets_perfectly_with_one_head_per_target():
+    f = facts("two-heads")["seeds"][0]
+    assert f["accuracy"] == {"attached": 1.0, "previous": 1.0}
+    first, second = f["head_argmax"]
+    assert first["attached"] > 0.8 and first["previous"] < 0.05  # head 1: the attached word
+    assert second["previous"] > 0.95 and second["attached"] < 0.2  # head 2: the previous word
+
+
+def test_the_split_between_heads_varies_with_the_seed():
+    seeds = facts("two-heads")["seeds"]
+    splits = {s: round(v["head_argmax"][0]["attached"], 2) for s, v in seeds.items()}
+    assert len(set(splits.values())) == len(splits), splits
+    assert all(v["accuracy"]["attached"] > 0.95 and v["accuracy"]["previous"] > 0.95 for v in seeds.values())
+
+
+def test_the_loss_falls_from_about_the_vocabulary_guess():
+    data = compute("two-heads")
+    assert len(data["losses"]) == data["steps"] == 400
+    f = facts("two-heads")
+    assert f["first_loss"] > 2.5 and f["last_loss"] < 0.01
+
+
+def test_hits_count_the_rows_whose_largest_weight_is_on_the_target():
+    data = compute("two-heads")
+    for s in data["sentences"]:
+        for head in s["heads"]:
+            top = [max(range(len(row)), key=row.__getitem__) for row in head["weights"]]
+            for target in ("attached", "previous"):
+                assert head["hits"][target] == sum(t == j for t, j in zip(top, s["targets"][target]))
+    assert len(data["text"]["states"]) == len(data["sentences"])
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"sentence": 4}, "option 'sentence' must name one of the 4 sentences"),
+    ({"sentences": ["the cat sat on the mat", "cat the"]}, "option 'sentences[1]'"),
+])
+def test_bad_options_name_the_option(params, message):
+    with pytest.raises(ParamError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        compute("two-heads", params)

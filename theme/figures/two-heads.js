@@ -1,0 +1,116 @@
+// two-heads: both heads of the trained model side by side, one grid per head (rows: the word
+// looking; columns: the words it reads), each word's targets outlined. The embedded run draws
+// before Python loads; Retrain runs a new training job in the worker (engine/jobs.py) from the next
+// seed, redrawing the heads from each progress snapshot, and draws the finished run as live data.
+// Numbers shown are the model's text (data.text.states, indexed like data.sentences).
+import { html, onResize, svg } from "../js/svg.js";
+
+export function mount(root, ctx) {
+  let data = ctx.data;
+  let shown = data.start;
+  let looks = data.sentences; // what the grids draw: the run's, or a snapshot while training
+  let losses = data.losses;
+  const id = ctx.figure.id;
+
+  const controls = html("div", { class: "figure-controls" }, root);
+  const label = html("label", { for: id + "-sentence" }, controls, "Sentence ");
+  const select = html("select", { id: id + "-sentence" }, label);
+  data.text.states.forEach((s, i) => html("option", { value: String(i) }, select, s.label));
+  const retrain = html("button", { type: "button", "data-key-control": "Enter" }, controls, "Retrain");
+  const cancel = html("button", { type: "button", hidden: "" }, controls, "Cancel");
+  const progressLabel = html("label", { class: "th-progress", for: id + "-progress" }, controls, "Training ");
+  const progress = html("progress", { id: id + "-progress", max: String(data.steps), value: String(data.steps) }, progressLabel);
+  const status = html("output", { class: "th-status", "aria-live": "polite" }, root);
+
+  const heads = html("div", { class: "th-heads" }, root);
+  const legend = html("p", { class: "figure-hint" }, root,
+    "Rows: the word looking; columns: the words it reads. Outlined: each word’s targets, solid for the word it attaches to, dashed for the previous word.");
+  const lossTitle = html("p", { class: "th-loss-title" }, null, "Training loss, step by step");
+  const loss = html("div", { class: "th-loss" }, root);
+  legend.before(lossTitle, loss);
+
+  select.addEventListener("change", () => { shown = Number(select.value); draw(); ctx.setText(data.text, shown); });
+  retrain.addEventListener("click", run);
+  cancel.addEventListener("click", () => ctx.cancelJob());
+  onResize(loss, drawLoss);
+
+  function grid(parent, sentence, head, h) {
+    const box = html("div", { class: "th-head" }, parent);
+    const table = html("table", { class: "th-grid" }, box);
+    html("caption", {}, table, `Head ${h + 1}`);
+    const hr = html("tr", {}, html("thead", {}, table));
+    html("td", {}, hr);
+    for (const w of sentence.words) html("th", { scope: "col" }, hr, w);
+    const body = html("tbody", {}, table);
+    head.weights.forEach((row, i) => {
+      const tr = html("tr", {}, body);
+      html("th", { scope: "row" }, tr, sentence.words[i]);
+      row.forEach((w, j) => {
+        const classes = ["th-cell"];
+        if (sentence.targets.attached[i] === j) classes.push("th-attached");
+        if (sentence.targets.previous[i] === j) classes.push("th-previous");
+        const td = html("td", { class: classes.join(" ") }, tr);
+        td.style.setProperty("--w", String(w));
+      });
+    });
+  }
+
+  function draw() {
+    select.value = String(shown);
+    const sentence = looks[shown];
+    heads.replaceChildren();
+    sentence.heads.forEach((head, h) => grid(heads, sentence, head, h));
+    drawLoss(loss.clientWidth);
+  }
+
+  function drawLoss(width) {
+    if (!width) return;
+    const w = Math.min(width, 420), h = 64, pad = 4;
+    const top = Math.max(...losses, 1e-9);
+    const s = svg("svg", { width: w, height: h, viewBox: `0 0 ${w} ${h}`, role: "img",
+      "aria-label": "Training loss, step by step" });
+    svg("line", { x1: pad, x2: w - pad, y1: h - pad, y2: h - pad, class: "axis" }, s);
+    const xs = (i) => pad + (i / Math.max(1, data.steps - 1)) * (w - 2 * pad);
+    const ys = (v) => h - pad - (v / top) * (h - 2 * pad);
+    svg("polyline", { class: "th-loss-line", points: losses.map((v, i) => `${xs(i)},${ys(v)}`).join(" ") }, s);
+    loss.replaceChildren(s);
+  }
+
+  async function run() {
+    const before = { data, looks, losses };
+    losses = [];
+    retrain.disabled = true;
+    cancel.hidden = false;
+    progress.value = 0;
+    status.textContent = "Training in the worker…";
+    const out = await ctx.job("retrain", { ...data.params, seed: data.seed + 1, sentence: shown }, (p) => {
+      looks = p.snapshot.sentences;
+      losses = losses.concat(p.losses);
+      progress.value = p.step;
+      status.textContent = p.snapshot.text.progress;
+      draw();
+    });
+    retrain.disabled = false;
+    if (document.activeElement === cancel) retrain.focus(); // keep the keyboard's place
+    cancel.hidden = true;
+    if (out) {
+      data = out.result;
+      looks = data.sentences;
+      losses = data.losses;
+      progress.value = data.steps;
+      status.textContent = data.text.fixed[data.text.fixed.length - 1];
+      draw();
+      ctx.setText(data.text, shown);
+      ctx.markLive();
+    } else {
+      ({ data, looks, losses } = before);
+      progress.value = data.steps;
+      status.textContent = "Retraining stopped: the figure shows the previous model again.";
+      draw();
+    }
+  }
+
+  draw();
+  ctx.setText(data.text, shown);
+  return {};
+}
