@@ -52,6 +52,7 @@ OTHER = {
     "softmax-bars": {"scores": [1, -1], "labels": ["a", "b"]},
     "softmax-temperature": {"steps": 4, "temperature": 2.5},
     "scaling-experiment": {"widths": [1, 8], "queries": 10, "start_d": 2},
+    "softmax-gradient": {"scores": [5, -5], "upstream": [1, 0.5], "labels": ["a", "b"]},
     "two-heads": {"seed": 1, "sentences": ["the cat sat on the mat", "a dog ran by the box"], "sentence": 1},
 }
 
@@ -71,7 +72,7 @@ def test_every_figure_has_text_and_no_facts(figure):
     assert isinstance(text["alt"], str) and text["alt"].strip()
     assert text["numbers"] and all(isinstance(n, str) and n for n in text["numbers"])
     assert set(text) <= {"alt", "numbers", "states", "fixed", "templates", "parts", "worked", "details", "exps",
-                         "exp_sum", "total", "heads"}
+                         "exp_sum", "total", "heads", "cells"}
 
 
 def test_states_are_indexed_like_the_stepped_data(figure):
