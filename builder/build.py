@@ -19,7 +19,7 @@ import jinja2
 from engine.figures import FIGURES, ParamError
 
 from . import palette, swap
-from .directives import DIRECTIVES, NAMES
+from .directives import DIRECTIVES, NAMES, quiz
 from .directives.figure import param_error
 from .errors import BuildError, display_path, read_source
 from .expressions import RE_EXPR, ExpressionError, evaluate
@@ -60,6 +60,7 @@ class Chapter:
     figures: list[RenderedFigure]
     source: ScannedSource  # the line-aware scan: directives and expressions with their lines
     references: list  # the works it cites, in citation-number order
+    has_quizzes: bool = False  # the page loads quiz.js
 
     @property
     def url(self) -> str:
@@ -105,6 +106,9 @@ def gather_chapter(entry: ChapterEntry, cache: FigureCache, bibliography: Biblio
     by_name = {d.NAME: d for d in DIRECTIVES}
     for use in scanned.directives:
         by_name[use.name].validate(use, path)
+    for directive in DIRECTIVES:
+        if hasattr(directive, "check_page"):
+            directive.check_page(scanned.directives, path)
     values = {}
     for use in scanned.expressions:
         try:
@@ -120,8 +124,9 @@ def gather_chapter(entry: ChapterEntry, cache: FigureCache, bibliography: Biblio
             raise param_error(err, use, path) from None
     references = _check_citations(path, scanned, bibliography)
     numbers = {ref.key: i for i, ref in enumerate(references, 1)}
-    html, toc = render(path, substitute(scanned, values), figures, scanned, numbers, bibliography)
-    return Chapter(entry, slug, _title(path, toc), html, figures, scanned, references)
+    quizzes = [quiz.render(use, path) for use in scanned.directives if use.name == quiz.NAME]
+    html, toc = render(path, substitute(scanned, values), figures, scanned, numbers, bibliography, quizzes)
+    return Chapter(entry, slug, _title(path, toc), html, figures, scanned, references, bool(quizzes))
 
 
 DEV_ONLY = ("js/livereload.js",)  # theme files for `build.py serve` only, never in a production build

@@ -10,6 +10,7 @@ from pymdownx.blocks import BlocksExtension
 from .citations import CitationError, CitationsExtension
 from .directives import DIRECTIVES
 from .directives.figure import DirectiveMismatch
+from .directives.quiz import QuizMismatch
 from .errors import BuildError, line_containing, split_lines
 from .links import LinkError, MarkdownLinks, link_line
 from .math import MathError, MathExtension
@@ -64,10 +65,10 @@ def _unclosed_display_line(lines: list[str]) -> int | None:
 
 
 def render(path, text: str, figures: list, source, numbers: dict | None = None,
-           bibliography=None) -> tuple[str, list]:
-    """Markdown to HTML and its table of contents; `figures` is the queue of pre-rendered
-    figures in source order, `source` the line-aware scan of the chapter, for error lines,
-    `numbers` the chapter's reference number of each cited key."""
+           bibliography=None, quizzes: list | None = None) -> tuple[str, list]:
+    """Markdown to HTML and its table of contents; `figures` and `quizzes` are the queues of
+    pre-rendered figures and quizzes in source order, `source` the line-aware scan of the chapter,
+    for error lines, `numbers` the chapter's reference number of each cited key."""
     scanned = {d.line for d in source.directives}
     md = markdown.Markdown(
         extensions=["extra", "toc", "sane_lists", "smarty", _Directives(), _Links(), MathExtension(),
@@ -76,6 +77,7 @@ def render(path, text: str, figures: list, source, numbers: dict | None = None,
         output_format="html",
     )
     md.attention_figures = list(figures)
+    md.attention_quizzes = list(quizzes or [])
     try:
         html = md.convert(text)
     except MathError as err:
@@ -88,14 +90,15 @@ def render(path, text: str, figures: list, source, numbers: dict | None = None,
         raise BuildError(path, link_line(source.lines, err.url), str(err)) from None
     except SidenoteError as err:
         raise BuildError(path, source.note_defs.get(err.name), str(err)) from None
-    except DirectiveMismatch as err:
+    except (DirectiveMismatch, QuizMismatch) as err:
+        kind, kinds = ("figure", "figures") if isinstance(err, DirectiveMismatch) else ("quiz", "quizzes")
         line = _unscanned_directive_line(source.lines, scanned, str(err))
-        raise BuildError(path, line, f"figure '{err}' is nested where figures cannot go (a quote?); "
+        raise BuildError(path, line, f"{kind} '{err}' is nested where {kinds} cannot go (a quote?); "
                          "start '///' lines at the left margin or inside a list item") from None
-    if md.attention_figures:
-        left = md.attention_figures[0]
-        raise BuildError(path, left.line, f"figure '{left.name}' was not rendered: Markdown read it as code or "
-                         "plain text; start '///' lines at the left margin (or inside a list item)")
+    for kind, left in (("figure", md.attention_figures), ("quiz", md.attention_quizzes)):
+        if left:
+            raise BuildError(path, left[0].line, f"{kind} '{left[0].name}' was not rendered: Markdown read it as "
+                             "code or plain text; start '///' lines at the left margin (or inside a list item)")
     stripped = re.sub(r"(?s)<pre.*?</pre>|<code.*?</code>", "", html)
     if RE_LEFTOVER_DIRECTIVE.search(stripped):
         raise BuildError(path, _unscanned_directive_line(source.lines, scanned),
