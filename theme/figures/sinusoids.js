@@ -30,7 +30,7 @@ export function mount(root, ctx) {
     const s = svg("svg", { width: w, height: h, viewBox: `0 0 ${w} ${h}`, role: "img" });
     svg("text", { x: labelW, y: 12, class: "axis-label" }, s).textContent = "code (sin, cos pairs)";
     svg("text", { x: barX, y: 12, class: "axis-label" }, s).textContent =
-      w - barX > 260 ? "dot product with the picked position" : "dot product with it";
+      w - barX > 260 ? "dot product with the picked position" : "dot product with picked row";
     const rows = [];
     for (let i = 0; i < n; i++) {
       const y = head + i * rowH;
