@@ -21,5 +21,5 @@ def draw(fig, data):
     ax_d.bar(np.arange(n), dots[i], color=colours)
     ax_d.set_ylim(0, codes.shape[1] / 2 * 1.1)
     ax_d.set_xlabel("position")
-    ax_d.set_title(f"dot product with position {i}: {data['text']['states'][i]['dots'][i]} with itself", fontsize=9)
+    ax_d.set_title(f"dot product with position {i}: {data['text']['states'][i]['bars'][i]} with itself", fontsize=9)
     fig.subplots_adjust(wspace=0.35)

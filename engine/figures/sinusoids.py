@@ -3,7 +3,7 @@
 Every position's code (`sinusoidal_positions`, sin and cos interleaved) and the dot product of
 every pair of codes are computed up front, so picking a position only switches rows in the
 view. Text states are indexed by position: state p lists position p's dot product with every
-position, with a "label" for the view and "dots" (those numbers as printed) for the bars;
+position, with a "label" for the view and "bars" (those numbers as printed) for the bars;
 `parts.position` prints a position's number, filled from {v}.
 """
 from __future__ import annotations
@@ -46,7 +46,7 @@ def _state(i: int, dots: list) -> dict:
                     f"Dot product of position {i}'s code with positions 0–{n - 1}: "
                     + ", ".join(fixed(d) for d in dots)],
         "label": label,
-        "dots": [fixed(d) for d in dots],
+        "bars": [fixed(d) for d in dots],
     }
 
 
@@ -54,15 +54,16 @@ def text(p: Params, data: dict) -> dict:
     codes, dots = data["codes"], data["dots"]
     n, width = len(codes), len(codes[0])
     states = [_state(i, dots[i]) for i in range(n)]
+    fixed_lines = [f"Each code: {width} numbers, sin and cos of the position at {width // 2} frequencies "
+                   f"from 1 down to {fixed(10000.0 ** (-(width - 2) / width), 4)} radians per position"]
     return {
         "alt": (f"A heat map of the {width}-number sinusoidal codes of positions 0 to {n - 1}: the first "
                 "columns swing from row to row, the last change slowly. Beside it, the dot product of "
                 f"position {data['position']}'s code with every position's: {fixed(dots[data['position']][data['position']])} "
                 "with itself, a little less with its neighbours, falling with ripples further away."),
-        "numbers": states[data["position"]]["numbers"],
+        "numbers": states[data["position"]]["numbers"] + fixed_lines,
         "states": states,
-        "fixed": [f"Each code: {width} numbers, sin and cos of the position at {width // 2} frequencies "
-                  f"from 1 down to {fixed(10000.0 ** (-(width - 2) / width), 4)} radians per position"],
+        "fixed": fixed_lines,
         "parts": {"position": "{v}"},
     }
 

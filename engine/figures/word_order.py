@@ -7,9 +7,8 @@ nouns' queries ask for the verb; with positions on, the query matrix also turns 
 code into the code one place earlier (a fixed rotation of every sine-cosine pair), so every word
 leans toward the word before it. Values are the three word numbers, so a word's output says how
 much of dog, man and bites it gathered. Both settings are computed every time; text states are
-indexed like `settings` (off, on), each with a "label" for the view, "cells" (the weights as
-printed, [sentence][query][key]) and "outputs" (each word's output as printed,
-[word][sentence]) and "verdicts" ([word]: same or differs), so the view formats nothing.
+indexed like `settings` (off, on), each with a "label" for the view; `parts` print a weight
+("cell", from {v}), one number of an output ("share", from {word} and {v}) and the verdicts "same" and "differs".
 """
 from __future__ import annotations
 
@@ -18,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..attention import attention_forward, sinusoidal_positions
-from .fmt import fixed, pairs
+from .fmt import pairs
 from .params import field
 
 WORDS = ("dog", "man", "bites")  # the word numbers, in this order; values read them back out
@@ -118,13 +117,7 @@ def _state(name: str, mode: dict, data: dict) -> dict:
     differ = [w for w, same in zip(data["words"], mode["same"]) if not same]
     label = (f"Positions {name}: " + ("every word's output is the same in both orders"
              if not differ else "the outputs of " + ", ".join(differ) + " differ between the two orders"))
-    return {
-        "numbers": numbers,
-        "label": label,
-        "cells": [[[fixed(v) for v in row] for row in run["weights"]] for run in mode["sentences"]],
-        "outputs": [[_output(o) for o in outs] for outs in mode["by_word"]],
-        "verdicts": ["same" if same else "differs" for same in mode["same"]],
-    }
+    return {"numbers": numbers, "label": label}
 
 
 def text(p: Params, data: dict) -> dict:
@@ -137,6 +130,12 @@ def text(p: Params, data: dict) -> dict:
                 f"added, it gathers {_output(on[0])} in the first and {_output(on[1])} in the second."),
         "numbers": states[data["settings"].index("on" if p.positions else "off")]["numbers"],
         "states": states,
+        "parts": {
+            "cell": "{v:2}",  # a weight in the tables
+            "share": "{word} {v:2}",  # one number of an output; the view lists them as pairs() does, ", " between
+            "same": "same",  # the verdict on a word whose output is the same in both orders
+            "differs": "differs",
+        },
     }
 
 

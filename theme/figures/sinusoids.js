@@ -61,7 +61,7 @@ export function mount(root, ctx) {
       set(r.bar, { width: bw, class: j === pos ? "sin-bar picked" : "sin-bar" });
       set(r.band, { class: j === pos ? "sin-band picked" : "sin-band" });
       set(r.label, { x: view.barX + bw + 4 });
-      r.label.textContent = text.dots[j];
+      r.label.textContent = text.bars[j];
     });
     ctx.setText(data.text, pos);
   }

@@ -2,11 +2,13 @@
 // Both settings are in the embedded data (data.modes, text.states indexed like data.settings),
 // so the toggle only switches between them. Each sentence gets a table of weights (rows: the
 // word gathering, columns: the words read); below, each word's output in both orders, side by
-// side, with the model's verdict. Every number shown is the model's text (state.cells, outputs).
+// side, with the model's verdict. Every number shown is filled from the model's text.parts (cell, share).
 import { html, set } from "../js/svg.js";
+import { fill } from "../js/text.js";
 
 export function mount(root, ctx) {
   const data = ctx.data;
+  const parts = data.text.parts;
   let setting = data.params.positions ? "on" : "off";
 
   const controls = html("div", { class: "figure-controls", role: "group", "aria-label": "Position codes" }, root);
@@ -55,13 +57,15 @@ export function mount(root, ctx) {
     buttons.forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.setting === setting)));
     summary.textContent = text.label;
     grids.forEach((rows, s) => rows.forEach((cells, q) => cells.forEach((td, k) => {
-      td.textContent = text.cells[s][q][k];
-      td.style.setProperty("--w", String(mode.sentences[s].weights[q][k]));
+      const v = mode.sentences[s].weights[q][k];
+      td.textContent = fill(parts.cell, { v });
+      td.style.setProperty("--w", String(v));
     })));
     outRows.forEach((r, w) => {
-      r.cells.forEach((td, s) => { td.textContent = text.outputs[w][s]; });
-      r.verdict.textContent = text.verdicts[w];
-      set(r.verdict, { "data-verdict": text.verdicts[w] });
+      r.cells.forEach((td, s) => { td.textContent = mode.by_word[w][s].map((v, i) => fill(parts.share, { word: data.words[i], v })).join(", "); });
+      const verdict = mode.same[w] ? "same" : "differs";
+      r.verdict.textContent = fill(parts[verdict], {});
+      set(r.verdict, { "data-verdict": verdict });
     });
     ctx.setText(data.text, i);
   }

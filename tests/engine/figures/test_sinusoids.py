@@ -43,9 +43,9 @@ def test_one_state_per_position_with_the_dots_as_printed():
     n = len(data["codes"])
     assert len(text["states"]) == n
     for i, state in enumerate(text["states"]):
-        assert state["dots"] == [fixed(v) for v in data["dots"][i]]
-        assert state["numbers"][1].endswith(", ".join(state["dots"]))
-    assert text["numbers"] == text["states"][data["position"]]["numbers"]
+        assert state["bars"] == [fixed(v) for v in data["dots"][i]]
+        assert state["numbers"][1].endswith(", ".join(state["bars"]))
+    assert text["numbers"] == text["states"][data["position"]]["numbers"] + text["fixed"]
     assert text["states"][6]["label"] == "Position 6: dot product 8.00 with itself, 7.49 with 5 and 7.49 with 7"
     assert text["states"][0]["label"] == "Position 0: dot product 8.00 with itself, 7.49 with 1"
 

@@ -18,6 +18,8 @@ STEPPED = {
     "worked-mixture": lambda d: len(d["heads"]),
     "softmax-temperature": lambda d: len(d["temperatures"]),
     "scaling-experiment": lambda d: len(d["rows"]),
+    "word-order": lambda d: len(d["settings"]),
+    "sinusoids": lambda d: len(d["codes"]),
 }
 # The state the figure opens in.
 START = {
@@ -33,6 +35,8 @@ START = {
     "worked-mixture": lambda d: d["start"],
     "softmax-temperature": lambda d: d["start"],
     "scaling-experiment": lambda d: d["start"],
+    "word-order": lambda d: d["settings"].index("on" if d["params"]["positions"] else "off"),
+    "sinusoids": lambda d: d["position"],
 }
 
 
@@ -50,6 +54,8 @@ OTHER = {
     "softmax-bars": {"scores": [1, -1], "labels": ["a", "b"]},
     "softmax-temperature": {"steps": 4, "temperature": 2.5},
     "scaling-experiment": {"widths": [1, 8], "queries": 10, "start_d": 2},
+    "word-order": {"positions": True, "lean": 1.0},
+    "sinusoids": {"positions": 9, "width": 6, "position": 3},
 }
 
 

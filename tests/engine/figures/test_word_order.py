@@ -6,7 +6,7 @@ import pytest
 from engine.attention import attention_forward, sinusoidal_positions
 from engine.figures import ParamError, compute, facts
 from engine.figures import word_order as m
-from engine.figures.fmt import fixed
+from engine.figures.fmt import fill, fixed
 
 
 def test_without_positions_each_word_gets_the_same_output_in_both_orders():
@@ -71,10 +71,11 @@ def test_text_lists_every_weight_and_output_as_the_model_prints_them():
     assert compute("word-order", {"positions": True})["text"]["numbers"] == text["states"][1]["numbers"]
     for state, name in zip(text["states"], data["settings"]):
         mode = data["modes"][name]
-        assert state["cells"] == [[[fixed(v) for v in row] for row in r["weights"]] for r in mode["sentences"]]
-        assert state["verdicts"] == ["same" if s else "differs" for s in mode["same"]]
         line = next(n for n in state["numbers"] if n.startswith("Output of bites"))
-        assert all(out in line for out in state["outputs"][data["words"].index("bites")])
+        for out in mode["by_word"][data["words"].index("bites")]:  # the view's output cells read as the list does
+            assert ", ".join(fill(text["parts"]["share"], {"word": w, "v": v}) for w, v in zip(data["words"], out)) in line
+        assert ("same in both" in line) == mode["same"][data["words"].index("bites")]
+    assert fill(text["parts"]["cell"], {"v": 0.125}) == fixed(0.125) == "0.13"
     assert "every word's output is the same" in text["states"][0]["label"]
     assert "differ" in text["states"][1]["label"]
 
