@@ -18,6 +18,8 @@ STEPPED = {
     "worked-mixture": lambda d: len(d["heads"]),
     "softmax-temperature": lambda d: len(d["temperatures"]),
     "scaling-experiment": lambda d: len(d["rows"]),
+    "word-order": lambda d: len(d["settings"]),
+    "sinusoids": lambda d: len(d["codes"]),
     "two-heads": lambda d: len(d["sentences"]),
 }
 # The state the figure opens in.
@@ -34,6 +36,8 @@ START = {
     "worked-mixture": lambda d: d["start"],
     "softmax-temperature": lambda d: d["start"],
     "scaling-experiment": lambda d: d["start"],
+    "word-order": lambda d: d["settings"].index("on" if d["params"]["positions"] else "off"),
+    "sinusoids": lambda d: d["position"],
     "two-heads": lambda d: d["start"],
 }
 
@@ -52,6 +56,8 @@ OTHER = {
     "softmax-bars": {"scores": [1, -1], "labels": ["a", "b"]},
     "softmax-temperature": {"steps": 4, "temperature": 2.5},
     "scaling-experiment": {"widths": [1, 8], "queries": 10, "start_d": 2},
+    "word-order": {"positions": True, "lean": 1.0},
+    "sinusoids": {"positions": 9, "width": 6, "position": 3},
     "softmax-gradient": {"scores": [5, -5], "upstream": [1, 0.5], "labels": ["a", "b"]},
     "two-heads": {"seed": 1, "sentences": ["the cat sat on the mat", "a dog ran by the box"], "sentence": 1},
 }
