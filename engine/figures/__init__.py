@@ -28,11 +28,13 @@ FIGURES = (  # in reading order
     "soft-lookup",
     "query-drag",
     "query-matrix",
-    "colour-tokens",
-    "worked-mixture",
     "softmax-bars",
     "softmax-temperature",
     "scaling-experiment",
+    "worked-mixture",
+    "value-sum",
+    "attention-matrix",
+    "colour-tokens",
 )
 
 

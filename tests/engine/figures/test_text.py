@@ -18,6 +18,8 @@ STEPPED = {
     "worked-mixture": lambda d: len(d["heads"]),
     "softmax-temperature": lambda d: len(d["temperatures"]),
     "scaling-experiment": lambda d: len(d["rows"]),
+    "value-sum": lambda d: len(d["last_words"]),
+    "attention-matrix": lambda d: len(d["words"]),
 }
 # The state the figure opens in.
 START = {
@@ -33,6 +35,8 @@ START = {
     "worked-mixture": lambda d: d["start"],
     "softmax-temperature": lambda d: d["start"],
     "scaling-experiment": lambda d: d["start"],
+    "value-sum": lambda d: d["last_words"].index(d["params"]["last"]),
+    "attention-matrix": lambda d: d["start"],
 }
 
 
@@ -50,6 +54,8 @@ OTHER = {
     "softmax-bars": {"scores": [1, -1], "labels": ["a", "b"]},
     "softmax-temperature": {"steps": 4, "temperature": 2.5},
     "scaling-experiment": {"widths": [1, 8], "queries": 10, "start_d": 2},
+    "value-sum": {"last": "wide"},
+    "attention-matrix": {"last": "wide", "row": 2},
 }
 
 
