@@ -7,7 +7,7 @@ import { clampIndex, lineKeys } from "../js/keys.js";
 import { html, onResize, set, svg } from "../js/svg.js";
 import { fill } from "../js/text.js";
 
-const LABEL_W = 64, TOP = 58, CELL_H = 22, GAP = 10;
+const LABEL_W = 60, TOP = 58, CELL_H = 22, GAP = 10, MIN_CELL = 31;
 
 export function mount(root, ctx) {
   const data = ctx.data;
@@ -26,13 +26,14 @@ export function mount(root, ctx) {
 
   /** The grid for this width, built once per width; selecting a row only moves the highlight. */
   function build(width) {
-    const cw = Math.min(44, (width - LABEL_W - 4) / n);
+    // Cells never narrower than a number: below that the grid scrolls sideways inside its box.
+    const cw = Math.max(MIN_CELL, Math.min(44, (width - LABEL_W - 4) / n));
     const gridH = n * CELL_H, below = TOP + gridH + GAP;
     const h = below + (dv + 1) * CELL_H + 4;
     const w = LABEL_W + n * cw + 4;
     const s = svg("svg", { width: w, height: h, viewBox: `0 0 ${w} ${h}`, role: "img" });
     const x = (j) => LABEL_W + j * cw, y = (i) => TOP + i * CELL_H;
-    svg("text", { x: 2, y: 12, class: "axis-label" }, s).textContent = "rows: queries (Q) · columns: keys (K)";
+    svg("text", { x: 2, y: 12, class: "axis-label" }, s).textContent = "rows: queries (Q) · columns: keys (K) · green: V";
     data.words.forEach((word, j) => {
       const tx = x(j) + cw / 2, ty = TOP - 4;
       svg("text", { x: tx, y: ty, class: "am-key", transform: `rotate(-55 ${tx} ${ty})` }, s).textContent = word;

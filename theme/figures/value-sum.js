@@ -42,11 +42,11 @@ export function mount(root, ctx) {
     return { tr, word: html("th", { scope: "row" }, tr), weight: html("td", {}, tr), value: html("td", {}, tr), sum: html("td", {}, tr) };
   });
 
+  const num = (v) => fill(data.text.parts.number, { v });
+  const pair = (p) => `(${num(p[0])}, ${num(p[1])})`;
   let view = null;
   onResize(plot, (w) => { build(Math.min(w, 360)); update(); });
 
-  const num = (v) => fill(data.text.parts.number, { v });
-  const pair = (p) => `(${num(p[0])}, ${num(p[1])})`;
 
   /** The plane for this width: built once per width, its points and arrows updated in place. */
   function build(width) {
@@ -65,7 +65,9 @@ export function mount(root, ctx) {
       mode.values.forEach((v, i) => {
         set(points[i], { cx: sx(v[0]), cy: sy(v[1]) });
         const far = Math.abs(v[0]) > FAR || Math.abs(v[1]) > FAR;
-        set(names[i], { x: sx(v[0]) + 5, y: sy(v[1]) - 5, visibility: far ? "visible" : "hidden" });
+        const right = v[0] > 0.6; // names near the right edge end at their point
+        set(names[i], { x: sx(v[0]) + (right ? 0 : 5), y: sy(v[1]) - 7, "text-anchor": right ? "middle" : "start",
+          visibility: far ? "visible" : "hidden" });
         names[i].textContent = mode.words[i];
       });
       arrows.forEach((a, k) => {
