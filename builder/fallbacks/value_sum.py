@@ -17,8 +17,9 @@ def draw(fig, data):
                 ax.annotate(word, (x, y), xytext=(4, 4), textcoords="offset points", fontsize=8,
                             color=COLOURS["value"])
         run = np.array(mode["running"])
-        for a, b in zip(run[:-1], run[1:]):  # one arrow per term, largest weight first
-            ax.annotate("", xy=b, xytext=a, arrowprops={"arrowstyle": "->", "color": COLOURS["prediction"], "lw": 1.2})
+        for a, b in zip(run[:-1], run[1:]):  # one arrow per term, largest weight first; a head only where it fits
+            style = "->" if np.hypot(*(b - a)) > 0.05 else "-"
+            ax.annotate("", xy=b, xytext=a, arrowprops={"arrowstyle": style, "color": COLOURS["prediction"], "lw": 1.2})
         ax.scatter(*run[-1], s=30, color=COLOURS["prediction"], zorder=4)
         ax.set_xlim(-0.15, 1.1)
         ax.set_ylim(-0.15, 1.1)
