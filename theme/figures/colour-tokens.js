@@ -54,7 +54,7 @@ export function mount(root, ctx) {
   const hide = { tokens: [seqLabel, edit], heads: [headsLabel], causal: [causalLabel], positions: [posLabel] };
   for (const [name, els] of Object.entries(hide)) for (const el of els) el.hidden = !offered.has(name);
   if (!offered.size) controls.hidden = true;
-  const keyed = [["causal", causalBox, " "], ["positions", posBox, " "], ["heads", headsSelect, "ArrowDown"],
+  const keyed = [["causal", causalBox, " "], ["positions", posBox, " "], ["heads", headsSelect, start.heads === 1 ? "ArrowDown" : "ArrowUp"],
     ["tokens", seqSelect, "ArrowDown"]].find(([name]) => offered.has(name));
   if (keyed) keyed[1].setAttribute("data-key-control", keyed[2]);
   const editStatus = html("output", { class: "ct-status" });
@@ -311,14 +311,14 @@ export function mount(root, ctx) {
     html("span", { class: "ct-step" }, proj, "Multiply by the output projection W_O");
     const wrap = html("div", { class: "ct-table-box" }, proj);
     const table = html("table", { class: "ct-table ct-wo" }, wrap);
-    html("caption", {}, table, "W_O (row: a coordinate of the concatenation; column: an output coordinate)");
+    html("caption", {}, table, "W_O (rows: the concatenation’s coordinates; columns: the output’s)");
     const hr = html("tr", {}, html("thead", {}, table));
     html("td", {}, hr);
     case_.w_o[0].forEach((_, j) => html("th", { scope: "col" }, hr, `out ${j + 1}`));
     const body = html("tbody", {}, table);
     case_.w_o.forEach((wrow, i) => {
       const tr = html("tr", {}, body);
-      html("th", { scope: "row" }, tr, `cat ${i + 1}`);
+      html("th", { scope: "row" }, tr, `concat ${i + 1}`);
       wrow.forEach((w) => html("td", {}, tr, num(w)));
     });
     const pl = html("ul", { class: "ct-lines" }, proj);
