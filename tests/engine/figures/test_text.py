@@ -18,6 +18,7 @@ STEPPED = {
     "worked-mixture": lambda d: len(d["heads"]),
     "softmax-temperature": lambda d: len(d["temperatures"]),
     "scaling-experiment": lambda d: len(d["rows"]),
+    "head-types": lambda d: len(d["heads"]) * len(d["tokens"]),
 }
 # The state the figure opens in.
 START = {
@@ -33,6 +34,7 @@ START = {
     "worked-mixture": lambda d: d["start"],
     "softmax-temperature": lambda d: d["start"],
     "scaling-experiment": lambda d: d["start"],
+    "head-types": lambda d: d["start"]["head"] * len(d["tokens"]) + d["start"]["row"],
 }
 
 
@@ -50,6 +52,7 @@ OTHER = {
     "softmax-bars": {"scores": [1, -1], "labels": ["a", "b"]},
     "softmax-temperature": {"steps": 4, "temperature": 2.5},
     "scaling-experiment": {"widths": [1, 8], "queries": 10, "start_d": 2},
+    "head-types": {"head": "same", "row": 3},
 }
 
 
