@@ -195,6 +195,7 @@ def facts(p: Params, data: dict) -> dict:
         "tokens": len(data["tokens"]),
         "features": data["width"],
         "gap": GAP,
+        "rest": REST,
         **{f"{n}_share": by[n]["share"] for n in HEADS},
         **{f"{n}_rows": by[n]["rows_with_target"] for n in HEADS},
         **{f"{n}_hits": by[n]["hits"] for n in HEADS},
