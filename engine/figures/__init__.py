@@ -35,6 +35,7 @@ FIGURES = (  # in reading order
     "value-sum",
     "attention-matrix",
     "colour-tokens",
+    "head-types",
     "word-order",
     "sinusoids",
     "softmax-gradient",
