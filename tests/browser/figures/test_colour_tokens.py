@@ -159,10 +159,11 @@ def test_an_edit_without_python_says_so_and_keeps_the_tokens(open_chapter, url):
     assert chapter.page_errors == []
 
 
-def test_two_heads_show_the_concatenation_times_w_o(open_chapter, scratch_site):
+def test_two_heads_show_the_concatenation_times_w_o(open_chapter, scratch_page):
     """With `controls: [heads]` (chapter 7) the heads menu is the key control; two heads add the
     concatenation and the output projection for the gathering token, numbers as the model prints them."""
-    chapter = open_chapter(scratch_site("    controls: [heads]\n"), viewport={"width": 375, "height": 800})
+    url = scratch_page(SCRATCH.replace(f"| {NAME}\n", f"| {NAME}\n    controls: [heads]\n"))
+    chapter = open_chapter(url, viewport={"width": 375, "height": 800})
     chapter.wait_prerendered()
     figure = chapter.figure(NAME)
     data = chapter.data(NAME)
