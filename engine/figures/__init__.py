@@ -33,6 +33,8 @@ FIGURES = (  # in reading order
     "softmax-bars",
     "softmax-temperature",
     "scaling-experiment",
+    "causal-mask",
+    "access-chart",
 )
 
 
