@@ -1,8 +1,8 @@
 """access-chart: which positions each query may read, causal (a decoder) or bidirectional (an encoder).
 
 The grids are the engine's masks (`causal_mask`, or all True) for the first 1 to 11 words of
-chapter 1's sentence, so the view only looks them up. Text states are indexed
-``mode * n_max + (length - 1)``, mode 0 causal and 1 bidirectional. The facts also hold the
+chapter 1's sentence, so the view only looks them up. Text states (with "short", the slider's
+readout) are indexed ``mode * n_max + (length - 1)``, mode 0 causal and 1 bidirectional. The facts also hold the
 chapter's two worked examples on the same hand-set head (engine/tasks/winograd.py): a padded
 batch with and without a padding mask, and cross-attention from two describing words to a
 shorter sentence.
@@ -46,7 +46,8 @@ def _state(data: dict, mode: str, n: int) -> dict:
     who = ("each word reads itself and the words before it" if mode == "causal"
            else "every word reads every word")
     line = f"{mode.capitalize()}, {n} word{'s' if n > 1 else ''}: {who}; {c} of {other} query–key pairs readable"
-    return {"numbers": [line], "label": f"Grid of which words each query may read: {line}"}
+    return {"numbers": [line], "label": f"Grid of which words each query may read: {line}",
+            "short": f"{n} ({data['words'][n - 1]})"}
 
 
 def text(p: Params, data: dict) -> dict:

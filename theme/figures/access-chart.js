@@ -35,7 +35,7 @@ export function mount(root, ctx) {
     const g = data.grids[mode][length - 1];
     buttons.forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.mode === mode)));
     slider.value = String(length);
-    output.textContent = data.text.states[state].numbers[0];
+    output.textContent = data.text.states[state].short;
     showFirst(grid, length);
     for (let i = 0; i < length; i++) {
       for (let j = 0; j < length; j++) set(grid.cells[i][j], { class: g[i][j] ? "grid-cell readable" : "grid-cell" });

@@ -39,7 +39,7 @@ export function mount(root, ctx) {
     const changed = m.changed[shown - 1];
     buttons.forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.mode === mode)));
     slider.value = String(shown);
-    output.textContent = data.text.states[state].numbers[0];
+    output.textContent = data.text.states[state].short;
     showFirst(grid, shown);
     for (let i = 0; i < shown; i++) {
       for (let j = 0; j < shown; j++) {
