@@ -37,9 +37,9 @@ export function mount(root, ctx) {
     slider.value = String(length);
     output.textContent = data.text.states[state].short;
     showFirst(grid, length);
-    for (let i = 0; i < length; i++) {
-      for (let j = 0; j < length; j++) set(grid.cells[i][j], { class: g[i][j] ? "grid-cell readable" : "grid-cell" });
-    }
+    grid.cells.forEach((row, i) => row.forEach((cell, j) => {
+      set(cell, { class: i < length && j < length && g[i][j] ? "grid-cell readable" : "grid-cell" });
+    }));
     set(grid.s, { "aria-label": data.text.states[state].label });
     ctx.setText(data.text, state);
   }

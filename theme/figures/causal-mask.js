@@ -41,12 +41,11 @@ export function mount(root, ctx) {
     slider.value = String(shown);
     output.textContent = data.text.states[state].short;
     showFirst(grid, shown);
-    for (let i = 0; i < shown; i++) {
-      for (let j = 0; j < shown; j++) {
-        const blocked = mode === "on" && j > i;
-        set(grid.cells[i][j], { class: blocked ? "grid-cell blocked" : "grid-cell weight", "fill-opacity": blocked ? 1 : weights[i][j] });
-      }
-    }
+    grid.cells.forEach((row, i) => row.forEach((cell, j) => {
+      if (i >= shown || j >= shown) { set(cell, { class: "grid-cell", "fill-opacity": 1 }); return; } // not written yet
+      const blocked = mode === "on" && j > i;
+      set(cell, { class: blocked ? "grid-cell blocked" : "grid-cell weight", "fill-opacity": blocked ? 1 : weights[i][j] });
+    }));
     grid.rowBoxes.forEach((r, i) => set(r, { class: i < shown - 1 && changed[i] ? "grid-row changed" : (i === shown - 1 ? "grid-row newest" : "grid-row") }));
     set(grid.s, { "aria-label": data.text.states[state].label });
     ctx.setText(data.text, state);
