@@ -1,8 +1,9 @@
 """access-chart: which positions each query may read, causal (a decoder) or bidirectional (an encoder).
 
 The grids are the engine's masks (`causal_mask`, or all True) for the first 1 to 11 words of
-chapter 1's sentence, so the view only looks them up. Text states (with "short", the slider's
-readout) are indexed ``mode * n_max + (length - 1)``, mode 0 causal and 1 bidirectional. The facts also hold the
+chapter 1's sentence, so the view only looks them up. Text states are indexed
+``mode * n_max + (length - 1)``, mode 0 causal and 1 bidirectional; `parts.readout` is the
+slider's readout, filled from {v} (words shown) and {word} (the last of them). The facts also hold the
 chapter's two worked examples on the same hand-set head (engine/tasks/winograd.py): a padded
 batch with and without a padding mask, and cross-attention from two describing words to a
 shorter sentence.
@@ -46,8 +47,7 @@ def _state(data: dict, mode: str, n: int) -> dict:
     who = ("each word reads itself and the words before it" if mode == "causal"
            else "every word reads every word")
     line = f"{mode.capitalize()}, {n} word{'s' if n > 1 else ''}: {who}; {c} of {other} query–key pairs readable"
-    return {"numbers": [line], "label": f"Grid of which words each query may read: {line}",
-            "short": f"{n} ({data['words'][n - 1]})"}
+    return {"numbers": [line], "label": f"Grid of which words each query may read: {line}"}
 
 
 def text(p: Params, data: dict) -> dict:
@@ -59,6 +59,7 @@ def text(p: Params, data: dict) -> dict:
                 + states[start]["numbers"][0] + "."),
         "numbers": states[start]["numbers"],
         "states": states,
+        "parts": {"readout": "{v}, up to “{word}”"},  # the slider's readout: words shown, the last of them
     }
 
 

@@ -4,9 +4,10 @@ The head is `engine/tasks/winograd.py`'s, with nothing copied into "it" (``copie
 copy assumed a layer that had already read the last word, which a causal model cannot have done.
 For every prefix of the sentence (1 to 11 words) and both settings, the model runs
 `attention_forward` on the prefix alone and keeps the whole weight matrix, so the view only
-looks states up. Text states (with "short", the slider's readout) are indexed
+looks states up. Text states are indexed
 ``mode * n + (shown - 1)``: mode 0 is the mask on, 1 the mask off, and ``shown`` the number
-of words written. A row counts as changed when any
+of words written; `parts.readout` is the slider's readout, filled from {v} (words written)
+and {word} (the newest). A row counts as changed when any
 of its weights moves by more than TOLERANCE from the previous step (floating-point rounding
 alone moves weights by about 1e-17).
 """
@@ -110,8 +111,7 @@ def _state(words: list[str], mode: str, shown: int, data: dict) -> dict:
                 f"{fixed(moved[big], 3)}, is in the row of “{words[big]}”")
     lines.append(what if what.endswith(".") else what + ".")
     lines.append(f"Row of “{newest}”: " + pairs(words[:shown], w[-1]))
-    return {"numbers": lines, "label": f"Attention weights of the first {shown} words, mask {mode}. " + lines[1],
-            "short": f"{shown} of {len(words)}: “{newest}”"}
+    return {"numbers": lines, "label": f"Attention weights of the first {shown} words, mask {mode}. " + lines[1]}
 
 
 def text(p: Params, data: dict) -> dict:
@@ -127,6 +127,7 @@ def text(p: Params, data: dict) -> dict:
                 "when a word is added. " + states[start]["numbers"][1]),
         "numbers": states[start]["numbers"] + fixed_lines,
         "states": states,
+        "parts": {"readout": "{v}, up to “{word}”"},  # the slider's readout: words shown, the last of them
         "fixed": fixed_lines,
     }
 

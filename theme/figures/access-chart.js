@@ -3,6 +3,7 @@
 // mode index * n + (length - 1), as the model's text is indexed.
 import { showFirst, wordGrid } from "../js/grid.js";
 import { html, onResize, rangeControl, set } from "../js/svg.js";
+import { fill } from "../js/text.js";
 
 export function mount(root, ctx) {
   const data = ctx.data;
@@ -35,7 +36,7 @@ export function mount(root, ctx) {
     const g = data.grids[mode][length - 1];
     buttons.forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.mode === mode)));
     slider.value = String(length);
-    output.textContent = data.text.states[state].short;
+    output.textContent = fill(data.text.parts.readout, { v: length, word: data.words[length - 1] });
     showFirst(grid, length);
     grid.cells.forEach((row, i) => row.forEach((cell, j) => {
       set(cell, { class: i < length && j < length && g[i][j] ? "grid-cell readable" : "grid-cell" });

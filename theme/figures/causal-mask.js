@@ -4,6 +4,7 @@
 // text is indexed. Rows that changed when the newest word was added are outlined.
 import { showFirst, wordGrid } from "../js/grid.js";
 import { html, onResize, rangeControl, set } from "../js/svg.js";
+import { fill } from "../js/text.js";
 
 export function mount(root, ctx) {
   const data = ctx.data;
@@ -39,7 +40,7 @@ export function mount(root, ctx) {
     const changed = m.changed[shown - 1];
     buttons.forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.mode === mode)));
     slider.value = String(shown);
-    output.textContent = data.text.states[state].short;
+    output.textContent = fill(data.text.parts.readout, { v: shown, word: words[shown - 1] });
     showFirst(grid, shown);
     grid.cells.forEach((row, i) => row.forEach((cell, j) => {
       if (i >= shown || j >= shown) { set(cell, { class: "grid-cell", "fill-opacity": 1 }); return; } // not written yet

@@ -3,6 +3,7 @@ states; the key numbers, the readout and the grid's label are the model's text f
 from __future__ import annotations
 
 from engine.figures import compute
+from engine.figures.fmt import fill
 
 from ..conftest import expect
 from .helpers import centre, expect_same_node_focused, mark_element, text_lines
@@ -26,7 +27,7 @@ def test_keyboard_slider_and_touch_toggle_show_the_engine_states(open_chapter, b
     expect(slider).to_have_value(str(n - 1))
     expect_same_node_focused(chapter.page)
     assert chapter.numbers("causal-mask") == text_lines(data, n - 2)
-    expect(figure.locator("output")).to_have_text(data["text"]["states"][n - 2]["short"])
+    expect(figure.locator("output")).to_have_text(fill(data["text"]["parts"]["readout"], {"v": n - 1, "word": data["words"][n - 2]}))
     # Under the mask no earlier row is outlined as changed; the blocked cells sit above the diagonal.
     expect(figure.locator(".grid-row.changed")).to_have_count(0)
     expect(figure.locator(".grid-cell.blocked")).to_have_count((n - 1) * (n - 2) // 2)

@@ -18,6 +18,8 @@ STEPPED = {
     "worked-mixture": lambda d: len(d["heads"]),
     "softmax-temperature": lambda d: len(d["temperatures"]),
     "scaling-experiment": lambda d: len(d["rows"]),
+    "causal-mask": lambda d: len(d["mode_names"]) * len(d["words"]),
+    "access-chart": lambda d: len(d["modes"]) * len(d["words"]),
 }
 # The state the figure opens in.
 START = {
@@ -33,6 +35,8 @@ START = {
     "worked-mixture": lambda d: d["start"],
     "softmax-temperature": lambda d: d["start"],
     "scaling-experiment": lambda d: d["start"],
+    "causal-mask": lambda d: (0 if d["params"]["causal"] else 1) * len(d["words"]) + d["params"]["shown"] - 1,
+    "access-chart": lambda d: (0 if d["params"]["causal"] else 1) * len(d["words"]) + d["params"]["length"] - 1,
 }
 
 
@@ -50,6 +54,8 @@ OTHER = {
     "softmax-bars": {"scores": [1, -1], "labels": ["a", "b"]},
     "softmax-temperature": {"steps": 4, "temperature": 2.5},
     "scaling-experiment": {"widths": [1, 8], "queries": 10, "start_d": 2},
+    "causal-mask": {"last": "wide", "causal": False, "shown": 4, "strength": 2},
+    "access-chart": {"causal": False, "length": 3},
 }
 
 
