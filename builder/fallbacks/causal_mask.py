@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 from matplotlib.colors import LinearSegmentedColormap
+from matplotlib.patches import Rectangle
 
 from . import COLOURS
 
@@ -16,6 +17,10 @@ def draw(fig, data):
     for ax, mode in zip(axes, data["mode_names"]):
         w = np.array(data["modes"][mode]["weights"][n - 1])  # (n, n) all words written
         ax.imshow(w, cmap=cmap, vmin=0, vmax=1)
+        if mode == "on":  # the blocked cells, dashed as in the live view
+            for i, j in zip(*np.triu_indices(n, 1)):
+                ax.add_patch(Rectangle((j - 0.4, i - 0.4), 0.8, 0.8, fill=False, edgecolor=COLOURS["rule"],
+                                       linestyle=(0, (2, 2)), linewidth=0.6))
         ax.set_xticks(range(n), words, fontsize=6, rotation=60, ha="right")
         ax.set_yticks(range(n), words, fontsize=6)
         ax.tick_params(length=0)
