@@ -35,6 +35,8 @@ FIGURES = (  # in reading order
     "value-sum",
     "attention-matrix",
     "colour-tokens",
+    "causal-mask",
+    "access-chart",
     "head-types",
     "word-order",
     "sinusoids",
