@@ -4,7 +4,7 @@ Each module has NAME, `validate(use, path)` for the line-aware pass (and optiona
 `check_page(uses, path)` for rules across a page), and `Block`, the pymdownx.blocks class that
 renders it.
 """
-from . import figure, quiz
+from . import exercise, figure, quiz
 
-DIRECTIVES = (figure, quiz)
+DIRECTIVES = (figure, quiz, exercise)
 NAMES = tuple(d.NAME for d in DIRECTIVES)

@@ -24,11 +24,11 @@ import re
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass
 
-import markdown
 from pymdownx.blocks.block import Block as _Block, type_any
 
 from ..errors import BuildError, clip
-from ..math import MathError, MathExtension
+from ..math import MathError
+from .common import inline_html, take
 
 NAME = "quiz"
 RE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,59}$")
@@ -36,10 +36,6 @@ RE_CHOICE = re.compile(r"^[a-z0-9]{1,8}$")
 OPTIONS = ("choices", "answer", "explain")
 MAX_CHOICES = 8
 MAX_TEXT = 1_000  # characters in one choice or explanation
-
-
-class QuizMismatch(Exception):
-    """Markdown found a quiz block where the line-aware scan did not (or the reverse)."""
 
 
 @dataclass(frozen=True)
@@ -100,12 +96,6 @@ def validate(use, path):
         raise BuildError(path, use.line, f"quiz '{use.argument}' needs its question as Markdown after the options")
 
 
-def _inline(text: str) -> str:
-    """One paragraph of Markdown (with math) as inline HTML."""
-    out = markdown.markdown(text, extensions=["smarty", MathExtension()], output_format="html").strip()
-    return out[3:-4] if out.startswith("<p>") and out.endswith("</p>") and out.count("<p>") == 1 else out
-
-
 def render(use, path) -> RenderedQuiz:
     """The part of the quiz after its question, as HTML (the block renders the question)."""
     qid = use.argument
@@ -115,8 +105,8 @@ def render(use, path) -> RenderedQuiz:
     right = {str(a) for a in (answer if isinstance(answer, list) else [answer])}
     kind = "checkbox" if isinstance(answer, list) else "radio"
     try:
-        choice_html = {k: _inline(str(v)) for k, v in choices.items()}
-        why_html = {k: _inline(str(v)) for k, v in explain.items()}
+        choice_html = {k: inline_html(str(v)) for k, v in choices.items()}
+        why_html = {k: inline_html(str(v)) for k, v in explain.items()}
     except MathError as err:
         raise _error(use, path, "choices", str(err)) from None
     esc = html.escape
@@ -159,10 +149,7 @@ class Block(_Block):
     OPTIONS = {name: [None, type_any] for name in OPTIONS}
 
     def on_create(self, parent):
-        queue = self.md.attention_quizzes
-        if not queue or queue[0].name != self.argument:
-            raise QuizMismatch(self.argument)
-        rendered = queue.pop(0)
+        rendered = take(self.md, NAME, self.argument)
         qid = rendered.name
         el = etree.SubElement(parent, "section", {"class": "quiz", "data-quiz": qid, "id": f"quiz-{qid}",
                                                   "aria-labelledby": f"quiz-{qid}-question"})
