@@ -33,6 +33,8 @@ FIGURES = (  # in reading order
     "softmax-bars",
     "softmax-temperature",
     "scaling-experiment",
+    "qkv-matrices",
+    "attention-stages",
     "two-heads",
 )
 

@@ -19,6 +19,8 @@ STEPPED = {
     "softmax-temperature": lambda d: len(d["temperatures"]),
     "scaling-experiment": lambda d: len(d["rows"]),
     "two-heads": lambda d: len(d["sentences"]),
+    "qkv-matrices": lambda d: len(d["words"]),
+    "attention-stages": lambda d: len(d["steps"]) * len(d["words"]),
 }
 # The state the figure opens in.
 START = {
@@ -35,6 +37,8 @@ START = {
     "softmax-temperature": lambda d: d["start"],
     "scaling-experiment": lambda d: d["start"],
     "two-heads": lambda d: d["start"],
+    "qkv-matrices": lambda d: d["start"],
+    "attention-stages": lambda d: d["start"]["checkpoint"] * len(d["words"]) + d["start"]["row"],
 }
 
 
@@ -53,6 +57,8 @@ OTHER = {
     "softmax-temperature": {"steps": 4, "temperature": 2.5},
     "scaling-experiment": {"widths": [1, 8], "queries": 10, "start_d": 2},
     "two-heads": {"seed": 1, "sentences": ["the cat sat on the mat", "a dog ran by the box"], "sentence": 1},
+    "qkv-matrices": {"sentence": "a small bird hid behind the big tree", "head": 2, "query": 7},
+    "attention-stages": {"sentence": "the fox ran by a red bed", "head": 2, "row": 6, "stage": 2, "checkpoint": 3},
 }
 
 
@@ -71,7 +77,7 @@ def test_every_figure_has_text_and_no_facts(figure):
     assert isinstance(text["alt"], str) and text["alt"].strip()
     assert text["numbers"] and all(isinstance(n, str) and n for n in text["numbers"])
     assert set(text) <= {"alt", "numbers", "states", "fixed", "templates", "parts", "worked", "details", "exps",
-                         "exp_sum", "total", "heads"}
+                         "exp_sum", "total", "heads", "stages"}
 
 
 def test_states_are_indexed_like_the_stepped_data(figure):
