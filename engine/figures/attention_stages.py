@@ -46,6 +46,7 @@ def compute(p: Params) -> dict:
     d = run.config.d_k
     return {
         "words": words,
+        "stages": list(STAGES),  # the order of grids[c] and the keys of text.parts
         "head": p.head,
         "seed": SEED,
         "d_k": d,
@@ -105,7 +106,7 @@ def text(p: Params, data: dict) -> dict:
             {"title": titles[2],
              "text": "Softmax turns each row into weights: positive, summing to 1, most on the largest scaled score."},
         ],
-        "parts": {s: f"{{v:{CELL_DIGITS[s]}}}" for s in STAGES},
+        "parts": {**{s: f"{{v:{CELL_DIGITS[s]}}}" for s in STAGES}, "step": f"step {{v}} of {data['steps'][-1]}"},
     }
 
 
