@@ -7,6 +7,7 @@ import pytest
 from engine.figures.fmt import fill
 
 from ..conftest import expect
+from ..test_layout_a11y import _serious_violations
 from .helpers import text_lines
 
 NAME = "qkv-matrices"
@@ -74,3 +75,10 @@ def test_a_tap_at_375_px(open_chapter, url):
     assert chapter.numbers(NAME) == text_lines(data, 3)
     assert chapter.page.evaluate("document.documentElement.scrollWidth") <= 375
     assert chapter.page_errors == []
+
+
+@pytest.mark.parametrize("width", [1200, 375])
+def test_no_serious_accessibility_violations(open_chapter, url, width):
+    chapter = open_chapter(url, viewport={"width": width, "height": 800})
+    chapter.wait_prerendered()
+    assert _serious_violations(chapter.page) == []
