@@ -62,6 +62,7 @@ def compute(p: Params) -> dict:
         "scores": _round(h["scores"], DECIMALS["score"] + 1),
         "scaled": _round(h["scaled"], DECIMALS["score"] + 1),
         "weights": _round(h["weights"], DECIMALS["weight"] + 1),
+        "top": np.asarray(h["weights"]).argmax(axis=1).tolist(),  # each query's largest weight, marked in the bars
         "start": p.query,
     }
 

@@ -71,7 +71,7 @@ export function mount(root, ctx) {
   function update() {
     buttons.forEach((b, i) => b.setAttribute("aria-pressed", String(i === shown)));
     queryRows.forEach((tr, i) => tr.classList.toggle("qkv-selected", i === shown));
-    const top = data.weights[shown].indexOf(Math.max(...data.weights[shown]));
+    const top = data.top[shown];
     rows.forEach((row, j) => {
       row.score.textContent = fill(parts.score, { v: data.scores[shown][j] });
       row.scaled.textContent = fill(parts.score, { v: data.scaled[shown][j] });

@@ -8,8 +8,7 @@ import pytest
 from engine.figures.fmt import fill
 
 from ..conftest import expect
-from ..test_layout_a11y import _serious_violations
-from .helpers import text_lines
+from .helpers import opened, serious_violations, text_lines
 
 NAME = "attention-stages"
 FILLER = "\n\n".join(["A paragraph of the chapter, long enough to scroll past. " * 6] * 4)
@@ -49,10 +48,7 @@ def _cells(figure, row, where=".as-sticky"):
 
 
 def test_wide_steps_by_buttons_and_the_grid_follows(open_chapter, url):
-    chapter = open_chapter(url, viewport={"width": 1200, "height": 800})
-    chapter.wait_prerendered()
-    data = chapter.data(NAME)
-    figure = chapter.figure(NAME)
+    chapter, data, figure = opened(open_chapter, url, NAME, viewport={"width": 1200, "height": 800})
     start = data["start"]
     stages, parts = data["text"]["stages"], data["text"]["parts"]
     assert chapter.numbers(NAME) == text_lines(data, _state(data, start["checkpoint"], start["row"]))
@@ -75,10 +71,7 @@ def test_wide_steps_by_buttons_and_the_grid_follows(open_chapter, url):
 
 
 def test_scrolling_the_paragraphs_picks_the_stage_while_the_grid_sticks(open_chapter, url):
-    chapter = open_chapter(url, viewport={"width": 1200, "height": 800})
-    chapter.wait_prerendered()
-    data = chapter.data(NAME)
-    figure = chapter.figure(NAME)
+    chapter, data, figure = opened(open_chapter, url, NAME, viewport={"width": 1200, "height": 800})
     page = chapter.page
     for s in (2, 0, 1):
         page.evaluate("(s) => document.querySelectorAll('.as-step')[s].scrollIntoView({block: 'center'})", s)
@@ -91,10 +84,7 @@ def test_scrolling_the_paragraphs_picks_the_stage_while_the_grid_sticks(open_cha
 
 
 def test_slider_and_rows_by_keyboard_and_click(open_chapter, url):
-    chapter = open_chapter(url, viewport={"width": 1200, "height": 800})
-    chapter.wait_prerendered()
-    data = chapter.data(NAME)
-    figure = chapter.figure(NAME)
+    chapter, data, figure = opened(open_chapter, url, NAME, viewport={"width": 1200, "height": 800})
     start = data["start"]
     control = figure.locator("[data-key-control]")
     expect(control).to_have_count(1)
@@ -115,10 +105,7 @@ def test_slider_and_rows_by_keyboard_and_click(open_chapter, url):
 
 
 def test_narrow_stacks_every_stage_and_a_tap_picks_a_row(open_chapter, url):
-    chapter = open_chapter(url, viewport={"width": 375, "height": 800}, has_touch=True)
-    chapter.wait_prerendered()
-    data = chapter.data(NAME)
-    figure = chapter.figure(NAME)
+    chapter, data, figure = opened(open_chapter, url, NAME, viewport={"width": 375, "height": 800}, has_touch=True)
     n = len(data["words"])
     expect(figure.locator(".as-scrolly")).to_be_hidden()
     expect(figure.locator(".as-stack .as-grid")).to_have_count(3)
@@ -144,6 +131,5 @@ def test_without_javascript_the_fallback_stacks_the_stages(open_chapter, url):
 
 @pytest.mark.parametrize("width", [1200, 375])
 def test_no_serious_accessibility_violations(open_chapter, url, width):
-    chapter = open_chapter(url, viewport={"width": width, "height": 800})
-    chapter.wait_prerendered()
-    assert _serious_violations(chapter.page) == []
+    chapter, _, _ = opened(open_chapter, url, NAME, viewport={"width": width, "height": 800})
+    assert serious_violations(chapter) == []

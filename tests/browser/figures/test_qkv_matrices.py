@@ -7,8 +7,7 @@ import pytest
 from engine.figures.fmt import fill
 
 from ..conftest import expect
-from ..test_layout_a11y import _serious_violations
-from .helpers import text_lines
+from .helpers import opened, serious_violations, text_lines
 
 NAME = "qkv-matrices"
 SCRATCH = f"""# Q, K and V
@@ -30,10 +29,7 @@ def _weights_shown(figure):
 
 
 def test_the_matrices_and_a_click_on_a_query(open_chapter, url):
-    chapter = open_chapter(url)
-    chapter.wait_prerendered()
-    data = chapter.data(NAME)
-    figure = chapter.figure(NAME)
+    chapter, data, figure = opened(open_chapter, url, NAME)
     n = len(data["words"])
     assert chapter.numbers(NAME) == text_lines(data, data["start"])
     expect(figure.locator(".qkv-cell")).to_have_count(3 * n * 6)
@@ -46,10 +42,7 @@ def test_the_matrices_and_a_click_on_a_query(open_chapter, url):
 
 
 def test_keyboard_moves_the_selection_and_wraps(open_chapter, url):
-    chapter = open_chapter(url)
-    chapter.wait_prerendered()
-    data = chapter.data(NAME)
-    figure = chapter.figure(NAME)
+    chapter, data, figure = opened(open_chapter, url, NAME)
     start = data["start"]
     control = figure.locator("[data-key-control]")
     expect(control).to_have_count(1)
@@ -67,10 +60,7 @@ def test_keyboard_moves_the_selection_and_wraps(open_chapter, url):
 
 
 def test_a_tap_at_375_px(open_chapter, url):
-    chapter = open_chapter(url, viewport={"width": 375, "height": 800}, has_touch=True)
-    chapter.wait_prerendered()
-    data = chapter.data(NAME)
-    figure = chapter.figure(NAME)
+    chapter, data, figure = opened(open_chapter, url, NAME, viewport={"width": 375, "height": 800}, has_touch=True)
     figure.locator(".qkv-query tr").nth(3).locator("td").nth(2).tap()
     assert chapter.numbers(NAME) == text_lines(data, 3)
     assert chapter.page.evaluate("document.documentElement.scrollWidth") <= 375
@@ -79,6 +69,5 @@ def test_a_tap_at_375_px(open_chapter, url):
 
 @pytest.mark.parametrize("width", [1200, 375])
 def test_no_serious_accessibility_violations(open_chapter, url, width):
-    chapter = open_chapter(url, viewport={"width": width, "height": 800})
-    chapter.wait_prerendered()
-    assert _serious_violations(chapter.page) == []
+    chapter, _, _ = opened(open_chapter, url, NAME, viewport={"width": width, "height": 800})
+    assert serious_violations(chapter) == []

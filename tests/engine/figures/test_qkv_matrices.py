@@ -35,6 +35,7 @@ def test_head_1_looks_at_the_attached_word():
     s = grammar.parse("the cat sat on the mat")
     attached = s.targets[0, :6, 0]
     top = np.argmax(data["weights"], axis=1)
+    assert data["top"] == top.tolist()
     assert (top == attached).sum() >= 4, top  # "sat" looks at its subject's determiner, not "cat"
     f = facts("qkv-matrices")
     assert (f["query_word"], f["top_word"]) == ("cat", "sat") and f["top_weight"] > 0.99
