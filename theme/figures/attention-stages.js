@@ -50,7 +50,7 @@ export function mount(root, ctx) {
     paragraph(section, s, i);
     return grid(section, i);
   });
-  const hint = html("p", { class: "figure-hint" }, root,
+  html("p", { class: "figure-hint" }, root,
     "Click or tap a row, or Tab to its word (arrow keys move); the slider replays training.");
 
   function paragraph(parent, s, i) {
@@ -159,7 +159,6 @@ export function mount(root, ctx) {
     for (const el of controls.querySelectorAll(".as-stepper")) el.hidden = !wide;
     if (wide) sticky.prepend(controls, summary);
     else root.prepend(controls, summary);
-    hint.hidden = false;
   }
 
   onResize(root, layout);
