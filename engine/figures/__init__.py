@@ -40,6 +40,8 @@ FIGURES = (  # in reading order
     "head-types",
     "word-order",
     "sinusoids",
+    "qkv-matrices",
+    "attention-stages",
     "softmax-gradient",
     "two-heads",
 )

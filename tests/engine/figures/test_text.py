@@ -26,6 +26,8 @@ STEPPED = {
     "word-order": lambda d: len(d["settings"]),
     "sinusoids": lambda d: len(d["codes"]),
     "two-heads": lambda d: len(d["sentences"]),
+    "qkv-matrices": lambda d: len(d["words"]),
+    "attention-stages": lambda d: len(d["steps"]) * len(d["words"]),
 }
 # The state the figure opens in.
 START = {
@@ -49,6 +51,8 @@ START = {
     "word-order": lambda d: d["settings"].index("on" if d["params"]["positions"] else "off"),
     "sinusoids": lambda d: d["position"],
     "two-heads": lambda d: d["start"],
+    "qkv-matrices": lambda d: d["start"],
+    "attention-stages": lambda d: d["start"]["checkpoint"] * len(d["words"]) + d["start"]["row"],
 }
 
 
@@ -75,6 +79,8 @@ OTHER = {
     "sinusoids": {"positions": 9, "width": 6, "position": 3},
     "softmax-gradient": {"scores": [5, -5], "upstream": [1, 0.5], "labels": ["a", "b"]},
     "two-heads": {"seed": 1, "sentences": ["the cat sat on the mat", "a dog ran by the box"], "sentence": 1},
+    "qkv-matrices": {"sentence": "a small bird hid behind the big tree", "head": 2, "query": 7},
+    "attention-stages": {"sentence": "the fox ran by a red bed", "head": 2, "row": 6, "stage": 2, "checkpoint": 3},
 }
 
 
@@ -94,6 +100,7 @@ def test_every_figure_has_text_and_no_facts(figure):
     assert text["numbers"] and all(isinstance(n, str) and n for n in text["numbers"])
     assert set(text) <= {"alt", "numbers", "states", "fixed", "templates", "parts", "worked", "details", "exps",
                          "exp_sum", "total", "heads", "cells"}
+                         "exp_sum", "total", "heads", "stages"}
 
 
 def test_states_are_indexed_like_the_stepped_data(figure):
