@@ -111,16 +111,14 @@ def text(p: Params, data: dict) -> dict:
 
 
 def facts(p: Params, data: dict) -> dict:
-    """Checkpoints, and the selected row at the first and last checkpoint, for the prose."""
+    """Checkpoints, and the selected row's largest weight at the first and last checkpoint, for the prose."""
     r = data["start"]["row"]
     first, last = (grammar.trained(SEED).export(p.sentence, c)["heads"][p.head - 1] for c in (0, -1))
     out = {"checkpoints": len(data["steps"]), "first_step": data["steps"][0], "last_step": data["steps"][-1],
-           "every": data["steps"][1] - data["steps"][0], "d_k": data["d_k"], "root_d": data["root_d"],
-           "row_word": data["words"][r]}
+           "every": data["steps"][1] - data["steps"][0], "row_word": data["words"][r],
+           "even_share": 1.0 / len(data["words"])}  # a flat row's weights
     for name, h in (("first", first), ("last", last)):
         top = int(np.argmax(h["weights"][r]))
-        out[f"{name}_top_word"] = data["words"][top]
         out[f"{name}_top_weight"] = float(h["weights"][r][top])
-        for s in STAGES:
-            out[f"{name}_{s}"] = [float(v) for v in h[s][r]]
+    out["last_top_word"] = data["words"][int(np.argmax(last["weights"][r]))]
     return out

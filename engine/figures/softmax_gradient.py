@@ -101,7 +101,4 @@ def text(p: Params, data: dict) -> dict:
 
 
 def facts(p: Params, data: dict) -> dict:
-    return {"largest_difference": data["largest_difference"], "h": data["h"],
-            "weight": dict(zip(data["labels"], data["weights"])),
-            "gradient": dict(zip(data["labels"], data["formula"])),
-            "mean_upstream": data["mean_upstream"]}
+    return {"largest_difference": data["largest_difference"], "h": data["h"]}
