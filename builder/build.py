@@ -10,6 +10,7 @@ import difflib
 import hashlib
 import html
 import json
+import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,7 @@ import jinja2
 from engine.figures import FIGURES, ParamError
 
 from . import palette, swap
+from .favicon import PATH as FAVICON, favicon_svg
 from .directives import DIRECTIVES, NAMES, exercise, quiz
 from .directives.figure import param_error
 from .errors import BuildError, display_path, read_source
@@ -31,11 +33,13 @@ from .pages import environment
 from .references import Bibliography, citing_chapters, uncited_warnings
 from .references import load as load_bibliography
 from .runtime import Runtime, from_distribution, from_npm
+from .search import search_index
 from .site_config import ChapterEntry, load_site_config
 from .source import ScannedSource, scan, substitute
 from .wheel import build_wheel
 
 
+RE_VIEWBOX = re.compile(r'viewBox="0 0 ([0-9.]+) ([0-9.]+)"')
 MARKER = "runtime.json"  # every build writes it; a folder without it is not ours to replace
 
 
@@ -67,6 +71,22 @@ class Chapter:
     @property
     def url(self) -> str:
         return f"{self.slug}.html"
+
+    def split_title(self) -> tuple[str, str]:
+        """The HTML up to the end of the `# Title` heading, and the rest: the page puts the status
+        line between them, below the title."""
+        head, sep, rest = self.html.partition("</h1>")
+        return (head + sep, rest) if sep else ("", self.html)
+
+    def thumbnail(self) -> dict | None:
+        """The first figure's static drawing, for the contents page: its path and size (from the
+        SVG's viewBox, so the page reserves the space before the image loads), or None."""
+        if not self.figures:
+            return None
+        fig = self.figures[0]
+        m = RE_VIEWBOX.search(fig.svg[:4000].decode("utf-8", "replace"))
+        width, height = (round(float(m.group(1))), round(float(m.group(2)))) if m else (400, 250)
+        return {"src": fig.svg_path, "width": width, "height": height}
 
 
 @dataclass
@@ -146,9 +166,10 @@ def _assets(theme: Path, live_reload: bool = False) -> tuple[dict[str, Path], di
             if p.is_file() and (live_reload or f"{sub}/{p.name}" not in DEV_ONLY):
                 copies[f"{dest}/{p.name}"] = p
     sheets = [theme / "css" / "site.css", *sorted((theme / "figures").glob("*.css"))]
-    css = palette.css(palette.load(theme / "palette.toml")).encode()  # the custom properties first
+    colours = palette.load(theme / "palette.toml")
+    css = palette.css(colours).encode()  # the custom properties first
     css += b"".join(f"/* {p.relative_to(theme).as_posix()} */\n".encode() + p.read_bytes() for p in sheets)
-    return copies, {"assets/css/site.css": css}
+    return copies, {"assets/css/site.css": css, FAVICON: favicon_svg(colours)}
 
 
 def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, live_reload: bool = False) -> Site:
@@ -188,12 +209,14 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
             for fig in ch.figures:
                 site.files[fig.svg_path] = fig.svg
         site.files["index.html"] = env.get_template("index.html").render(**common).encode()
+        site.files["search.html"] = env.get_template("search.html").render(**common).encode()
         if bibliography:
             site.files["bibliography.html"] = env.get_template("bibliography.html").render(
                 works=bibliography.sorted(cited_in), cited_in=cited_in, **common).encode()
     except jinja2.TemplateError as err:
         raise BuildError(getattr(err, "filename", None) or paths.theme / "templates",
                          getattr(err, "lineno", None), f"template error: {err.message}") from None
+    site.files.update(search_index({ch.url: site.files[ch.url] for ch in chapters}, paths.node_modules))
     site.files[".nojekyll"] = b""
     site.files[MARKER] = (json.dumps(runtime_config, indent=2) + "\n").encode()
     check_links(chapters, set(site.files) | set(site.copies))

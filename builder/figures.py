@@ -117,7 +117,10 @@ def render_figure(cache: FigureCache, use, chapter_number: int, index: int, page
         f'<script type="application/json" class="figure-data">{embed_json(data)}</script>'
         f'<div class="figure-view"></div>'
         f'<div class="figure-fallback"><img src="{svg_path}" alt="{escape(text["alt"])}" loading="lazy"></div>'
-        f'<ul class="figure-numbers" aria-label="Key numbers">{numbers}</ul>'
+        # collapsed: the numbers are there for whoever wants them (screen readers, no-JS, search)
+        # without a list under every figure; views update the list inside (theme/js/figures.js)
+        f'<details class="figure-numbers-box"><summary>Numbers</summary>'
+        f'<ul class="figure-numbers" aria-label="Key numbers">{numbers}</ul></details>'
     )
     label = f"Figure {chapter_number}.{index}"
     attributes = {"class": "figure", "id": f"figure-{chapter_number}-{index}",

@@ -15,7 +15,8 @@ from .errors import BuildError, line_containing, read_source, split_lines
 from .errors import clip as _clip
 
 SITE_KEYS = ("title", "description", "author")
-CHAPTER_KEYS = ("file",)
+CHAPTER_KEYS = ("file", "description")
+MAX_DESCRIPTION = 300  # characters in a chapter's one-line description: a sentence, not a page
 MAX_NAME = 120  # characters in a chapter's file name: far below every file system's limit
 RE_TABLE = re.compile(r"^\s*\[")  # any table or array-of-tables header
 RE_CHAPTERS_TABLE = re.compile(r"""^\s*\[\[\s*(?:chapters|"chapters"|'chapters')\s*\]\]""")
@@ -29,6 +30,7 @@ class ChapterEntry:
     path: Path  # the chapter's Markdown file
     line: int  # where site.toml names it, for errors
     number: int  # from the file's NN- prefix, else its 1-based position in the list
+    description: str = ""  # one line for the contents page and the page's meta description
 
 
 @dataclass(frozen=True)
@@ -146,6 +148,21 @@ def _chapter_file(path: Path, content_dir: Path, i: int, ch, where: _Lines) -> P
     return chapter_path
 
 
+def _description(path: Path, i: int, ch: dict, where: _Lines) -> str:
+    """The i-th chapter's optional one-line description: a string on one line, of bounded length."""
+    text = ch.get("description", "")
+    line = where.chapter(i, "description")
+    if not isinstance(text, str):
+        raise BuildError(path, line, f"chapter {i + 1}: description must be a string, not {_kind(text)}")
+    if RE_CONTROL.search(text):
+        raise BuildError(path, line, f"chapter {i + 1}: description '{clip(text)}' must be one line "
+                                     "without control characters")
+    if len(text) > MAX_DESCRIPTION:
+        raise BuildError(path, line, f"chapter {i + 1}: description is {len(text)} characters long "
+                                     f"(at most {MAX_DESCRIPTION}): '{clip(text)}'")
+    return text.strip()
+
+
 def load_site_config(content_dir: Path) -> SiteConfig:
     path = content_dir / "site.toml"
     if not path.is_file():
@@ -178,5 +195,5 @@ def load_site_config(content_dir: Path) -> SiteConfig:
             raise BuildError(path, line, f"chapter number {number} of '{clip(file)}' is already used by "
                                          f"'{clip(numbers[number])}'")
         numbers[number] = file
-        entries.append(ChapterEntry(chapter_path, line, number))
+        entries.append(ChapterEntry(chapter_path, line, number, _description(path, i, ch, where)))
     return SiteConfig(title=title, description=description, author=author, chapters=tuple(entries), path=path)

@@ -34,7 +34,10 @@ def test_figures_fall_back_to_static_images_and_numbers(open_chapter, base_url, 
 
         numbers = figure.locator("ul.figure-numbers")
         assert numbers.count() == 1, f"{name}: no key-numbers list"
-        assert numbers.is_visible(), f"{name}: the key-numbers list is hidden"
+        disclosure = figure.locator("details.figure-numbers-box")  # collapsed, and opens without JavaScript
+        assert disclosure.get_attribute("open") is None, f"{name}: the Numbers disclosure starts open"
+        disclosure.locator("summary").click()
+        assert numbers.is_visible(), f"{name}: the key-numbers list stays hidden when Numbers is opened"
         items = chapter.numbers(name)
         assert items and all(items), f"{name}: key-numbers list is empty or has empty items: {items}"
         # a line may set the scene ("Tokens: red, blue, red"); the list as a whole must give numbers

@@ -109,7 +109,7 @@ def test_titles_are_escaped_exactly_once_everywhere(tmp_path):
     first, second = site.files["01-a.html"].decode(), site.files["02-b.html"].decode()
     index, bib = site.files["index.html"].decode(), site.files["bibliography.html"].decode()
     assert f"<title>{plain} · S</title>" in first
-    assert f'<a href="01-a.html">{plain}</a>' in index
+    assert f'<a href="01-a.html"><span class="chapter-card-number">Chapter 1</span> {plain}</a>' in index
     assert f'<a class="prev" rel="prev" href="01-a.html"><span>Previous</span> {plain}</a>' in second
     assert f'<a href="01-a.html#ref-k" title="{plain}">chapter 1</a>' in bib
     assert "&amp;amp;" not in first + second + index + bib

@@ -14,7 +14,7 @@ import { EditorView, keymap } from "@codemirror/view";
 const THEME = EditorView.theme({
   "&": { fontSize: "0.85rem", border: "1px solid var(--rule, #dadce0)", borderRadius: "4px", background: "var(--surface, #fff)" },
   "&.cm-focused": { outline: "2px solid var(--link, #0b57d0)", outlineOffset: "1px" },
-  ".cm-scroller": { maxHeight: "24rem", fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace" },
+  ".cm-scroller": { maxHeight: "24rem", fontFamily: "var(--font-mono)" },
 });
 
 /** An editor in a shadow root inside `host` holding `doc`; onChange(text) after every edit. */

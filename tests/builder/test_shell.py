@@ -1,0 +1,131 @@
+"""The site shell: contents page, status line placement, the Numbers disclosure, fonts, favicon, search."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from builder.build import check
+from builder.errors import BuildError
+from builder.search import search_index
+from builder.site_config import MAX_DESCRIPTION, load_site_config
+from tests.builder.helpers import paths_for
+
+FIGURE = "/// figure | softmax-bars\n\nA caption.\n///\n"
+
+
+def site_with(folder, description_one: str = '"Where the <series> & its figures begin."'):
+    """Two chapters: the first with a figure and a description, the second with neither."""
+    folder.mkdir(parents=True)
+    (folder / "site.toml").write_text(
+        f'[site]\ntitle = "S"\ndescription = "The series."\n\n[[chapters]]\nfile = "01-a.md"\n'
+        f'description = {description_one}\n\n[[chapters]]\nfile = "02-b.md"\n')
+    (folder / "01-a.md").write_text(f"# First\n\nText.\n\n{FIGURE}\nMore.\n")
+    (folder / "02-b.md").write_text("# Second\n\nText about softmax.\n")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def small_site(tmp_path_factory):
+    return check(paths_for(site_with(tmp_path_factory.mktemp("shell") / "content")))
+
+
+def test_status_line_stands_below_the_title(small_site):
+    page = small_site.files["01-a.html"].decode()
+    title, status, figure = page.index("<h1"), page.index("data-runtime-status"), page.index("data-figure=")
+    assert title < page.index("</h1>") < status < figure
+    assert page.index('<p class="chapter-number">') < title
+    assert page.count("<h1") == 1
+
+
+def test_key_numbers_sit_in_a_collapsed_numbers_disclosure(small_site):
+    page = small_site.files["01-a.html"].decode()
+    m = re.search(r'<details class="figure-numbers-box"([^>]*)><summary>Numbers</summary>'
+                  r'<ul class="figure-numbers" aria-label="Key numbers">(<li>[^<]+</li>)+</ul></details>', page)
+    assert m, "no Numbers disclosure around the key numbers"
+    assert "open" not in m.group(1)
+
+
+def test_contents_page_describes_each_chapter_with_a_thumbnail(small_site):
+    index = small_site.files["index.html"].decode()
+    assert '<p class="lede">The series.</p>' in index
+    assert re.search(r'Where to start: <a class="start-link" href="01-a.html">chapter 1, First</a>', index)
+    cards = re.findall(r'<li class="chapter-card" value="(\d+)">(.*?)</li>', index, re.S)
+    assert [n for n, _ in cards] == ["1", "2"]
+    first, second = cards[0][1], cards[1][1]
+    img = re.search(r'<img class="chapter-thumb" src="([^"]+)" width="(\d+)" height="(\d+)" alt=""', first)
+    assert img and img.group(1) == "figures/01-a-1.svg" and img.group(1) in small_site.files
+    box = re.search(r'viewBox="0 0 ([0-9.]+) ([0-9.]+)"', small_site.files[img.group(1)].decode())
+    assert (int(img.group(2)), int(img.group(3))) == (round(float(box.group(1))), round(float(box.group(2))))
+    # the description is data: escaped, here and in the chapter's meta description
+    described = "Where the &lt;series&gt; &amp; its figures begin."
+    assert f'<p class="chapter-card-description">{described}</p>' in first
+    assert f'<meta name="description" content="{described}">' in small_site.files["01-a.html"].decode()
+    assert "<img" not in second and "chapter-card-description" not in second  # no figure, no description
+    assert '<meta name="description" content="The series.">' in small_site.files["02-b.html"].decode()
+
+
+@pytest.mark.parametrize("value, message", [
+    ("3", "description must be a string, not a number"),
+    ('"two\\nlines"', "must be one line without control characters"),
+    (f'"{"x" * (MAX_DESCRIPTION + 1)}"', f"is {MAX_DESCRIPTION + 1} characters long (at most {MAX_DESCRIPTION})"),
+])
+def test_a_bad_chapter_description_is_an_error_at_its_line(tmp_path, value, message):
+    content = site_with(tmp_path / "content", value)
+    with pytest.raises(BuildError) as err:
+        load_site_config(content)
+    text = str(err.value)
+    assert text.startswith(f"{content / 'site.toml'}:7: chapter 1: "), text
+    assert message in text and len(text) < 400, text
+
+
+def test_every_page_links_the_favicon_drawn_from_the_palette(small_site):
+    pages = [rel for rel in small_site.files if rel.endswith(".html")]
+    assert {"index.html", "search.html", "01-a.html", "02-b.html"} <= set(pages)
+    for rel in pages:
+        assert '<link rel="icon" href="assets/favicon.svg" type="image/svg+xml">' in small_site.files[rel].decode(), rel
+    icon = small_site.files["assets/favicon.svg"].decode()
+    assert icon.startswith("<svg") and icon.count("<rect") == 4
+    from builder import palette
+    colours = palette.load()
+    assert all(colours[role] in icon for role in ("query", "key", "value"))
+
+
+def test_every_font_rule_uses_one_of_the_three_stacks(small_site):
+    css = small_site.files["assets/css/site.css"].decode()
+    stacks = dict(re.findall(r"--(font-(?:text|ui|mono)):\s*([^;]+);", css))
+    assert set(stacks) == {"font-text", "font-ui", "font-mono"}
+    assert all(stack.rstrip().endswith(("serif", "sans-serif", "monospace")) for stack in stacks.values())
+    assert "@font-face" not in css and "url(" not in css  # system fonts: nothing to download
+    rules = re.findall(r"(?<![-\w])font(?:-family)?\s*:\s*([^;}]+)", css)
+    assert len(rules) > 20
+    odd = [r for r in rules if "var(--font-" not in r and r.strip() != "inherit"]
+    assert not odd, f"font rules that pick their own family: {odd[:5]}"
+
+
+def test_search_indexes_the_chapters_only(small_site):
+    files = small_site.files
+    bundle = {rel for rel in files if rel.startswith("pagefind/")}
+    for rel in ("pagefind/pagefind.js", "pagefind/pagefind-worker.js", "pagefind/wasm.en.pagefind",
+                "pagefind/pagefind-entry.json"):
+        assert rel in bundle, rel
+    assert any(rel.startswith("pagefind/fragment/") for rel in bundle)
+    assert not any("-ui" in rel or "highlight" in rel or "unknown" in rel for rel in bundle), bundle
+    entry = json.loads(files["pagefind/pagefind-entry.json"])
+    assert entry["languages"]["en"]["page_count"] == 2  # the two chapters: not contents, search or bibliography
+    for rel in ("01-a.html", "02-b.html"):
+        assert '<article class="chapter" data-chapter=' in files[rel].decode()
+        assert "data-pagefind-body" in files[rel].decode()
+        assert re.search(r'<p class="runtime-status" data-pagefind-ignore', files["01-a.html"].decode())
+    for rel in ("index.html", "search.html"):
+        assert "data-pagefind-body" not in files[rel].decode()
+    search = files["search.html"].decode()
+    assert '<label for="search-input">' in search and 'role="search"' in search
+    assert '<script type="module" src="assets/js/search.js"></script>' in search
+
+
+def test_search_index_without_pagefind_is_a_build_error(tmp_path):
+    with pytest.raises(BuildError) as err:
+        search_index({"a.html": b"<html></html>"}, tmp_path / "node_modules")
+    assert "pagefind is missing" in str(err.value) and "npm ci" in str(err.value)

@@ -1,0 +1,88 @@
+// Search across chapters with Pagefind (the index is built with the site: builder/search.py).
+// Pagefind's own script searches in its worker (WebAssembly there, so the page's policy stays
+// strict) and fetches only the site's files, so search works offline too. This module is the
+// interface: a labelled field, a status line that says how many chapters match, and a list of
+// links with the matching passage, built from text nodes (the excerpt is never set as HTML).
+const form = document.querySelector("[data-search]");
+const input = form.querySelector("input");
+const button = form.querySelector("button");
+const status = document.querySelector("[data-search-status]");
+const list = document.querySelector("[data-search-results]");
+const MAX_RESULTS = 20;
+const SITE = new URL("../../", import.meta.url); // the site's root, under any base path
+let pagefind = null;
+
+/** The excerpt's words with Pagefind's <mark> kept as <mark> and everything else as text. */
+function excerpt(html) {
+  const p = document.createElement("p");
+  p.className = "search-excerpt";
+  const doc = new DOMParser().parseFromString(html, "text/html"); // inert: no script runs, nothing loads
+  for (const node of doc.body.childNodes) {
+    if (node.nodeName === "MARK") {
+      const mark = document.createElement("mark");
+      mark.textContent = node.textContent;
+      p.append(mark);
+    } else {
+      p.append(node.textContent);
+    }
+  }
+  return p;
+}
+
+/** A result's URL, given by Pagefind from the site's root ("/page.html#part"), made relative to it. */
+function link(url) {
+  return new URL(url.replace(/^\/+/, ""), SITE).href;
+}
+
+function item(data) {
+  const li = document.createElement("li");
+  const best = data.sub_results?.[0];
+  const a = document.createElement("a");
+  a.href = link(best?.url || data.url);
+  a.textContent = best && best.title !== data.meta.title ? `${data.meta.title}: ${best.title}` : data.meta.title;
+  const title = document.createElement("h2");
+  title.className = "search-result-title";
+  title.append(a);
+  li.append(title, excerpt(best?.excerpt || data.excerpt));
+  return li;
+}
+
+async function run(term) {
+  const query = term.trim();
+  const url = new URL(location.href);
+  if (query) url.searchParams.set("q", query); else url.searchParams.delete("q");
+  history.replaceState(null, "", url);
+  if (!query) {
+    list.replaceChildren();
+    status.textContent = "Type a word to search every chapter.";
+    return;
+  }
+  const search = await pagefind.debouncedSearch(query, {}, 200);
+  if (search === null) return; // a newer query superseded this one
+  const results = await Promise.all(search.results.slice(0, MAX_RESULTS).map((r) => r.data()));
+  if (input.value.trim() !== query) return;
+  list.replaceChildren(...results.map(item));
+  const n = search.results.length;
+  status.textContent = n === 0 ? `No chapter mentions “${query}”.`
+    : `${n} ${n === 1 ? "chapter mentions" : "chapters mention"} “${query}”` +
+      (n > MAX_RESULTS ? `; the first ${MAX_RESULTS} are listed.` : ".");
+}
+
+async function start() {
+  try {
+    pagefind = await import("../../pagefind/pagefind.js");
+    await pagefind.options({ baseUrl: "/" }); // result URLs from the site's root: link() resolves them
+    await pagefind.init();
+  } catch (err) {
+    status.textContent = `Search could not load (${err.message}); the contents list every chapter.`;
+    return;
+  }
+  input.disabled = button.disabled = false;
+  form.addEventListener("submit", (event) => { event.preventDefault(); run(input.value); });
+  input.addEventListener("input", () => run(input.value));
+  input.value = new URL(location.href).searchParams.get("q") || "";
+  if (input.value) run(input.value); else status.textContent = "Type a word to search every chapter.";
+  input.focus();
+}
+
+start();
