@@ -20,7 +20,10 @@ COLOURS = load_palette()  # the pages' palette: a fallback and its live view sha
 STYLE = {
     "svg.hashsalt": "attention-explorable",  # fixed ids: byte-identical SVG on every build
     "svg.fonttype": "none",  # keep text as text: smaller, selectable, readable by screen readers
-    "font.family": "DejaVu Sans",
+    # Laid out with DejaVu Sans (matplotlib's own font), and named in the SVG with the sans-serif
+    # fonts of site.css's --font-ui after it, so a reader without DejaVu gets a sans-serif, not Times.
+    "font.family": "sans-serif",
+    "font.sans-serif": ["DejaVu Sans", "Segoe UI", "Roboto", "Helvetica Neue", "Noto Sans", "Liberation Sans", "Arial"],
     "font.size": 10,
     "axes.spines.top": False,
     "axes.spines.right": False,

@@ -7,7 +7,8 @@ import pytest
 
 from .conftest import AXE, chapter_pages
 
-PAGES = {**{page: page for page in chapter_pages()}, "index": "index.html", "bibliography": "bibliography.html"}
+PAGES = {**{page: page for page in chapter_pages()}, "index": "index.html", "bibliography": "bibliography.html",
+         "search": "search.html?q=softmax"}  # the search page with results on it
 CHAPTERS = chapter_pages()
 
 def _open(new_context, base_url, which: str, **options):
@@ -15,6 +16,8 @@ def _open(new_context, base_url, which: str, **options):
     page.route("https://cdn.jsdelivr.net/**", lambda route: route.abort())
     page.goto(base_url + PAGES[which])
     page.wait_for_load_state("load")
+    if which == "search":
+        page.locator("[data-search-results] li").first.wait_for()
     if which in CHAPTERS and options.get("java_script_enabled", True):
         page.wait_for_function(
             "[...document.querySelectorAll('[data-figure]')].every((e) => e.dataset.state === 'prerendered')")
@@ -24,7 +27,7 @@ def _open(new_context, base_url, which: str, **options):
 @pytest.mark.parametrize("width", [375, 1200])
 @pytest.mark.parametrize("which, javascript",
                          [*((c, True) for c in CHAPTERS), *((c, False) for c in CHAPTERS), ("index", True),
-                          ("bibliography", True)])
+                          ("bibliography", True), ("search", True)])
 def test_no_horizontal_overflow(new_context, base_url, which, javascript, width):
     page = _open(new_context, base_url, which, viewport={"width": width, "height": 800},
                  java_script_enabled=javascript)
