@@ -10,7 +10,7 @@ const status = document.querySelector("[data-search-status]");
 const list = document.querySelector("[data-search-results]");
 const MAX_RESULTS = 20;
 const SITE = new URL("../../", import.meta.url); // the site's root, under any base path
-let pagefind = null;
+let pagefind = null; // a promise of Pagefind's module, once asked for
 
 /** The excerpt's words with Pagefind's <mark> kept as <mark> and everything else as text. */
 function excerpt(html) {
@@ -57,32 +57,40 @@ async function run(term) {
     status.textContent = "Type a word to search every chapter.";
     return;
   }
-  const search = await pagefind.debouncedSearch(query, {}, 200);
-  if (search === null) return; // a newer query superseded this one
-  const results = await Promise.all(search.results.slice(0, MAX_RESULTS).map((r) => r.data()));
+  const found = await (await pagefind).debouncedSearch(query, {}, 200);
+  if (found === null) return; // a newer query superseded this one
+  const results = await Promise.all(found.results.slice(0, MAX_RESULTS).map((r) => r.data()));
   if (input.value.trim() !== query) return;
   list.replaceChildren(...results.map(item));
-  const n = search.results.length;
+  const n = found.results.length;
   status.textContent = n === 0 ? `No chapter mentions “${query}”.`
     : `${n} ${n === 1 ? "chapter mentions" : "chapters mention"} “${query}”` +
       (n > MAX_RESULTS ? `; the first ${MAX_RESULTS} are listed.` : ".");
 }
 
-async function start() {
+/** Pagefind's script, imported on first use: a page that only shows the field loads nothing more. */
+function engine() {
+  pagefind ??= import("../../pagefind/pagefind.js").then(async (module) => {
+    await module.options({ baseUrl: "/" }); // result URLs from the site's root: link() resolves them
+    await module.init();
+    return module;
+  });
+  return pagefind;
+}
+
+async function search(term) {
   try {
-    pagefind = await import("../../pagefind/pagefind.js");
-    await pagefind.options({ baseUrl: "/" }); // result URLs from the site's root: link() resolves them
-    await pagefind.init();
+    await engine();
   } catch (err) {
     status.textContent = `Search could not load (${err.message}); the contents list every chapter.`;
     return;
   }
-  input.disabled = button.disabled = false;
-  form.addEventListener("submit", (event) => { event.preventDefault(); run(input.value); });
-  input.addEventListener("input", () => run(input.value));
-  input.value = new URL(location.href).searchParams.get("q") || "";
-  if (input.value) run(input.value); else status.textContent = "Type a word to search every chapter.";
-  input.focus();
+  await run(term);
 }
 
-start();
+input.disabled = button.disabled = false;
+form.addEventListener("submit", (event) => { event.preventDefault(); search(input.value); });
+input.addEventListener("input", () => search(input.value));
+input.value = new URL(location.href).searchParams.get("q") || "";
+if (input.value) search(input.value); else status.textContent = "Type a word to search every chapter.";
+input.focus();
