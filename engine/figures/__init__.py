@@ -33,6 +33,7 @@ FIGURES = (  # in reading order
     "softmax-bars",
     "softmax-temperature",
     "scaling-experiment",
+    "lookup-training",
     "two-heads",
 )
 

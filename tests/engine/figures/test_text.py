@@ -18,6 +18,7 @@ STEPPED = {
     "worked-mixture": lambda d: len(d["heads"]),
     "softmax-temperature": lambda d: len(d["temperatures"]),
     "scaling-experiment": lambda d: len(d["rows"]),
+    "lookup-training": lambda d: len(d["runs"]) * (d["steps"] // d["every"] + 1),
     "two-heads": lambda d: len(d["sentences"]),
 }
 # The state the figure opens in.
@@ -34,6 +35,7 @@ START = {
     "worked-mixture": lambda d: d["start"],
     "softmax-temperature": lambda d: d["start"],
     "scaling-experiment": lambda d: d["start"],
+    "lookup-training": lambda d: d["start"]["run"] * (d["steps"] // d["every"] + 1) + d["start"]["state"],
     "two-heads": lambda d: d["start"],
 }
 
@@ -52,6 +54,7 @@ OTHER = {
     "softmax-bars": {"scores": [1, -1], "labels": ["a", "b"]},
     "softmax-temperature": {"steps": 4, "temperature": 2.5},
     "scaling-experiment": {"widths": [1, 8], "queries": 10, "start_d": 2},
+    "lookup-training": {"seed": 1, "rates": [0.1, 0.3], "rate": 0.3, "start": 20},
     "two-heads": {"seed": 1, "sentences": ["the cat sat on the mat", "a dog ran by the box"], "sentence": 1},
 }
 
