@@ -29,8 +29,9 @@ def draw(fig, data):
     for side in ("top", "right"):
         curve.spines[side].set_visible(False)
 
-    cmap = LinearSegmentedColormap.from_list("scores", [COLOURS["muted"], COLOURS["surface"], COLOURS["model"]])
-    grid.imshow(np.array(run["grids"][k - run["from"]]), cmap=cmap, vmin=-data["scale"], vmax=data["scale"])
+    cmap = LinearSegmentedColormap.from_list("scores", [COLOURS["axis"], COLOURS["surface"], COLOURS["model"]])
+    scores = np.array(run["grids"][k - run["from"]]) / data["scale"]  # (L, L) in -1..1
+    grid.imshow(np.sign(scores) * np.sqrt(np.abs(scores)), cmap=cmap, vmin=-1, vmax=1)  # sqrt, as the view: small scores show
     for i, j in enumerate(run["top"][k - run["from"]]):  # each row's largest score
         grid.add_patch(Rectangle((j - 0.4, i - 0.4), 0.8, 0.8, fill=False, linewidth=1.2, edgecolor=COLOURS["ink"]))
     grid.set_xticks(range(n), letters, fontsize=8)

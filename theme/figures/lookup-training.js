@@ -113,7 +113,7 @@ export function mount(root, ctx) {
     set(slider, { "aria-valuetext": lines[0] });
     run.grids[at].forEach((row, i) => row.forEach((v, j) => {
       const td = cells[i][j];
-      td.style.setProperty("--w", String(Math.min(1, Math.abs(v) / data.scale)));
+      td.style.setProperty("--w", String(Math.sqrt(Math.min(1, Math.abs(v) / data.scale)))); // sqrt: small scores show
       td.classList.toggle("lt-negative", v < 0);
       td.classList.toggle("lt-top", run.top[at][i] === j);
     }));
