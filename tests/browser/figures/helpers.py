@@ -1,6 +1,8 @@
 """Shared steps for the per-figure browser tests."""
 from __future__ import annotations
 
+import json
+
 from engine.figures import module
 from engine.figures.fmt import fill_all
 
@@ -50,3 +52,16 @@ def expect_same_node_focused(page) -> None:
     replaced it and no workaround moved focus to a copy)."""
     assert page.evaluate("document.activeElement && document.activeElement.__sameNode === true"), \
         "focus is not on the original element: it was replaced or focus moved"
+
+
+def one_step_slices(route):
+    """The stand-in worker's job advance with no time budget: one training step per slice, so a job
+    lasts long enough (a round trip per step) to watch its progress, pause or cancel it."""
+    from ..conftest import STAND_IN_JOBS
+
+    request = json.loads(route.request.post_data)
+    route.fulfill(status=200, content_type="application/json",
+                  body=STAND_IN_JOBS[request["handle"]].advance_json(0.0))
+
+
+SLOW_JOBS = [("**/__job/advance", one_step_slices)]  # open_live_chapter(routes=SLOW_JOBS)

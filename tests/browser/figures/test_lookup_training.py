@@ -9,7 +9,7 @@ import pytest
 
 from ..conftest import expect
 from ..test_layout_a11y import _serious_violations
-from .helpers import centre, text_lines
+from .helpers import SLOW_JOBS, centre, text_lines
 
 NAME = "lookup-training"
 SCRATCH = f"""# Lookup
@@ -53,17 +53,6 @@ def _jobs_started(chapter) -> list[dict]:
     return started
 
 
-def _one_step_slices(route):
-    """The stand-in's advance with no time budget: one training step per slice, so a job lasts
-    long enough to pause it midway."""
-    from ..conftest import STAND_IN_JOBS
-
-    request = json.loads(route.request.post_data)
-    route.fulfill(status=200, content_type="application/json",
-                  body=STAND_IN_JOBS[request["handle"]].advance_json(0.0))
-
-
-SLOW = [("**/__job/advance", _one_step_slices)]
 
 
 def test_the_embedded_run_the_menu_reset_and_the_keyboard(open_chapter, url):
@@ -122,6 +111,7 @@ def test_play_with_python_trains_live_to_the_embedded_numbers(open_live_chapter,
     figure.get_by_role("button", name="Play").click()
     expect(figure).to_have_attribute("data-state", "live", timeout=20_000)
     expect(figure.locator("[data-key-control]")).to_have_text("Play", timeout=20_000)
+    expect(figure.locator(".lt-status")).to_have_text("Trained live in the worker.")
     assert started == [{**data["params"], "rate": data["rates"][rate], "start": 0}]
     seen = chapter.page.evaluate("window.__seen")
     want = [text_lines(data, _state(data, rate, k)) for k in range(1, _last(data) + 1)]
@@ -130,7 +120,7 @@ def test_play_with_python_trains_live_to_the_embedded_numbers(open_live_chapter,
 
 
 def test_pause_cancels_the_job_keeps_the_state_and_play_resumes(open_live_chapter, url):
-    chapter = open_live_chapter(url, routes=SLOW)
+    chapter = open_live_chapter(url, routes=SLOW_JOBS)
     _wait_ready(chapter)
     started = _jobs_started(chapter)
     data = chapter.data(NAME)
