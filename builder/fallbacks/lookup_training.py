@@ -21,7 +21,7 @@ def draw(fig, data):
     curve.axhline(ln_y, color=COLOURS["guide"], linewidth=1, linestyle="dashed")
     curve.plot(range(step + 1), run["losses"][:step + 1], color=COLOURS["prediction"], linewidth=1.5)
     curve.set_xlim(0, data["steps"])
-    curve.set_ylim(0, ln_y * 1.1)
+    curve.set_ylim(0, data["axis"]["top"])
     curve.set_xticks([x for x, _ in data["axis"]["x"]], [label for _, label in data["axis"]["x"]], fontsize=8)
     curve.set_yticks([y for y, _ in data["axis"]["y"]], [label for _, label in data["axis"]["y"]], fontsize=8)
     curve.set_xlabel(f"training step (step size {run['rate']})", fontsize=8)

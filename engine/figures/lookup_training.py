@@ -119,7 +119,8 @@ def compute(p: Params) -> dict:
         "start": {"run": p.rates.index(p.rate), "state": p.start // EVERY},
         "trained": LookupTrainer(p.seed).n_trained,
         "axis": {"x": [[s, str(s)] for s in range(0, STEPS + 1, 50)],
-                 "y": [[0, "0"], [round(ln4, LOSS_DECIMALS), f"ln {c.n_pairs} = {fixed(ln4, 3)}"]]},
+                 "y": [[0, "0"], [round(ln4, LOSS_DECIMALS), f"ln {c.n_pairs} = {fixed(ln4, 3)}"]],
+                 "top": round(1.1 * max(ln4, *(max(r["losses"]) for r in runs)), LOSS_DECIMALS)},  # room above
     }
 
 

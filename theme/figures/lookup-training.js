@@ -68,12 +68,12 @@ export function mount(root, ctx) {
   function buildChart(width) {
     const w = Math.min(width, 460), h = 170, pad = { l: 76, r: 10, t: 8, b: 22 };
     const sx = linear([0, data.steps], [pad.l, w - pad.r]);
-    const top = data.axis.y[1][0]; // the even guess, ln 4
-    const sy = linear([0, top * 1.1], [h - pad.b, pad.t]);
+    const guess = data.axis.y[1][0]; // the even guess, ln 4
+    const sy = linear([0, data.axis.top], [h - pad.b, pad.t]);
     const s = svg("svg", { width: w, height: h, viewBox: `0 0 ${w} ${h}`, role: "img",
       "aria-label": "Training loss against step, with the even guess marked" });
     svg("line", { x1: pad.l, x2: w - pad.r, y1: sy(0), y2: sy(0), class: "axis" }, s);
-    svg("line", { x1: pad.l, x2: w - pad.r, y1: sy(top), y2: sy(top), class: "lt-guess" }, s);
+    svg("line", { x1: pad.l, x2: w - pad.r, y1: sy(guess), y2: sy(guess), class: "lt-guess" }, s);
     for (const [v, label] of data.axis.y) {
       svg("text", { x: pad.l - 5, y: sy(v) + 4, class: "tick", "text-anchor": "end" }, s).textContent = label;
     }

@@ -68,6 +68,7 @@ def test_runs_hold_a_loss_per_step_and_a_state_every_few_steps(data):
         for grid, top, rows in zip(run["grids"], run["top"], run["rows"]):
             assert rows == sum(t == i for i, t in enumerate(top))
             assert np.abs(grid).max() <= data["scale"]
+        assert max(run["losses"]) < data["axis"]["top"]  # the plot has room for every loss
 
 
 def test_a_state_matches_the_trainer_after_that_many_steps(data):
