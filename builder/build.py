@@ -19,12 +19,13 @@ import jinja2
 from engine.figures import FIGURES, ParamError
 
 from . import palette, swap
-from .directives import DIRECTIVES, NAMES
+from .directives import DIRECTIVES, NAMES, exercise, quiz
 from .directives.figure import param_error
 from .errors import BuildError, display_path, read_source
 from .expressions import RE_EXPR, ExpressionError, evaluate
 from .figures import FigureCache, RenderedFigure, check_parts, embed_json, model_file, render_figure
 from .links import check_links
+from .bundle import editor_bundle
 from .markdown_render import render
 from .pages import environment
 from .references import Bibliography, citing_chapters, uncited_warnings
@@ -60,6 +61,8 @@ class Chapter:
     figures: list[RenderedFigure]
     source: ScannedSource  # the line-aware scan: directives and expressions with their lines
     references: list  # the works it cites, in citation-number order
+    has_quizzes: bool = False  # the page loads quiz.js
+    has_exercises: bool = False  # the page loads exercise.js (and the editor, and a grader worker)
 
     @property
     def url(self) -> str:
@@ -105,6 +108,9 @@ def gather_chapter(entry: ChapterEntry, cache: FigureCache, bibliography: Biblio
     by_name = {d.NAME: d for d in DIRECTIVES}
     for use in scanned.directives:
         by_name[use.name].validate(use, path)
+    for directive in DIRECTIVES:
+        if hasattr(directive, "check_page"):
+            directive.check_page(scanned.directives, path)
     values = {}
     for use in scanned.expressions:
         try:
@@ -120,8 +126,12 @@ def gather_chapter(entry: ChapterEntry, cache: FigureCache, bibliography: Biblio
             raise param_error(err, use, path) from None
     references = _check_citations(path, scanned, bibliography)
     numbers = {ref.key: i for i, ref in enumerate(references, 1)}
-    html, toc = render(path, substitute(scanned, values), figures, scanned, numbers, bibliography)
-    return Chapter(entry, slug, _title(path, toc), html, figures, scanned, references)
+    blocks = {"figure": figures}
+    for directive in (quiz, exercise):
+        blocks[directive.NAME] = [directive.render(use, path) for use in scanned.directives if use.name == directive.NAME]
+    html, toc = render(path, substitute(scanned, values), blocks, scanned, numbers, bibliography)
+    return Chapter(entry, slug, _title(path, toc), html, figures, scanned, references, bool(blocks["quiz"]),
+                   bool(blocks["exercise"]))
 
 
 DEV_ONLY = ("js/livereload.js",)  # theme files for `build.py serve` only, never in a production build
@@ -157,6 +167,8 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
     copies, files = _assets(paths.theme, live_reload)
     site.copies.update(copies)
     site.files.update(files)
+    if any(ch.has_exercises for ch in chapters):
+        site.files["assets/js/editor.js"] = editor_bundle(paths.root, paths.node_modules)
     env = environment(paths.theme)
     runtime_config = runtime.config(wheel_path)
     cited_in = citing_chapters(chapters)

@@ -9,7 +9,7 @@ from pymdownx.blocks import BlocksExtension
 
 from .citations import CitationError, CitationsExtension
 from .directives import DIRECTIVES
-from .directives.figure import DirectiveMismatch
+from .directives.common import PLURAL, DirectiveMismatch
 from .errors import BuildError, line_containing, split_lines
 from .links import LinkError, MarkdownLinks, link_line
 from .math import MathError, MathExtension
@@ -63,11 +63,11 @@ def _unclosed_display_line(lines: list[str]) -> int | None:
     return opened or line_containing(lines, "$$")
 
 
-def render(path, text: str, figures: list, source, numbers: dict | None = None,
+def render(path, text: str, rendered: dict, source, numbers: dict | None = None,
            bibliography=None) -> tuple[str, list]:
-    """Markdown to HTML and its table of contents; `figures` is the queue of pre-rendered
-    figures in source order, `source` the line-aware scan of the chapter, for error lines,
-    `numbers` the chapter's reference number of each cited key."""
+    """Markdown to HTML and its table of contents; `rendered` maps each directive's name to its
+    pre-rendered blocks in source order (figures, quizzes, exercises), `source` is the line-aware
+    scan of the chapter, for error lines, `numbers` the chapter's reference number of each cited key."""
     scanned = {d.line for d in source.directives}
     md = markdown.Markdown(
         extensions=["extra", "toc", "sane_lists", "smarty", _Directives(), _Links(), MathExtension(),
@@ -75,7 +75,7 @@ def render(path, text: str, figures: list, source, numbers: dict | None = None,
         extension_configs={"toc": {"permalink": False}},
         output_format="html",
     )
-    md.attention_figures = list(figures)
+    md.attention_queues = {kind: list(rendered.get(kind, [])) for kind in PLURAL}
     try:
         html = md.convert(text)
     except MathError as err:
@@ -90,12 +90,12 @@ def render(path, text: str, figures: list, source, numbers: dict | None = None,
         raise BuildError(path, source.note_defs.get(err.name), str(err)) from None
     except DirectiveMismatch as err:
         line = _unscanned_directive_line(source.lines, scanned, str(err))
-        raise BuildError(path, line, f"figure '{err}' is nested where figures cannot go (a quote?); "
+        raise BuildError(path, line, f"{err.kind} '{err}' is nested where {PLURAL[err.kind]} cannot go (a quote?); "
                          "start '///' lines at the left margin or inside a list item") from None
-    if md.attention_figures:
-        left = md.attention_figures[0]
-        raise BuildError(path, left.line, f"figure '{left.name}' was not rendered: Markdown read it as code or "
-                         "plain text; start '///' lines at the left margin (or inside a list item)")
+    for kind, left in md.attention_queues.items():
+        if left:
+            raise BuildError(path, left[0].line, f"{kind} '{left[0].name}' was not rendered: Markdown read it as "
+                             "code or plain text; start '///' lines at the left margin (or inside a list item)")
     stripped = re.sub(r"(?s)<pre.*?</pre>|<code.*?</code>", "", html)
     if RE_LEFTOVER_DIRECTIVE.search(stripped):
         raise BuildError(path, _unscanned_directive_line(source.lines, scanned),

@@ -39,6 +39,7 @@ class DirectiveUse:
     line: int  # 1-based line of the header
     option_lines: dict = field(default_factory=dict)  # option name -> its line
     first_body_line: tuple[int, str] | None = None  # (line, text) right after the options: caption or a slip
+    has_body: bool = False  # any text between the options and the closing '///' (set when it closes)
 
 
 @dataclass
@@ -277,7 +278,7 @@ def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSou
     citations: list[CitationUse] = []
     note_refs: dict[str, int] = {}
     note_defs: dict[str, int] = {}
-    open_blocks: list[tuple[int, int, str]] = []  # (slash count, header line, name)
+    open_blocks: list[tuple] = []  # (slash count, header line, name, its DirectiveUse, first line after the options)
     anchors = _list_anchors(lines)
     closers = _fence_closers(lines)
     brackets = _InlineCost(path)
@@ -321,7 +322,7 @@ def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSou
             options, where = _parse_options(path, lineno, lines[i + 1:j])
             body = (j + 1, lines[j]) if j < len(lines) else None
             directives.append(DirectiveUse(name, argument, options, lineno, where, body))
-            open_blocks.append((len(slashes), lineno, name))
+            open_blocks.append((len(slashes), lineno, name, directives[-1], j))
             brackets.end_paragraph()
             i = j
             continue
@@ -332,7 +333,8 @@ def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSou
         if end:
             if not open_blocks or open_blocks[-1][0] != len(end.group(1)):
                 raise BuildError(path, lineno, f"'{clip(end.group(1), 20)}' closes no open directive")
-            open_blocks.pop()
+            _, _, _, use, body_start = open_blocks.pop()
+            use.has_body = any(lines[k].strip() for k in range(body_start, i))  # nesting <= 50: bounded rescans
             brackets.end_paragraph()
             i += 1
             continue
@@ -348,7 +350,7 @@ def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSou
         i += 1
     brackets.end_paragraph()
     if open_blocks:
-        _, header_line, name = open_blocks[-1]
+        _, header_line, name, _, _ = open_blocks[-1]
         raise BuildError(path, header_line, f"'{name}' directive is never closed (add a line '///' after its caption)")
     for name, line in note_refs.items():
         if name not in note_defs:

@@ -154,3 +154,106 @@ def attention_backward(dout, cache, x_grad=True):
     if x_grad:
         grads["x"] = (dqkv @ cache.w_all.T).reshape(cache.x_shape)  # (..., T, D)
     return grads
+
+
+def padding_mask(lengths, n):
+    """True where a key is a real word: (B, 1, T) for attention_forward's ``mask``, hiding each
+    sequence's padding keys (lengths[b] real words, then padding up to n)."""
+    lengths = np.asarray(lengths)  # (B,)
+    return (np.arange(n)[None, :] < lengths[:, None])[:, None, :]  # (B, 1, T)
+
+
+@dataclass(frozen=True)
+class CrossCache:
+    """Everything cross_attention_backward needs; ``weights`` is (..., H, Tq, Tk)."""
+    xq: np.ndarray       # (B, Tq, D) the rows that ask
+    xkv: np.ndarray      # (B, Tk, E) the rows that are read
+    wq: np.ndarray       # (H, D, K)
+    wk: np.ndarray       # (H, E, K)
+    wv: np.ndarray       # (H, E, V)
+    q: np.ndarray        # (B, H, Tq, K) already divided by sqrt(K)
+    k: np.ndarray        # (B, H, Tk, K)
+    v: np.ndarray        # (B, H, Tk, V)
+    weights: np.ndarray  # (..., H, Tq, Tk) rows sum to 1
+    scale: float         # 1 / sqrt(K)
+    xq_shape: tuple      # (Tq, D) or (B, Tq, D) as given
+    xkv_shape: tuple     # (Tk, E) or (B, Tk, E) as given
+
+
+def cross_attention_forward(xq, xkv, wq, wk, wv, mask=None):
+    """Attention whose queries come from one sequence and keys and values from another, as the
+    original transformer's decoder reads its encoder's output; heads concatenated in head order.
+
+    xq is (Tq, D) or (B, Tq, D); xkv is (Tk, E) or (B, Tk, E); wq is (H, D, K), wk (H, E, K),
+    wv (H, E, V). ``mask`` (True = may attend) broadcasts against (Tq, Tk) or (B, Tq, Tk), e.g.
+    (B, 1, Tk) to hide padding in the read sequence. Returns out (..., Tq, H*V) and a CrossCache.
+    """
+    dt = _float_type(xq, xkv, wq, wk, wv)
+    xq, xkv, wq, wk, wv = (np.asarray(a, dtype=dt) for a in (xq, xkv, wq, wk, wv))
+    xq_shape, xkv_shape = xq.shape, xkv.shape
+    a = xq.reshape((-1,) + xq.shape[-2:])  # (B, Tq, D)
+    b = xkv.reshape((-1,) + xkv.shape[-2:])  # (B, Tk, E)
+    K = wq.shape[2]
+    scale = 1.0 / math.sqrt(K)
+    q = np.einsum("btd,hdk->bhtk", a, wq) * scale  # (B, H, Tq, K)
+    k = np.einsum("bte,hek->bhtk", b, wk)  # (B, H, Tk, K)
+    v = np.einsum("bte,hev->bhtv", b, wv)  # (B, H, Tk, V)
+    scores = q @ k.swapaxes(-1, -2)  # (B, H, Tq, Tk) already scaled
+    if mask is not None:
+        m = np.asarray(mask, dtype=bool)
+        m = m.reshape((-1,) + m.shape[-2:])[:, None] if m.ndim >= 3 else m  # (B|1, 1, Tq|1, Tk) or (Tq, Tk)
+        scores = scores + np.where(m, 0.0, -np.inf).astype(dt)  # (B, H, Tq, Tk)
+    weights, _ = softmax_forward(scores)  # (B, H, Tq, Tk)
+    out = (weights @ v).transpose(0, 2, 1, 3)  # (B, Tq, H, V)
+    out = out.reshape(xq_shape[:-1] + (-1,))  # (..., Tq, H*V)
+    Tq, Tk = q.shape[2], k.shape[2]
+    cache = CrossCache(a, b, wq, wk, wv, q, k, v, weights.reshape(xq_shape[:-2] + (-1, Tq, Tk)), scale,
+                       xq_shape, xkv_shape)
+    return out, cache
+
+
+def cross_attention_backward(dout, cache):
+    """Gradients of a scalar loss with respect to xq, xkv, wq, wk, wv, given dLoss/dout."""
+    q, k, v = cache.q, cache.k, cache.v
+    B, H, Tq, K = q.shape
+    V = v.shape[3]
+    w = cache.weights.reshape(B, H, Tq, k.shape[2])  # (B, H, Tq, Tk)
+    dout_h = np.asarray(dout, dtype=q.dtype).reshape(B, Tq, H, V).transpose(0, 2, 1, 3)  # (B, H, Tq, V)
+    dv = w.swapaxes(-1, -2) @ dout_h  # (B, H, Tk, V)
+    dscores = softmax_backward(dout_h @ v.swapaxes(-1, -2), SoftmaxCache(w))  # (B, H, Tq, Tk); masked entries are 0
+    dq = (dscores @ k) * cache.scale  # (B, H, Tq, K) through the division by sqrt(K)
+    dk = dscores.swapaxes(-1, -2) @ q  # (B, H, Tk, K); q already holds the scale
+    return {
+        "xq": np.einsum("bhtk,hdk->btd", dq, cache.wq).reshape(cache.xq_shape),  # (..., Tq, D)
+        "xkv": (np.einsum("bhtk,hek->bte", dk, cache.wk)
+                + np.einsum("bhtv,hev->bte", dv, cache.wv)).reshape(cache.xkv_shape),  # (..., Tk, E)
+        "wq": np.einsum("btd,bhtk->hdk", cache.xq, dq),  # (H, D, K)
+        "wk": np.einsum("bte,bhtk->hek", cache.xkv, dk),  # (H, E, K)
+        "wv": np.einsum("bte,bhtv->hev", cache.xkv, dv),  # (H, E, V)
+    }
+
+
+@dataclass(frozen=True)
+class KVCache:
+    """The keys and values of every word written so far: a causal model never changes them."""
+    k: np.ndarray  # (H, T, K)
+    v: np.ndarray  # (H, T, V)
+
+
+def decode_step(x_new, wq, wk, wv, kv=None):
+    """One new word of causal self-attention, reusing the earlier words' keys and values from ``kv``.
+
+    Only the new word's query, key and value are computed, and one score per word so far; the
+    result equals the last row of attention_forward(..., causal=True) on the whole prefix.
+    Inference only, so there is no backward. Returns out (H*V,), weights (H, T) and the grown KVCache.
+    """
+    x_new = np.asarray(x_new, dtype=np.float64)  # (D,)
+    K = wq.shape[2]
+    q = np.einsum("d,hdk->hk", x_new, wq) / math.sqrt(K)  # (H, K)
+    k_new = np.einsum("d,hdk->hk", x_new, wk)[:, None]  # (H, 1, K)
+    v_new = np.einsum("d,hdv->hv", x_new, wv)[:, None]  # (H, 1, V)
+    k = k_new if kv is None else np.concatenate((kv.k, k_new), axis=1)  # (H, T, K)
+    v = v_new if kv is None else np.concatenate((kv.v, v_new), axis=1)  # (H, T, V)
+    weights, _ = softmax_forward(np.einsum("hk,htk->ht", q, k))  # (H, T) one score per word so far
+    out = np.einsum("ht,htv->hv", weights, v).reshape(-1)  # (H*V,)
+    return out, weights, KVCache(k, v)

@@ -1,9 +1,10 @@
 """Markdown directives (`/// name | argument`), one module each, registered in one ordered list.
 
-Each module has NAME, `validate(use, path, ctx)` for the line-aware pass, and `Block`, the
-pymdownx.blocks class that renders it.
+Each module has NAME, `validate(use, path)` for the line-aware pass (and optionally
+`check_page(uses, path)` for rules across a page), and `Block`, the pymdownx.blocks class that
+renders it.
 """
-from . import figure
+from . import exercise, figure, quiz
 
-DIRECTIVES = (figure,)
+DIRECTIVES = (figure, quiz, exercise)
 NAMES = tuple(d.NAME for d in DIRECTIVES)

@@ -15,6 +15,7 @@ from pymdownx.blocks.block import Block as _Block, type_any
 
 from engine.figures import FIGURES, ParamError, module, validate as validate_params
 from ..errors import BuildError, clip
+from .common import take
 
 NAME = "figure"
 RE_OPTION_SLIP = re.compile(r"^[ ]*([A-Za-z_][\w-]*)[ ]*:(?:[ ]|$)")  # `temperature: 2` right after the header
@@ -46,10 +47,6 @@ def param_error(err: ParamError, use, path) -> BuildError:
 _UNSET = object()
 
 
-class DirectiveMismatch(Exception):
-    """Markdown found a figure block where the line-aware scan did not (or the reverse)."""
-
-
 def _all_option_names():
     names = set()
     for name in FIGURES:
@@ -69,10 +66,7 @@ class Block(_Block):
     OPTIONS = {name: [_UNSET, type_any] for name in _all_option_names()}
 
     def on_create(self, parent):
-        queue = self.md.attention_figures
-        if not queue or queue[0].name != self.argument:
-            raise DirectiveMismatch(self.argument)
-        rendered = queue.pop(0)
+        rendered = take(self.md, NAME, self.argument)
         el = etree.SubElement(parent, "figure", rendered.attributes)
         body = etree.SubElement(el, "div", {"class": "figure-body"})
         body.text = self.md.htmlStash.store(rendered.body_html)

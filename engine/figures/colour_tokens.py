@@ -29,6 +29,12 @@ PALETTE = {  # colour name -> its input vector, one coordinate per colour
     "yellow": (0.0, 0.0, 0.0, 1.0),
 }
 MAX_TOKENS = 6
+# The output projection of the two-head case: half a 4x4 Hadamard matrix. Every output coordinate
+# reads every coordinate of both heads, and the matrix is orthogonal, so nothing the heads found is lost.
+W_O = 0.5 * np.array([[1.0, 1.0, 1.0, 1.0],
+                      [1.0, -1.0, 1.0, -1.0],
+                      [1.0, 1.0, -1.0, -1.0],
+                      [1.0, -1.0, -1.0, 1.0]])  # (H*K, D) concatenated heads -> model width
 CONTROLS = ("tokens", "heads", "causal", "positions")  # a chapter offers only the toggles it has explained
 
 
@@ -111,11 +117,20 @@ def _case(tokens, heads: int, causal: bool, positions: bool, tidy=_short) -> dic
             "sums": tidy(sums),
             "shares": tidy(shares),
         })
+    # One head keeps the identity everywhere; two heads are concatenated and projected by W_O,
+    # which equals each head writing its own result through its own rows of W_O, added up.
+    projected = out @ W_O if heads == 2 else None  # (T, D)
+    if projected is not None:
+        for h, head in enumerate(per_head):
+            rows = slice(h * k_width, (h + 1) * k_width)
+            head["written"] = tidy(out[:, rows] @ W_O[rows])  # (T, D) this head's share of the projected result
     return {
         "positions": tidy(pe) if positions else None,
         "inputs": tidy(x),
         "heads": per_head,
-        "out": tidy(out),
+        "out": tidy(out),  # one head: the result; two heads: the concatenation, before W_O
+        "w_o": tidy(W_O) if projected is not None else None,
+        "projected": tidy(projected) if projected is not None else None,  # the two heads' result after W_O
     }
 
 
@@ -175,7 +190,11 @@ def _lines(tokens, case, settings: str) -> list[str]:
     for h, head in enumerate(case["heads"]):
         prefix = "Shares" if len(case["heads"]) == 1 else f"Head {h + 1} shares"
         lines += [f"{prefix} of {name}: {', '.join(num(x) for x in row)}" for name, row in zip(names, head["shares"])]
-    lines += [f"Result for {name}: {vec(row)}" for name, row in zip(names, case["out"])]
+    if case["projected"] is None:
+        lines += [f"Result for {name}: {vec(row)}" for name, row in zip(names, case["out"])]
+    else:
+        lines += [f"Result for {name}: concatenated {vec(row)}, after W_O {vec(proj)}"
+                  for name, row, proj in zip(names, case["out"], case["projected"])]
     return lines
 
 
@@ -200,7 +219,11 @@ def worked(data: dict) -> list[str]:
             "exp: " + ", ".join(num(x) for x in head["exps"][i]) + f"  (total {num(head['sums'][i])})",
             "shares: " + ", ".join(num(x) for x in head["shares"][i]),
         ]
-    lines.append("result: " + vec(case["out"][i]))
+    if case["projected"] is None:
+        lines.append("result: " + vec(case["out"][i]))
+    else:
+        lines.append("concatenated: " + vec(case["out"][i]))
+        lines.append("after W_O: " + vec(case["projected"][i]))
     return lines
 
 
@@ -215,7 +238,11 @@ def text(p: Params, data: dict) -> dict:
         label = "" if len(case["heads"]) == 1 else f"head {h + 1}: "
         parts.append(label + "; ".join(f"{name} gives shares {', '.join(num(x) for x in row)}"
                                       for name, row in zip(names, head["shares"])))
-    results = "; ".join(f"{name} ends as {vec(row)}" for name, row in zip(names, case["out"]))
+    ends = case["out"] if case["projected"] is None else case["projected"]
+    results = "; ".join(f"{name} ends as {vec(row)}" for name, row in zip(names, ends))
+    if case["projected"] is not None:
+        results = ("the heads' results are concatenated and multiplied by the output projection W_O, rows "
+                   + "; ".join(vec(r) for r in case["w_o"]) + "; " + results)
     start = ((s["sequence"] * 2 + s["heads"] - 1) * 2 + int(s["causal"])) * 2 + int(s["positions"])
     return {
         "alt": (f"Self-attention over the colour tokens {', '.join(tokens)} with identity projections "
@@ -257,6 +284,12 @@ def facts(p: Params, data: dict) -> dict:
         "two_head_width": two["heads"][0]["d_k"],
         "two_head_red_share_red": two["heads"][0]["shares"][0][0],
         "two_head_second_share": two["heads"][1]["shares"][0][0],
+        "w_o_entry": float(abs(W_O[0][0])),
+        "two_head_concat_red_0": two["out"][0][0],
+        "two_head_concat_red_1": two["out"][0][1],
+        "two_head_out_red_0": two["projected"][0][0],
+        "two_head_out_red_1": two["projected"][0][1],
+        "two_head_second_written_max": float(np.abs(two["heads"][1]["written"]).max()),
         "masked_first_share": masked["heads"][0]["shares"][0][0],
         "masked_blue_share_blue": masked["heads"][0]["shares"][1][1],
         "moved_blue_result_red": moved["out"][0][0],

@@ -10,6 +10,7 @@ falls on each target; `text.fixed` holds the held-out accuracy and the run's los
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -118,8 +119,11 @@ def facts(p: Params, data: dict) -> dict:
     seeds = {}
     for seed in range(4):
         ev = grammar.trained(seed).evaluate(HELD_OUT)
-        seeds[seed] = {"accuracy": {t: ev[f"accuracy_{t}"] for t in grammar.TARGETS}, "head_argmax": ev["head_argmax"]}
-    return {"seeds": seeds, "first_loss": data["losses"][0], "last_loss": data["losses"][-1]}
+        seeds[str(seed)] = {"accuracy": {t: ev[f"accuracy_{t}"] for t in grammar.TARGETS}, "head_argmax": ev["head_argmax"]}
+    config = grammar.GrammarConfig()
+    return {"seeds": seeds, "first_loss": data["losses"][0], "last_loss": data["losses"][-1],
+            "vocabulary": len(grammar.VOCAB), "chance_loss": math.log(len(grammar.VOCAB)),  # a guess spread evenly
+            "steps": config.steps, "batch_size": config.batch_size, "d_k": config.d_k, "held_out": HELD_OUT}
 
 
 def retrain(p: Params) -> TrainingJob:

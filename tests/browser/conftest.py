@@ -18,6 +18,8 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -278,6 +280,10 @@ self.onmessage = async (e) => {
     const out = await call("/__compute", { name: msg.name, params: msg.params });
     if (out.ok) self.postMessage({ type: "result", id: msg.id, data: out.data });
     else self.postMessage({ type: "error", id: msg.id, message: out.error });
+  } else if (msg.type === "grade") {
+    const out = await call("/__grade", { exercise: msg.exercise, code: msg.code });
+    if (out.ok) self.postMessage({ type: "result", id: msg.id, data: out.data });
+    else self.postMessage({ type: "error", id: msg.id, message: out.error });
   } else if (msg.type === "job") {
     jobs.start(msg);
   } else if (msg.type === "job-cancel") {
@@ -301,6 +307,8 @@ def _engine_on_cpython(route):
         handle = next(STAND_IN_HANDLES)
         STAND_IN_JOBS[handle] = JsonJob(request["name"], request["job"], json.dumps(request["params"] or {}))
         body = json.dumps({"handle": handle})
+    elif action == "__grade":
+        body = _grade_in_a_process(request["exercise"], request["code"])
     elif action == "advance":
         body = STAND_IN_JOBS[request["handle"]].advance_json(request["seconds"])
     else:  # drop
@@ -309,11 +317,27 @@ def _engine_on_cpython(route):
     route.fulfill(status=200, content_type="application/json", body=body)
 
 
+GRADE_SECONDS = 7  # past the page's own limit (grader.js TIME_LIMIT_MS): the page gives up first
+
+
+def _grade_in_a_process(exercise: str, code: str) -> str:
+    """The reader's code graded by the engine in a child process, so a runaway loop in a test
+    cannot hang the test run (in the browser the page stops the worker instead)."""
+    try:
+        done = subprocess.run([sys.executable, "-c", "import sys; from engine.exercises import grade_json; "
+                               "print(grade_json(sys.argv[1], sys.stdin.read()))", exercise],
+                              input=code, capture_output=True, text=True, timeout=GRADE_SECONDS, cwd=ROOT)
+    except subprocess.TimeoutExpired:
+        return json.dumps({"ok": False, "error": "the stand-in's grader ran out of time"})
+    return done.stdout or json.dumps({"ok": False, "error": done.stderr.strip().splitlines()[-1]})
+
+
 LIVE_ROUTES = [
     ("**/assets/runtime/worker.js",
      lambda route: route.fulfill(status=200, content_type="text/javascript", body=FAKE_WORKER)),
     ("**/__compute", _engine_on_cpython),
     ("**/__job/*", _engine_on_cpython),
+    ("**/__grade", _engine_on_cpython),
 ]
 
 

@@ -218,3 +218,99 @@ def test_sinusoidal_positions_dot_products():
 def test_sinusoidal_positions_rejects_odd_width():
     with pytest.raises(ValueError):
         sinusoidal_positions(4, 5)
+
+
+# ---- cross-attention, padding masks and the key-value cache --------------------------
+
+from engine.attention import (  # noqa: E402
+    cross_attention_backward,
+    cross_attention_forward,
+    decode_step,
+    padding_mask,
+)
+
+
+def _cross_inputs(rng, batch, Tq=3, Tk=5, D=4, E=3, H=2, K=2, V=3):
+    lead = () if batch is None else (batch,)
+    return {
+        "xq": rng.normal(size=lead + (Tq, D)),
+        "xkv": rng.normal(size=lead + (Tk, E)),
+        "wq": rng.normal(size=(H, D, K)),
+        "wk": rng.normal(size=(H, E, K)),
+        "wv": rng.normal(size=(H, E, V)),
+    }
+
+
+def test_cross_attention_on_one_sequence_is_self_attention():
+    rng = np.random.default_rng(5)
+    p = make_inputs(rng, 2, T=4, D=3, H=2, K=2, V=3)
+    out, cache = cross_attention_forward(p["x"], p["x"], p["wq"], p["wk"], p["wv"])
+    ref, ref_cache = attention_forward(**p)
+    np.testing.assert_allclose(out, ref, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(cache.weights, ref_cache.weights, rtol=1e-12, atol=1e-12)
+
+
+def test_cross_attention_weights_are_rectangular_rows_of_softmax():
+    rng = np.random.default_rng(6)
+    p = _cross_inputs(rng, None)
+    out, cache = cross_attention_forward(**p)
+    assert out.shape == (3, 2 * 3) and cache.weights.shape == (2, 3, 5)
+    np.testing.assert_allclose(cache.weights.sum(axis=-1), 1.0)
+    h = 1
+    s = (p["xq"] @ p["wq"][h]) @ (p["xkv"] @ p["wk"][h]).T / np.sqrt(2)
+    w = np.exp(s - s.max(axis=1, keepdims=True))
+    w /= w.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(cache.weights[h], w, rtol=1e-12)
+    np.testing.assert_allclose(out[:, 3:], w @ (p["xkv"] @ p["wv"][h]), rtol=1e-12)
+
+
+@pytest.mark.parametrize("batch", [None, 2])
+@pytest.mark.parametrize("masked", [False, True])
+def test_cross_attention_backward_matches_finite_differences(batch, masked):
+    rng = np.random.default_rng(7)
+    p = _cross_inputs(rng, batch)
+    mask = padding_mask([5, 3], 5) if masked and batch == 2 else (None if not masked else np.tril(np.ones((3, 5), bool)))
+    dout = rng.normal(size=cross_attention_forward(**p)[0].shape)
+    _, cache = cross_attention_forward(**p, mask=mask)
+    grads = cross_attention_backward(dout, cache)
+    for name in ("xq", "xkv", "wq", "wk", "wv"):
+        num = numerical_grad(lambda: float((cross_attention_forward(**p, mask=mask)[0] * dout).sum()), p[name])
+        assert_close_grad(grads[name], num)
+
+
+def test_padding_mask_makes_a_padded_batch_agree_with_each_sequence_alone():
+    rng = np.random.default_rng(8)
+    p = make_inputs(rng, 2, T=5, D=3, H=2, K=2, V=2)
+    lengths = [5, 3]
+    m = padding_mask(lengths, 5)
+    assert m.shape == (2, 1, 5) and m[1, 0].tolist() == [True, True, True, False, False]
+    out, cache = attention_forward(**p, mask=m)
+    alone, _ = attention_forward(p["x"][1, :3], p["wq"], p["wk"], p["wv"])
+    np.testing.assert_allclose(out[1, :3], alone, rtol=1e-12, atol=1e-12)
+    assert np.all(cache.weights[1, :, :, 3:] == 0)  # no query reads padding
+    unmasked, _ = attention_forward(**p)
+    assert not np.allclose(unmasked[1, :3], alone)  # without the mask the padding leaks in
+
+
+def test_padding_mask_gradients_match_finite_differences():
+    rng = np.random.default_rng(9)
+    p = make_inputs(rng, 2, T=4, D=3, H=2, K=2, V=2)
+    m = padding_mask([4, 2], 4)
+    dout = rng.normal(size=(2, 4, 4))
+    _, cache = attention_forward(**p, mask=m)
+    grads = attention_backward(dout, cache)
+    for name in ("x", "wq", "wk", "wv"):
+        num = numerical_grad(lambda: float((attention_forward(**p, mask=m)[0] * dout).sum()), p[name])
+        assert_close_grad(grads[name], num)
+
+
+def test_decode_step_with_a_kv_cache_equals_the_causal_forward():
+    rng = np.random.default_rng(10)
+    p = make_inputs(rng, None, T=6, D=4, H=2, K=3, V=2)
+    full, cache = attention_forward(**p, causal=True)
+    kv = None
+    for t in range(6):
+        out, w, kv = decode_step(p["x"][t], p["wq"], p["wk"], p["wv"], kv)
+        assert kv.k.shape == (2, t + 1, 3) and w.shape == (2, t + 1)
+        np.testing.assert_allclose(out, full[t], rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(w, cache.weights[:, t, :t + 1], rtol=1e-12, atol=1e-12)

@@ -2,7 +2,8 @@
 // of the arithmetic for one gathering token. The toggles (heads, mask, positions) and the offered
 // sequences only look up precomputed cases; editing a token's colour asks the worker.
 // A case (tokens, heads, mask, positions) is drawn once; picking another gathering token only
-// redraws that token's arithmetic and marks its row, so the buttons under the reader's finger or
+// redraws that token's arithmetic (with two heads, also their concatenation times the output
+// projection W_O) and marks its row, so the buttons under the reader's finger or
 // focus stay where they are. The key numbers are the model's text for the case.
 import { columnRow } from "../js/weights.js";
 import { html, onResize, svg } from "../js/svg.js";
@@ -53,7 +54,7 @@ export function mount(root, ctx) {
   const hide = { tokens: [seqLabel, edit], heads: [headsLabel], causal: [causalLabel], positions: [posLabel] };
   for (const [name, els] of Object.entries(hide)) for (const el of els) el.hidden = !offered.has(name);
   if (!offered.size) controls.hidden = true;
-  const keyed = [["causal", causalBox, " "], ["positions", posBox, " "], ["heads", headsSelect, "ArrowDown"],
+  const keyed = [["causal", causalBox, " "], ["positions", posBox, " "], ["heads", headsSelect, start.heads === 1 ? "ArrowDown" : "ArrowUp"],
     ["tokens", seqSelect, "ArrowDown"]].find(([name]) => offered.has(name));
   if (keyed) keyed[1].setAttribute("data-key-control", keyed[2]);
   const editStatus = html("output", { class: "ct-status" });
@@ -289,16 +290,56 @@ export function mount(root, ctx) {
     return box;
   }
 
+  /** Two heads: the gathering token's concatenated results times the output projection W_O,
+   *  one output coordinate a line, with W_O as a small table. */
+  function drawProjection(case_) {
+    const box = html("section", { class: "ct-block ct-project" });
+    const who = names()[row];
+    html("p", { class: "ct-title ct-who-o" }, box, `Concatenate, then project: ${who}`);
+    const steps = html("ol", { class: "ct-steps" }, box);
+    const cat = html("li", {}, steps);
+    html("span", { class: "ct-step" }, cat, "Put the heads’ results side by side");
+    const parts = [];
+    case_.heads.forEach((hd, h) => {
+      if (h) parts.push(" ‖ ");
+      parts.push(`head${NB}${h + 1} `, vecSpan(case_.out[row].slice(hd.coords[0], hd.coords[1] + 1)));
+    });
+    parts.push(" = ", vecSpan(case_.out[row]));
+    line(html("ul", { class: "ct-lines" }, cat), parts);
+
+    const proj = html("li", {}, steps);
+    html("span", { class: "ct-step" }, proj, "Multiply by the output projection W_O");
+    const wrap = html("div", { class: "ct-table-box" }, proj);
+    const table = html("table", { class: "ct-table ct-wo" }, wrap);
+    html("caption", {}, table, "W_O (rows: the concatenation’s coordinates; columns: the output’s)");
+    const hr = html("tr", {}, html("thead", {}, table));
+    html("td", {}, hr);
+    case_.w_o[0].forEach((_, j) => html("th", { scope: "col" }, hr, `out ${j + 1}`));
+    const body = html("tbody", {}, table);
+    case_.w_o.forEach((wrow, i) => {
+      const tr = html("tr", {}, body);
+      html("th", { scope: "row" }, tr, `concat ${i + 1}`);
+      wrow.forEach((w) => html("td", {}, tr, num(w)));
+    });
+    const pl = html("ul", { class: "ct-lines" }, proj);
+    const c = case_.out[row];
+    case_.w_o[0].forEach((_, j) => {
+      const terms = c.map((ci, i) => `(${num(ci)}${NB}×${NB}${num(case_.w_o[i][j])})`).join(" + ");
+      line(pl, [`out ${j + 1} = ${terms} =${NB}${num(case_.projected[row][j])}`]);
+    });
+    line(pl, ["result: ", vecSpan(case_.projected[row])], "ct-total");
+    return box;
+  }
+
   function drawResult(case_, parent) {
     const box = html("section", { class: "ct-block" }, parent);
-    html("p", { class: "ct-title" }, box, "Results (one row per token)");
+    const two = case_.heads.length === 2;
+    html("p", { class: "ct-title" }, box, two ? "Results (one row per token): concatenated, then after W_O"
+      : "Results (one row per token)");
     const list = html("ul", { class: "ct-lines" }, box);
     tokens().forEach((t, i) => {
       const parts = [tokenName(i), ": ", vecSpan(case_.out[i])];
-      if (case_.heads.length === 2) {
-        const [a, b] = case_.heads.map((hd) => vecSpan(case_.out[i].slice(hd.coords[0], hd.coords[1] + 1)));
-        parts.push(" (head 1 ", a, " then head 2 ", b, ")");
-      }
+      if (two) parts.push(" → ", vecSpan(case_.projected[i]));
       const li = line(list, parts);
       shown.marks.push((r) => li.classList.toggle("ct-row-on", i === r));
     });
@@ -327,6 +368,7 @@ export function mount(root, ctx) {
     for (const mark of shown.marks) mark(row);
     for (const box of shown.heads) box.remove();
     shown.heads = case_.heads.map((_, h) => drawHead(case_, h));
+    if (case_.projected) shown.heads.push(drawProjection(case_));
     shown.result.before(...shown.heads);
   }
 

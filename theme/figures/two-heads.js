@@ -32,9 +32,11 @@ export function mount(root, ctx) {
   select.addEventListener("change", () => { shown = Number(select.value); draw(); ctx.setText(data.text, shown); });
   retrain.addEventListener("click", run);
   cancel.addEventListener("click", () => ctx.cancelJob());
-  onResize(loss, drawLoss);
 
-  function grid(parent, sentence, head, h) {
+  let cells = []; // cells[h][i][j], built once per sentence and repainted in place as the model learns
+  let built = null; // the words the grids were built for
+
+  function grid(parent, sentence, h) {
     const box = html("div", { class: "th-head" }, parent);
     const table = html("table", { class: "th-grid" }, box);
     html("caption", {}, table, `Head ${h + 1}`);
@@ -42,15 +44,14 @@ export function mount(root, ctx) {
     html("td", {}, hr);
     for (const w of sentence.words) html("th", { scope: "col" }, hr, w);
     const body = html("tbody", {}, table);
-    head.weights.forEach((row, i) => {
+    return sentence.words.map((word, i) => {
       const tr = html("tr", {}, body);
-      html("th", { scope: "row" }, tr, sentence.words[i]);
-      row.forEach((w, j) => {
+      html("th", { scope: "row" }, tr, word);
+      return sentence.words.map((_, j) => {
         const classes = ["th-cell"];
         if (sentence.targets.attached[i] === j) classes.push("th-attached");
         if (sentence.targets.previous[i] === j) classes.push("th-previous");
-        const td = html("td", { class: classes.join(" ") }, tr);
-        td.style.setProperty("--w", String(w));
+        return html("td", { class: classes.join(" ") }, tr);
       });
     });
   }
@@ -58,22 +59,36 @@ export function mount(root, ctx) {
   function draw() {
     select.value = String(shown);
     const sentence = looks[shown];
-    heads.replaceChildren();
-    sentence.heads.forEach((head, h) => grid(heads, sentence, head, h));
-    drawLoss(loss.clientWidth);
+    const key = sentence.words.join(" ");
+    if (built !== key) {
+      heads.replaceChildren();
+      cells = sentence.heads.map((_, h) => grid(heads, sentence, h));
+      built = key;
+    }
+    sentence.heads.forEach((head, h) => head.weights.forEach((row, i) => row.forEach((w, j) => {
+      cells[h][i][j].style.setProperty("--w", String(w));
+    })));
+    drawLoss();
   }
 
-  function drawLoss(width) {
+  let lossSvg = null;
+  let lossLine = null;
+  let lossWidth = 0;
+  function drawLoss(width = lossWidth) {
     if (!width) return;
     const w = Math.min(width, 420), h = 64, pad = 4;
+    if (w !== lossWidth || !lossSvg) {
+      lossWidth = w;
+      lossSvg = svg("svg", { width: w, height: h, viewBox: `0 0 ${w} ${h}`, role: "img",
+        "aria-label": "Training loss, step by step" });
+      svg("line", { x1: pad, x2: w - pad, y1: h - pad, y2: h - pad, class: "axis" }, lossSvg);
+      lossLine = svg("polyline", { class: "th-loss-line" }, lossSvg);
+      loss.replaceChildren(lossSvg);
+    }
     const top = Math.max(...losses, 1e-9);
-    const s = svg("svg", { width: w, height: h, viewBox: `0 0 ${w} ${h}`, role: "img",
-      "aria-label": "Training loss, step by step" });
-    svg("line", { x1: pad, x2: w - pad, y1: h - pad, y2: h - pad, class: "axis" }, s);
     const xs = (i) => pad + (i / Math.max(1, data.steps - 1)) * (w - 2 * pad);
     const ys = (v) => h - pad - (v / top) * (h - 2 * pad);
-    svg("polyline", { class: "th-loss-line", points: losses.map((v, i) => `${xs(i)},${ys(v)}`).join(" ") }, s);
-    loss.replaceChildren(s);
+    lossLine.setAttribute("points", losses.map((v, i) => `${xs(i)},${ys(v)}`).join(" "));
   }
 
   async function run() {
@@ -110,6 +125,7 @@ export function mount(root, ctx) {
     }
   }
 
+  onResize(loss, (w) => drawLoss(w));
   draw();
   ctx.setText(data.text, shown);
   return {};

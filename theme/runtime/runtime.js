@@ -68,7 +68,7 @@ export const runtime = {
   },
 };
 
-function unsupportedReason() {
+export function unsupportedReason() {
   if (location.protocol === "file:") {
     return "Opened from a file: browsers will not run Python workers from file://. Serve the folder (python build.py serve) for live figures.";
   }
@@ -77,7 +77,7 @@ function unsupportedReason() {
   return "";
 }
 
-function resolveConfig(config) {
+export function resolveConfig(config) {
   const base = document.baseURI;
   return {
     ...config,

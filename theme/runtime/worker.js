@@ -4,6 +4,8 @@
 import { jobRunner } from "./jobs.js";
 
 let engine = null;
+let exercises = null;
+let pyodide = null;
 let booting = null;
 
 const jobs = jobRunner({
@@ -29,6 +31,19 @@ self.onmessage = async (e) => {
       // A Python error's message is its whole traceback: the reader gets the last line.
       const lines = String(err.message || err).trim().split("\n");
       console.error(err);
+      self.postMessage({ type: "error", id: msg.id, message: lines[lines.length - 1] });
+    }
+  } else if (msg.type === "grade") {
+    await booting;
+    if (!engine) return self.postMessage({ type: "error", id: msg.id, message: "Python is not running" });
+    try {
+      // The reader's code runs here, in a worker of its own (theme/runtime/grader.js): it cannot
+      // reach the page, and the page stops this worker if the code runs past its time limit.
+      exercises ??= pyodide.pyimport("engine.exercises");
+      const out = JSON.parse(exercises.grade_json(msg.exercise, msg.code));
+      self.postMessage(out.ok ? { type: "result", id: msg.id, data: out.data } : { type: "error", id: msg.id, message: out.error });
+    } catch (err) {
+      const lines = String(err.message || err).trim().split("\n");
       self.postMessage({ type: "error", id: msg.id, message: lines[lines.length - 1] });
     }
   } else if (msg.type === "job") {
@@ -71,7 +86,6 @@ function stalled(ms, stage, reason) {
 async function boot(config) {
   status("loading", "core", "Starting Python (Pyodide " + config.pyodideVersion + ")… 10%");
   await checkCore(config.indexURL);
-  let pyodide;
   try {
     const { loadPyodide } = await import(config.indexURL + "pyodide.mjs");
     const options = { indexURL: config.indexURL, stdout: () => {}, stderr: () => {} };

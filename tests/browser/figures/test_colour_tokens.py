@@ -72,7 +72,8 @@ def test_every_combination_shows_the_engine_numbers(open_chapter, url):
         want = _expected(data, sequence=seq, heads=heads, causal=c, positions=p, row=0)
         assert chapter.numbers(NAME) == want, (seq, heads, c, p)
         assert want[0].startswith("Tokens: " + ", ".join(data["sequences"][seq]["tokens"]) + " ("), want[0]
-        expect(figure.locator(".ct-steps")).to_have_count(heads)
+        expect(figure.locator(".ct-steps")).to_have_count(heads if heads == 1 else 3)  # two heads: + concat, W_O
+        expect(figure.locator(".ct-project")).to_have_count(heads - 1)
     assert figure.get_attribute("data-state") == "prerendered"  # all of that was embedded: no Python
     assert chapter.page_errors == []
 
@@ -155,4 +156,35 @@ def test_an_edit_without_python_says_so_and_keeps_the_tokens(open_chapter, url):
     expect(figure.locator(".ct-edit select").nth(0)).to_have_value("red")
     assert chapter.numbers(NAME) == before
     assert figure.get_attribute("data-state") == "prerendered"
+    assert chapter.page_errors == []
+
+
+def test_two_heads_show_the_concatenation_times_w_o(open_chapter, scratch_page):
+    """With `controls: [heads]` (chapter 7) the heads menu is the key control; two heads add the
+    concatenation and the output projection for the gathering token, numbers as the model prints them."""
+    url = scratch_page(SCRATCH.replace(f"| {NAME}\n", f"| {NAME}\n    controls: [heads]\n"))
+    chapter = open_chapter(url, viewport={"width": 375, "height": 800})
+    chapter.wait_prerendered()
+    figure = chapter.figure(NAME)
+    data = chapter.data(NAME)
+    expect(figure.locator(".ct-project")).to_have_count(0)
+    heads = figure.locator("[data-key-control]")
+    assert heads.evaluate("(el) => el.matches('select')") and heads.get_attribute("data-key-control") == "ArrowDown"
+    heads.focus()
+    heads.press("ArrowDown")
+    expect(figure.locator(".ct-steps")).to_have_count(3)  # head 1, head 2, then concat and W_O
+    assert chapter.numbers(NAME) == _expected(data, heads=2)
+    project = figure.locator(".ct-project")
+    expect(project.locator(".ct-who-o")).to_have_text("Concatenate, then project: red (1)")
+    expect(project).to_contain_text("head 1 [0.8022, 0.1978] ‖ head 2 [0, 0] = [0.8022, 0.1978, 0, 0]")
+    expect(project).to_contain_text(
+        "out 2 = (0.8022 × 0.5000) + (0.1978 × -0.5000) + (0 × 0.5000) + (0 × -0.5000) = 0.3022")
+    expect(project.locator("table.ct-wo tbody td")).to_have_count(16)
+    case = data["sequences"][0]["cases"][1][0][0]
+    expect(project).to_contain_text("result: " + "[" + ", ".join(
+        f"{v:.4f}" for v in case["projected"][0]) + "]")
+    figure.locator(".ct-row-pick").nth(1).click()  # blue gathers: the projection follows the row
+    expect(figure.locator(".ct-who-o")).to_have_text("Concatenate, then project: blue (2)")
+    scroll_width = chapter.page.evaluate("document.documentElement.scrollWidth")
+    assert scroll_width <= 375, f"the page is {scroll_width}px wide at 375px"
     assert chapter.page_errors == []

@@ -8,8 +8,7 @@ import json
 import pytest
 
 from ..conftest import expect
-from ..test_layout_a11y import _serious_violations
-from .helpers import SLOW_JOBS, centre, text_lines
+from .helpers import SLOW_JOBS, centre, opened, serious_violations, text_lines
 
 NAME = "lookup-training"
 SCRATCH = f"""# Lookup
@@ -56,10 +55,7 @@ def _jobs_started(chapter) -> list[dict]:
 
 
 def test_the_embedded_run_the_menu_reset_and_the_keyboard(open_chapter, url):
-    chapter = open_chapter(url)
-    chapter.wait_prerendered()
-    data = chapter.data(NAME)
-    figure = chapter.figure(NAME)
+    chapter, data, figure = opened(open_chapter, url, NAME)
     r, k = data["start"]["run"], data["start"]["state"]
     assert chapter.numbers(NAME) == text_lines(data, _state(data, r, k)) == data["text"]["numbers"]
     expect(figure.locator(".lt-cell")).to_have_count(64)
@@ -79,10 +75,7 @@ def test_the_embedded_run_the_menu_reset_and_the_keyboard(open_chapter, url):
 
 
 def test_play_without_python_replays_the_embedded_run(open_chapter, url):
-    chapter = open_chapter(url)
-    chapter.wait_prerendered()
-    data = chapter.data(NAME)
-    figure = chapter.figure(NAME)
+    chapter, data, figure = opened(open_chapter, url, NAME)
     r = data["start"]["run"]
     play = figure.locator("[data-key-control]")
     play.press("Enter")  # at the end: Play starts over from step 0
@@ -152,10 +145,8 @@ def test_pause_cancels_the_job_keeps_the_state_and_play_resumes(open_live_chapte
 
 
 def test_touch_at_375_px_stacks_and_fits(open_chapter, url):
-    chapter = open_chapter(url, viewport={"width": 375, "height": 800}, has_touch=True, is_mobile=True)
-    chapter.wait_prerendered()
-    data = chapter.data(NAME)
-    figure = chapter.figure(NAME)
+    chapter, data, figure = opened(open_chapter, url, NAME, viewport={"width": 375, "height": 800},
+                                   has_touch=True, is_mobile=True)
     figure.get_by_role("button", name="Reset").tap()
     assert chapter.numbers(NAME) == text_lines(data, _state(data, data["start"]["run"], 0))
     chapter.page.touchscreen.tap(*centre(figure.locator("[data-key-control]")))
@@ -168,11 +159,9 @@ def test_touch_at_375_px_stacks_and_fits(open_chapter, url):
 
 
 def test_side_by_side_when_wide_and_no_serious_axe_violations(open_chapter, url):
-    chapter = open_chapter(url, viewport={"width": 1200, "height": 900})
-    chapter.wait_prerendered()
-    figure = chapter.figure(NAME)
+    chapter, _, figure = opened(open_chapter, url, NAME, viewport={"width": 1200, "height": 900})
     loss = figure.locator(".lt-loss").bounding_box()
     grid = figure.locator(".lt-grid").bounding_box()
     assert grid["x"] >= loss["x"] + loss["width"] - 1 and grid["y"] < loss["y"] + loss["height"]
-    violations = _serious_violations(chapter.page)
+    violations = serious_violations(chapter)
     assert violations == [], json.dumps(violations, indent=1)

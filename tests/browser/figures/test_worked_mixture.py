@@ -3,7 +3,7 @@ switch works from the keyboard and with a tap, and the figure reads at 375 px. B
 drawn once and the switch shows one of them, so the checks read the visible one (`:visible`); the
 key numbers and the plot's label are the model's text.
 
-The figure belongs in chapter 3; so that this test does not depend on where it is placed,
+The figure belongs in chapter 5; so that this test does not depend on where it is placed,
 it builds a one-chapter site of its own around the figure.
 """
 from __future__ import annotations

@@ -1,5 +1,6 @@
 import math
 
+import numpy as np
 import pytest
 
 from engine.figures import ParamError, compute, facts
@@ -66,7 +67,32 @@ def test_two_heads_split_the_coordinates():
     assert _r4(first["scaled"][0]) == [0.7071, 0, 0.7071]
     assert _r4(first["shares"][0]) == [0.4011, 0.1978, 0.4011]
     assert _r4(second["shares"][0]) == [0.3333] * 3
-    assert _r4(case["out"][0]) == [0.8022, 0.1978, 0, 0]
+    assert _r4(case["out"][0]) == [0.8022, 0.1978, 0, 0]  # the concatenation of the two heads' results
+
+
+def test_two_heads_are_concatenated_and_projected_by_w_o():
+    data = compute("colour-tokens")
+    one = _case(data, ["red", "blue", "red"])
+    assert one["w_o"] is None and one["projected"] is None  # one head: every projection the identity
+    case = _case(data, ["red", "blue", "red"], heads=2)
+    w_o = np.array(case["w_o"])
+    assert np.allclose(w_o @ w_o.T, np.eye(4))  # orthogonal: the projection loses nothing
+    assert np.all(np.abs(w_o) == 0.5)  # every output coordinate reads every coordinate of both heads
+    concat = np.array(case["out"])
+    assert np.allclose(case["projected"], concat @ w_o)
+    assert _r4(case["projected"][0]) == [0.5, 0.3022, 0.5, 0.3022]
+    # concatenating then projecting is each head writing through its own rows of W_O, added up
+    assert np.allclose(sum(np.array(h["written"]) for h in case["heads"]), case["projected"])
+    for seq in data["sequences"]:  # in every sequence and toggle combination
+        for by_causal in seq["cases"][1]:
+            for c in by_causal:
+                assert np.allclose(np.array(c["out"]) @ w_o, c["projected"])
+                assert np.allclose(sum(np.array(h["written"]) for h in c["heads"]), c["projected"])
+    f = facts("colour-tokens")
+    assert f["w_o_entry"] == 0.5 and f["two_head_second_written_max"] == 0  # head 2's values are all zero
+    assert [round(f[f"two_head_out_red_{j}"], 4) for j in range(2)] == [0.5, 0.3022]
+    assert f["two_head_out_red_0"] == pytest.approx((f["two_head_concat_red_0"] + f["two_head_concat_red_1"]) / 2)
+    assert f["two_head_out_red_1"] == pytest.approx((f["two_head_concat_red_0"] - f["two_head_concat_red_1"]) / 2)
 
 
 def test_positions_make_the_two_reds_differ():
@@ -119,6 +145,7 @@ def test_bad_options(raw, words):
 
 
 def test_text_state_of_a_toggle_combination():
+    from engine.figures.colour_tokens import vec
     data = compute("colour-tokens")
     q = next(i for i, s in enumerate(data["sequences"]) if s["tokens"] == ["blue", "red", "red"])
     state = data["text"]["states"][((q * 2 + 1) * 2 + 1) * 2 + 0]  # two heads, causal, no positions
@@ -127,7 +154,10 @@ def test_text_state_of_a_toggle_combination():
     row = case["heads"][1]["shares"][2]
     assert f"Head 2 shares of red (3): {', '.join(str(int(x)) if x == int(x) else f'{x:.4f}' for x in row)}" \
         in state["numbers"]
-    assert state["numbers"][-1].startswith("Result for red (3): [")
+    assert state["numbers"][-1] == ("Result for red (3): concatenated " + vec(case["out"][2])
+                                    + ", after W_O " + vec(case["projected"][2]))
+    one = data["text"]["states"][((q * 2 + 0) * 2 + 1) * 2 + 0]  # one head: no projection step
+    assert one["numbers"][-1] == "Result for red (3): " + vec(data["sequences"][q]["cases"][0][1][0]["out"][2])
     assert len(state["numbers"]) == 1 + 2 * 3 + 3
 
 

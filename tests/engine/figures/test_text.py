@@ -18,8 +18,17 @@ STEPPED = {
     "worked-mixture": lambda d: len(d["heads"]),
     "softmax-temperature": lambda d: len(d["temperatures"]),
     "scaling-experiment": lambda d: len(d["rows"]),
+    "causal-mask": lambda d: len(d["mode_names"]) * len(d["words"]),
+    "access-chart": lambda d: len(d["modes"]) * len(d["words"]),
+    "head-types": lambda d: len(d["heads"]) * len(d["tokens"]),
+    "value-sum": lambda d: len(d["last_words"]),
+    "attention-matrix": lambda d: len(d["words"]),
+    "word-order": lambda d: len(d["settings"]),
+    "sinusoids": lambda d: len(d["codes"]),
     "lookup-training": lambda d: len(d["runs"]) * (d["steps"] // d["every"] + 1),
     "two-heads": lambda d: len(d["sentences"]),
+    "qkv-matrices": lambda d: len(d["words"]),
+    "attention-stages": lambda d: len(d["steps"]) * len(d["words"]),
 }
 # The state the figure opens in.
 START = {
@@ -35,8 +44,17 @@ START = {
     "worked-mixture": lambda d: d["start"],
     "softmax-temperature": lambda d: d["start"],
     "scaling-experiment": lambda d: d["start"],
+    "causal-mask": lambda d: (0 if d["params"]["causal"] else 1) * len(d["words"]) + d["params"]["shown"] - 1,
+    "access-chart": lambda d: (0 if d["params"]["causal"] else 1) * len(d["words"]) + d["params"]["length"] - 1,
+    "head-types": lambda d: d["start"]["head"] * len(d["tokens"]) + d["start"]["row"],
+    "value-sum": lambda d: d["last_words"].index(d["params"]["last"]),
+    "attention-matrix": lambda d: d["start"],
+    "word-order": lambda d: d["settings"].index("on" if d["params"]["positions"] else "off"),
+    "sinusoids": lambda d: d["position"],
     "lookup-training": lambda d: d["start"]["run"] * (d["steps"] // d["every"] + 1) + d["start"]["state"],
     "two-heads": lambda d: d["start"],
+    "qkv-matrices": lambda d: d["start"],
+    "attention-stages": lambda d: d["start"]["checkpoint"] * len(d["words"]) + d["start"]["row"],
 }
 
 
@@ -54,8 +72,18 @@ OTHER = {
     "softmax-bars": {"scores": [1, -1], "labels": ["a", "b"]},
     "softmax-temperature": {"steps": 4, "temperature": 2.5},
     "scaling-experiment": {"widths": [1, 8], "queries": 10, "start_d": 2},
+    "causal-mask": {"last": "wide", "causal": False, "shown": 4, "strength": 2},
+    "access-chart": {"causal": False, "length": 3},
+    "head-types": {"head": "same", "row": 3},
+    "value-sum": {"last": "wide"},
+    "attention-matrix": {"last": "wide", "row": 2},
+    "word-order": {"positions": True, "lean": 1.0},
+    "sinusoids": {"positions": 9, "width": 6, "position": 3},
+    "softmax-gradient": {"scores": [5, -5], "upstream": [1, 0.5], "labels": ["a", "b"]},
     "lookup-training": {"seed": 1, "rates": [0.1, 0.3], "rate": 0.3, "start": 20},
     "two-heads": {"seed": 1, "sentences": ["the cat sat on the mat", "a dog ran by the box"], "sentence": 1},
+    "qkv-matrices": {"sentence": "a small bird hid behind the big tree", "head": 2, "query": 7},
+    "attention-stages": {"sentence": "the fox ran by a red bed", "head": 2, "row": 6, "stage": 2, "checkpoint": 3},
 }
 
 
@@ -74,7 +102,7 @@ def test_every_figure_has_text_and_no_facts(figure):
     assert isinstance(text["alt"], str) and text["alt"].strip()
     assert text["numbers"] and all(isinstance(n, str) and n for n in text["numbers"])
     assert set(text) <= {"alt", "numbers", "states", "fixed", "templates", "parts", "worked", "details", "exps",
-                         "exp_sum", "total", "heads"}
+                         "exp_sum", "total", "heads", "cells", "stages"}
 
 
 def test_states_are_indexed_like_the_stepped_data(figure):

@@ -7,7 +7,7 @@ from engine.figures import ParamError, compute, facts
 
 
 def test_seed_0_reads_both_targets_perfectly_with_one_head_per_target():
-    f = facts("two-heads")["seeds"][0]
+    f = facts("two-heads")["seeds"]["0"]
     assert f["accuracy"] == {"attached": 1.0, "previous": 1.0}
     first, second = f["head_argmax"]
     assert first["attached"] > 0.8 and first["previous"] < 0.05  # head 1: the attached word

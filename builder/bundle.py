@@ -1,0 +1,34 @@
+"""The exercises' code editor (theme/editor/editor.js, CodeMirror 6 from npm) bundled by esbuild.
+
+esbuild is the maintained bundler the project uses rather than hand-copying CodeMirror's ES
+modules (a dozen packages that import each other by bare name, which browsers cannot resolve).
+The bundle is cached under .cache/ by the digest of the entry and package-lock.json, so a build
+runs esbuild only when either changes.
+"""
+from __future__ import annotations
+
+import hashlib
+import subprocess
+from pathlib import Path
+
+from .errors import BuildError
+
+
+def editor_bundle(root: Path, node_modules: Path) -> bytes:
+    entry = root / "theme" / "editor" / "editor.js"
+    lock = root / "package-lock.json"
+    digest = hashlib.sha256(entry.read_bytes() + (lock.read_bytes() if lock.is_file() else b"")).hexdigest()[:16]
+    cached = root / ".cache" / f"editor-{digest}.js"
+    if cached.is_file():
+        return cached.read_bytes()
+    esbuild = node_modules / ".bin" / "esbuild"
+    if not esbuild.exists():
+        raise BuildError(esbuild, None, "esbuild is missing (the exercises' editor is bundled with it): run 'npm ci'")
+    cached.parent.mkdir(exist_ok=True)
+    tmp = cached.with_suffix(".tmp.js")
+    result = subprocess.run([str(esbuild), str(entry), "--bundle", "--format=esm", "--minify", "--target=es2020",
+                             f"--outfile={tmp}", "--log-level=error"], capture_output=True, text=True, cwd=root)
+    if result.returncode != 0:
+        raise BuildError(entry, None, "esbuild could not bundle the editor: " + (result.stderr.strip().splitlines() or ["?"])[-1])
+    tmp.replace(cached)
+    return cached.read_bytes()

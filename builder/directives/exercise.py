@@ -1,0 +1,139 @@
+"""`/// exercise | name`: a coding task graded in the reader's browser by the engine's hidden tests.
+
+    /// exercise | softmax
+        starter: |
+          def softmax(x):
+              ...
+        solution: |
+          def softmax(x):
+              e = np.exp(x - x.max(axis=-1, keepdims=True))
+              return e / e.sum(axis=-1, keepdims=True)
+        hints:
+          - Softmax does not change when every score moves by the same amount.
+
+    Write `softmax(x)` over the last axis.
+    ///
+
+`name` is one of engine/exercises' graders. The build grades the solution (it must pass) and the
+starter (it must not) on CPython, so a page never offers an exercise its own answer fails. Without
+JavaScript or Python the task, the starter, the hints and the solution are all on the page;
+theme/js/exercise.js adds the editor (CodeMirror), Run, Reset, hints one at a time, and the result.
+"""
+from __future__ import annotations
+
+import html
+import xml.etree.ElementTree as etree
+from dataclasses import dataclass
+
+from pymdownx.blocks.block import Block as _Block, type_any
+
+from engine.exercises import EXERCISES, grade, module
+from ..errors import BuildError, clip
+from ..math import MathError
+from .common import inline_html, take
+
+NAME = "exercise"
+OPTIONS = ("starter", "solution", "hints")
+MAX_CODE = 5_000  # characters of starter or solution code
+MAX_HINTS = 5
+
+
+@dataclass(frozen=True)
+class RenderedExercise:
+    name: str
+    line: int
+    html: str  # the editor's starting code, the controls, the result, hints and solution
+
+
+def _error(use, path, option: str, message: str) -> BuildError:
+    return BuildError(path, use.option_lines.get(option, use.line), f"exercise '{use.argument}': {message}")
+
+
+def validate(use, path):
+    """A known grader; starter and solution as code; hints; the solution passes and the starter does not."""
+    if use.argument not in EXERCISES:
+        raise BuildError(path, use.line, f"unknown exercise '{clip(use.argument, 40)}' (known: {', '.join(EXERCISES)})")
+    unknown = [k for k in use.options if k not in OPTIONS]
+    if unknown:
+        raise _error(use, path, str(unknown[0]), f"unknown option '{clip(str(unknown[0]), 40)}' (allowed: {', '.join(OPTIONS)})")
+    for option in OPTIONS:
+        if option not in use.options:
+            raise _error(use, path, option, f"needs '{option}'")
+    for option in ("starter", "solution"):
+        code = use.options[option]
+        if not isinstance(code, str) or not code.strip():
+            raise _error(use, path, option, f"'{option}' must be Python code (a YAML block: '{option}: |')")
+        if len(code) > MAX_CODE:
+            raise _error(use, path, option, f"'{option}' has {len(code)} characters (at most {MAX_CODE})")
+    hints = use.options["hints"]
+    if not isinstance(hints, list) or not 1 <= len(hints) <= MAX_HINTS or not all(isinstance(h, str) and h.strip() for h in hints):
+        raise _error(use, path, "hints", f"'hints' must be a list of 1 to {MAX_HINTS} lines of text")
+    if not use.has_body:
+        raise BuildError(path, use.line, f"exercise '{use.argument}' needs its task as Markdown after the options")
+    fn = module(use.argument).FUNCTION
+    solved = grade(use.argument, use.options["solution"])
+    if solved["state"] != "passed":
+        raise _error(use, path, "solution", f"the solution does not pass the tests of '{fn}': {clip(solved['message'], 200)}")
+    if grade(use.argument, use.options["starter"])["state"] == "passed":
+        raise _error(use, path, "starter", f"the starter already passes the tests of '{fn}': leave the reader something to write")
+
+
+def _code(text: str, cls: str) -> str:
+    return f'<pre class="{cls}"><code class="language-python">{html.escape(text.rstrip())}</code></pre>'
+
+
+def render(use, path) -> RenderedExercise:
+    name = use.argument
+    esc = html.escape
+    try:
+        hints = "".join(f"<li>{inline_html(h)}</li>" for h in use.options["hints"])
+    except MathError as err:
+        raise _error(use, path, "hints", str(err)) from None
+    body = (
+        f'<div class="exercise-editor">{_code(use.options["starter"], "exercise-starter")}</div>'
+        '<div class="exercise-actions" hidden>'
+        '<button type="button" data-action="run">Run</button>'
+        '<button type="button" data-action="reset">Reset</button>'
+        '<button type="button" data-action="hint">Show a hint</button></div>'
+        f'<p class="exercise-result" data-exercise-result data-state="idle" role="status" aria-live="polite">'
+        f'Write <code>{esc(module(name).FUNCTION)}</code>, then press Run: hidden tests compare it with the engine.</p>'
+        f'<details class="exercise-hints"><summary>Hints</summary><ol>{hints}</ol></details>'
+        f'<details class="exercise-solution"><summary>Solution</summary>{_code(use.options["solution"], "exercise-answer")}</details>'
+    )
+    return RenderedExercise(name, use.line, body)
+
+
+def check_page(uses, path) -> None:
+    """One exercise of each name per page: the name keys the reader's saved code."""
+    seen = {}
+    for use in uses:
+        if use.name == NAME:
+            if use.argument in seen:
+                raise BuildError(path, use.line, f"exercise '{use.argument}' is on this page twice "
+                                                 f"(first on line {seen[use.argument]})")
+            seen[use.argument] = use.line
+
+
+class Block(_Block):
+    """Renders the next pre-rendered exercise from the page's queue; the block's Markdown is the task."""
+
+    NAME = NAME
+    ARGUMENT = True
+    OPTIONS = {name: [None, type_any] for name in OPTIONS}
+
+    def on_create(self, parent):
+        rendered = take(self.md, NAME, self.argument)
+        name = rendered.name
+        el = etree.SubElement(parent, "section", {"class": "exercise", "data-exercise": name, "id": f"exercise-{name}",
+                                                  "aria-labelledby": f"exercise-{name}-label"})
+        label = etree.SubElement(el, "p", {"class": "exercise-label", "id": f"exercise-{name}-label"})
+        label.text = "Exercise: "
+        code = etree.SubElement(label, "code")
+        code.text = module(name).FUNCTION
+        self.task = etree.SubElement(el, "div", {"class": "exercise-task"})
+        rest = etree.SubElement(el, "div", {"class": "exercise-body"})
+        rest.text = self.md.htmlStash.store(rendered.html)
+        return el
+
+    def on_add(self, block):
+        return self.task

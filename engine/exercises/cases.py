@@ -1,0 +1,58 @@
+"""What the graders share: seeded cases, a comparison that says how two arrays differ, and how a
+case is described to the reader."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+FILENAME = "<your code>"  # the reader's code in tracebacks, so errors can name its lines
+RTOL, ATOL = 1e-6, 1e-8
+
+
+@dataclass(frozen=True)
+class Verdict:
+    message: str  # what is wrong, named as a mistake where the grader can tell
+    case: str  # the first failing case, described
+
+
+def rng(seed: int) -> np.random.Generator:
+    return np.random.default_rng(seed)
+
+
+def describe(**arrays) -> str:
+    """"x: shape (2, 3), values from -1.2 to 3.4" for each input, short enough to read."""
+    parts = []
+    for name, a in arrays.items():
+        a = np.asarray(a)
+        if a.dtype == bool:
+            parts.append(f"{name}={bool(a)}" if a.ndim == 0 else f"{name}: shape {a.shape}")
+        elif a.size <= 8:
+            parts.append(f"{name} = {np.array2string(a, precision=3, separator=', ')}")
+        else:
+            parts.append(f"{name}: shape {a.shape}, values from {a.min():.3g} to {a.max():.3g}")
+    return "; ".join(parts)
+
+
+def close(got, want) -> bool:
+    got = np.asarray(got)
+    return got.shape == np.shape(want) and bool(np.all(np.isfinite(got))) and np.allclose(got, want, rtol=RTOL, atol=ATOL)
+
+
+def shape_problem(got, want) -> str | None:
+    """A message when the result is not an array of the right shape with finite numbers, else None."""
+    try:
+        got = np.asarray(got, dtype=float)
+    except (TypeError, ValueError):
+        return f"the result should be an array of numbers, not {type(got).__name__}"
+    if got.shape != np.shape(want):
+        return f"the result has shape {got.shape}; it should have shape {np.shape(want)}"
+    return None  # non-finite numbers are judged by the exercise: overflow is a named mistake
+
+
+def softmax(x, axis=-1):
+    """The engine's stable softmax along any axis, the reference the graders compare with."""
+    from ..attention import softmax_forward
+
+    moved = np.moveaxis(np.asarray(x, dtype=float), axis, -1)
+    return np.moveaxis(softmax_forward(moved.copy())[0], -1, axis)

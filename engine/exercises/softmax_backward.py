@@ -1,0 +1,57 @@
+"""softmax_backward(dweights, weights): the gradient with respect to the scores, graded against
+central finite differences of the loss L(s) = Σ dweights ⊙ softmax(s), not against a formula."""
+from __future__ import annotations
+
+import numpy as np
+
+from .cases import Verdict, close, describe, rng, shape_problem, softmax
+
+FUNCTION = "softmax_backward"
+PASSED = "All cases pass: your gradient matches finite differences of the loss to within 10⁻⁶."
+H = 1e-6
+
+
+def numeric(dweights, scores):
+    """dL/ds by central differences, one score at a time: no formula involved."""
+    grad = np.zeros_like(scores)
+    for idx in np.ndindex(scores.shape):
+        e = np.zeros_like(scores)
+        e[idx] = H
+        grad[idx] = ((dweights * softmax(scores + e)).sum() - (dweights * softmax(scores - e)).sum()) / (2 * H)
+    return grad
+
+
+def cases():
+    r = rng(2)
+    yield r.normal(size=4), r.normal(size=4)
+    yield r.normal(size=(3, 5)), r.normal(size=(3, 5))
+    yield r.normal(size=(2, 2, 3)), 4 * r.normal(size=(2, 2, 3))
+
+
+def check(fn) -> Verdict | None:
+    for dweights, scores in cases():
+        weights = softmax(scores)
+        want = numeric(dweights, scores)
+        got = fn(dweights.copy(), weights.copy())
+        case = describe(dweights=dweights, weights=weights)
+        problem = shape_problem(got, want)
+        if problem:
+            return Verdict(f"Not yet: {problem}.", case)
+        if np.allclose(np.asarray(got, dtype=float), want, rtol=1e-5, atol=1e-6):
+            continue
+        got = np.asarray(got, dtype=float)
+        if close(got, weights * dweights):
+            return Verdict("The Σ term is missing: the weights share one total, so raising one score lowers every "
+                           "other weight. Subtract each row's sum of dweights ⊙ weights: "
+                           "weights * (dweights − (dweights * weights).sum(axis=-1, keepdims=True)).", case)
+        if weights.ndim > 1 and close(got, weights * (dweights - (dweights * weights).sum(axis=0, keepdims=True))):
+            return Verdict("The sum runs over the wrong axis: each row of scores has its own softmax, so sum "
+                           "dweights ⊙ weights over the last axis (axis=-1, keepdims=True).", case)
+        if close(got, weights * (dweights - (dweights * weights).sum())):
+            return Verdict("The sum runs over the whole array: sum over the last axis only (axis=-1, keepdims=True), "
+                           "one total per row.", case)
+        if close(got, dweights * (weights - weights ** 2)):
+            return Verdict("That is only the diagonal of the softmax Jacobian: every weight depends on every score "
+                           "in its row, so include the Σ dweights ⊙ weights term.", case)
+        return Verdict("The gradient differs from finite differences of the loss on this case.", case)
+    return None

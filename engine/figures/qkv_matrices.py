@@ -1,0 +1,109 @@
+"""qkv-matrices: the queries, keys and values of one head of chapter 9's trained model for one sentence.
+
+Rows are words, six columns each (d_k = d_v = 6). The reader selects a word's query; the figure shows
+the bars of softmax(q·k/√6) over the sentence with the raw and scaled scores. Every query's row of
+scores and weights is precomputed (the trained run of seed 0, engine/tasks/grammar.py `trained`), so
+the view only looks up: text state i is query word i (`states` indexed like `words`); `parts` are the
+templates of a matrix cell, a score and a weight, filled from {v}.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..tasks import grammar
+from .fmt import fixed, pairs
+from .params import ParamError, field
+
+SEED = 0  # the run chapter 9's figures share
+DECIMALS = {"matrix": 2, "score": 2, "weight": 3}  # digits printed; the data keeps one more
+ROLES = (("q", "Q", "queries"), ("k", "K", "keys"), ("v", "V", "values"))
+
+
+@dataclass(frozen=True)
+class Params:
+    sentence: str = field("The cat sat on the mat")  # must follow the toy grammar
+    head: int = field(1, choices=(1, 2))  # which of the model's two heads
+    query: int = field(1, lo=0, hi=grammar.MAX_LEN - 1)  # the word whose query is selected first
+
+
+def check_sentence(sentence: str) -> None:
+    """A ParamError naming option 'sentence' unless it follows the model's grammar."""
+    try:
+        grammar.parse(sentence)
+    except ValueError:
+        raise ParamError("sentence", "option 'sentence' must follow the grammar det [adj] noun verb prep det [adj] "
+                                     f"noun with the model's words, not {sentence[:60]!r}") from None
+
+
+def _round(a, digits: int) -> list:
+    return (np.round(np.asarray(a), digits) + 0.0).tolist()  # + 0.0 turns -0.0 into 0.0
+
+
+def compute(p: Params) -> dict:
+    check_sentence(p.sentence)
+    run = grammar.trained(SEED)
+    e = run.export(p.sentence, -1)
+    n = len(e["words"])
+    if p.query >= n:
+        raise ParamError("query", f"option 'query' must name one of the {n} words (0 to {n - 1}), not {p.query}")
+    h = e["heads"][p.head - 1]
+    mats = {r: np.asarray(h[r]) for r, _, _ in ROLES}
+    return {
+        "words": e["words"],
+        "head": p.head,
+        "seed": SEED,
+        "step": e["step"],
+        "d_k": run.config.d_k,
+        "root_d": float(np.sqrt(run.config.d_k)),
+        **{r: _round(m, DECIMALS["matrix"] + 1) for r, m in mats.items()},
+        "extent": round(float(max(np.abs(m).max() for m in mats.values())), 3),  # the shading's full scale
+        "scores": _round(h["scores"], DECIMALS["score"] + 1),
+        "scaled": _round(h["scaled"], DECIMALS["score"] + 1),
+        "weights": _round(h["weights"], DECIMALS["weight"] + 1),
+        "top": np.asarray(h["weights"]).argmax(axis=1).tolist(),  # each query's largest weight, marked in the bars
+        "start": p.query,
+    }
+
+
+def _label(words, i: int) -> str:
+    """A word and its place, since a sentence may hold a word twice ("the", 1st and 5th)."""
+    return f"{words[i]} (word {i + 1})"
+
+
+def _lines(data: dict, i: int) -> list[str]:
+    words, d = data["words"], data["d_k"]
+    return [f"Query of {_label(words, i)}: weights softmax(q·k/√{d}) "
+            + pairs(words, data["weights"][i], DECIMALS["weight"]),
+            "Raw scores q·k: " + pairs(words, data["scores"][i], DECIMALS["score"]),
+            f"Scaled scores q·k/√{d} (÷ {fixed(data['root_d'], 3)}): " + pairs(words, data["scaled"][i], DECIMALS["score"])]
+
+
+def text(p: Params, data: dict) -> dict:
+    words, i, d = data["words"], data["start"], data["d_k"]
+    top = int(np.argmax(data["weights"][i]))
+    fixed_lines = [f"Head {data['head']} of the model trained for {data['step']} steps (seed {data['seed']}): "
+                   f"{d} numbers per word in each of Q, K and V"]
+    states = [{"numbers": _lines(data, j), "label": _label(words, j)} for j in range(len(words))]
+    return {
+        "alt": (f"Three small matrices for “{' '.join(words)}”, one row per word and {d} columns: queries Q "
+                f"(orange), keys K (blue) and values V (green) of head {data['head']}. Below, bars of the weights "
+                f"softmax(q·k/√{d}) for the query of {_label(words, i)}: the largest, "
+                f"{fixed(data['weights'][i][top], DECIMALS['weight'])}, falls on {_label(words, top)}."),
+        "numbers": states[i]["numbers"] + fixed_lines,
+        "states": states,
+        "fixed": fixed_lines,
+        "parts": {"matrix": f"{{v:{DECIMALS['matrix']}}}", "score": f"{{v:{DECIMALS['score']}}}",
+                  "weight": f"{{v:{DECIMALS['weight']}}}"},
+    }
+
+
+def facts(p: Params, data: dict) -> dict:
+    """The selected query's numbers at full precision, for the prose."""
+    e = grammar.trained(SEED).export(p.sentence, -1)
+    h, i = e["heads"][p.head - 1], data["start"]
+    top = int(np.argmax(h["weights"][i]))
+    return {"d_k": data["d_k"], "root_d": float(np.sqrt(data["d_k"])), "query_word": e["words"][i],
+            "top_word": e["words"][top], "top_weight": float(h["weights"][i][top]),
+            "top_score": float(h["scores"][i][top]), "top_scaled": float(h["scaled"][i][top])}

@@ -1,0 +1,135 @@
+"""attention-stages in the browser: on a wide figure the grid sticks beside the stage paragraphs and
+Back/Next or scrolling picks the stage; on a narrow one (and in the static fallback) all stages stack;
+rows are picked by click, tap or keyboard; the slider replays the checkpoints."""
+from __future__ import annotations
+
+import pytest
+
+from engine.figures.fmt import fill
+
+from ..conftest import expect
+from .helpers import opened, serious_violations, text_lines
+
+NAME = "attention-stages"
+FILLER = "\n\n".join(["A paragraph of the chapter, long enough to scroll past. " * 6] * 4)
+SCRATCH = f"""# Attention stages
+
+{FILLER}
+
+/// figure | {NAME}
+
+Raw scores, scaled scores and weights of head 1.
+///
+
+{FILLER}
+
+/// figure | qkv-matrices
+
+Queries, keys and values of head 1.
+///
+"""
+
+
+@pytest.fixture(scope="module")
+def url(scratch_page) -> str:
+    return scratch_page(SCRATCH)
+
+
+def _state(data, checkpoint, row):
+    return checkpoint * len(data["words"]) + row
+
+
+def _caption(figure):
+    return figure.locator(".as-sticky .as-grid caption").text_content()
+
+
+def _cells(figure, row, where=".as-sticky"):
+    return figure.locator(f"{where} .as-grid tbody tr").nth(row).locator("td").all_text_contents()
+
+
+def test_wide_steps_by_buttons_and_the_grid_follows(open_chapter, url):
+    chapter, data, figure = opened(open_chapter, url, NAME, viewport={"width": 1200, "height": 800})
+    start = data["start"]
+    stages, parts = data["text"]["stages"], data["text"]["parts"]
+    assert chapter.numbers(NAME) == text_lines(data, _state(data, start["checkpoint"], start["row"]))
+    expect(figure.locator(".as-scrolly")).to_be_visible()
+    expect(figure.locator(".as-stack")).to_be_hidden()
+    assert _caption(figure).startswith(stages[start["stage"]]["title"])
+    figure.get_by_role("button", name="Next").click()
+    assert _caption(figure).startswith(stages[1]["title"])
+    want = [fill(parts["scaled"], {"v": v}) for v in data["grids"][start["checkpoint"]][1][start["row"]]]
+    assert _cells(figure, start["row"]) == want
+    expect(figure.locator(".as-step").nth(1)).to_have_class("as-step as-active")
+    next_ = figure.get_by_role("button", name="Next")
+    next_.press("Enter")
+    assert _caption(figure).startswith(stages[2]["title"])
+    expect(next_).to_be_disabled()
+    figure.get_by_role("button", name="Back").click()
+    assert _caption(figure).startswith(stages[1]["title"])
+    assert chapter.numbers(NAME) == text_lines(data, _state(data, start["checkpoint"], start["row"]))  # rows, not stages
+    assert chapter.page_errors == []
+
+
+def test_scrolling_the_paragraphs_picks_the_stage_while_the_grid_sticks(open_chapter, url):
+    chapter, data, figure = opened(open_chapter, url, NAME, viewport={"width": 1200, "height": 800})
+    page = chapter.page
+    for s in (2, 0, 1):
+        page.evaluate("(s) => document.querySelectorAll('.as-step')[s].scrollIntoView({block: 'center'})", s)
+        page.wait_for_function("(t) => document.querySelector('.as-sticky .as-grid caption').textContent.startsWith(t)",
+                               arg=data["text"]["stages"][s]["title"])
+        top = figure.locator(".as-sticky").bounding_box()["y"]
+        assert 0 <= top <= 40, top  # stuck at the top of the screen while its paragraphs scroll
+    assert page.evaluate("getComputedStyle(document.querySelector('.as-sticky')).position") == "sticky"
+    assert chapter.page_errors == []
+
+
+def test_slider_and_rows_by_keyboard_and_click(open_chapter, url):
+    chapter, data, figure = opened(open_chapter, url, NAME, viewport={"width": 1200, "height": 800})
+    start = data["start"]
+    control = figure.locator("[data-key-control]")
+    expect(control).to_have_count(1)
+    control.focus()
+    control.press("ArrowLeft")
+    c = start["checkpoint"] - 1
+    assert chapter.numbers(NAME) == text_lines(data, _state(data, c, start["row"]))
+    control.press("Home")
+    assert chapter.numbers(NAME) == text_lines(data, _state(data, 0, start["row"]))
+    parts = data["text"]["parts"]
+    assert _cells(figure, 0) == [fill(parts["scores"], {"v": v}) for v in data["grids"][0][0][0]]
+    figure.locator(".as-sticky").get_by_role("button", name="row of mat (word 6)").click()
+    assert chapter.numbers(NAME) == text_lines(data, _state(data, 0, 5))
+    chapter.page.keyboard.press("ArrowDown")  # wraps to the first row; focus follows
+    assert chapter.numbers(NAME) == text_lines(data, _state(data, 0, 0))
+    assert chapter.page.evaluate("document.activeElement.getAttribute('aria-label')") == "row of the (word 1)"
+    assert chapter.page_errors == []
+
+
+def test_narrow_stacks_every_stage_and_a_tap_picks_a_row(open_chapter, url):
+    chapter, data, figure = opened(open_chapter, url, NAME, viewport={"width": 375, "height": 800}, has_touch=True)
+    n = len(data["words"])
+    expect(figure.locator(".as-scrolly")).to_be_hidden()
+    expect(figure.locator(".as-stack .as-grid")).to_have_count(3)
+    for s in range(3):
+        expect(figure.locator(".as-stack .as-grid").nth(s)).to_be_visible()
+    expect(figure.get_by_role("button", name="Next")).to_be_hidden()
+    figure.locator(".as-stack .as-grid").nth(2).locator("tbody tr").nth(3).locator("td").nth(1).tap()
+    assert chapter.numbers(NAME) == text_lines(data, _state(data, data["start"]["checkpoint"], 3))
+    expect(figure.locator(".as-stack .as-selected")).to_have_count(3)  # the row is marked in every stage
+    assert figure.locator(".as-stack .as-cell").count() == 3 * n * n
+    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert chapter.page_errors == []
+
+
+def test_without_javascript_the_fallback_stacks_the_stages(open_chapter, url):
+    chapter = open_chapter(url, java_script_enabled=False)
+    figure = chapter.figure(NAME)
+    data = chapter.data(NAME)
+    expect(figure.locator(".figure-fallback img")).to_be_visible()
+    assert figure.locator(".figure-fallback img").get_attribute("alt") == data["text"]["alt"]
+    assert chapter.numbers(NAME) == data["text"]["numbers"]
+
+
+@pytest.mark.parametrize("width", [1200, 375])
+def test_no_serious_accessibility_violations(open_chapter, url, width):
+    chapter, _, _ = opened(open_chapter, url, NAME, viewport={"width": width, "height": 800})
+    assert serious_violations(chapter) == []

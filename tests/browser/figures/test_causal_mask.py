@@ -1,0 +1,61 @@
+"""causal-mask in the browser: the slider and the mask toggle step through the model's precomputed
+states; the key numbers, the readout and the grid's label are the model's text for the state shown."""
+from __future__ import annotations
+
+from engine.figures import compute
+from engine.figures.fmt import fill
+
+from ..conftest import expect
+from .helpers import centre, expect_same_node_focused, mark_element, text_lines
+
+PAGE = "06-no-peeking-ahead.html"
+
+
+def test_keyboard_slider_and_touch_toggle_show_the_engine_states(open_chapter, base_url):
+    chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter.wait_prerendered()
+    data = compute("causal-mask")
+    n = len(data["words"])
+    figure = chapter.figure("causal-mask")
+    assert chapter.numbers("causal-mask") == data["text"]["numbers"] == text_lines(data, n - 1)
+
+    slider = figure.locator('input[type="range"]')
+    assert slider.get_attribute("data-key-control") == "ArrowLeft"
+    mark_element(slider)
+    slider.focus()
+    slider.press("ArrowLeft")
+    expect(slider).to_have_value(str(n - 1))
+    expect_same_node_focused(chapter.page)
+    assert chapter.numbers("causal-mask") == text_lines(data, n - 2)
+    expect(figure.locator("output")).to_have_text(fill(data["text"]["parts"]["readout"], {"v": n - 1, "word": data["words"][n - 2]}))
+    # Under the mask no earlier row is outlined as changed; the blocked cells sit above the diagonal.
+    expect(figure.locator(".grid-row.changed")).to_have_count(0)
+    expect(figure.locator(".grid-cell.blocked")).to_have_count((n - 1) * (n - 2) // 2)
+
+    off = figure.locator('button[data-mode="off"]')
+    off.scroll_into_view_if_needed()
+    chapter.page.touchscreen.tap(*centre(off))
+    expect(off).to_have_attribute("aria-pressed", "true")
+    state = n + n - 2
+    assert chapter.numbers("causal-mask") == text_lines(data, state)
+    expect(figure.locator("svg[role=img]")).to_have_attribute("aria-label", data["text"]["states"][state]["label"])
+    expect(figure.locator(".grid-row.changed")).to_have_count(n - 2)  # every earlier row moved
+    expect(figure.locator(".grid-cell.blocked")).to_have_count(0)
+    width = chapter.page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375
+    assert chapter.page_errors == []
+
+
+def test_mouse_moves_the_slider_to_the_first_word(open_chapter, base_url):
+    chapter = open_chapter(base_url + PAGE)
+    chapter.wait_prerendered()
+    data = compute("causal-mask")
+    figure = chapter.figure("causal-mask")
+    slider = figure.locator('input[type="range"]')
+    slider.scroll_into_view_if_needed()
+    box = slider.bounding_box()
+    chapter.page.mouse.click(box["x"] + 2, box["y"] + box["height"] / 2)
+    expect(slider).to_have_value("1")
+    assert chapter.numbers("causal-mask") == text_lines(data, 0)
+    expect(figure.locator(".grid-cell[visibility=visible]")).to_have_count(1)
+    assert chapter.page_errors == []

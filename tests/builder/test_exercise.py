@@ -1,0 +1,85 @@
+"""The exercise directive: the page holds the task, the starter, hints and the solution without
+JavaScript; the build grades the solution and the starter; every mistake is one path:line error."""
+from __future__ import annotations
+
+import pytest
+
+from builder.build import build
+from builder.errors import BuildError
+
+from .helpers import one_chapter_site, paths_for
+
+GOOD = """\
+# Exercises
+
+/// exercise | softmax
+    starter: |
+      def softmax(x):
+          # exp, then divide by the total of the last axis
+          return x
+    solution: |
+      def softmax(x):
+          e = np.exp(x - x.max(axis=-1, keepdims=True))
+          return e / e.sum(axis=-1, keepdims=True)
+    hints:
+      - Subtract the row's maximum first; `x < 0` is fine.
+      - Sum with `axis=-1, keepdims=True`.
+
+Write `softmax(x)` over the last axis.
+///
+"""
+
+
+def _build(tmp_path, markdown):
+    content = one_chapter_site(tmp_path / "content", markdown)
+    out = tmp_path / "dist"
+    build(paths_for(content), out, pyodide_dist=None)
+    return out
+
+
+def test_the_page_holds_task_starter_hints_and_solution(tmp_path):
+    out = _build(tmp_path, GOOD)
+    page = (out / "01-test.html").read_text()
+    section = page[page.index('<section aria-labelledby="exercise-softmax-label"'):page.index("</section>")]
+    assert 'data-exercise="softmax"' in section and "<code>softmax(x)</code> over the last axis" in section
+    assert '<pre class="exercise-starter"><code class="language-python">def softmax(x):\n    # exp, then divide' in section
+    assert "<li>Subtract the row&rsquo;s maximum first; <code>x &lt; 0</code> is fine.</li>" in section
+    assert '<details class="exercise-solution"><summary>Solution</summary><pre class="exercise-answer">' in section
+    assert 'data-exercise-result data-state="idle" role="status"' in section
+    assert '<div class="exercise-actions" hidden><button type="button" data-action="run">Run</button>' in section
+    assert '<script type="module" src="assets/js/exercise.js">' in page and 'id="runtime-config"' in page
+    bundle = (out / "assets" / "js" / "editor.js").read_bytes()
+    assert len(bundle) > 100_000 and b".cm-content" in bundle and b"import " not in bundle[:200]  # CodeMirror, bundled
+
+
+def test_no_exercise_no_editor_bundle(tmp_path):
+    out = _build(tmp_path, "# Plain\n\nText.\n")
+    assert not (out / "assets" / "js" / "editor.js").exists()
+    assert "exercise.js" not in (out / "01-test.html").read_text()
+
+
+CASES = {
+    "unknown exercise": (GOOD.replace("exercise | softmax", "exercise | softmaxx"), 3, "unknown exercise 'softmaxx'"),
+    "unknown option": (GOOD.replace("    hints:", "    hint: x\n    hints:"), 12, "unknown option 'hint'"),
+    "no solution": (GOOD.replace("    solution: |\n      def softmax(x):\n          e = np.exp(x - x.max(axis=-1, keepdims=True))\n"
+                                 "          return e / e.sum(axis=-1, keepdims=True)\n", ""), 3, "needs 'solution'"),
+    "solution fails": (GOOD.replace("x - x.max(axis=-1, keepdims=True)", "x"), 8,
+                       "the solution does not pass the tests of 'softmax': The exponentials overflow"),
+    "solution raises": (GOOD.replace("return e / e.sum(axis=-1, keepdims=True)", "return e / undefined"), 8,
+                        "NameError"),
+    "starter passes": (GOOD.replace("          return x\n", "          e = np.exp(x - x.max(axis=-1, keepdims=True))\n"
+                                    "          return e / e.sum(axis=-1, keepdims=True)\n"), 4, "the starter already passes"),
+    "hints not a list": (GOOD.replace("    hints:\n      - Subtract the row's maximum first; `x < 0` is fine.\n"
+                                      "      - Sum with `axis=-1, keepdims=True`.\n", "    hints: just do it\n"), 12,
+                         "'hints' must be a list"),
+    "no task": (GOOD.replace("Write `softmax(x)` over the last axis.\n", ""), 3, "needs its task"),
+    "twice": (GOOD + "\n" + GOOD.split("\n", 2)[2], 19, "exercise 'softmax' is on this page twice"),
+}
+
+
+@pytest.mark.parametrize("case", CASES, ids=list(CASES))
+def test_a_mistake_is_one_error_at_its_line(tmp_path, case):
+    markdown, line, message = CASES[case]
+    with pytest.raises(BuildError) as err:
+        _build(tmp_path, markdown)
+    assert err.value.line == line and message in str(err.value), str(err.value)

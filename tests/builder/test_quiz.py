@@ -1,0 +1,89 @@
+"""The quiz directive: what a page holds without JavaScript, and one `path:line` error per mistake."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from builder.build import build
+from builder.errors import BuildError
+
+from .helpers import one_chapter_site, paths_for
+
+GOOD = """\
+# Quizzes
+
+/// quiz | weights-sum
+    choices:
+      a: They add up to $1$.
+      b: The largest is always <1>.
+    answer: a
+    explain:
+      a: Softmax divides each exponential by their *total*.
+      b: That is a hard arg-max.
+
+What do the weights of one row add up to?
+///
+"""
+
+
+def _build(tmp_path, markdown):
+    content = one_chapter_site(tmp_path / "content", markdown)
+    out = tmp_path / "dist"
+    build(paths_for(content), out, pyodide_dist=None)
+    return (out / "01-test.html").read_text()
+
+
+def test_a_quiz_reads_whole_without_javascript(tmp_path):
+    page = _build(tmp_path, GOOD)
+    quiz = page[page.index('<section aria-labelledby="quiz-weights-sum-question"'):page.index("</section>")]
+    assert 'data-quiz="weights-sum"' in quiz
+    assert re.findall(r'<input type="radio" name="quiz-weights-sum" id="quiz-weights-sum-(\w)" value="\1">', quiz) == ["a", "b"]
+    assert "<p>What do the weights of one row add up to?</p>" in quiz
+    assert "<math" in quiz and "<em>total</em>" in quiz  # choices and explanations are Markdown with math
+    assert "always &lt;1&gt;" in quiz  # escaped as Markdown escapes text
+    assert re.search(r'<details class="quiz-answers"><summary>Answers and why</summary>.*data-choice="a" data-right="true"'
+                     r'.*Right:.*data-choice="b" data-right="false".*Not quite:', quiz)
+    assert 'role="status" aria-live="polite"' in quiz
+    assert '<script type="module" src="assets/js/quiz.js">' in page
+
+
+def test_several_answers_make_check_boxes_and_a_check_button(tmp_path):
+    page = _build(tmp_path, GOOD.replace("answer: a", "answer: [a, b]"))
+    assert page.count('type="checkbox"') == 2 and 'class="quiz-check" hidden>Check</button>' in page
+    assert "Choose every answer that applies." in page
+
+
+def test_a_page_without_quizzes_loads_no_quiz_script(tmp_path):
+    assert "quiz.js" not in _build(tmp_path, "# Plain\n\nText.\n")
+
+
+
+CASES = {
+    "no id": (GOOD.replace("quiz | weights-sum", "quiz"), 3, "a quiz needs an id"),
+    "bad id": (GOOD.replace("quiz | weights-sum", "quiz | Weights Sum"), 3, "a quiz needs an id"),
+    "unknown option": (GOOD.replace("    answer: a", "    answer: a\n    hint: x"), 8, "unknown option 'hint'"),
+    "no answer": (GOOD.replace("    answer: a\n", ""), 3, "needs 'answer'"),
+    "answer not a choice": (GOOD.replace("answer: a", "answer: c"), 7, "answer must name one or more different choices"),
+    "repeated answer": (GOOD.replace("answer: a", "answer: [a, a]"), 7, "answer must name one or more different choices"),
+    "one choice": (GOOD.replace("      b: The largest is always <1>.\n", ""), 4, "needs 2 to 8 choices"),
+    "missing explanation": (GOOD.replace("      b: That is a hard arg-max.\n", ""), 8, "no explanation for choice 'b'"),
+    "explanation of nothing": (GOOD.replace("      b: That is a hard arg-max.", "      b: x\n      z: y"), 8,
+                               "explanation for unknown choice 'z'"),
+    "empty choice": (GOOD.replace("a: They add up to $1$.", "a: ''"), 4, "choices 'a' must be text"),
+    "choices not a mapping": (GOOD.replace("    choices:\n      a: They add up to $1$.\n      b: The largest is always <1>.",
+                                           "    choices: [x, y]"), 4, "'choices' must map each choice's id"),
+    "no question": (GOOD.replace("What do the weights of one row add up to?\n", ""), 3, "needs its question"),
+    "bad math": (GOOD.replace("$1$", r"$\frac{1$"), 4, "quiz 'weights-sum'"),
+    "same id twice": (GOOD + "\n" + GOOD.split("\n", 2)[2], 15, "quiz id 'weights-sum' is used twice"),
+    "quiz in a quote": ("# Q\n\n> /// quiz | x\n>     choices: {a: 1, b: 2}\n>     answer: a\n>     explain: {a: 1, b: 2}\n>\n> Q?\n> ///\n",
+                        3, "nested where quizzes cannot go"),
+}
+
+
+@pytest.mark.parametrize("case", CASES, ids=list(CASES))
+def test_a_mistake_is_one_error_at_its_line(tmp_path, case):
+    markdown, line, message = CASES[case]
+    with pytest.raises(BuildError) as err:
+        _build(tmp_path, markdown)
+    assert err.value.line == line and message in str(err.value), str(err.value)

@@ -1,0 +1,69 @@
+"""The graders on CPython: right solutions pass, and each attention-specific mistake is named."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.exercises import EXERCISES, grade, grade_json
+
+STABLE = "    e = np.exp(x - x.max(axis=-1, keepdims=True))\n    return e / e.sum(axis=-1, keepdims=True)\n"
+SOFTMAX = {
+    "right": ("def softmax(x):\n" + STABLE, "passed", "All cases pass"),
+    "unstable": ("def softmax(x):\n    e = np.exp(x)\n    return e / e.sum(axis=-1, keepdims=True)\n", "failed", "overflow"),
+    "wrong axis": ("def softmax(x):\n" + STABLE.replace("axis=-1", "axis=0"), "failed", "wrong axis"),
+    "whole array": ("def softmax(x):\n    e = np.exp(x - x.max())\n    return e / e.sum()\n", "failed", "whole array sums to 1"),
+    "raises": ("def softmax(x):\n    y = x\n    return y / 0 + undefined\n", "error", "(line 3): NameError"),
+    "syntax": ("def softmax(x)\n    return x\n", "error", "(line 1): SyntaxError"),
+    "no function": ("soft = 1\n", "error", "Define a function named softmax"),
+    "wrong shape": ("def softmax(x):\n    return x.sum(axis=-1)\n", "failed", "the result has shape"),
+    "not an array": ("def softmax(x):\n    return 'weights'\n", "failed", "should be an array of numbers"),
+}
+MASK = "    if causal:\n        s = np.where(np.tril(np.ones(s.shape[-2:], bool)), s, -np.inf)\n"
+SOFT = "    e = np.exp(s - s.max(axis=-1, keepdims=True))\n    w = e / e.sum(axis=-1, keepdims=True)\n"
+HEAD = "def attention(q, k, v, causal=False):\n    s = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])\n"
+ATTENTION = {
+    "right": (HEAD + MASK + SOFT + "    return w @ v\n", "passed", "All cases pass"),
+    "unscaled": (HEAD.replace(" / np.sqrt(q.shape[-1])", "") + MASK + SOFT + "    return w @ v\n", "failed", "not divided by √d_k"),
+    "wrong axis": (HEAD + MASK + SOFT.replace("axis=-1", "axis=-2") + "    return w @ v\n", "failed", "over the queries"),
+    "mask after softmax": (HEAD + SOFT + "    if causal:\n        w = np.where(np.tril(np.ones(w.shape[-2:], bool)), w, 0)\n"
+                           "    return w @ v\n", "failed", "mask is applied after the softmax"),
+    "mask ignored": (HEAD + SOFT + "    return w @ v\n", "failed", "must not read later positions"),
+    "unstable": (HEAD + MASK + "    e = np.exp(s)\n    w = e / e.sum(axis=-1, keepdims=True)\n    return w @ v\n", "failed", "overflow"),
+    "raises": (HEAD + "    return s @ q.T @ v\n", "error", "attention raised an error (line 3): ValueError"),
+}
+BACKWARD = {
+    "right": ("def softmax_backward(dweights, weights):\n"
+              "    return weights * (dweights - (dweights * weights).sum(axis=-1, keepdims=True))\n", "passed", "finite differences"),
+    "no sum term": ("def softmax_backward(dweights, weights):\n    return weights * dweights\n", "failed", "Σ term is missing"),
+    "whole-array sum": ("def softmax_backward(dweights, weights):\n    return weights * (dweights - (dweights * weights).sum())\n",
+                        "failed", "whole array"),
+    "diagonal only": ("def softmax_backward(dweights, weights):\n    return dweights * (weights - weights ** 2)\n",
+                      "failed", "diagonal of the softmax Jacobian"),
+}
+
+
+@pytest.mark.parametrize("name, case", [(n, c) for n, cases in (("softmax", SOFTMAX), ("attention", ATTENTION),
+                                                                ("softmax-backward", BACKWARD)) for c in cases])
+def test_each_solution_gets_the_verdict_it_deserves(name, case):
+    code, state, words = {"softmax": SOFTMAX, "attention": ATTENTION, "softmax-backward": BACKWARD}[name][case]
+    out = grade(name, code)
+    assert out["state"] == state and words in out["message"], out
+    if state == "failed":
+        assert out["case"]  # the first failing case is shown
+
+
+def test_an_error_names_the_line_of_the_readers_code():
+    out = grade("softmax", SOFTMAX["raises"][0])
+    assert out["line"] == 3
+
+
+def test_the_readers_code_does_not_leak_between_runs():
+    grade("softmax", "import numpy\nnumpy.exp = None\ndef softmax(x):\n    return x\n")
+    assert grade("softmax", SOFTMAX["right"][0])["state"] == "passed"  # numpy.exp is numpy's again
+
+
+def test_json_entry_point():
+    assert json.loads(grade_json("softmax", SOFTMAX["right"][0]))["data"]["state"] == "passed"
+    assert json.loads(grade_json("nope", "")) == {"ok": False, "error": "no exercise named 'nope'"}
+    assert set(EXERCISES) == {"softmax", "attention", "softmax-backward"}

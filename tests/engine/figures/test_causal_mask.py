@@ -1,0 +1,67 @@
+"""causal-mask: under the mask, rows of earlier words never change as words are added; without it
+they all do; the key-value cache computes fewer scores and the same outputs."""
+import numpy as np
+import pytest
+
+from engine.attention import attention_forward
+from engine.figures import compute, facts
+from engine.figures.causal_mask import TOLERANCE
+from engine.tasks import winograd
+
+
+def test_rows_of_earlier_words_are_unchanged_only_under_the_mask():
+    f = facts("causal-mask")
+    n = f["n_words"]
+    assert n == 11 and f["earlier_rows"] == n * (n - 1) // 2
+    assert f["masked_rows_changed"] == 0 and f["masked_largest_change"] < TOLERANCE
+    assert f["open_rows_changed"] == f["earlier_rows"]  # every earlier row moves without the mask
+    assert f["open_second_change"] > 0.4  # "The" goes from reading only itself to sharing
+    assert f["open_last_rows_changed"] == n - 1 and f["open_last_largest"] > 0.05
+
+
+def test_grid_states_match_the_engine_on_each_prefix():
+    data = compute("causal-mask")
+    x = winograd.embeddings("tired", copied=0.0)
+    wq, wk, wv = winograd.matrices()
+    for mode, causal in (("on", True), ("off", False)):
+        for t in (1, 5, 11):
+            w = np.array(data["modes"][mode]["weights"][t - 1])
+            ref = attention_forward(x[:t], wq, wk, wv, causal=causal)[1].weights[0]
+            np.testing.assert_allclose(w, ref, atol=1e-6)
+            assert w.shape == (t, t)
+            if causal:
+                assert np.all(np.triu(w, 1) == 0)
+        assert len(data["modes"][mode]["changed"][4]) == 4
+    assert not any(any(c) for c in data["modes"]["on"]["changed"])
+    assert all(all(c) for c in data["modes"]["off"]["changed"][1:])
+
+
+def test_the_pronoun_waits_and_the_last_word_resolves():
+    f = facts("causal-mask")
+    assert f["masked_it_sees"] == winograd.IT + 1
+    assert f["masked_it_share"] == pytest.approx(1 / f["masked_it_sees"])
+    assert f["masked_last_on_animal"] > 0.9
+    assert facts("causal-mask", {"last": "wide"})["last_word"] == "wide"
+
+
+def test_kv_cache_counts_and_agreement():
+    f = facts("causal-mask")
+    n = f["kv_n"]
+    assert f["kv_cached_scores"] == n * (n + 1) // 2 == 66
+    assert f["kv_recomputed_scores"] == n * (n + 1) * (2 * n + 1) // 6 == 506
+    assert f["kv_recomputed_allowed"] == sum(t * (t + 1) // 2 for t in range(1, n + 1))
+    assert f["kv_cached_key_rows"] == n and f["kv_recomputed_key_rows"] == n * (n + 1) // 2
+    assert f["kv_largest_difference"] < 1e-12
+
+
+def test_text_states_describe_each_step():
+    data = compute("causal-mask")
+    n = len(data["words"])
+    states = data["text"]["states"]
+    assert len(states) == 2 * n
+    assert data["text"]["numbers"] == states[n - 1]["numbers"] + data["text"]["fixed"]
+    assert "leaves all 4 earlier rows unchanged" in states[4]["numbers"][1]
+    assert "changes 4 of 4 earlier rows" in states[n + 4]["numbers"][1]
+    assert "66 scores" in data["text"]["fixed"][0] and "506" in data["text"]["fixed"][0]
+    opened = compute("causal-mask", {"causal": False, "shown": 3})["text"]["numbers"]
+    assert opened == states[n + 2]["numbers"] + data["text"]["fixed"]

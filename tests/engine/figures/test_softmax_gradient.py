@@ -1,0 +1,35 @@
+"""softmax-gradient: the formula A ⊙ (G − Σ G ⊙ A) agrees with central differences, and so does the
+engine's softmax_backward, on ordinary and on large scores."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.figures import ParamError, compute, facts
+
+
+@pytest.mark.parametrize("scores, upstream", [
+    ((2, 1, 0, -1), (1, 0, 0, 0)),
+    ((5, 5, -5, 0), (-5, 5, 2, 0.5)),
+    ((0.5, -0.5), (3, -3)),
+])
+def test_formula_and_finite_differences_agree(scores, upstream):
+    d = compute("softmax-gradient", {"scores": list(scores), "upstream": list(upstream), "labels": list("abcd"[:len(scores)])})
+    a, g = np.array(d["weights"]), np.array(d["upstream"])
+    np.testing.assert_allclose(d["formula"], a * (g - (g * a).sum()), atol=1e-15)
+    assert d["largest_difference"] < 1e-8
+    assert abs(sum(d["formula"])) < 1e-12  # adding a constant to every score changes nothing
+
+
+def test_a_wrong_formula_would_be_caught():
+    """The check has teeth: leaving out the Σ G ⊙ A term is off by far more than the tolerance."""
+    d = compute("softmax-gradient")
+    wrong = np.array(d["weights"]) * np.array(d["upstream"])
+    assert np.max(np.abs(wrong - np.array(d["numeric"]))) > 0.1
+
+
+def test_facts_and_errors():
+    f = facts("softmax-gradient")
+    assert f["largest_difference"] < 1e-8 and f["h"] == 1e-5
+    with pytest.raises(ParamError, match="option 'upstream' needs one entry per score"):
+        compute("softmax-gradient", {"upstream": [1, 0]})

@@ -1,0 +1,99 @@
+// Exercises (builder/directives/exercise.py): the reader writes NumPy in a CodeMirror editor and
+// Run grades it in a Python worker of its own (../runtime/grader.js) against the engine. The
+// result element's data-state is idle, running, passed, failed, error or timeout. The code is
+// kept in localStorage per page and exercise; Reset restores the starter; the solution shows
+// once the reader has run their code; hints come one at a time.
+import { grade, TIME_LIMIT_MS } from "../runtime/grader.js";
+import { unsupportedReason } from "../runtime/runtime.js";
+
+const PAGE = location.pathname.split("/").pop() || "index.html";
+const storageKey = (name) => `attention-exercise:${PAGE}:${name}`;
+
+function stored(name) {
+  try { return localStorage.getItem(storageKey(name)); } catch { return null; }
+}
+
+function keep(name, text) {
+  try { localStorage.setItem(storageKey(name), text); } catch { /* storage off: the code lives in the editor only */ }
+}
+
+async function setUp(section) {
+  const name = section.dataset.exercise;
+  const starter = section.querySelector(".exercise-starter").textContent;
+  const result = section.querySelector("[data-exercise-result]");
+  const actions = section.querySelector(".exercise-actions");
+  const run = actions.querySelector('[data-action="run"]');
+  const reset = actions.querySelector('[data-action="reset"]');
+  const hintButton = actions.querySelector('[data-action="hint"]');
+  const hintsBox = section.querySelector(".exercise-hints");
+  const hints = [...hintsBox.querySelectorAll("li")];
+  const solution = section.querySelector(".exercise-solution");
+  const holder = section.querySelector(".exercise-editor");
+
+  const why = unsupportedReason();
+  if (why) {
+    result.dataset.state = "error";
+    result.textContent = "Your code cannot run here: " + why + " The task, the hints and the solution stay readable.";
+    return;
+  }
+  let editor;
+  try {
+    const { createEditor } = await import("./editor.js");
+    const box = document.createElement("div");
+    box.className = "exercise-code";
+    holder.replaceChildren(box);
+    editor = createEditor(box, stored(name) ?? starter, {
+      label: `Your code for ${section.querySelector(".exercise-label").textContent}. Tab indents; Escape, then Tab, moves on.`,
+      onChange: (text) => keep(name, text),
+    });
+    const keys = document.createElement("p");
+    keys.className = "exercise-keys";
+    keys.setAttribute("aria-hidden", "true"); // the editor's own label says it to screen readers
+    keys.textContent = "In the editor, Tab indents; press Escape, then Tab, to move on (Escape twice if a list of completions is open).";
+    holder.append(keys);
+  } catch (err) {
+    result.textContent = "The editor could not load (" + err.message + "); the starter code is shown as text.";
+    return;
+  }
+  actions.hidden = false;
+  solution.hidden = true; // revealed after a first run
+  hintsBox.hidden = true; // revealed one at a time
+  hints.forEach((li) => { li.hidden = true; });
+
+  function show(state, text) {
+    result.dataset.state = state;
+    result.textContent = text;
+  }
+
+  run.addEventListener("click", async () => {
+    run.disabled = true;
+    show("running", "Running your code against the tests…");
+    const out = await grade(name, editor.text, (status) => show("running", status));
+    run.disabled = false;
+    solution.hidden = false;
+    if (out.state === "timeout") {
+      show("timeout", `Stopped after ${TIME_LIMIT_MS / 1000} seconds: your code ran too long (a loop that never ends, or a very large array?). Python was restarted; press Run again after a change.`);
+    } else if (out.state === "unavailable") {
+      show("error", "Your code cannot run here: " + out.message);
+    } else if (out.state === "failed") {
+      show("failed", out.message + (out.case ? " First failing case: " + out.case + "." : ""));
+    } else {
+      show(out.state, out.message);
+    }
+  });
+  reset.addEventListener("click", () => {
+    editor.text = starter;
+    keep(name, starter);
+    show("idle", "Back to the starter code.");
+  });
+  hintButton.addEventListener("click", () => {
+    const next = hints.find((li) => li.hidden);
+    if (!next) return;
+    hintsBox.hidden = false;
+    hintsBox.open = true;
+    next.hidden = false;
+    if (!hints.some((li) => li.hidden)) hintButton.disabled = true;
+  });
+}
+
+for (const section of document.querySelectorAll("[data-exercise]")) setUp(section);

@@ -1,0 +1,79 @@
+// Quizzes (builder/directives/quiz.py): choosing an answer shows why, in the quiz's live region,
+// from the explanations the page already holds in its "Answers and why" disclosure. Answers are
+// kept in localStorage per page and quiz and restored on the next visit. Without JavaScript the
+// question, the choices and every explanation are on the page.
+const PAGE = location.pathname.split("/").pop() || "index.html";
+const storageKey = (id) => `attention-quiz:${PAGE}:${id}`;
+
+function load(id, known) {
+  try {
+    const saved = JSON.parse(localStorage.getItem(storageKey(id)) ?? "null");
+    return Array.isArray(saved) && saved.length && saved.every((c) => known.has(c)) ? saved : null;
+  } catch {
+    return null; // storage off, or a value this page did not write
+  }
+}
+
+function save(id, chosen) {
+  try { localStorage.setItem(storageKey(id), JSON.stringify(chosen)); } catch { /* storage off: nothing kept */ }
+}
+
+function setUp(quiz) {
+  const id = quiz.dataset.quiz;
+  const inputs = [...quiz.querySelectorAll(".quiz-choice input")];
+  const multiple = inputs[0]?.type === "checkbox";
+  const feedback = quiz.querySelector(".quiz-feedback");
+  const check = quiz.querySelector(".quiz-check");
+  const why = new Map([...quiz.querySelectorAll(".quiz-answers li")].map((li) => [li.dataset.choice, li]));
+  const right = new Set([...why].filter(([, li]) => li.dataset.right === "true").map(([c]) => c));
+
+  function show(chosen) {
+    const correct = chosen.length === right.size && chosen.every((c) => right.has(c));
+    quiz.dataset.state = correct ? "right" : "wrong";
+    const parts = [];
+    if (multiple) {
+      const verdict = document.createElement("strong");
+      verdict.textContent = correct ? "Right. " : "Not yet: " + right.size + (right.size === 1 ? " choice is" : " choices are") + " right. ";
+      parts.push(verdict);
+    }
+    for (const c of chosen) {
+      const li = why.get(c);
+      const line = document.createElement("span");
+      line.className = "quiz-said";
+      const verdict = document.createElement("strong");
+      verdict.textContent = li.querySelector(".quiz-verdict").textContent + " ";
+      line.append(verdict, ...[...li.querySelector(".quiz-why").childNodes].map((n) => n.cloneNode(true)), " ");
+      parts.push(line);
+    }
+    feedback.replaceChildren(...parts);
+    for (const input of inputs) {
+      const li = input.closest(".quiz-choice");
+      li.classList.toggle("quiz-right", chosen.includes(input.value) && right.has(input.value));
+      li.classList.toggle("quiz-wrong", chosen.includes(input.value) && !right.has(input.value));
+    }
+  }
+
+  function answer() {
+    const chosen = inputs.filter((i) => i.checked).map((i) => i.value);
+    if (!chosen.length) {
+      feedback.textContent = "Choose an answer first.";
+      return;
+    }
+    save(id, chosen);
+    show(chosen);
+  }
+
+  if (multiple) {
+    check.hidden = false;
+    check.addEventListener("click", answer);
+  } else {
+    for (const input of inputs) input.addEventListener("change", answer);
+  }
+  const saved = load(id, why);
+  if (saved) {
+    for (const input of inputs) input.checked = saved.includes(input.value);
+    show(saved);
+  }
+}
+
+for (const quiz of document.querySelectorAll("[data-quiz]")) setUp(quiz);

@@ -1,0 +1,78 @@
+// The exercises' grader: a Python worker of its own (the same worker.js as the figures', booted
+// separately), so the reader's code can neither reach the page nor stall the figures. A run that
+// takes longer than TIME_LIMIT_MS after Python is ready (a runaway loop, a huge allocation) is
+// stopped by terminating the worker; the next run starts a fresh one.
+import { resolveConfig, unsupportedReason } from "./runtime.js";
+
+export const TIME_LIMIT_MS = 5000;
+
+let worker = null;
+let ready = null; // resolves when the worker's Python is ready, rejects with why it is not
+let nextId = 1;
+const pending = new Map();
+
+function boot(onStatus) {
+  const configEl = document.getElementById("runtime-config");
+  const config = resolveConfig(JSON.parse(configEl.textContent));
+  worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  ready = new Promise((resolve, reject) => {
+    worker.onmessage = (e) => {
+      const msg = e.data;
+      if (msg.type === "status") {
+        if (msg.state === "ready") resolve();
+        else if (msg.state === "unavailable") reject(new Error(msg.text));
+        else onStatus(msg.text);
+      } else if (msg.type === "result" || msg.type === "error") {
+        const p = pending.get(msg.id);
+        pending.delete(msg.id);
+        if (msg.type === "result") p?.resolve(msg.data);
+        else p?.reject(new Error(msg.message));
+      }
+    };
+    worker.onerror = (e) => {
+      e.preventDefault?.();
+      reject(new Error(e.message ? "The Python worker crashed: " + e.message : "The Python worker could not be loaded."));
+    };
+  });
+  ready.catch(() => {});
+  worker.postMessage({ type: "boot", config });
+}
+
+function stop() {
+  worker?.terminate();
+  worker = null;
+  ready = null;
+  for (const p of pending.values()) p.reject(new Error("stopped"));
+  pending.clear();
+}
+
+/**
+ * Grade `code` for `exercise`. onStatus(text) reports Python starting. Resolves with the grader's
+ * verdict {state: passed | failed | error, message, line, case}, or {state: "timeout"} after the
+ * time limit, or {state: "unavailable", message} when Python cannot run here.
+ */
+export async function grade(exercise, code, onStatus = () => {}) {
+  const why = unsupportedReason();
+  if (why) return { state: "unavailable", message: why };
+  if (!worker) boot(onStatus);
+  try {
+    await ready;
+  } catch (err) {
+    stop(); // a later run tries again from scratch
+    return { state: "unavailable", message: err.message };
+  }
+  const id = nextId++;
+  const answer = new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
+  let timer;
+  const limit = new Promise((resolve) => { timer = setTimeout(() => resolve({ state: "timeout" }), TIME_LIMIT_MS); });
+  worker.postMessage({ type: "grade", id, exercise, code });
+  try {
+    const out = await Promise.race([answer, limit]);
+    if (out.state === "timeout") stop();
+    return out;
+  } catch (err) {
+    return { state: "error", message: err.message, line: null, case: null };
+  } finally {
+    clearTimeout(timer);
+  }
+}
