@@ -43,6 +43,7 @@ FIGURES = (  # in reading order
     "qkv-matrices",
     "attention-stages",
     "softmax-gradient",
+    "lookup-training",
     "two-heads",
 )
 
