@@ -166,7 +166,60 @@ def chapter_weights(site: Path) -> dict:
     return out
 
 
+def bytes_per_chapter(site: Path) -> dict:
+    """Bytes each page transfers while a reader scrolls it to the end (fresh browser cache, the CDN
+    unreachable): the runtime's share (Pyodide, the worker, the engine wheel) and the rest."""
+    from playwright.sync_api import sync_playwright
+
+    from builder.serve import static_server
+    from builder.site_config import load_site_config
+
+    server = static_server(site)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    pages = ["index.html", *(f"{e.path.stem}.html" for e in load_site_config(ROOT / "content").chapters)]
+    out = {}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        for name in pages:
+            context = browser.new_context(viewport={"width": 1200, "height": 800}, service_workers="block")
+            context.route("**/cdn.jsdelivr.net/**", lambda route: route.abort())
+            page = context.new_page()
+            sizes: dict[str, int] = {}
+
+            def on_response(resp, sizes=sizes):
+                try:
+                    sizes[resp.url] = len(resp.body())
+                except Exception:
+                    pass
+
+            page.on("response", on_response)
+            page.goto(f"{base}/{name}", wait_until="load")
+            height = page.evaluate("document.body.scrollHeight")
+            for y in range(0, height + 800, 600):  # a reader scrolling through every figure
+                page.mouse.wheel(0, 600)
+                page.wait_for_timeout(60)
+            page.wait_for_timeout(1500)
+            try:
+                page.wait_for_function("() => { const s = document.querySelector('[data-runtime-status]');"
+                                       " return !s || !['loading'].includes(s.dataset.state); }", timeout=60_000)
+            except Exception:
+                pass
+            runtime = sum(n for u, n in sizes.items() if re.search(r"/(pyodide|py)/|/worker\.js$", u))
+            out[name] = {"runtime_kb": round(runtime / 1024, 1),
+                         "other_kb": round((sum(sizes.values()) - runtime) / 1024, 1)}
+            context.close()
+        browser.close()
+    server.shutdown()
+    return out
+
+
 def main() -> int:
+    if sys.argv[1:] == ["--bytes-per-chapter"]:  # only that part, on a fresh build
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "dist"
+            subprocess.run([sys.executable, str(ROOT / "build.py"), "--out", str(out)], check=True, capture_output=True)
+            print(json.dumps(bytes_per_chapter(out), indent=2))
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         out = tmp / "dist"
@@ -174,6 +227,7 @@ def main() -> int:
         if Path("/usr/bin/chromium").exists():
             report.update(browser_figures(out))
             report["chapter_weight_before_runtime"] = chapter_weights(out)
+            report["bytes_per_chapter_read_to_the_end"] = bytes_per_chapter(out)
         else:
             report["browser"] = "skipped: /usr/bin/chromium not installed"
     print(json.dumps(report, indent=2))

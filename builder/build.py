@@ -68,6 +68,11 @@ class Chapter:
     def url(self) -> str:
         return f"{self.slug}.html"
 
+    @property
+    def uses_python(self) -> bool:
+        """A live figure or an exercise: only then does the page carry the runtime's config."""
+        return self.has_exercises or any(f.live for f in self.figures)
+
 
 @dataclass
 class Site:
