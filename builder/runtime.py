@@ -86,16 +86,16 @@ def _missing_core(folder: Path) -> list[str]:
     return [n for n in CORE_FILES if not (folder / n).is_file()]
 
 
-def from_npm(node_modules: Path) -> Runtime:
+def from_npm(node_modules: Path, pinned_path: Path = PINNED) -> Runtime:
     folder = node_modules / "pyodide"
     missing = _missing_core(folder) if folder.is_dir() else list(CORE_FILES)
     if missing:
         raise BuildError(folder, None, f"Pyodide core missing ({', '.join(missing)}): run 'npm ci' first")
     version = core_version(folder)
-    pinned = json.loads(PINNED.read_text())
+    pinned = json.loads(pinned_path.read_text())
     if pinned["version"] != version:
-        raise BuildError(PINNED, None, f"node_modules has Pyodide {version} but hashes are pinned for "
-                                       f"{pinned['version']}; update package.json and {PINNED.name} together")
+        raise BuildError(pinned_path, None, f"node_modules has Pyodide {version} but hashes are pinned for "
+                                       f"{pinned['version']}; update package.json and {pinned_path.name} together")
     for name in CORE_FILES:
         if sha256(folder / name) != pinned["sha256"][name]:
             raise BuildError(folder / name, None, "sha256 differs from the pinned core: reinstall with 'npm ci'")
