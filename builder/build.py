@@ -18,7 +18,7 @@ import jinja2
 
 from engine.figures import FIGURES, ParamError
 
-from . import palette, swap
+from . import offline, palette, swap
 from .directives import DIRECTIVES, NAMES, exercise, quiz
 from .directives.figure import param_error
 from .errors import BuildError, display_path, read_source
@@ -202,6 +202,8 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
     site.files[".nojekyll"] = b""
     site.files[MARKER] = (json.dumps(runtime_config, indent=2) + "\n").encode()
     check_links(chapters, set(site.files) | set(site.copies))
+    if not live_reload:  # `serve` rebuilds on every save: a cache in front of it would show stale pages
+        site.files[offline.SW] = offline.service_worker(paths.theme, site.files, site.copies)
     return site
 
 
