@@ -25,6 +25,7 @@ from .errors import BuildError, display_path, read_source
 from .expressions import RE_EXPR, ExpressionError, evaluate
 from .figures import FigureCache, RenderedFigure, check_parts, embed_json, model_file, render_figure
 from .links import check_links
+from .lockfile import add_wheel
 from .bundle import editor_bundle
 from .markdown_render import render
 from .pages import environment
@@ -166,16 +167,20 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
     chapters = [gather_chapter(e, cache, bibliography) for e in config.chapters]
     site = Site(chapters=chapters)
     wheel_name, wheel = build_wheel(paths.engine)
-    wheel_path = f"py/{hashlib.sha256(wheel).hexdigest()[:12]}/{wheel_name}"
-    site.files[wheel_path] = wheel
-    site.copies.update(runtime.files)
+    # The engine beside Pyodide's packages (a folder named by its hash, so no cache keeps an old
+    # one), registered in the shipped lock by pyodide-build's tooling: the worker loads it by name.
+    wheel_rel = f"{hashlib.sha256(wheel).hexdigest()[:12]}/{wheel_name}"
+    site.files[f"pyodide/{wheel_rel}"] = wheel
+    copies = dict(runtime.files)
+    site.files["pyodide/pyodide-lock.json"] = add_wheel(copies.pop("pyodide/pyodide-lock.json"), wheel_rel, wheel)
+    site.copies.update(copies)
     copies, files = _assets(paths.theme, live_reload)
     site.copies.update(copies)
     site.files.update(files)
     if any(ch.has_exercises for ch in chapters):
         site.files["assets/js/editor.js"] = editor_bundle(paths.root, paths.node_modules)
     env = environment(paths.theme)
-    runtime_config = runtime.config(wheel_path)
+    runtime_config = runtime.config()
     cited_in = citing_chapters(chapters)
     site.warnings += uncited_warnings(bibliography, cited_in)
     if not cited_in:

@@ -21,6 +21,7 @@ CORE_MODULES = ("pyodide.asm.mjs", "pyodide.asm.js")
 LOADED = (*CORE_MODULES, "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json", "pyodide.asm.data")
 NEEDED = ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 ENGINE_NEEDS = ("numpy",)  # what the engine imports, by Pyodide package name
+ENGINE_PACKAGE = "attention-engine"  # the engine wheel's name in pyodide-lock.json
 CDN = "https://cdn.jsdelivr.net/pyodide/v{version}/full/"
 PINNED = Path(__file__).with_name("pyodide_core.json")
 
@@ -32,14 +33,14 @@ class Runtime:
     vendored: list[str] = field(default_factory=list)  # package names whose wheels we ship
     package_base_url: str | None = None  # where Pyodide fetches packages when not vendored
 
-    def config(self, engine_wheel: str) -> dict:
+    def config(self) -> dict:
         return {
             "pyodideVersion": self.version,
             "indexURL": "pyodide/",
             "packageBaseUrl": self.package_base_url,
             "vendored": self.vendored,
-            "needs": list(ENGINE_NEEDS),
-            "engineWheel": engine_wheel,
+            "engine": ENGINE_PACKAGE,  # by name: its lock entry (builder/lockfile.py) lists numpy
+            "shipped": [*self.vendored, ENGINE_PACKAGE],  # packages the site itself serves
         }
 
 

@@ -25,7 +25,7 @@ def test_every_file_is_listed_with_its_size_and_hash(tmp_path):
         data = on_disk[rel].read_bytes()
         assert (size, digest) == (len(data), hashlib.sha256(data).hexdigest()), rel
     assert any(rel.startswith("pyodide/") for rel in listed["files"])  # the runtime too
-    assert any(rel.startswith("py/") and rel.endswith(".whl") for rel in listed["files"])  # the engine wheel
+    assert any(rel.startswith("pyodide/") and rel.endswith(".whl") for rel in listed["files"])  # the engine wheel
 
 
 def test_the_version_follows_the_content(tmp_path):

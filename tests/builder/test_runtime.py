@@ -32,8 +32,10 @@ def distribution(tmp_path):
     for name, deps in (("numpy", ["helper-lib"]), ("helper-lib", []), ("unused", [])):
         file_name = f"{name.replace('-', '_')}-1.0-cp314-none-any.whl"
         digest = fake_wheel(folder / file_name, name.replace("-", "_"))
-        packages[name] = {"name": name, "file_name": file_name, "sha256": digest, "depends": deps, "imports": [name]}
-    (folder / "pyodide-lock.json").write_text(json.dumps({"info": {"python": "3.14.0"}, "packages": packages}))
+        packages[name] = {"name": name, "version": "1.0", "file_name": file_name, "install_dir": "site",
+                          "sha256": digest, "depends": deps, "imports": [name]}
+    info = json.loads((NPM_CORE / "pyodide-lock.json").read_text())["info"]  # what pyodide-lock reads
+    (folder / "pyodide-lock.json").write_text(json.dumps({"info": info, "packages": packages}))
     return folder
 
 
