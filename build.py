@@ -56,6 +56,10 @@ def main(argv=None) -> int:
             site = build(paths, args.out, args.pyodide_dist)
             print(f"built {len(site.files) + len(site.copies)} files into {args.out} "
                   f"in {time.perf_counter() - t0:.2f} s", flush=True)
+            if args.pyodide_dist is None:
+                print("numpy is not vendored: live figures load it from Pyodide's CDN at read time; for a "
+                      "site that also runs them offline, see README 'Offline reading and numpy' "
+                      "(build.py fetch-runtime, --pyodide-dist)", flush=True)
     except BuildError as err:
         print(err, file=sys.stderr)
         return 1
