@@ -116,7 +116,8 @@ self.addEventListener("fetch", (event) => {
       // Keep it if it is this build's file (checked by hash), without holding up the page.
       const copy = response.clone();
       event.waitUntil(copy.arrayBuffer().then(async (body) => {
-        if ((await hex(body)) !== files[path][1]) return;
+        // Not this build's file: the server has a newer build; look for its service worker now.
+        if ((await hex(body)) !== files[path][1]) return self.registration.update();
         await cache.put(urlOf(path), kept(body, copy, path));
       }).catch(() => {}));
     }
