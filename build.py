@@ -4,6 +4,8 @@
     python build.py [--out DIR] [--pyodide-dist DIR]     build the site
     python build.py serve [--port N]                      build, serve, rebuild on change
     python build.py check                                 validate without writing
+    python build.py fetch-runtime [--out DIR] [--url URL] a Pyodide distribution folder for --pyodide-dist:
+                                                          the pinned core and numpy from the official release
 
 `python` is the venv's (.venv/bin/python); `python3 dev.py build|serve|check` sets it up first.
 """
@@ -19,8 +21,11 @@ ROOT = Path(__file__).resolve().parent
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="Build the attention explainer.")
-    ap.add_argument("command", nargs="?", default="build", choices=("build", "serve", "check"))
-    ap.add_argument("--out", type=Path, default=ROOT / "dist", help="output folder (default: dist/)")
+    ap.add_argument("command", nargs="?", default="build", choices=("build", "serve", "check", "fetch-runtime"))
+    ap.add_argument("--out", type=Path, default=None,
+                    help="output folder (default: dist/; for fetch-runtime .cache/pyodide/)")
+    ap.add_argument("--url", default=None, help="fetch-runtime: the release archive (default: the official "
+                                                "pyodide-<version>.tar.bz2 of the pinned version)")
     ap.add_argument("--content", type=Path, default=None, help="content folder (default: content/)")
     ap.add_argument("--pyodide-dist", type=Path, default=None,
                     help="a Pyodide distribution folder to vendor the core and numpy from (offline reading)")
@@ -32,6 +37,12 @@ def main(argv=None) -> int:
 
     paths = Paths.at(ROOT, args.content)
     try:
+        if args.command == "fetch-runtime":
+            from builder.fetch import fetch_runtime
+            folder = fetch_runtime(args.out or ROOT / ".cache" / "pyodide", paths.node_modules, args.url)
+            print(f"Pyodide distribution in {folder}: build with --pyodide-dist {folder}", flush=True)
+            return 0
+        args.out = args.out or ROOT / "dist"
         if args.command == "serve":
             from builder.serve import serve
             return serve(paths, args.out, args.port, args.pyodide_dist)
@@ -45,6 +56,10 @@ def main(argv=None) -> int:
             site = build(paths, args.out, args.pyodide_dist)
             print(f"built {len(site.files) + len(site.copies)} files into {args.out} "
                   f"in {time.perf_counter() - t0:.2f} s", flush=True)
+            if args.pyodide_dist is None:
+                print("numpy is not vendored: live figures load it from Pyodide's CDN at read time; for a "
+                      "site that also runs them offline, see README 'Offline reading and numpy' "
+                      "(build.py fetch-runtime, --pyodide-dist)", flush=True)
     except BuildError as err:
         print(err, file=sys.stderr)
         return 1

@@ -51,6 +51,37 @@ def python_env() -> None:
     stamp.touch()
 
 
+TOOLS = ROOT / ".venv-pyodide"
+TOOLS_REQUIREMENTS = ROOT / "builder" / "pyodide-tools.txt"
+
+
+def _python_312() -> str | None:
+    """A Python >= 3.12 for pyodide-build: on PATH, or one pyenv installed."""
+    names = [shutil.which(n) for n in ("python3.13", "python3.12")]
+    names += sorted(map(str, Path.home().glob(".pyenv/versions/3.1[2-9]*/bin/python3")), reverse=True)
+    for name in filter(None, names):
+        ok = subprocess.run([name, "-c", "import sys; sys.exit(sys.version_info < (3, 12))"], capture_output=True)
+        if ok.returncode == 0:
+            return name
+    return None
+
+
+def pyodide_env() -> None:
+    """pyodide-build's lockfile tooling in a venv of its own: it needs Python >= 3.12."""
+    stamp = TOOLS / f".installed-{_digest(TOOLS_REQUIREMENTS)}"
+    if stamp.exists():
+        return
+    python = _python_312()
+    if python is None:
+        sys.exit("dev.py: pyodide-build (which registers the engine in pyodide-lock.json) needs Python >= 3.12: "
+                 "install python3.12 or newer")
+    _run([python, "-m", "venv", TOOLS])
+    _run([TOOLS / "bin" / "pip", "install", "--quiet", "--disable-pip-version-check", "-r", TOOLS_REQUIREMENTS])
+    for old in TOOLS.glob(".installed-*"):
+        old.unlink()
+    stamp.touch()
+
+
 def node_env() -> None:
     """node_modules exactly as package-lock.json says (Pyodide's core, axe-core)."""
     npm = shutil.which("npm")
@@ -68,6 +99,7 @@ def main(argv: list[str]) -> int:
         print(__doc__)
         return 2
     python_env()
+    pyodide_env()
     node_env()
     if argv[0] in ("build", "serve", "check"):  # build.py's own commands, in the venv's Python
         command = [] if argv[0] == "build" else [argv[0]]

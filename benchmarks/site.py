@@ -5,6 +5,8 @@
 - rebuild: `build.py serve`, time from editing one chapter to the rebuilt site
 - page weight: bytes a chapter transfers before the runtime starts (HTML, CSS, JS, fonts; images apart)
 - runtime: in Chromium on 127.0.0.1, ms from the first interaction to the status line settling
+- bytes per chapter read to the end, the runtime's share apart (--bytes-per-chapter: that alone)
+- offline size, and Python's boot on a second chapter of the same visit (--second-chapter-boot)
 """
 from __future__ import annotations
 
@@ -166,7 +168,120 @@ def chapter_weights(site: Path) -> dict:
     return out
 
 
+def bytes_per_chapter(site: Path) -> dict:
+    """Bytes each page transfers while a reader scrolls it to the end (fresh browser cache, the CDN
+    unreachable): the runtime's share (Pyodide, the worker, the engine wheel) and the rest."""
+    from playwright.sync_api import sync_playwright
+
+    from builder.serve import static_server
+    from builder.site_config import load_site_config
+
+    server = static_server(site)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    pages = ["index.html", *(f"{e.path.stem}.html" for e in load_site_config(ROOT / "content").chapters)]
+    out = {}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        for name in pages:
+            context = browser.new_context(viewport={"width": 1200, "height": 800}, service_workers="block")
+            context.route("**/cdn.jsdelivr.net/**", lambda route: route.abort())
+            page = context.new_page()
+            sizes: dict[str, int] = {}
+
+            def on_response(resp, sizes=sizes):
+                try:
+                    sizes[resp.url] = len(resp.body())
+                except Exception:
+                    pass
+
+            page.on("response", on_response)
+            page.goto(f"{base}/{name}", wait_until="load")
+            height = page.evaluate("document.body.scrollHeight")
+            for y in range(0, height + 800, 600):  # a reader scrolling through every figure
+                page.mouse.wheel(0, 600)
+                page.wait_for_timeout(60)
+            page.wait_for_timeout(1500)
+            try:
+                page.wait_for_function("() => { const s = document.querySelector('[data-runtime-status]');"
+                                       " return !s || !['loading'].includes(s.dataset.state); }", timeout=60_000)
+            except Exception:
+                pass
+            runtime = sum(n for u, n in sizes.items() if re.search(r"/(pyodide|py)/|/worker\.js$", u))
+            out[name] = {"runtime_kb": round(runtime / 1024, 1),
+                         "other_kb": round((sum(sizes.values()) - runtime) / 1024, 1)}
+            context.close()
+        browser.close()
+    server.shutdown()
+    return out
+
+
+def second_chapter_boot(site: Path) -> dict:
+    """Python's boot on a first chapter, then on a second one in the same visit (service worker on):
+    ms from the first live figure on screen to "ready", and the runtime bytes taken from the network."""
+    from playwright.sync_api import sync_playwright
+
+    from builder.serve import static_server
+
+    server = static_server(site)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    out = {}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 1200, "height": 800}, bypass_csp=True)
+        page = context.new_page()
+        fetched = {"network": 0, "service_worker": 0}
+
+        def on_response(resp):
+            if "/pyodide/" in resp.url:
+                try:
+                    fetched["service_worker" if resp.from_service_worker else "network"] += len(resp.body())
+                except Exception:
+                    pass
+
+        context.on("response", on_response)
+        for name in ("04-scores-to-weights.html", "05-what-gets-passed-along.html"):
+            fetched.update(network=0, service_worker=0)
+            page.goto(f"{base}/{name}", wait_until="load")
+            page.wait_for_timeout(500)
+            t0 = page.evaluate("() => { document.querySelector('[data-figure][data-live]').scrollIntoView();"
+                               " return performance.now(); }")
+            page.wait_for_function("['ready','unavailable'].includes(document.querySelector('[data-runtime-status]').dataset.state)",
+                                   timeout=120_000)
+            t1 = page.evaluate("performance.now()")
+            out[name] = {"boot_ms": round(t1 - t0), "state": page.evaluate(
+                "document.querySelector('[data-runtime-status]').dataset.state"),
+                "runtime_kb_from_network": round(fetched["network"] / 1024, 1),
+                "runtime_kb_from_service_worker": round(fetched["service_worker"] / 1024, 1)}
+        browser.close()
+    server.shutdown()
+    return out
+
+
+def offline_size(site: Path) -> dict:
+    """What "Save for offline" stores: the build's precache manifest, in all and the runtime's part."""
+    head = (site / "sw.js").read_text().split("\n", 1)[0]
+    files = json.loads(head.removeprefix("const MANIFEST = ").rstrip(";"))["files"]
+    runtime = sum(size for rel, (size, _) in files.items() if rel.startswith("pyodide/"))
+    return {"files": len(files), "total_mb": round(sum(f[0] for f in files.values()) / 1e6, 2),
+            "runtime_mb": round(runtime / 1e6, 2)}
+
+
 def main() -> int:
+    if sys.argv[1:] == ["--second-chapter-boot"]:  # vendored, numpy a stand-in: Python reaches "ready"
+        from tests.browser.test_live_numpy import _stand_in_distribution
+        from builder.build import Paths, build
+
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "dist"
+            build(Paths.at(ROOT), out, pyodide_dist=_stand_in_distribution(Path(tmp) / "pyodide"))
+            print(json.dumps({"offline_size": offline_size(out), "boot": second_chapter_boot(out)}, indent=2))
+        return 0
+    if sys.argv[1:] == ["--bytes-per-chapter"]:  # only that part, on a fresh build
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "dist"
+            subprocess.run([sys.executable, str(ROOT / "build.py"), "--out", str(out)], check=True, capture_output=True)
+            print(json.dumps(bytes_per_chapter(out), indent=2))
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         out = tmp / "dist"
@@ -174,8 +289,10 @@ def main() -> int:
         if Path("/usr/bin/chromium").exists():
             report.update(browser_figures(out))
             report["chapter_weight_before_runtime"] = chapter_weights(out)
+            report["bytes_per_chapter_read_to_the_end"] = bytes_per_chapter(out)
         else:
             report["browser"] = "skipped: /usr/bin/chromium not installed"
+        report["offline_size"] = offline_size(out)
     print(json.dumps(report, indent=2))
     return 0
 

@@ -19,7 +19,7 @@ import jinja2
 
 from engine.figures import FIGURES, ParamError
 
-from . import palette, swap
+from . import offline, palette, swap
 from .favicon import PATH as FAVICON, favicon_svg
 from .directives import DIRECTIVES, NAMES, exercise, quiz
 from .directives.figure import param_error
@@ -27,6 +27,7 @@ from .errors import BuildError, display_path, read_source
 from .expressions import RE_EXPR, ExpressionError, evaluate
 from .figures import FigureCache, RenderedFigure, check_parts, embed_json, model_file, render_figure
 from .links import check_links
+from .lockfile import add_wheel
 from .bundle import editor_bundle
 from .markdown_render import render
 from .pages import environment
@@ -87,6 +88,11 @@ class Chapter:
         m = RE_VIEWBOX.search(fig.svg[:4000].decode("utf-8", "replace"))
         width, height = (round(float(m.group(1))), round(float(m.group(2)))) if m else (400, 250)
         return {"src": fig.svg_path, "width": width, "height": height}
+
+    @property
+    def uses_python(self) -> bool:
+        """A live figure or an exercise: only then does the page carry the runtime's config."""
+        return self.has_exercises or any(f.live for f in self.figures)
 
 
 @dataclass
@@ -182,16 +188,20 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
     chapters = [gather_chapter(e, cache, bibliography) for e in config.chapters]
     site = Site(chapters=chapters)
     wheel_name, wheel = build_wheel(paths.engine)
-    wheel_path = f"py/{hashlib.sha256(wheel).hexdigest()[:12]}/{wheel_name}"
-    site.files[wheel_path] = wheel
-    site.copies.update(runtime.files)
+    # The engine beside Pyodide's packages (a folder named by its hash, so no cache keeps an old
+    # one), registered in the shipped lock by pyodide-build's tooling: the worker loads it by name.
+    wheel_rel = f"{hashlib.sha256(wheel).hexdigest()[:12]}/{wheel_name}"
+    site.files[f"pyodide/{wheel_rel}"] = wheel
+    copies = dict(runtime.files)
+    site.files["pyodide/pyodide-lock.json"] = add_wheel(copies.pop("pyodide/pyodide-lock.json"), wheel_rel, wheel)
+    site.copies.update(copies)
     copies, files = _assets(paths.theme, live_reload)
     site.copies.update(copies)
     site.files.update(files)
     if any(ch.has_exercises for ch in chapters):
         site.files["assets/js/editor.js"] = editor_bundle(paths.root, paths.node_modules)
     env = environment(paths.theme)
-    runtime_config = runtime.config(wheel_path)
+    runtime_config = runtime.config()
     cited_in = citing_chapters(chapters)
     site.warnings += uncited_warnings(bibliography, cited_in)
     if not cited_in:
@@ -220,6 +230,8 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
     site.files[".nojekyll"] = b""
     site.files[MARKER] = (json.dumps(runtime_config, indent=2) + "\n").encode()
     check_links(chapters, set(site.files) | set(site.copies))
+    if not live_reload:  # `serve` rebuilds on every save: a cache in front of it would show stale pages
+        site.files[offline.SW] = offline.service_worker(paths.theme, site.files, site.copies)
     return site
 
 

@@ -24,6 +24,10 @@ class RenderedFigure:
     svg_path: str  # dist-relative path of the fallback
     svg: bytes
 
+    @property
+    def live(self) -> bool:
+        return "data-live" in self.attributes
+
 
 def model_file(name: str) -> Path:
     """The figure's model module: where errors about its output and its facts point."""
@@ -125,4 +129,6 @@ def render_figure(cache: FigureCache, use, chapter_number: int, index: int, page
     label = f"Figure {chapter_number}.{index}"
     attributes = {"class": "figure", "id": f"figure-{chapter_number}-{index}",
                   "data-figure": use.argument, "data-state": "static"}
+    if models.is_live(use.argument):
+        attributes["data-live"] = ""  # its view can ask the worker: the page loads Python (figures.js)
     return RenderedFigure(use.argument, use.line, label, attributes, body, svg_path, cache.svg(use.argument, data))

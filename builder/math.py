@@ -6,6 +6,7 @@ So no client-side math library is needed, and a formula reads the same without J
 """
 from __future__ import annotations
 
+import html
 import re
 import xml.etree.ElementTree as etree
 
@@ -130,7 +131,10 @@ class _MathTreeprocessor(Treeprocessor):
                 m = (RE_BLOCK if el.tag == "div" else RE_INLINE).match(text)
                 if not m:
                     continue
-                mathml = to_mathml(m.group(1), display=el.tag == "div")
+                # Display formulas reach here as Markdown left them, with <, > and & escaped as
+                # entities (inline ones arrive untouched): LaTeX must see the characters themselves.
+                latex = html.unescape(m.group(1)) if el.tag == "div" else m.group(1)
+                mathml = to_mathml(latex, display=el.tag == "div")
                 el.set("class", "math-display" if el.tag == "div" else "math")
                 el.text = self.md.htmlStash.store(mathml)
                 if el.tag == "span":

@@ -14,8 +14,14 @@ from pathlib import Path
 
 from .errors import BuildError
 
-CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")  # npm's
+# What a pyodide.mjs may load from its folder, across released layouts: the core module is
+# pyodide.asm.mjs in recent versions and pyodide.asm.js (loaded as a script) in older ones.
+CORE_MODULES = ("pyodide.asm.mjs", "pyodide.asm.js")
+LOADED = (*CORE_MODULES, "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json", "pyodide.asm.data")
+NEEDED = ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 ENGINE_NEEDS = ("numpy",)  # what the engine imports, by Pyodide package name
+ENGINE_PACKAGE = "attention-engine"  # the engine wheel's name in pyodide-lock.json
 CDN = "https://cdn.jsdelivr.net/pyodide/v{version}/full/"
 PINNED = Path(__file__).with_name("pyodide_core.json")
 
@@ -27,14 +33,14 @@ class Runtime:
     vendored: list[str] = field(default_factory=list)  # package names whose wheels we ship
     package_base_url: str | None = None  # where Pyodide fetches packages when not vendored
 
-    def config(self, engine_wheel: str) -> dict:
+    def config(self) -> dict:
         return {
             "pyodideVersion": self.version,
             "indexURL": "pyodide/",
             "packageBaseUrl": self.package_base_url,
             "vendored": self.vendored,
-            "needs": list(ENGINE_NEEDS),
-            "engineWheel": engine_wheel,
+            "engine": ENGINE_PACKAGE,  # by name: its lock entry (builder/lockfile.py) lists numpy
+            "shipped": [*self.vendored, ENGINE_PACKAGE],  # packages the site itself serves
         }
 
 
@@ -46,31 +52,51 @@ def sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def core_version(folder: Path) -> str:
-    """The Pyodide version a core folder holds, read from its package.json or its asm module."""
+def core_version(folder: Path, module: str = "pyodide.asm.mjs") -> str:
+    """The Pyodide version a core folder holds, read from its package.json or its core module."""
     pkg = folder / "package.json"
     if pkg.is_file():
         return json.loads(pkg.read_text())["version"]
-    m = re.search(r'API\.version="([^"]+)"', (folder / "pyodide.asm.mjs").read_text(errors="replace"))
+    m = re.search(r'API\.version="([^"]{1,40})"', (folder / module).read_text(errors="replace"))
     if not m:
-        raise BuildError(folder / "pyodide.asm.mjs", None, "cannot tell the Pyodide version of this core")
+        raise BuildError(folder / module, None, "cannot tell the Pyodide version of this core")
     return m.group(1)
+
+
+def loaded_files(folder: Path) -> list[str]:
+    """The files of `folder` its pyodide.mjs loads (named in its source), pyodide.mjs first:
+    exactly one core module, and the wasm, the standard library and the lock."""
+    loader = folder / "pyodide.mjs"
+    if not loader.is_file():
+        raise BuildError(folder, None, "not a Pyodide distribution: no pyodide.mjs")
+    text = loader.read_text(errors="replace")
+    named = [n for n in LOADED if re.search(re.escape(n) + r"(?![\w.])", text)]
+    modules = [n for n in named if n in CORE_MODULES]
+    if len(modules) != 1 or not set(NEEDED) <= set(named):
+        raise BuildError(loader, None, "cannot tell which core this pyodide.mjs loads (expected one of "
+                                       f"{', '.join(CORE_MODULES)} and {', '.join(NEEDED)}; found "
+                                       f"{', '.join(named) or 'none'})")
+    missing = [n for n in named if not (folder / n).is_file()]
+    if missing:
+        raise BuildError(folder, None, f"not a Pyodide distribution: missing {', '.join(missing)} "
+                                       "(its pyodide.mjs loads them)")
+    return ["pyodide.mjs", *named]
 
 
 def _missing_core(folder: Path) -> list[str]:
     return [n for n in CORE_FILES if not (folder / n).is_file()]
 
 
-def from_npm(node_modules: Path) -> Runtime:
+def from_npm(node_modules: Path, pinned_path: Path = PINNED) -> Runtime:
     folder = node_modules / "pyodide"
     missing = _missing_core(folder) if folder.is_dir() else list(CORE_FILES)
     if missing:
         raise BuildError(folder, None, f"Pyodide core missing ({', '.join(missing)}): run 'npm ci' first")
     version = core_version(folder)
-    pinned = json.loads(PINNED.read_text())
+    pinned = json.loads(pinned_path.read_text())
     if pinned["version"] != version:
-        raise BuildError(PINNED, None, f"node_modules has Pyodide {version} but hashes are pinned for "
-                                       f"{pinned['version']}; update package.json and {PINNED.name} together")
+        raise BuildError(pinned_path, None, f"node_modules has Pyodide {version} but hashes are pinned for "
+                                       f"{pinned['version']}; update package.json and {pinned_path.name} together")
     for name in CORE_FILES:
         if sha256(folder / name) != pinned["sha256"][name]:
             raise BuildError(folder / name, None, "sha256 differs from the pinned core: reinstall with 'npm ci'")
@@ -102,16 +128,14 @@ def from_distribution(folder: Path) -> Runtime:
     """Core and the engine's packages from a Pyodide distribution folder, checked against its lock."""
     if not folder.is_dir():
         raise BuildError(folder, None, "--pyodide-dist is not a folder")
-    missing = _missing_core(folder)
-    if missing:
-        raise BuildError(folder, None, f"not a Pyodide distribution: missing {', '.join(missing)}")
+    core = loaded_files(folder)
     lock_path = folder / "pyodide-lock.json"
     try:
         lock = json.loads(lock_path.read_text())
         packages = {k.lower(): v for k, v in lock["packages"].items()}
     except (ValueError, KeyError, TypeError) as err:
         raise BuildError(lock_path, None, f"unreadable Pyodide lock: {err}") from None
-    files = {f"pyodide/{n}": folder / n for n in CORE_FILES}
+    files = {f"pyodide/{n}": folder / n for n in core}
     vendored = _closure(packages, ENGINE_NEEDS, lock_path)
     for name in vendored:
         entry = packages[name]
@@ -121,4 +145,5 @@ def from_distribution(folder: Path) -> Runtime:
         if sha256(wheel) != entry["sha256"]:
             raise BuildError(wheel, None, f"sha256 does not match pyodide-lock.json for '{name}'")
         files[f"pyodide/{entry['file_name']}"] = wheel
-    return Runtime(core_version(folder), files, vendored=vendored, package_base_url=None)
+    module = next(n for n in core if n in CORE_MODULES)
+    return Runtime(core_version(folder, module), files, vendored=vendored, package_base_url=None)

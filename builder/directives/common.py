@@ -1,8 +1,12 @@
 """What the directives share: the queue a block takes its pre-rendered HTML from, and inline Markdown."""
 from __future__ import annotations
 
-import markdown
+import xml.etree.ElementTree as etree
 
+import markdown
+from pymdownx.blocks.block import Block, type_any
+
+from ..errors import BuildError
 from ..math import MathExtension
 
 PLURAL = {"figure": "figures", "quiz": "quizzes", "exercise": "exercises"}
@@ -29,3 +33,47 @@ def inline_html(text: str) -> str:
     """One paragraph of Markdown (with math) as inline HTML: a choice, an explanation, a hint."""
     out = markdown.markdown(text, extensions=["smarty", MathExtension()], output_format="html").strip()
     return out[3:-4] if out.startswith("<p>") and out.endswith("</p>") and out.count("<p>") == 1 else out
+
+
+def check_unique(uses, path, name: str, why: str) -> None:
+    """Each `name` directive's argument once per page (`why` says what the argument keys)."""
+    seen = {}
+    for use in uses:
+        if use.name == name:
+            if use.argument in seen:
+                raise BuildError(path, use.line, f"{name} '{use.argument}' is on this page twice (first on line "
+                                                 f"{seen[use.argument]}): {why}")
+            seen[use.argument] = use.line
+
+
+class SectionBlock(Block):
+    """A quiz or an exercise: a <section data-NAME="argument"> holding a label, the block's own
+    Markdown (the question, the task) and the pre-rendered rest, taken from the page's queue.
+    Subclasses set NAME, OPTION_NAMES, OWN (what the block's Markdown is: its element's class and
+    id suffix), LABELLED_BY ("label" or OWN: what names the section) and `label(el, argument)`."""
+
+    ARGUMENT = True
+    OPTION_NAMES: tuple = ()
+    OWN = "own"
+    LABELLED_BY = "label"
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        cls.OPTIONS = {name: [None, type_any] for name in cls.OPTION_NAMES}
+
+    def label(self, el, argument: str) -> None:
+        raise NotImplementedError
+
+    def on_create(self, parent):
+        rendered = take(self.md, self.NAME, self.argument)
+        kind, arg = self.NAME, rendered.name
+        el = etree.SubElement(parent, "section", {"class": kind, f"data-{kind}": arg, "id": f"{kind}-{arg}",
+                                                  "aria-labelledby": f"{kind}-{arg}-{self.LABELLED_BY}"})
+        self.label(etree.SubElement(el, "p", {"class": f"{kind}-label", "id": f"{kind}-{arg}-label"}), arg)
+        self.own = etree.SubElement(el, "div", {"class": f"{kind}-{self.OWN}", "id": f"{kind}-{arg}-{self.OWN}"})
+        rest = etree.SubElement(el, "div", {"class": f"{kind}-body"})
+        rest.text = self.md.htmlStash.store(rendered.html)
+        return el
+
+    def on_add(self, block):
+        return self.own

@@ -25,12 +25,11 @@ import html
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass
 
-from pymdownx.blocks.block import Block as _Block, type_any
 
 from engine.exercises import EXERCISES, grade, module
 from ..errors import BuildError, clip
 from ..math import MathError
-from .common import inline_html, take
+from .common import SectionBlock, check_unique, inline_html
 
 NAME = "exercise"
 OPTIONS = ("starter", "solution", "hints")
@@ -104,36 +103,16 @@ def render(use, path) -> RenderedExercise:
 
 
 def check_page(uses, path) -> None:
-    """One exercise of each name per page: the name keys the reader's saved code."""
-    seen = {}
-    for use in uses:
-        if use.name == NAME:
-            if use.argument in seen:
-                raise BuildError(path, use.line, f"exercise '{use.argument}' is on this page twice "
-                                                 f"(first on line {seen[use.argument]})")
-            seen[use.argument] = use.line
+    check_unique(uses, path, NAME, "the name keys the reader's saved code")
 
 
-class Block(_Block):
-    """Renders the next pre-rendered exercise from the page's queue; the block's Markdown is the task."""
+class Block(SectionBlock):
+    """The block's Markdown is the task; the label names the function to write."""
 
     NAME = NAME
-    ARGUMENT = True
-    OPTIONS = {name: [None, type_any] for name in OPTIONS}
+    OPTION_NAMES = OPTIONS
+    OWN = "task"
 
-    def on_create(self, parent):
-        rendered = take(self.md, NAME, self.argument)
-        name = rendered.name
-        el = etree.SubElement(parent, "section", {"class": "exercise", "data-exercise": name, "id": f"exercise-{name}",
-                                                  "aria-labelledby": f"exercise-{name}-label"})
-        label = etree.SubElement(el, "p", {"class": "exercise-label", "id": f"exercise-{name}-label"})
-        label.text = "Exercise: "
-        code = etree.SubElement(label, "code")
-        code.text = module(name).FUNCTION
-        self.task = etree.SubElement(el, "div", {"class": "exercise-task"})
-        rest = etree.SubElement(el, "div", {"class": "exercise-body"})
-        rest.text = self.md.htmlStash.store(rendered.html)
-        return el
-
-    def on_add(self, block):
-        return self.task
+    def label(self, el, argument):
+        el.text = "Exercise: "
+        etree.SubElement(el, "code").text = module(argument).FUNCTION

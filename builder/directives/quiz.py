@@ -21,14 +21,12 @@ from __future__ import annotations
 
 import html
 import re
-import xml.etree.ElementTree as etree
 from dataclasses import dataclass
 
-from pymdownx.blocks.block import Block as _Block, type_any
 
 from ..errors import BuildError, clip
 from ..math import MathError
-from .common import inline_html, take
+from .common import SectionBlock, check_unique, inline_html
 
 NAME = "quiz"
 RE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,59}$")
@@ -131,34 +129,15 @@ def render(use, path) -> RenderedQuiz:
 
 
 def check_page(uses, path) -> None:
-    """Quiz ids are unique on a page: they name the reader's saved answers and the elements' ids."""
-    seen = {}
-    for use in uses:
-        if use.name == NAME:
-            if use.argument in seen:
-                raise BuildError(path, use.line, f"quiz id '{use.argument}' is used twice on this page "
-                                                 f"(first on line {seen[use.argument]})")
-            seen[use.argument] = use.line
+    check_unique(uses, path, NAME, "a quiz's id names the reader's saved answers and its elements")
 
 
-class Block(_Block):
-    """Renders the next pre-rendered quiz from the page's queue; the block's Markdown is the question."""
+class Block(SectionBlock):
+    """The block's Markdown is the question; the label says "Question" and names the section."""
 
     NAME = NAME
-    ARGUMENT = True
-    OPTIONS = {name: [None, type_any] for name in OPTIONS}
+    OPTION_NAMES = OPTIONS
+    OWN = LABELLED_BY = "question"
 
-    def on_create(self, parent):
-        rendered = take(self.md, NAME, self.argument)
-        qid = rendered.name
-        el = etree.SubElement(parent, "section", {"class": "quiz", "data-quiz": qid, "id": f"quiz-{qid}",
-                                                  "aria-labelledby": f"quiz-{qid}-question"})
-        label = etree.SubElement(el, "p", {"class": "quiz-label"})
-        label.text = "Question"
-        self.question = etree.SubElement(el, "div", {"class": "quiz-question", "id": f"quiz-{qid}-question"})
-        rest = etree.SubElement(el, "div", {"class": "quiz-body"})
-        rest.text = self.md.htmlStash.store(rendered.html)
-        return el
-
-    def on_add(self, block):
-        return self.question
+    def label(self, el, argument):
+        el.text = "Question"

@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from .cases import Verdict, close, describe, rng, shape_problem, softmax
+from .cases import Verdict, close, describe, first_failure, rng, softmax
 
 FUNCTION = "attention"
 PASSED = ("All cases pass: scaled by √d_k, softmax over the keys, the mask on the scores, stable for "
@@ -45,22 +45,19 @@ MISTAKES = (
 )
 
 
+OVERFLOW = ("The result has inf or nan: for large scores the exponentials overflow. Subtract each row's maximum "
+            "score before exp (a blocked −∞ score then gives exp(−∞) = 0).")
+
+
 def check(fn) -> Verdict | None:
-    for q, k, v, causal in cases():
-        want = reference(q, k, v, causal)
-        got = fn(q.copy(), k.copy(), v.copy(), causal=causal)
-        case = describe(q=q, k=k, v=v, causal=np.bool_(causal))
-        problem = shape_problem(got, want)
-        if problem:
-            return Verdict(f"Not yet: {problem}.", case)
-        if close(got, want):
-            continue
-        got = np.asarray(got, dtype=float)
-        if not np.all(np.isfinite(got)):
-            return Verdict("The result has inf or nan: for large scores the exponentials overflow. Subtract each "
-                           "row's maximum score before exp (a blocked −∞ score then gives exp(−∞) = 0).", case)
-        for change, message in MISTAKES:
-            if close(got, reference(q, k, v, **{"causal": causal, **change})):
-                return Verdict(message, case)
-        return Verdict("The result differs from softmax(q kᵀ / √d_k) v on this case.", case)
-    return None
+    trials = ((fn(q.copy(), k.copy(), v.copy(), causal=causal), reference(q, k, v, causal),
+               describe(q=q, k=k, v=v, causal=np.bool_(causal)), (q, k, v, causal)) for q, k, v, causal in cases())
+    return first_failure(trials, diagnose, OVERFLOW)
+
+
+def diagnose(got, inputs) -> str:
+    q, k, v, causal = inputs
+    for change, message in MISTAKES:
+        if close(got, reference(q, k, v, **{"causal": causal, **change})):
+            return message
+    return "The result differs from softmax(q kᵀ / √d_k) v on this case."

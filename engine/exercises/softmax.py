@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cases import Verdict, close, describe, rng, shape_problem, softmax as reference
+from .cases import Verdict, close, describe, first_failure, rng, softmax as reference
 
 FUNCTION = "softmax"
 PASSED = "All cases pass: every row sums to 1, over the last axis, even for scores in the thousands."
@@ -18,28 +18,20 @@ def cases():
     yield np.array([[-1000.0, -1000.0], [5.0, -5.0]])  # exp underflows to 0 for the first row, unshifted
 
 
+OVERFLOW = ("The exponentials overflow (or underflow to 0/0) for large scores: subtract each row's maximum "
+            "before exp; softmax does not change when every score moves by the same amount.")
+
+
 def check(fn) -> Verdict | None:
-    for x in cases():
-        got = fn(x.copy())
-        want = reference(x)
-        case = describe(x=x)
-        problem = shape_problem(got, want)
-        if problem:
-            return Verdict(f"Not yet: {problem}.", case)
-        if close(got, want):
-            continue
-        got = np.asarray(got, dtype=float)
-        if not np.all(np.isfinite(got)):
-            return Verdict("The exponentials overflow (or underflow to 0/0) for large scores: subtract each row's "
-                           "maximum before exp; softmax does not change when every score moves by the same amount.", case)
-        if x.ndim > 1 and close(got, reference(x, axis=0)):
-            return Verdict("The softmax runs over the wrong axis: each row, along the last axis (axis=-1), must sum to 1. "
-                           "Pass axis=-1 and keepdims=True to the max and the sum.", case)
-        if x.ndim > 1 and np.allclose(got.sum(), 1.0):
-            return Verdict("The whole array sums to 1, but each row should: sum over the last axis only "
-                           "(axis=-1, keepdims=True).", case)
-        if not np.allclose(got.sum(axis=-1), 1.0):
-            return Verdict("Each row should sum to 1: divide each exponential by its row's total.", case)
-        return Verdict("Rows sum to 1 but the values differ from softmax: each entry should be exp(x) "
-                       "divided by the row's total of exp(x).", case)
-    return None
+    return first_failure(((fn(x.copy()), reference(x), describe(x=x), x) for x in cases()), diagnose, OVERFLOW)
+
+
+def diagnose(got, x) -> str:
+    if x.ndim > 1 and close(got, reference(x, axis=0)):
+        return ("The softmax runs over the wrong axis: each row, along the last axis (axis=-1), must sum to 1. "
+                "Pass axis=-1 and keepdims=True to the max and the sum.")
+    if x.ndim > 1 and np.allclose(got.sum(), 1.0):
+        return "The whole array sums to 1, but each row should: sum over the last axis only (axis=-1, keepdims=True)."
+    if not np.allclose(got.sum(axis=-1), 1.0):
+        return "Each row should sum to 1: divide each exponential by its row's total."
+    return "Rows sum to 1 but the values differ from softmax: each entry should be exp(x) divided by the row's total of exp(x)."

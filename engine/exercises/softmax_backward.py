@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cases import Verdict, close, describe, rng, shape_problem, softmax
+from .cases import Verdict, close, describe, first_failure, rng, softmax
 
 FUNCTION = "softmax_backward"
 PASSED = "All cases pass: your gradient matches finite differences of the loss to within 10⁻⁶."
@@ -29,29 +29,27 @@ def cases():
 
 
 def check(fn) -> Verdict | None:
-    for dweights, scores in cases():
-        weights = softmax(scores)
-        want = numeric(dweights, scores)
-        got = fn(dweights.copy(), weights.copy())
-        case = describe(dweights=dweights, weights=weights)
-        problem = shape_problem(got, want)
-        if problem:
-            return Verdict(f"Not yet: {problem}.", case)
-        if np.allclose(np.asarray(got, dtype=float), want, rtol=1e-5, atol=1e-6):
-            continue
-        got = np.asarray(got, dtype=float)
-        if close(got, weights * dweights):
-            return Verdict("The Σ term is missing: the weights share one total, so raising one score lowers every "
-                           "other weight. Subtract each row's sum of dweights ⊙ weights: "
-                           "weights * (dweights − (dweights * weights).sum(axis=-1, keepdims=True)).", case)
-        if weights.ndim > 1 and close(got, weights * (dweights - (dweights * weights).sum(axis=0, keepdims=True))):
-            return Verdict("The sum runs over the wrong axis: each row of scores has its own softmax, so sum "
-                           "dweights ⊙ weights over the last axis (axis=-1, keepdims=True).", case)
-        if close(got, weights * (dweights - (dweights * weights).sum())):
-            return Verdict("The sum runs over the whole array: sum over the last axis only (axis=-1, keepdims=True), "
-                           "one total per row.", case)
-        if close(got, dweights * (weights - weights ** 2)):
-            return Verdict("That is only the diagonal of the softmax Jacobian: every weight depends on every score "
-                           "in its row, so include the Σ dweights ⊙ weights term.", case)
-        return Verdict("The gradient differs from finite differences of the loss on this case.", case)
-    return None
+    def trials():
+        for dweights, scores in cases():
+            weights = softmax(scores)
+            yield (fn(dweights.copy(), weights.copy()), numeric(dweights, scores),
+                   describe(dweights=dweights, weights=weights), (dweights, weights))
+    # Finite differences are good to about 1e-9 here; the tolerance leaves room, not room for a wrong term.
+    return first_failure(trials(), diagnose, rtol=1e-5, atol=1e-6)
+
+
+def diagnose(got, inputs) -> str:
+    dweights, weights = inputs
+    if close(got, weights * dweights):
+        return ("The Σ term is missing: the weights share one total, so raising one score lowers every other "
+                "weight. Subtract each row's sum of dweights ⊙ weights: "
+                "weights * (dweights − (dweights * weights).sum(axis=-1, keepdims=True)).")
+    if weights.ndim > 1 and close(got, weights * (dweights - (dweights * weights).sum(axis=0, keepdims=True))):
+        return ("The sum runs over the wrong axis: each row of scores has its own softmax, so sum dweights ⊙ weights "
+                "over the last axis (axis=-1, keepdims=True).")
+    if close(got, weights * (dweights - (dweights * weights).sum())):
+        return "The sum runs over the whole array: sum over the last axis only (axis=-1, keepdims=True), one total per row."
+    if close(got, dweights * (weights - weights ** 2)):
+        return ("That is only the diagonal of the softmax Jacobian: every weight depends on every score in its row, "
+                "so include the Σ dweights ⊙ weights term.")
+    return "The gradient differs from finite differences of the loss on this case."

@@ -10,7 +10,9 @@ Every module defines
   change while stepping are listed once, in "fixed". Where states would weigh too much, "templates"
   replace them: lines with slots the view fills from the data (fmt.py `fill`, the module's `scope`);
 - optionally `facts(params, data) -> dict`: numbers quoted only in the prose, computed at build
-  time and never shipped to the page or the worker.
+  time and never shipped to the page or the worker;
+- `LIVE = True` when its view asks the worker for anything (ctx.request); a model with `JOBS`
+  (ctx.job) is live too. Only pages with a live figure (or an exercise) load Python.
 FIGURES is the one ordered registry the builder and the browser share.
 """
 from __future__ import annotations
@@ -43,6 +45,7 @@ FIGURES = (  # in reading order
     "qkv-matrices",
     "attention-stages",
     "softmax-gradient",
+    "lookup-training",
     "two-heads",
 )
 
@@ -52,6 +55,12 @@ def module(name: str):
     if name not in FIGURES:
         raise KeyError(name)
     return importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
+
+
+def is_live(name: str) -> bool:
+    """Whether figure `name`'s view can ask the worker for anything: its page then loads Python."""
+    mod = module(name)
+    return bool(getattr(mod, "LIVE", False) or getattr(mod, "JOBS", None))
 
 
 def compute(name: str, raw_params: dict | None = None) -> dict:

@@ -21,6 +21,8 @@ from ..attention import attention_forward, sinusoidal_positions
 from .fmt import fill
 from .params import ParamError, field
 
+LIVE = True  # its view asks the worker for options the page has no data for: the page loads Python
+
 WIDTH = 4  # numbers per token vector
 PALETTE = {  # colour name -> its input vector, one coordinate per colour
     "red": (1.0, 0.0, 0.0, 0.0),

@@ -15,6 +15,8 @@ from ..attention import softmax_forward
 from .fmt import fixed
 from .params import ParamError, field
 
+LIVE = True  # its view asks the worker for options the page has no data for: the page loads Python
+
 MAX_NUMBERS = 20_000_000  # bound on queries x keys x widest d, so no option can exhaust memory
 
 

@@ -17,6 +17,8 @@ from ..attention import softmax_backward, softmax_forward
 from .fmt import fill, fixed
 from .params import ParamError, field
 
+LIVE = True  # its view asks the worker for options the page has no data for: the page loads Python
+
 H = 1e-5  # the nudge of a central difference: its error is about h² (1e-10) times the third derivative
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 PARTS = {"bar": "{v:1}"}  # a score's or a G entry's label and valuetext

@@ -16,6 +16,8 @@ from ..attention import softmax_forward
 from .fmt import fill, fixed
 from .params import ParamError, field
 
+LIVE = True  # its view asks the worker for options the page has no data for: the page loads Python
+
 PARTS = {"score": "{v:1}", "weight": "{v:2}",  # shipped as text.parts: the view prints by them
          "temperature": "temperature {v:2}", "readout": "T = {v:2}"}
 

@@ -212,8 +212,8 @@ class ChapterPage:
         return self.page.evaluate("window.__runtimeStages || []")
 
     def start_runtime(self) -> None:
-        """Bring the first figure into view, which is what starts Python without interaction."""
-        self.figure(self.figure_names()[0]).scroll_into_view_if_needed()
+        """Bring the first live figure into view, which is what starts Python without interaction."""
+        self.page.locator("[data-figure][data-live]").first.scroll_into_view_if_needed()
 
     def wait_settled(self, timeout: float = SETTLE_MS) -> dict:
         """Wait until the runtime is ready or unavailable; returns the status."""

@@ -88,11 +88,11 @@ def _use_every_figure(visit: Visit, where: str) -> None:
 
 
 def _boot_runtime(visit: Visit, want: str) -> dict:
-    """Scroll the first figure on screen (which starts Python) and wait for the runtime to settle."""
+    """Scroll the first live figure on screen (which starts Python) and wait for the runtime to settle."""
     page = visit.page
     for fig in page.locator("[data-figure]").all():
         expect(fig).to_have_attribute("data-state", "prerendered")
-    page.locator("[data-figure]").first.scroll_into_view_if_needed()
+    page.locator("[data-figure][data-live]").first.scroll_into_view_if_needed()
     status = page.locator("[data-runtime-status]")
     expect(status).to_have_attribute("data-state", want, timeout=SETTLE_MS)
     return status.evaluate("e => ({state: e.dataset.state, stage: e.dataset.stage, text: e.textContent})")
@@ -142,7 +142,7 @@ def test_no_violation_on_any_page_with_the_live_runtime(new_context, base_url, s
     figure's key control is used, so views draw worker results."""
     for name in _pages(site):
         visit = Visit(new_context, base_url + name, width, routes=LIVE_ROUTES)
-        if visit.page.locator("[data-figure]").count():
+        if visit.page.locator("[data-figure][data-live]").count():  # pages that use Python
             assert _boot_runtime(visit, "ready")["state"] == "ready"
             _use_every_figure(visit, f"{name} at {width}px")
         visit.scroll_through()
@@ -156,7 +156,7 @@ def test_no_violation_while_pyodide_boots_from_the_site(new_context, base_url, s
     CDN unreachable (routed away) and says so; figures keep working on their embedded data."""
     for name in _pages(site):
         visit = Visit(new_context, base_url + name, width)
-        if visit.page.locator("[data-figure]").count():
+        if visit.page.locator("[data-figure][data-live]").count():  # pages that use Python
             status = _boot_runtime(visit, "unavailable")
             assert status["stage"] == "numpy", status  # Pyodide itself started under the policy
             _use_every_figure(visit, f"{name} at {width}px")

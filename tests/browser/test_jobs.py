@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import expect
-from .figures.test_two_heads import SLOW
+from .figures.helpers import SLOW_JOBS
 
 RUNTIME = "async () => { const { runtime } = await import(new URL('assets/runtime/runtime.js', document.baseURI).href);"
 
@@ -15,7 +15,7 @@ RUNTIME = "async () => { const { runtime } = await import(new URL('assets/runtim
 @pytest.fixture
 def chapter(open_live_chapter, scratch_page):
     url = scratch_page("# Jobs\n\n/// figure | two-heads\n\nThe model.\n///\n\n" + "Filler paragraph.\n\n" * 200)
-    return open_live_chapter(url, routes=SLOW)
+    return open_live_chapter(url, routes=SLOW_JOBS)
 
 
 def test_progress_is_throttled_and_no_step_is_lost(chapter):

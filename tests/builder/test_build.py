@@ -65,7 +65,7 @@ def test_links_are_relative(site):
 
 
 def test_engine_wheel_imports_with_numpy_alone(site, tmp_path):
-    (wheel,) = site.glob("py/*/attention_engine-*.whl")
+    (wheel,) = site.glob("pyodide/*/attention_engine-*.whl")
     with zipfile.ZipFile(wheel) as zf:
         names = zf.namelist()
         assert "engine/figures/softmax_temperature.py" in names
@@ -77,11 +77,25 @@ def test_engine_wheel_imports_with_numpy_alone(site, tmp_path):
     assert out.stdout.strip() == "True", out.stderr
 
 
-def test_runtime_config_points_at_the_wheel_and_cdn(site):
+def test_runtime_config_names_the_engine_and_the_cdn(site):
     config = json.loads((site / "runtime.json").read_text())
-    assert (site / config["engineWheel"]).is_file()
+    assert config["engine"] == "attention-engine" and config["shipped"] == ["attention-engine"]
     assert config["vendored"] == []
     assert config["packageBaseUrl"] == f"https://cdn.jsdelivr.net/pyodide/v{config['pyodideVersion']}/full/"
+
+
+def test_the_engine_is_registered_in_the_shipped_lock(site):
+    """pyodide lockfile add-wheels wrote its entry: numpy resolved as its dependency, the hash of
+    the wheel shipped beside it; every entry of Pyodide's own lock is left as it was."""
+    import hashlib
+
+    shipped = json.loads((site / "pyodide" / "pyodide-lock.json").read_text())
+    original = json.loads((ROOT / "node_modules" / "pyodide" / "pyodide-lock.json").read_text())
+    entry = shipped["packages"].pop("attention-engine")
+    assert shipped == original
+    wheel = site / "pyodide" / entry["file_name"]
+    assert entry["depends"] == ["numpy"] and entry["imports"] == ["engine"]
+    assert entry["sha256"] == hashlib.sha256(wheel.read_bytes()).hexdigest()
 
 
 def test_build_is_reproducible(site, tmp_path):

@@ -37,6 +37,22 @@ def test_inline_and_display_math_become_mathml(tmp_path):
     assert "\\(" not in html and "\\[" not in html  # nothing left for a client-side library
 
 
+def test_comparisons_in_display_math_typeset_like_inline_ones(tmp_path):
+    """Markdown escapes <, > and & in a display formula's text; LaTeX must still see them."""
+    html = page(tmp_path, r"""
+        # T
+
+        Inline $j > i$ and $a < b$.
+
+        $$
+        s_{ij} = -\infty \text{ if } j > i, \quad \sum_{j < i} x_j
+        $$
+        """)
+    display = re.findall(r'<div class="math-display">(<math .*?</math>)</div>', html, re.S)[0]
+    assert display.count("<mo>&#x0003E;</mo>") == 1 and "<mo>&#x0003C;</mo>" in display
+    assert "&amp;" not in display and "<mi>g</mi><mi>t</mi>" not in display
+
+
 def test_role_colours_end_with_their_argument():
     mathml = to_mathml(r"\value{v} + w", display=False)
     assert re.search(r'<mstyle class="math-value"><mrow><mi>v</mi></mrow></mstyle>.*<mi>w</mi>', mathml)

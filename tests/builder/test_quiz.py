@@ -75,7 +75,7 @@ CASES = {
                                            "    choices: [x, y]"), 4, "'choices' must map each choice's id"),
     "no question": (GOOD.replace("What do the weights of one row add up to?\n", ""), 3, "needs its question"),
     "bad math": (GOOD.replace("$1$", r"$\frac{1$"), 4, "quiz 'weights-sum'"),
-    "same id twice": (GOOD + "\n" + GOOD.split("\n", 2)[2], 15, "quiz id 'weights-sum' is used twice"),
+    "same id twice": (GOOD + "\n" + GOOD.split("\n", 2)[2], 15, "quiz 'weights-sum' is on this page twice"),
     "quiz in a quote": ("# Q\n\n> /// quiz | x\n>     choices: {a: 1, b: 2}\n>     answer: a\n>     explain: {a: 1, b: 2}\n>\n> Q?\n> ///\n",
                         3, "nested where quizzes cannot go"),
 }

@@ -32,8 +32,10 @@ def distribution(tmp_path):
     for name, deps in (("numpy", ["helper-lib"]), ("helper-lib", []), ("unused", [])):
         file_name = f"{name.replace('-', '_')}-1.0-cp314-none-any.whl"
         digest = fake_wheel(folder / file_name, name.replace("-", "_"))
-        packages[name] = {"name": name, "file_name": file_name, "sha256": digest, "depends": deps, "imports": [name]}
-    (folder / "pyodide-lock.json").write_text(json.dumps({"info": {"python": "3.14.0"}, "packages": packages}))
+        packages[name] = {"name": name, "version": "1.0", "file_name": file_name, "install_dir": "site",
+                          "sha256": digest, "depends": deps, "imports": [name]}
+    info = json.loads((NPM_CORE / "pyodide-lock.json").read_text())["info"]  # what pyodide-lock reads
+    (folder / "pyodide-lock.json").write_text(json.dumps({"info": info, "packages": packages}))
     return folder
 
 
@@ -88,3 +90,42 @@ def test_a_missing_wheel_or_core_file_is_named(distribution):
 def test_version_read_from_the_core_when_there_is_no_package_json(distribution):
     (distribution / "package.json").unlink()
     assert from_distribution(distribution).version == json.loads((NPM_CORE / "package.json").read_text())["version"]
+
+
+def _older_layout(folder, module_text='API.version="0.27.7";'):
+    """A stand-in for a Pyodide release whose core is pyodide.asm.js, loaded as a script by its
+    pyodide.mjs (as up to 0.27): the loader names the files it fetches, as the real one does."""
+    (folder / "pyodide.asm.mjs").unlink()
+    (folder / "package.json").unlink()
+    (folder / "pyodide.mjs").write_text(
+        'const s = `${indexURL}pyodide.asm.js`; fetch(indexURL + "pyodide.asm.wasm");'
+        'const z = indexURL + "python_stdlib.zip"; const l = indexURL + "pyodide-lock.json";')
+    (folder / "pyodide.asm.js").write_text(module_text)
+    return folder
+
+
+def test_the_core_module_is_the_one_pyodide_mjs_loads(distribution):
+    rt = from_distribution(distribution)  # the npm layout: pyodide.asm.mjs
+    assert "pyodide/pyodide.asm.mjs" in rt.files and "pyodide/pyodide.asm.js" not in rt.files
+    rt = from_distribution(_older_layout(distribution))
+    core = {n for n in rt.files if not n.endswith(".whl")}
+    assert core == {f"pyodide/{n}" for n in ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm",
+                                             "python_stdlib.zip", "pyodide-lock.json")}
+    assert rt.version == "0.27.7"  # read from the core module, there being no package.json
+
+
+def test_full_build_with_the_older_layout(distribution, tmp_path):
+    build(Paths.at(ROOT), tmp_path / "dist", pyodide_dist=_older_layout(distribution))
+    assert (tmp_path / "dist" / "pyodide" / "pyodide.asm.js").is_file()
+    assert not (tmp_path / "dist" / "pyodide" / "pyodide.asm.mjs").exists()
+
+
+def test_a_loader_that_names_no_core_or_a_missing_file_is_refused(distribution):
+    loader = distribution / "pyodide.mjs"
+    loader.write_text('fetch("pyodide.asm.wasm"); "python_stdlib.zip"; "pyodide-lock.json"')
+    with pytest.raises(BuildError, match="cannot tell which core"):
+        from_distribution(distribution)
+    _older_layout(distribution)
+    (distribution / "pyodide.asm.js").unlink()
+    with pytest.raises(BuildError, match="missing pyodide.asm.js"):
+        from_distribution(distribution)

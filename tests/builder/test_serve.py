@@ -144,6 +144,7 @@ def repo_copy(tmp_path):
         shutil.copytree(ROOT / name, repo / name, ignore=ignore)
     shutil.copy(ROOT / "build.py", repo / "build.py")
     (repo / "node_modules").symlink_to(ROOT / "node_modules")
+    (repo / ".venv-pyodide").symlink_to(ROOT / ".venv-pyodide")  # pyodide-build's lockfile tool
     return repo
 
 

@@ -1,6 +1,8 @@
 // Figure lifecycle: hydrate every [data-figure] from its embedded data (state "prerendered"),
-// start Python when a figure nears the viewport or on first interaction, and mark a figure
-// "live" once it has drawn a result computed in the worker. Views live in ../figures/<name>.js.
+// start Python when a live figure ([data-live]: its view can ask the worker) nears the viewport
+// or on the first interaction with one, and mark a figure "live" once it has drawn a result
+// computed in the worker. A page without a live figure never starts Python. Views live in
+// ../figures/<name>.js.
 import { runtime } from "../runtime/runtime.js";
 
 const figures = [...document.querySelectorAll("[data-figure]")];
@@ -11,8 +13,17 @@ function startSoon() {
   requestAnimationFrame(() => setTimeout(() => runtime.start(), 0));
 }
 
+// A view that asks the worker must be marked live by its model (engine/figures: LIVE or JOBS),
+// or its page would not load Python: say so loudly rather than start it anyway.
+function notLive(name) {
+  const err = new Error(`figure '${name}' asks the worker but is not data-live (set LIVE = True in its model)`);
+  console.error(err);
+  return err;
+}
+
 async function hydrate(el) {
   const name = el.dataset.figure;
+  const live = el.hasAttribute("data-live");
   const data = JSON.parse(el.querySelector(".figure-data").textContent);
   const root = el.querySelector(".figure-view");
   const note = document.createElement("p");
@@ -40,6 +51,7 @@ async function hydrate(el) {
     note(text) { note.textContent = text || ""; note.hidden = !text; },
     /** Recompute in the worker with new options; resolves with the new data, or null if Python is unavailable. */
     async request(params) {
+      if (!live) { ctx.note("Could not recompute: " + notLive(name).message); return null; }
       el.setAttribute("aria-busy", "true");
       try {
         const out = await runtime.compute(name, params);
@@ -61,6 +73,7 @@ async function hydrate(el) {
      * unavailable (the figure then says why). aria-busy is set while a job runs.
      */
     async job(job, params, onProgress) {
+      if (!live) { ctx.note("Could not run: " + notLive(name).message); return null; }
       current?.cancel();
       const mine = runtime.job(el.id, name, job, params, onProgress);
       current = mine;
@@ -107,7 +120,7 @@ const observer = new IntersectionObserver((entries) => {
   for (const entry of entries) {
     const view = views.get(entry.target);
     if (entry.isIntersecting) {
-      startSoon();
+      if (entry.target.hasAttribute("data-live")) startSoon();
       view?.onscreen?.();
     } else {
       contexts.get(entry.target)?.cancelJob(); // a figure scrolled away stops its job
@@ -121,6 +134,7 @@ for (const el of figures) {
     views.set(el, view);
     observer.observe(el);
   });
+  if (!el.hasAttribute("data-live")) continue;
   for (const type of ["pointerdown", "keydown", "focusin"]) {
     el.addEventListener(type, () => runtime.start(), { once: true, passive: true });
   }

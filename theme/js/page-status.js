@@ -1,8 +1,9 @@
-// The runtime status line's first words, set while the page is parsed (right after the line),
+// The runtime status line's first words on a page that uses Python, set while the page is parsed (right after the line),
 // and, opened from a file, why the exercises cannot run. Classic, not a module: from file://
 // Chromium runs no module scripts, and the page must still say why. External, not inline: the
 // pages' Content-Security-Policy allows no inline script.
 (function (el) {
+  if (el && !el.hasAttribute("data-python")) el = null; // no live figure: the line says Python is not needed
   var fromFile = location.protocol === "file:";
   if (el && fromFile) {
     el.dataset.state = "unavailable";

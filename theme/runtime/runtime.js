@@ -82,7 +82,6 @@ export function resolveConfig(config) {
   return {
     ...config,
     indexURL: new URL(config.indexURL, base).href,
-    engineWheel: new URL(config.engineWheel, base).href,
   };
 }
 

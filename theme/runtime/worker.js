@@ -83,13 +83,28 @@ function stalled(ms, stage, reason) {
   return new Promise((_, reject) => setTimeout(() => reject(unavailable(stage, reason)), ms));
 }
 
+// The site's pyodide-lock.json (the engine registered in it at build time). Packages the site
+// serves itself are made absolute here, so that with numpy from the CDN (packageBaseUrl) the
+// engine still comes from the site; the others stay relative to packageBaseUrl.
+async function siteLock(config) {
+  const url = config.indexURL + "pyodide-lock.json";
+  const response = await fetch(url);
+  if (!response.ok) throw unavailable("core", "Python (Pyodide) could not be downloaded: HTTP " + response.status + " for pyodide-lock.json");
+  const lock = await response.json();
+  for (const name of config.shipped) {
+    const entry = lock.packages[name];
+    if (entry) entry.file_name = new URL(entry.file_name, config.indexURL).href;
+  }
+  return lock;
+}
+
 async function boot(config) {
   status("loading", "core", "Starting Python (Pyodide " + config.pyodideVersion + ")… 10%");
   await checkCore(config.indexURL);
   try {
     const { loadPyodide } = await import(config.indexURL + "pyodide.mjs");
-    const options = { indexURL: config.indexURL, stdout: () => {}, stderr: () => {} };
-    if (config.packageBaseUrl) options.packageBaseUrl = config.packageBaseUrl;
+    const options = { indexURL: config.indexURL, stdout: () => {}, stderr: () => {},
+                      lockFileContents: await siteLock(config), packageBaseUrl: config.packageBaseUrl || config.indexURL };
     pyodide = await Promise.race([
       loadPyodide(options),
       stalled(CORE_STALL_MS, "core", "Python (Pyodide) did not start within " + CORE_STALL_MS / 1000 + " s"),
@@ -101,7 +116,7 @@ async function boot(config) {
   // Pyodide's own load errors go to the console for developers; the reader gets one line below.
   const quiet = { messageCallback: () => {}, errorCallback: (m) => console.warn(m) };
   try {
-    await pyodide.loadPackage(config.needs, quiet);
+    await pyodide.loadPackage([config.engine], quiet); // and what its lock entry depends on: numpy
   } catch (err) {
     console.warn(err);
   }
@@ -116,7 +131,6 @@ async function boot(config) {
   }
   status("loading", "engine", "numpy loaded; installing the attention engine… 85%");
   try {
-    await pyodide.loadPackage(config.engineWheel, quiet);
     engine = pyodide.pyimport("engine.figures");
   } catch (err) {
     throw unavailable("engine", "The attention engine failed to load: " + (err.message || err));

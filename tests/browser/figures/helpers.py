@@ -1,6 +1,8 @@
 """Shared steps for the per-figure browser tests."""
 from __future__ import annotations
 
+import json
+
 from engine.figures import module
 from engine.figures.fmt import fill_all
 
@@ -64,3 +66,16 @@ def serious_violations(chapter) -> list[dict]:
     from ..test_layout_a11y import _serious_violations
 
     return _serious_violations(chapter.page)
+
+
+def one_step_slices(route):
+    """The stand-in worker's job advance with no time budget: one training step per slice, so a job
+    lasts long enough (a round trip per step) to watch its progress, pause or cancel it."""
+    from ..conftest import STAND_IN_JOBS
+
+    request = json.loads(route.request.post_data)
+    route.fulfill(status=200, content_type="application/json",
+                  body=STAND_IN_JOBS[request["handle"]].advance_json(0.0))
+
+
+SLOW_JOBS = [("**/__job/advance", one_step_slices)]  # open_live_chapter(routes=SLOW_JOBS)

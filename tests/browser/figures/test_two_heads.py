@@ -3,14 +3,12 @@ grids and key numbers show, and Retrain runs a real training job in the worker (
 CPython behind the stand-in) with progress, Cancel, aria-busy and the retrained model drawn live."""
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from engine.figures import compute
 
 from ..conftest import expect
-from .helpers import text_lines
+from .helpers import SLOW_JOBS, text_lines
 
 NAME = "two-heads"
 SCRATCH = f"""# Two heads
@@ -27,17 +25,6 @@ def url(scratch_page) -> str:
     return scratch_page(SCRATCH)
 
 
-def _one_step_slices(route):
-    """The stand-in's advance, one training step per slice: a 400-step job then lasts long
-    enough (hundreds of round trips) to watch its progress and cancel it."""
-    from ..conftest import STAND_IN_JOBS
-
-    request = json.loads(route.request.post_data)
-    route.fulfill(status=200, content_type="application/json",
-                  body=STAND_IN_JOBS[request["handle"]].advance_json(0.0))
-
-
-SLOW = [("**/__job/advance", _one_step_slices)]
 
 
 def test_the_embedded_run_and_the_sentence_menu(open_chapter, url):
@@ -60,7 +47,7 @@ def test_the_embedded_run_and_the_sentence_menu(open_chapter, url):
 
 @pytest.mark.parametrize("width", [1200, 375])
 def test_retrain_streams_progress_and_draws_the_new_run_live(open_live_chapter, url, width):
-    chapter = open_live_chapter(url, routes=SLOW, viewport={"width": width, "height": 800})
+    chapter = open_live_chapter(url, routes=SLOW_JOBS, viewport={"width": width, "height": 800})
     figure = chapter.figure(NAME)
     chapter.page.evaluate("""(fig) => { window.__steps = [];
       new MutationObserver(() => window.__steps.push(Number(fig.querySelector('progress').value)))
@@ -81,7 +68,7 @@ def test_retrain_streams_progress_and_draws_the_new_run_live(open_live_chapter, 
 
 
 def test_cancel_restores_the_model_shown_before(open_live_chapter, url):
-    chapter = open_live_chapter(url, routes=SLOW)
+    chapter = open_live_chapter(url, routes=SLOW_JOBS)
     figure = chapter.figure(NAME)
     before = chapter.numbers(NAME)
     figure.get_by_role("button", name="Retrain").press("Enter")

@@ -19,6 +19,7 @@ def test_the_split_between_heads_varies_with_the_seed():
     splits = {s: round(v["head_argmax"][0]["attached"], 2) for s, v in seeds.items()}
     assert len(set(splits.values())) == len(splits), splits
     assert all(v["accuracy"]["attached"] > 0.95 and v["accuracy"]["previous"] > 0.95 for v in seeds.values())
+    assert facts("two-heads")["worst_accuracy"] == min(a for v in seeds.values() for a in v["accuracy"].values())
 
 
 def test_the_loss_falls_from_about_the_vocabulary_guess():

@@ -1,0 +1,49 @@
+"""Register the engine wheel in the shipped pyodide-lock.json the Pyodide way: with
+`pyodide lockfile add-wheels` (pyodide-lock's command, installed with pyodide-build), which
+reads the wheel's metadata, resolves its dependencies against the lock and writes its entry.
+
+The tool needs Python >= 3.12, so it lives in a venv of its own (.venv-pyodide, made by
+`python3 dev.py setup` from builder/pyodide-tools.txt); ATTN_PYODIDE_CLI may name another
+`pyodide` executable.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+from .errors import BuildError
+
+ROOT = Path(__file__).resolve().parents[1]
+_done: dict[tuple, bytes] = {}  # (lock, wheel, path) digests -> new lock: serve's rebuilds reuse it
+
+
+def cli() -> Path:
+    return Path(os.environ.get("ATTN_PYODIDE_CLI") or ROOT / ".venv-pyodide" / "bin" / "pyodide")
+
+
+def add_wheel(lock_path: Path, rel: str, wheel: bytes) -> bytes:
+    """The lock at `lock_path` with the wheel `wheel` added, its file_name `rel` (relative to the lock)."""
+    lock = lock_path.read_bytes()
+    key = (hashlib.sha256(lock).hexdigest(), hashlib.sha256(wheel).hexdigest(), rel)
+    if key in _done:
+        return _done[key]
+    tool = cli()
+    if not tool.is_file():
+        raise BuildError(tool, None, "pyodide-build's 'pyodide lockfile add-wheels' is not installed: run "
+                                     "'python3 dev.py setup' (it needs a Python >= 3.12) or set ATTN_PYODIDE_CLI")
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        (tmp / "in.json").write_bytes(lock)
+        (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp / rel).write_bytes(wheel)
+        done = subprocess.run([str(tool), "lockfile", "add-wheels", "--input", str(tmp / "in.json"),
+                               "--output", str(tmp / "out.json"), "--base-path", str(tmp), str(tmp / rel)],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            last = (done.stderr.strip() or done.stdout.strip() or "no output").splitlines()[-1]
+            raise BuildError(lock_path, None, f"pyodide lockfile add-wheels failed: {last[:200]}")
+        _done[key] = (tmp / "out.json").read_bytes()
+    return _done[key]

@@ -1,0 +1,219 @@
+"""lookup-training: one head learning the key-value lookup of chapter 9 (engine/tasks/lookup.py), played step by step.
+
+Each offered step size has its whole run precomputed (`STEPS` steps of gradient descent with momentum
+from the same seeded start on the same batches), so Play, the step-size menu and Reset work before
+Python loads and without it. A run's state k is the model after k * EVERY steps: the loss of those
+weights on the next batch (state 0: the untrained guess, near ln 4) and the query-key grid
+(LookupTrainer.grid(): question letter against key letter) with its diagonal summary. `losses` has
+one entry per step, so the plot streams step by step.
+The job "train" runs the same trajectory live in the worker from option `start`, replaying the
+steps before it (same seed, same batches, so the same numbers); each slice's snapshot is the run so
+far in the same shape as a precomputed run, with `from` the state it starts at.
+Text: `templates` filled for state i = run * (STEPS // EVERY + 1) + k from `scope(data, i)`;
+`fixed` lines never change; `parts.rate` labels the step-size menu.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ..tasks.lookup import LETTERS, LookupConfig, LookupTrainer
+from .fmt import fill_all, fixed
+from .params import ParamError, field
+
+STEPS = 150  # steps each run goes: every offered step size has flattened out or clearly not by then
+EVERY = 5    # a state (grid, summary, key numbers) every EVERY steps: the page weight stays small
+RATES = (0.05, 0.1, 0.2, 0.4)  # step sizes offered: too small to finish, then faster and faster
+LOSS_DECIMALS = 4  # losses embedded with these decimals
+GRID_DECIMALS = 1  # grid scores: only their colour is drawn (1% of the colour scale)
+SUMMARY_DECIMALS = 4
+
+
+@dataclass(frozen=True)
+class Params:
+    seed: int = field(0, lo=0, hi=2 ** 31 - 1)  # seeds the starting weights and the batches
+    rates: tuple[float, ...] = field(RATES, lo=0.001, hi=1.0, length=(1, 5))  # step sizes the menu offers
+    rate: float = field(LookupConfig.lr, lo=0.001, hi=1.0)  # the step size shown first; one of `rates`
+    start: int = field(STEPS, lo=0, hi=STEPS, step=EVERY)  # the step shown first, and where a job starts
+
+
+def _check(p: Params) -> None:
+    if p.rate not in p.rates:
+        raise ParamError("rate", f"option 'rate' must be one of the offered rates "
+                                 f"({', '.join(map(str, p.rates))}), not {p.rate}")
+    if len(set(p.rates)) != len(p.rates):
+        raise ParamError("rates", "option 'rates' must not offer the same step size twice")
+    if p.start % EVERY:
+        raise ParamError("start", f"option 'start' must be a multiple of {EVERY}, not {p.start}")
+
+
+def trajectory(seed: int, rate: float, start: int = 0):
+    """(step, loss, grid or None) for step = start..STEPS: the loss of the weights after `step` steps on
+    the next batch, before it updates them; the grid at every EVERY-th step. Steps before `start`
+    are replayed without output: the same seed gives the same start and batches, so the same numbers."""
+    trainer = LookupTrainer(seed)
+    trainer.reset(rate)
+    if start:
+        trainer.step(start)
+    for step in range(start, STEPS + 1):
+        grid = trainer.grid() if step % EVERY == 0 else None  # (L, L)
+        (loss,) = trainer.step()
+        yield step, loss, grid
+
+
+def empty_run(rate: float, start: int = 0) -> dict:
+    """A run with no states yet, starting at state start // EVERY."""
+    return {"rate": rate, "from": start // EVERY, "losses": [], "grids": [], "top": [], "rows": [], "diag": [], "off": []}
+
+
+def record(run: dict, loss: float, grid) -> None:
+    """Add one step's loss, and a state where the step has a grid: the grid, each row's largest
+    entry, how many of those sit on the diagonal, and the mean diagonal and off-diagonal scores."""
+    run["losses"].append(round(float(loss), LOSS_DECIMALS))
+    if grid is None:
+        return
+    n = len(grid)
+    top = grid.argmax(axis=1)  # (L,)
+    off = (grid.sum() - np.trace(grid)) / (n * n - n)
+    run["grids"].append((np.round(grid, GRID_DECIMALS) + 0.0).tolist())  # + 0.0: no "-0.0"
+    run["top"].append(top.tolist())
+    run["rows"].append(int((top == np.arange(n)).sum()))
+    run["diag"].append(round(float(np.diag(grid).mean()), SUMMARY_DECIMALS))
+    run["off"].append(round(float(off), SUMMARY_DECIMALS))
+
+
+@lru_cache(maxsize=16)
+def _run(seed: int, rate: float) -> dict:
+    run = empty_run(rate)
+    for _, loss, grid in trajectory(seed, rate):
+        record(run, loss, grid)
+    return run
+
+
+def run(seed: int, rate: float) -> dict:
+    """The whole precomputed run for one step size (a copy: callers may keep it)."""
+    return {k: (list(v) if isinstance(v, list) else v) for k, v in _run(seed, rate).items()}
+
+
+def _scale(runs) -> float:
+    """The largest score magnitude over every grid shown: one colour scale for all runs and steps."""
+    return round(max(max(abs(v) for g in r["grids"] for row in g for v in row) for r in runs), GRID_DECIMALS)
+
+
+def compute(p: Params) -> dict:
+    _check(p)
+    runs = [run(p.seed, r) for r in p.rates]
+    c = LookupConfig()
+    ln4 = math.log(c.n_pairs)
+    return {
+        "letters": LETTERS[:c.n_letters],
+        "steps": STEPS,
+        "every": EVERY,
+        "rates": list(p.rates),
+        "runs": runs,
+        "scale": _scale(runs),
+        "start": {"run": p.rates.index(p.rate), "state": p.start // EVERY},
+        "trained": LookupTrainer(p.seed).n_trained,
+        "axis": {"x": [[s, str(s)] for s in range(0, STEPS + 1, 50)],
+                 "y": [[0, "0"], [round(ln4, LOSS_DECIMALS), f"ln {c.n_pairs} = {fixed(ln4, 3)}"]],
+                 "top": round(1.1 * max(ln4, *(max(r["losses"]) for r in runs)), LOSS_DECIMALS)},  # room above
+    }
+
+
+def _states(data: dict) -> int:
+    return data["steps"] // data["every"] + 1
+
+
+def templates(n_letters: int) -> list[str]:
+    return ["Step {step} of {steps}, step size {rate}: loss {loss:3}",
+            "Query–key grid: the largest score in {rows} of " + str(n_letters) + " rows is on the diagonal "
+            "(the question's own letter); mean diagonal score {diag:2}, mean off-diagonal {off:2}"]
+
+
+def scope(data: dict, i: int, run: dict | None = None) -> dict:
+    """The values the templates name in state i = run * states per run + k (of `run`, if given:
+    a live run from the worker, whose arrays start at state run["from"])."""
+    r, k = divmod(i, _states(data))
+    run = run or data["runs"][r]
+    at = k - run["from"]
+    step = k * data["every"]
+    return {"step": step, "steps": data["steps"], "rate": run["rate"],
+            "loss": run["losses"][step - run["from"] * data["every"]],
+            "rows": run["rows"][at], "diag": run["diag"][at], "off": run["off"][at]}
+
+
+def _fixed(data: dict) -> list[str]:
+    c = LookupConfig()
+    return [f"Trained: {data['trained']} numbers, the query and key matrices ({2 * c.n_letters} → {c.d_k} each); "
+            f"the value matrix is fixed; batches of {c.batch_size}, momentum {c.momentum}",
+            f"An even guess among {c.n_pairs} pairs has loss ln {c.n_pairs} = {fixed(math.log(c.n_pairs), 3)}"]
+
+
+def text(p: Params, data: dict) -> dict:
+    start = data["start"]["run"] * _states(data) + data["start"]["state"]
+    lines = templates(len(data["letters"]))
+    now = scope(data, start)
+    return {
+        "alt": (f"Training one attention head on the lookup task with step size {now['rate']}: the loss curve "
+                f"falls from {fixed(data['runs'][data['start']['run']]['losses'][0], 3)} at step 0 to "
+                f"{fixed(now['loss'], 3)} at step {now['step']}, beside the {len(data['letters'])} by {len(data['letters'])} grid of query–key scores "
+                f"(question letter against key letter) at that step, whose diagonal is the matching letter. "
+                + " ".join(l + "." for l in fill_all(lines, now))),
+        "numbers": fill_all(lines, now) + _fixed(data),
+        "templates": lines,
+        "fixed": _fixed(data),
+        "parts": {"rate": "{v}"},  # the step-size menu's entries
+    }
+
+
+def facts(p: Params, data: dict) -> dict:
+    """The numbers chapter 9 quotes about the run at the step size shown first."""
+    r = data["runs"][data["start"]["run"]]
+    losses = r["losses"]
+    below = next((s for s, v in enumerate(losses) if v < 0.1), None)
+    c = LookupConfig()
+    return {
+        "ln4": math.log(c.n_pairs),
+        "first_loss": losses[0],
+        "loss_at_100": losses[100],
+        "last_loss": losses[-1],
+        "steps": STEPS,
+        "first_step_below_0_1": below,
+        "rate": r["rate"],
+        "trained_weights": data["trained"],
+        "batch_size": c.batch_size,
+        "momentum": c.momentum,
+        "rows_on_diagonal_at_end": r["rows"][-1],
+        "letters": c.n_letters,
+        "mean_diagonal_at_end": r["diag"][-1],
+        "mean_off_diagonal_at_end": r["off"][-1],
+        "last_loss_smallest_rate": data["runs"][data["rates"].index(min(data["rates"]))]["losses"][-1],
+    }
+
+
+class TrainJob:
+    """The run for p.rate from step p.start, live: each slice steps until its time budget is spent
+    (at least one step) and returns the run so far as its snapshot."""
+
+    def __init__(self, p: Params):
+        _check(p)
+        self.steps = trajectory(p.seed, p.rate, p.start)
+        self.run = empty_run(p.rate, p.start)
+        self.step = p.start
+
+    def advance(self, budget: float) -> dict:
+        end = time.perf_counter() + budget
+        first = len(self.run["losses"])
+        for self.step, loss, grid in self.steps:
+            record(self.run, loss, grid)
+            if self.step == STEPS or time.perf_counter() >= end:
+                break
+        return {"step": self.step, "steps": STEPS, "losses": self.run["losses"][first:],
+                "done": self.step == STEPS, "snapshot": self.run}
+
+
+JOBS = {"train": TrainJob}

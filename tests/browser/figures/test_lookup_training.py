@@ -1,0 +1,167 @@
+"""lookup-training in the browser: the embedded runs play, step and reset before Python (and without
+it); with the worker ready, Play runs the real training as a job (the engine on CPython behind the
+stand-in) whose numbers are the embedded ones, Pause cancels it and keeps the state, Play resumes."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ..conftest import expect
+from .helpers import SLOW_JOBS, centre, opened, serious_violations, text_lines
+
+NAME = "lookup-training"
+SCRATCH = f"""# Lookup
+
+/// figure | {NAME}
+
+One head learns the lookup.
+///
+"""
+
+
+@pytest.fixture(scope="module")
+def url(scratch_page) -> str:
+    return scratch_page(SCRATCH)
+
+
+def _state(data: dict, run: int, k: int) -> int:
+    return run * len(data["runs"][0]["grids"]) + k
+
+
+def _last(data: dict) -> int:
+    return len(data["runs"][0]["grids"]) - 1
+
+
+def _wait_ready(chapter) -> None:
+    chapter.start_runtime()
+    assert chapter.wait_settled()["state"] == "ready"
+
+
+def _jobs_started(chapter) -> list[dict]:
+    """Record the options of each job the page starts (the stand-in still runs it)."""
+    from ..conftest import _engine_on_cpython
+
+    started = []
+
+    def record(route):
+        started.append(json.loads(route.request.post_data)["params"])
+        _engine_on_cpython(route)
+
+    chapter.page.context.route("**/__job/start", record)
+    return started
+
+
+
+
+def test_the_embedded_run_the_menu_reset_and_the_keyboard(open_chapter, url):
+    chapter, data, figure = opened(open_chapter, url, NAME)
+    r, k = data["start"]["run"], data["start"]["state"]
+    assert chapter.numbers(NAME) == text_lines(data, _state(data, r, k)) == data["text"]["numbers"]
+    expect(figure.locator(".lt-cell")).to_have_count(64)
+    expect(figure.locator(".lt-top")).to_have_count(8)
+    expect(figure.locator(".lt-diagonal.lt-top")).to_have_count(8)  # trained: every row's largest is its own letter
+    figure.get_by_role("button", name="Reset").press("Enter")
+    assert chapter.numbers(NAME) == text_lines(data, _state(data, r, 0))
+    assert chapter.numbers(NAME)[0].endswith("loss 1.386")
+    slider = figure.get_by_role("slider", name="Step")
+    slider.press("ArrowRight")
+    assert chapter.numbers(NAME) == text_lines(data, _state(data, r, 1))
+    assert slider.get_attribute("aria-valuetext") == text_lines(data, _state(data, r, 1))[0]
+    figure.get_by_label("Step size").select_option("0")
+    assert chapter.numbers(NAME) == text_lines(data, _state(data, 0, 1))
+    assert figure.get_attribute("data-state") == "prerendered"
+    assert chapter.page_errors == []
+
+
+def test_play_without_python_replays_the_embedded_run(open_chapter, url):
+    chapter, data, figure = opened(open_chapter, url, NAME)
+    r = data["start"]["run"]
+    play = figure.locator("[data-key-control]")
+    play.press("Enter")  # at the end: Play starts over from step 0
+    expect(play).to_have_text("Pause")
+    points = figure.locator(".lt-line").evaluate("(l) => l.points.numberOfItems")
+    assert points < 20  # the curve starts again from the beginning
+    expect(play).to_have_text("Play", timeout=20_000)
+    assert chapter.numbers(NAME) == text_lines(data, _state(data, r, _last(data)))
+    assert figure.locator(".lt-line").evaluate("(l) => l.points.numberOfItems") == data["steps"] + 1
+    assert figure.get_attribute("data-state") == "prerendered"
+    assert chapter.page_errors == []
+
+
+@pytest.mark.parametrize("rate", [0, 3])
+def test_play_with_python_trains_live_to_the_embedded_numbers(open_live_chapter, url, rate):
+    chapter = open_live_chapter(url)
+    _wait_ready(chapter)
+    started = _jobs_started(chapter)
+    data = chapter.data(NAME)
+    figure = chapter.figure(NAME)
+    figure.get_by_label("Step size").select_option(str(rate))
+    figure.get_by_role("button", name="Reset").click()
+    chapter.page.evaluate("""(fig) => { window.__seen = [];
+      new MutationObserver(() => window.__seen.push([...fig.querySelectorAll('.figure-numbers li')].map((li) => li.textContent)))
+        .observe(fig.querySelector('.figure-numbers'), { childList: true }); }""", figure.element_handle())
+    figure.get_by_role("button", name="Play").click()
+    expect(figure).to_have_attribute("data-state", "live", timeout=20_000)
+    expect(figure.locator("[data-key-control]")).to_have_text("Play", timeout=20_000)
+    expect(figure.locator(".lt-status")).to_have_text("Trained live in the worker.")
+    assert started == [{**data["params"], "rate": data["rates"][rate], "start": 0}]
+    seen = chapter.page.evaluate("window.__seen")
+    want = [text_lines(data, _state(data, rate, k)) for k in range(1, _last(data) + 1)]
+    assert seen == want  # every state drawn in order, each with the embedded run's numbers
+    assert chapter.page_errors == []
+
+
+def test_pause_cancels_the_job_keeps_the_state_and_play_resumes(open_live_chapter, url):
+    chapter = open_live_chapter(url, routes=SLOW_JOBS)
+    _wait_ready(chapter)
+    started = _jobs_started(chapter)
+    data = chapter.data(NAME)
+    figure = chapter.figure(NAME)
+    r = data["start"]["run"]
+    figure.get_by_role("button", name="Reset").click()
+    play = figure.locator("[data-key-control]")
+    play.click()
+    expect(figure).to_have_attribute("aria-busy", "true")
+    chapter.page.wait_for_function("(fig) => Number(fig.querySelector('input[type=range]').value) >= 3",
+                                   arg=figure.element_handle())
+    play.click()  # Pause
+    expect(figure).not_to_have_attribute("aria-busy", "true")
+    expect(play).to_have_text("Play")
+    k = int(figure.get_by_role("slider", name="Step").input_value())
+    shown = chapter.numbers(NAME)
+    assert shown == text_lines(data, _state(data, r, k))
+    assert figure.get_attribute("data-state") == "live"
+    chapter.page.wait_for_timeout(500)
+    assert chapter.numbers(NAME) == shown and int(figure.get_by_role("slider", name="Step").input_value()) == k
+    play.press("Enter")  # resume: a new job from the step on screen
+    chapter.page.wait_for_function(f"(fig) => Number(fig.querySelector('input[type=range]').value) >= {k + 2}",
+                                   arg=figure.element_handle(), timeout=30_000)
+    play.click()
+    assert [s["start"] for s in started] == [0, k * data["every"]]
+    k2 = int(figure.get_by_role("slider", name="Step").input_value())
+    assert chapter.numbers(NAME) == text_lines(data, _state(data, r, k2))
+    assert chapter.page_errors == []
+
+
+def test_touch_at_375_px_stacks_and_fits(open_chapter, url):
+    chapter, data, figure = opened(open_chapter, url, NAME, viewport={"width": 375, "height": 800},
+                                   has_touch=True, is_mobile=True)
+    figure.get_by_role("button", name="Reset").tap()
+    assert chapter.numbers(NAME) == text_lines(data, _state(data, data["start"]["run"], 0))
+    chapter.page.touchscreen.tap(*centre(figure.locator("[data-key-control]")))
+    expect(figure.locator("[data-key-control]")).to_have_text("Pause")
+    loss = figure.locator(".lt-loss").bounding_box()
+    grid = figure.locator(".lt-grid").bounding_box()
+    assert grid["y"] >= loss["y"] + loss["height"] - 1, "at 375 px the grid should sit below the loss plot"
+    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert chapter.page_errors == []
+
+
+def test_side_by_side_when_wide_and_no_serious_axe_violations(open_chapter, url):
+    chapter, _, figure = opened(open_chapter, url, NAME, viewport={"width": 1200, "height": 900})
+    loss = figure.locator(".lt-loss").bounding_box()
+    grid = figure.locator(".lt-grid").bounding_box()
+    assert grid["x"] >= loss["x"] + loss["width"] - 1 and grid["y"] < loss["y"] + loss["height"]
+    violations = serious_violations(chapter)
+    assert violations == [], json.dumps(violations, indent=1)

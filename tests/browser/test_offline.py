@@ -1,0 +1,92 @@
+"""Reading offline through the service worker: install, "Save for offline" with its progress and
+size, every chapter reloaded with the network cut (and, vendored, Python started from the saved
+copy), then a new build: offered, taken on the reader's word, the old cache dropped."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from builder.build import Paths, build
+
+from .conftest import ROOT, SETTLE_MS, chapter_pages, expect
+from .test_live_numpy import _stand_in_distribution
+
+
+@pytest.fixture(scope="module")
+def offline_site(tmp_path_factory, serve_folder):
+    """A vendored build (numpy a stand-in) served from a folder the update test rebuilds."""
+    tmp = tmp_path_factory.mktemp("offline-site")
+    dist = _stand_in_distribution(tmp / "pyodide")
+    content = tmp / "content"
+    shutil.copytree(ROOT / "content", content)
+    out = tmp / "dist"
+    build(Paths.at(ROOT, content), out, pyodide_dist=dist)
+    return {"out": out, "content": content, "dist": dist, "url": serve_folder(out)}
+
+
+def _version(out) -> str:
+    head = (out / "sw.js").read_text().split("\n", 1)[0]
+    return json.loads(head.removeprefix("const MANIFEST = ").rstrip(";"))["version"]
+
+
+def _save(page):
+    box = page.locator("[data-offline]")
+    expect(box).to_be_visible(timeout=15_000)
+    button = page.get_by_role("button", name="Save for offline reading")
+    expect(box.locator("[data-offline-note]")).to_contain_text(" MB")  # the size, before saving
+    button.click()
+    expect(box).to_have_attribute("data-state", "saved", timeout=60_000)
+    expect(box.locator("[data-offline-note]")).to_contain_text("available offline")
+    bar = box.locator("progress")
+    assert bar.evaluate("b => b.value === b.max && b.max > 1e6"), "the progress bar did not reach the size"
+
+
+def test_save_then_read_every_chapter_offline(new_context, offline_site):
+    context = new_context(viewport={"width": 1200, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(offline_site["url"] + "index.html")
+    _save(page)
+
+    context.set_offline(True)
+    for name in ["index.html", *chapter_pages()]:
+        page.goto(offline_site["url"] + name)
+        expect(page.locator("h1")).to_be_visible()
+        expect(page.locator("[data-offline-status]")).to_contain_text("reading offline")
+        for fig in page.locator("[data-figure]").all():  # their views' modules came from the cache
+            expect(fig).to_have_attribute("data-state", "prerendered")
+        fallbacks = page.eval_on_selector_all(".figure-fallback img", "imgs => imgs.map(i => i.src)")
+        assert all(page.evaluate("u => fetch(u).then(r => r.ok)", u) for u in fallbacks), name
+    page.goto(offline_site["url"] + "04-scores-to-weights.html")
+    page.locator("[data-figure][data-live]").first.scroll_into_view_if_needed()
+    status = page.locator("[data-runtime-status]")
+    expect(status).to_have_attribute("data-state", "ready", timeout=SETTLE_MS)  # Python, from the saved copy
+    assert errors == []
+
+
+def test_a_new_build_is_offered_then_replaces_the_old_cache(new_context, offline_site):
+    context = new_context(viewport={"width": 1200, "height": 800})
+    page = context.new_page()
+    url = offline_site["url"] + "01-why-attention.html"
+    page.goto(url)
+    _save(page)
+    old = _version(offline_site["out"])
+
+    chapter = offline_site["content"] / "01-why-attention.md"
+    chapter.write_text(chapter.read_text() + "\nA sentence of the new build.\n")
+    build(Paths.at(ROOT, offline_site["content"]), offline_site["out"], pyodide_dist=offline_site["dist"])
+    new = _version(offline_site["out"])
+    assert new != old
+
+    page.reload()  # still the old build, from the old cache: never a mix
+    expect(page.locator("main")).not_to_contain_text("A sentence of the new build.")
+    update = page.get_by_role("button", name="A new version is ready: update")
+    expect(update).to_be_visible(timeout=60_000)  # the new build was saved before it was offered
+    update.click()
+    expect(page.locator("main")).to_contain_text("A sentence of the new build.", timeout=15_000)
+    names = page.evaluate("caches.keys()")
+    assert len(names) == 1 and names[0].endswith(":" + new), names
+    expect(page.locator("[data-offline]")).to_have_attribute("data-state", "saved")

@@ -1,0 +1,44 @@
+"""Python only where it is used: `data-live` on figures whose view can ask the worker, and the
+runtime's config only on pages with one (or an exercise)."""
+import re
+
+from builder.build import Paths, build
+from engine.figures import FIGURES, is_live, module
+from tests.conftest import ROOT
+
+
+def _asks_the_worker(name: str) -> bool:
+    """Whether the view (or a theme/js helper it imports) calls ctx.request or ctx.job."""
+    seen, todo = set(), [ROOT / "theme" / "figures" / f"{name}.js"]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        text = path.read_text()
+        if re.search(r"\bctx\.(request|job)\(", text):
+            return True
+        todo += [(path.parent / m).resolve() for m in re.findall(r'from "(\.\.?/[^"]+\.js)"', text)]
+    return False
+
+
+def test_live_marks_exactly_the_views_that_ask_the_worker():
+    live = {name for name in FIGURES if is_live(name)}
+    assert live == {name for name in FIGURES if _asks_the_worker(name)}
+    assert "two-heads" in live and hasattr(module("two-heads"), "JOBS")  # a model with jobs is live
+
+
+def test_only_pages_that_use_python_carry_the_runtime(tmp_path):
+    out = tmp_path / "dist"
+    site = build(Paths.at(ROOT), out)
+    for ch in site.chapters:
+        html = (out / ch.url).read_text()
+        live = re.findall(r'<figure [^>]*data-figure="([^"]+)"[^>]*\bdata-live\b', html)
+        assert set(live) == {f.name for f in ch.figures if is_live(f.name)}, ch.url
+        assert ch.uses_python == bool(live or ch.has_exercises), ch.url
+        assert ('id="runtime-config"' in html) == ch.uses_python, ch.url
+        assert ("data-python" in html) == ch.uses_python, ch.url
+    without = [ch for ch in site.chapters if ch.figures and not ch.uses_python]
+    assert without, "some chapter should show figures without Python (chapters 1-3 do)"
+    for name in ("index.html", "bibliography.html"):
+        assert "runtime-config" not in (out / name).read_text()

@@ -1,0 +1,148 @@
+// The service worker (built as sw.js at the site's root, after `const MANIFEST = {...}`: every
+// file of this build with its size and sha256, and the build's version, a hash of them all).
+// One cache per version holds only this build's files, each checked against its hash, so a page
+// never mixes files of two builds. "Save for offline" (assets/js/offline.js) asks it to fetch
+// everything; files fetched while reading are kept too, so the runtime downloads once per visit.
+// A new build installs beside the old one, carries the saved copy over (unchanged files from the
+// old cache, the rest downloaded), waits until the reader updates, then drops the old caches.
+/* global MANIFEST */
+
+const PREFIX = "attention:" + self.registration.scope + ":";
+const CACHE = PREFIX + MANIFEST.version;
+const SAVED = "__saved__"; // a marker entry: everything was saved for offline reading
+const files = MANIFEST.files; // dist-relative path -> [size, sha256]
+
+function keyOf(url) {
+  const u = new URL(url);
+  if (u.origin !== location.origin || !u.href.startsWith(self.registration.scope)) return null;
+  const path = decodeURIComponent(u.pathname.slice(new URL(self.registration.scope).pathname.length)) || "index.html";
+  return path in files ? path : null;
+}
+
+const urlOf = (path) => new URL(path, self.registration.scope).href;
+
+async function hex(buffer) {
+  const digest = await crypto.subtle.digest("SHA-256", buffer);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** What the cache keeps: the checked bytes, their type and hash (not the transfer's encoding or length). */
+function kept(body, response, path) {
+  const headers = { "content-type": response.headers.get("content-type") || "application/octet-stream",
+                    "x-sha256": files[path][1] };
+  return new Response(body, { status: 200, headers });
+}
+
+/** Fetch `path` from the network, check it against the manifest and keep it; rejects on a mismatch. */
+async function download(cache, path) {
+  const response = await fetch(urlOf(path), { cache: "no-store" });
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+  const body = await response.arrayBuffer();
+  if ((await hex(body)) !== files[path][1]) {
+    throw new Error(`${path} on the server is not this version's (the site was updated: reload the page)`);
+  }
+  await cache.put(urlOf(path), kept(body, response, path));
+  return body.byteLength;
+}
+
+/** The paths not yet in this version's cache. */
+async function missing(cache) {
+  const have = new Set((await cache.keys()).map((r) => r.url));
+  return Object.keys(files).filter((p) => !have.has(urlOf(p)));
+}
+
+/** Fill this version's cache: from an older cache where the hash matches, else from the network. */
+async function saveAll(onProgress = () => {}) {
+  const cache = await caches.open(CACHE);
+  const todo = await missing(cache);
+  const total = Object.values(files).reduce((n, f) => n + f[0], 0);
+  let done = total - todo.reduce((n, p) => n + files[p][0], 0);
+  onProgress(done, total);
+  const older = (await caches.keys()).filter((k) => k.startsWith(PREFIX) && k !== CACHE);
+  let next = 0;
+  async function lane() {  // a few downloads at a time
+    while (next < todo.length) {
+      const path = todo[next++];
+      let reused = false;
+      for (const name of older) {
+        const old = await (await caches.open(name)).match(urlOf(path));
+        if (old && old.headers.get("x-sha256") === files[path][1]) {
+          await cache.put(urlOf(path), old);
+          reused = true;
+          break;
+        }
+      }
+      if (!reused) await download(cache, path);
+      done += files[path][0];
+      onProgress(done, total);
+    }
+  }
+  await Promise.all([lane(), lane(), lane(), lane()]);
+  await cache.put(urlOf(SAVED), new Response(MANIFEST.version));
+  return total;
+}
+
+async function wasSaved() {
+  for (const name of await caches.keys()) {
+    if (name.startsWith(PREFIX) && await (await caches.open(name)).match(urlOf(SAVED))) return true;
+  }
+  return false;
+}
+
+self.addEventListener("install", (event) => {
+  // A reader who saved the previous build gets this one saved before it can take over.
+  event.waitUntil(wasSaved().then((saved) => (saved ? saveAll() : caches.open(CACHE))));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
+    }
+  })());
+});
+
+self.addEventListener("fetch", (event) => {
+  const { request } = event;
+  if (request.method !== "GET" && request.method !== "HEAD") return;
+  const path = keyOf(request.url);
+  if (!path) return; // not this build's: the network, as without a service worker
+  event.respondWith((async () => {
+    const cache = await caches.open(CACHE);
+    const hit = await cache.match(urlOf(path));
+    if (hit) return request.method === "HEAD" ? new Response(null, { status: 200, headers: hit.headers }) : hit;
+    const response = await fetch(request);
+    if (request.method === "GET" && response.ok) {
+      // Keep it if it is this build's file (checked by hash), without holding up the page.
+      const copy = response.clone();
+      event.waitUntil(copy.arrayBuffer().then(async (body) => {
+        // Not this build's file: the server has a newer build; look for its service worker now.
+        if ((await hex(body)) !== files[path][1]) return self.registration.update();
+        await cache.put(urlOf(path), kept(body, copy, path));
+      }).catch(() => {}));
+    }
+    return response;
+  })());
+});
+
+self.addEventListener("message", (event) => {
+  const reply = (msg) => event.source?.postMessage({ ...msg, version: MANIFEST.version });
+  const msg = event.data || {};
+  if (msg.type === "status") {
+    event.waitUntil((async () => {
+      const cache = await caches.open(CACHE);
+      const saved = Boolean(await cache.match(urlOf(SAVED))) && (await missing(cache)).length === 0;
+      const total = Object.values(files).reduce((n, f) => n + f[0], 0);
+      reply({ type: "status", saved, total });
+    })());
+  } else if (msg.type === "save") {
+    let last = 0;
+    event.waitUntil(saveAll((done, total) => {
+      const now = Date.now();
+      if (now - last > 100 || done === total) { last = now; reply({ type: "progress", done, total }); }
+    }).then((total) => reply({ type: "saved", total }),
+      (err) => reply({ type: "error", message: String(err.message || err).slice(0, 200) })));
+  } else if (msg.type === "skip-waiting") {
+    self.skipWaiting();
+  }
+});
