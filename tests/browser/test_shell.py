@@ -31,7 +31,8 @@ def test_search_finds_chapters_offline_under_a_sub_path(new_context, site, serve
     expect(field).to_be_enabled()
     expect(field).to_be_focused()
     page.keyboard.type("softmax")
-    status = page.get_by_role("status")
+    status = page.locator("[data-search-status]")
+    expect(status).to_have_attribute("role", "status")  # announced as results arrive
     expect(status).to_contain_text("mention “softmax”")
     results = page.locator("[data-search-results] li")
     expect(results.first).to_be_visible()
@@ -45,7 +46,7 @@ def test_search_finds_chapters_offline_under_a_sub_path(new_context, site, serve
     expect(page.locator("article.chapter h1")).to_be_visible()
     assert page.url.startswith(base)
     page.goto(base + "search.html?q=zzzqqq")
-    expect(page.get_by_role("status")).to_have_text("No chapter mentions “zzzqqq”.")
+    expect(page.locator("[data-search-status]")).to_have_text("No chapter mentions “zzzqqq”.")
     assert outside == [] and errors == [], (outside, errors)
 
 
