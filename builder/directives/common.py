@@ -2,12 +2,21 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as etree
+from dataclasses import dataclass
 
 import markdown
 from pymdownx.blocks.block import Block, type_any
 
 from ..errors import BuildError
 from ..math import MathExtension
+
+@dataclass(frozen=True)
+class Rendered:
+    """A quiz or an exercise rendered with line numbers before Markdown runs: what follows its own Markdown."""
+    name: str  # the directive's argument: the quiz's id, the exercise's name
+    line: int
+    html: str
+
 
 PLURAL = {"figure": "figures", "quiz": "quizzes", "exercise": "exercises"}
 

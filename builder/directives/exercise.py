@@ -23,25 +23,17 @@ from __future__ import annotations
 
 import html
 import xml.etree.ElementTree as etree
-from dataclasses import dataclass
 
 
 from engine.exercises import EXERCISES, grade, module
 from ..errors import BuildError, clip
 from ..math import MathError
-from .common import SectionBlock, check_unique, inline_html
+from .common import Rendered, SectionBlock, check_unique, inline_html
 
 NAME = "exercise"
 OPTIONS = ("starter", "solution", "hints")
 MAX_CODE = 5_000  # characters of starter or solution code
 MAX_HINTS = 5
-
-
-@dataclass(frozen=True)
-class RenderedExercise:
-    name: str
-    line: int
-    html: str  # the editor's starting code, the controls, the result, hints and solution
 
 
 def _error(use, path, option: str, message: str) -> BuildError:
@@ -81,7 +73,7 @@ def _code(text: str, cls: str) -> str:
     return f'<pre class="{cls}"><code class="language-python">{html.escape(text.rstrip())}</code></pre>'
 
 
-def render(use, path) -> RenderedExercise:
+def render(use, path) -> Rendered:
     name = use.argument
     esc = html.escape
     try:
@@ -99,7 +91,7 @@ def render(use, path) -> RenderedExercise:
         f'<details class="exercise-hints"><summary>Hints</summary><ol>{hints}</ol></details>'
         f'<details class="exercise-solution"><summary>Solution</summary>{_code(use.options["solution"], "exercise-answer")}</details>'
     )
-    return RenderedExercise(name, use.line, body)
+    return Rendered(name, use.line, body)
 
 
 def check_page(uses, path) -> None:

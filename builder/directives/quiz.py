@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
 
 
 from ..errors import BuildError, clip
 from ..math import MathError
-from .common import SectionBlock, check_unique, inline_html
+from .common import Rendered, SectionBlock, check_unique, inline_html
 
 NAME = "quiz"
 RE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,59}$")
@@ -34,13 +33,6 @@ RE_CHOICE = re.compile(r"^[a-z0-9]{1,8}$")
 OPTIONS = ("choices", "answer", "explain")
 MAX_CHOICES = 8
 MAX_TEXT = 1_000  # characters in one choice or explanation
-
-
-@dataclass(frozen=True)
-class RenderedQuiz:
-    name: str  # the quiz's id
-    line: int
-    html: str  # the choices, the feedback region and the explanations, after the question
 
 
 def _error(use, path, option: str, message: str) -> BuildError:
@@ -94,7 +86,7 @@ def validate(use, path):
         raise BuildError(path, use.line, f"quiz '{use.argument}' needs its question as Markdown after the options")
 
 
-def render(use, path) -> RenderedQuiz:
+def render(use, path) -> Rendered:
     """The part of the quiz after its question, as HTML (the block renders the question)."""
     qid = use.argument
     choices = {str(k): v for k, v in use.options["choices"].items()}
@@ -125,7 +117,7 @@ def render(use, path) -> RenderedQuiz:
         f'<p class="quiz-feedback" role="status" aria-live="polite"></p>'
         f'<details class="quiz-answers"><summary>Answers and why</summary><ul>{why}</ul></details>'
     )
-    return RenderedQuiz(qid, use.line, body)
+    return Rendered(qid, use.line, body)
 
 
 def check_page(uses, path) -> None:
