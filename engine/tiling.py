@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .attention import cross_attention_forward
+
 
 @dataclass(frozen=True)
 class TileStep:
@@ -34,12 +36,24 @@ def _allowed(rows: range, cols: range, offset: int):
     return (np.arange(cols.start, cols.stop)[None, :] <= np.arange(rows.start, rows.stop)[:, None] + offset)  # (r, c)
 
 
+def plain_attention(q, k, v, causal: bool = False):
+    """The same softmax(q kᵀ / √K) v by engine/attention.py, whole grid at once, to check the tiles against:
+    one head whose matrices pick q, k and v out of [k v] unchanged. Same causal rule as the tiles."""
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    (S, K), (T, V) = q.shape, v.shape
+    wq = np.eye(K)[None]  # (1, K, K)
+    wk = np.vstack((np.eye(K), np.zeros((V, K))))[None]  # (1, K+V, K) the k part of [k v]
+    wv = np.vstack((np.zeros((K, V)), np.eye(V)))[None]  # (1, K+V, V) the v part
+    mask = _allowed(range(S), range(T), T - S) if causal else None  # (S, T)
+    return cross_attention_forward(q, np.hstack((k, v)), wq, wk, wv, mask=mask)[0]  # (S, V)
+
+
 def tiled_attention_steps(q, k, v, block: int, causal: bool = False):
     """Yield a TileStep after each tile, query block by query block, key block by key block (tiles that
     the causal mask hides entirely are skipped, as FlashAttention skips them). The last step of each
     query block holds its finished rows: partial / total."""
     q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
-    (S, K), (T, K2), (T2, _V) = q.shape, k.shape, v.shape
+    (S, K), (T, K2), T2 = q.shape, k.shape, v.shape[0]
     if K != K2 or T != T2:
         raise ValueError(f"shapes do not match: q {q.shape}, k {k.shape}, v {v.shape}")
     if block < 1:

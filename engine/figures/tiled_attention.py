@@ -13,8 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..attention import cross_attention_forward
-from ..tiling import tiled_attention_steps
+from ..tiling import plain_attention, tiled_attention_steps
 from .fmt import fixed
 from .params import field
 
@@ -34,16 +33,6 @@ def _inputs(p: Params):
     rng = np.random.default_rng(p.seed)
     return (rng.normal(size=(p.tokens, D_K)) * 1.5, rng.normal(size=(p.tokens, D_K)) * 1.5,
             rng.normal(size=(p.tokens, D_V)))  # (n, K), (n, K), (n, V)
-
-
-def plain_attention(q, k, v, causal: bool):
-    """engine/attention.py's attention on q, k, v themselves: one head whose matrices pick them out unchanged."""
-    K, V = q.shape[1], v.shape[1]
-    wq = np.eye(K)[None]  # (1, K, K)
-    wk = np.vstack((np.eye(K), np.zeros((V, K))))[None]  # (1, K+V, K) the k part of [k v]
-    wv = np.vstack((np.zeros((K, V)), np.eye(V)))[None]  # (1, K+V, V) the v part
-    mask = np.tril(np.ones((len(q), len(k)), dtype=bool)) if causal else None
-    return cross_attention_forward(q, np.hstack((k, v)), wq, wk, wv, mask=mask)[0]  # (S, V)
 
 
 def _finite(x: float):

@@ -5,20 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.attention import cross_attention_forward
+from engine.attention import attention_forward
+from engine.tiling import plain_attention as plain
 from engine.tiling import tiled_attention_forward, tiled_attention_steps
-
-
-def plain(q, k, v, causal):
-    """softmax(q kᵀ/√K) v from engine/attention.py: one head whose matrices pick q, k and v out unchanged."""
-    S, K = q.shape
-    T, V = v.shape
-    wq = np.eye(K)[None]  # (1, K, K)
-    wk = np.vstack((np.eye(K), np.zeros((V, K))))[None]  # (1, K+V, K) reads the k part of [k v]
-    wv = np.vstack((np.zeros((K, V)), np.eye(V)))[None]  # (1, K+V, V) reads the v part
-    mask = np.arange(T)[None, :] <= np.arange(S)[:, None] + (T - S) if causal else None
-    out, _ = cross_attention_forward(q, np.hstack((k, v)), wq, wk, wv, mask=mask)
-    return out  # (S, V)
 
 
 def qkv(S, T, K, V, seed=0, spread=1.0):
@@ -34,6 +23,16 @@ def test_tiles_equal_plain_attention(S, T, K, V, block, causal):
     tiled = tiled_attention_forward(q, k, v, block, causal=causal)
     assert tiled.shape == (S, V)
     assert np.max(np.abs(tiled - plain(q, k, v, causal))) < 1e-15  # a few units in the last place of float64
+
+
+def test_the_reference_is_engine_attention():
+    """plain_attention(q, k, v) is attention_forward on x = [q k v] with matrices that pick the parts out."""
+    q, k, v = qkv(6, 6, 3, 2, seed=7)
+    x = np.hstack((q, k, v))  # (6, 8)
+    pick = np.eye(8)[None]  # (1, 8, 8): columns a:b of x
+    for causal in (False, True):
+        out, _ = attention_forward(x, pick[..., 0:3], pick[..., 3:6], pick[..., 6:8], causal=causal)
+        assert np.max(np.abs(out - plain(q, k, v, causal=causal))) < 1e-15
 
 
 def test_large_scores_do_not_overflow():
@@ -77,3 +76,12 @@ def test_bad_shapes_are_refused():
         tiled_attention_forward(q, k[:, :1], v, 2)
     with pytest.raises(ValueError):
         tiled_attention_forward(q, k, v, 0)
+
+
+def test_fewer_queries_than_keys_are_the_last_positions():
+    """Causal with S < T: the S queries sit at the end, as when a cached prefix is extended, so their rows
+    equal the last S rows of the full square, tiled or not."""
+    q, k, v = qkv(9, 9, 3, 2, seed=11)
+    full = plain(q, k, v, causal=True)
+    assert np.max(np.abs(plain(q[6:], k, v, causal=True) - full[6:])) < 1e-15
+    assert np.max(np.abs(tiled_attention_forward(q[6:], k, v, 2, causal=True) - full[6:])) < 1e-15

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from engine.figures import compute, facts
-from engine.figures.tiled_attention import Params, _inputs, plain_attention
-from engine.tiling import tiled_attention_forward
+from engine.figures.tiled_attention import Params, _inputs
+from engine.tiling import plain_attention, tiled_attention_forward
 
 
 @pytest.mark.parametrize("options", [{}, {"block": 4, "causal": False}, {"tokens": 7, "block": 3}])
