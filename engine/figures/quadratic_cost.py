@@ -144,6 +144,7 @@ def facts(p: Params, data: dict) -> dict:
         "causal_1000": at[1000]["causal"],
         "bidirectional_1000": at[1000]["bidirectional"],
         "causal_100000": at[100_000]["causal"],
+        "causal_100000_words": approx(at[100_000]["causal"]),
         "causal_gb_100000": at[100_000]["causal_bytes"] / 1e9,
         "bidirectional_gb_100000": at[100_000]["bidirectional_bytes"] / 1e9,
         "doubling_ratio_1000": causal_scores(2000) / causal_scores(1000),

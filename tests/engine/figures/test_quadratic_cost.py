@@ -19,6 +19,7 @@ def test_the_facts_the_chapter_quotes():
     f = facts("quadratic-cost")
     assert f["causal_1000"] == 500_500 and f["bidirectional_1000"] == 1_000_000
     assert f["causal_100000"] == 5_000_050_000
+    assert f["causal_100000_words"] == "5.0 billion"
     assert round(f["causal_gb_100000"], 1) == 20.0  # GB = 10⁹ bytes
     assert 3.99 < f["doubling_ratio_1000"] < 4
     # GPT-3 175B: d_model is heads × d_head; a key and a value per layer, 2 bytes a number.
