@@ -47,6 +47,8 @@ FIGURES = (  # in reading order
     "softmax-gradient",
     "lookup-training",
     "two-heads",
+    "quadratic-cost",
+    "tiled-attention",
 )
 
 

@@ -29,6 +29,8 @@ STEPPED = {
     "two-heads": lambda d: len(d["sentences"]),
     "qkv-matrices": lambda d: len(d["words"]),
     "attention-stages": lambda d: len(d["steps"]) * len(d["words"]),
+    "quadratic-cost": lambda d: len(d["lengths"]),
+    "tiled-attention": lambda d: len(d["steps"]),
 }
 # The state the figure opens in.
 START = {
@@ -55,6 +57,8 @@ START = {
     "two-heads": lambda d: d["start"],
     "qkv-matrices": lambda d: d["start"],
     "attention-stages": lambda d: d["start"]["checkpoint"] * len(d["words"]) + d["start"]["row"],
+    "quadratic-cost": lambda d: d["start"],
+    "tiled-attention": lambda d: d["start"],
 }
 
 
@@ -84,6 +88,8 @@ OTHER = {
     "two-heads": {"seed": 1, "sentences": ["the cat sat on the mat", "a dog ran by the box"], "sentence": 1},
     "qkv-matrices": {"sentence": "a small bird hid behind the big tree", "head": 2, "query": 7},
     "attention-stages": {"sentence": "the fox ran by a red bed", "head": 2, "row": 6, "stage": 2, "checkpoint": 3},
+    "quadratic-cost": {"length": 50_000},
+    "tiled-attention": {"tokens": 6, "block": 4, "causal": False, "seed": 9, "step": 2},
 }
 
 
