@@ -181,6 +181,22 @@ def _norm_facts(run, s, x) -> dict:
     }
 
 
+def _verb_row(p: Params, data: dict) -> dict:
+    """Head 1's row for the verb of the sentence as written: weights, weighted-vector lengths, and
+    what the attached-word readout names for the verb under each ablation."""
+    run = grammar.trained(p.seed)
+    words, targets, weights = grammar.sentence_attention(run.params, " ".join(data["words"]))
+    verb = next(i for i, w in enumerate(words) if w in grammar.VERBS)
+    x = grammar.encode(grammar.parse(" ".join(words)).words[:, :len(words)])[0]  # (n, D)
+    row = weights[0, verb]  # (n,)
+    contribution = row * np.linalg.norm(x @ run.params["wv"][0], axis=-1)  # (n,) lengths of alpha_j v_j
+    top, subject = int(row.argmax()), targets["attached"][verb]
+    named = {a: VOCAB[data["edits"][0]["named"][k]["attached"][verb]] for k, a in enumerate(ABLATIONS)}
+    return {"verb": words[verb], "top": words[top], "top_weight": float(row[top]), "subject": words[subject],
+            "subject_weight": float(row[subject]), "top_length": float(contribution[top]),
+            "subject_length": float(contribution[subject]), "named": named}
+
+
 def facts(p: Params, data: dict) -> dict:
     """Ablation accuracies for seeds 0 and 1 (mean and, for comparison, zero), edit counts, weights vs norms."""
     out = {"held_out": HELD_OUT, "n_words": data["held_out"]["n_words"], "seeds": {}}
@@ -200,13 +216,7 @@ def facts(p: Params, data: dict) -> dict:
     noun = next(e for e in edits if e["position"] == data["words"].index("dog") and e["word"] == "cat") \
         if "dog" in data["words"] else edits[0]
     adj = data["words"].index("old") if "old" in data["words"] else 0
-    verb = next(i for i, w in enumerate(data["words"]) if w in grammar.VERBS)
-    row = data["edits"][0]["weights"][0][verb]  # head 1, the verb's row, sentence as written
-    top = max(range(len(row)), key=row.__getitem__)
-    subject = data["targets"]["attached"][verb]
-    out["verb_row"] = {"verb": data["words"][verb], "top": data["words"][top], "top_weight": row[top],
-                       "subject": data["words"][subject], "subject_weight": row[subject],
-                       "named": VOCAB[data["edits"][0]["named"][0]["attached"][verb]]}
+    out["verb_row"] = _verb_row(p, data)
     out["example"] = {"from": data["words"][noun["position"]], "to": noun["word"], "reader": data["words"][adj],
                       "named": VOCAB[noun["named"][0]["attached"][adj]],
                       "named_head1": VOCAB[noun["named"][a1]["attached"][adj]]}
