@@ -2,11 +2,9 @@
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.colors import LinearSegmentedColormap
-from matplotlib.patches import Rectangle
 
 from . import COLOURS
-from .two_heads import LINES
+from .two_heads import head_grid
 
 SHORT = {"none": "none", "head1": "1", "head2": "2", "both": "both"}  # shorter than the view's, to fit the axis
 READOUTS = (("attached", "word it attaches to", "target"), ("previous", "previous word", "model"))
@@ -28,19 +26,5 @@ def draw(fig, data):
     bars.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(-0.05, -0.22))
 
     shown = data["edits"][data["start"]["edit"]]
-    words = shown["words"]
-    n = len(words)
-    cmap = LinearSegmentedColormap.from_list("weights", [COLOURS["surface"], COLOURS["prediction"]])
     for h in range(data["n_heads"]):
-        ax = fig.add_subplot(grid[1 + h])
-        ax.imshow(np.array(shown["weights"][h]), cmap=cmap, vmin=0, vmax=1)
-        for target, style in LINES.items():
-            for i, j in enumerate(data["targets"][target]):
-                ax.add_patch(Rectangle((j - 0.42, i - 0.42), 0.84, 0.84, fill=False, linewidth=1.0,
-                                       linestyle=style, edgecolor=COLOURS["target"]))
-        ax.set_xticks(range(n), words, rotation=60, fontsize=7)
-        ax.set_yticks(range(n), words if h == 0 else [""] * n, fontsize=7)
-        ax.set_title(f"head {h + 1}", fontsize=10, loc="left")
-        ax.tick_params(length=0)
-        for side in ax.spines.values():
-            side.set_visible(False)
+        head_grid(fig.add_subplot(grid[1 + h]), shown["weights"][h], shown["words"], data["targets"], h, fontsize=7)
