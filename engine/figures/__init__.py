@@ -48,6 +48,7 @@ FIGURES = (  # in reading order
     "lookup-training",
     "two-heads",
     "intervention",
+    "weight-norms",
 )
 
 

@@ -30,6 +30,7 @@ STEPPED = {
     "qkv-matrices": lambda d: len(d["words"]),
     "attention-stages": lambda d: len(d["steps"]) * len(d["words"]),
     "intervention": lambda d: len(d["ablations"]) * len(d["edits"]),
+    "weight-norms": lambda d: len(d["heads"]) * len(d["words"]),
 }
 # The state the figure opens in.
 START = {
@@ -57,6 +58,7 @@ START = {
     "qkv-matrices": lambda d: d["start"],
     "attention-stages": lambda d: d["start"]["checkpoint"] * len(d["words"]) + d["start"]["row"],
     "intervention": lambda d: d["start"]["ablation"] * len(d["edits"]) + d["start"]["edit"],
+    "weight-norms": lambda d: d["start"]["head"] * len(d["words"]) + d["start"]["row"],
 }
 
 
@@ -87,6 +89,7 @@ OTHER = {
     "qkv-matrices": {"sentence": "a small bird hid behind the big tree", "head": 2, "query": 7},
     "attention-stages": {"sentence": "the fox ran by a red bed", "head": 2, "row": 6, "stage": 2, "checkpoint": 3},
     "intervention": {"seed": 1, "sentence": "a bird hid behind the big tree", "ablate": "head2"},
+    "weight-norms": {"seed": 0, "sentence": "the cat sat on the mat", "head": 1, "row": 5},
 }
 
 
