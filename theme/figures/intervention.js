@@ -3,7 +3,7 @@
 // swaps it for another word of its kind (one word at a time), and the grids and the names each
 // readout gives follow. Every (ablation, edit) pair is precomputed: state a * edits + e of
 // data.text.states. The grids reuse two-heads' cell classes (th-grid, th-cell: two-heads.css).
-import { html } from "../js/svg.js";
+import { html, radioGroup } from "../js/svg.js";
 
 export function mount(root, ctx) {
   const data = ctx.data;
@@ -12,15 +12,8 @@ export function mount(root, ctx) {
   let ablation = data.start.ablation;
   let edit = data.start.edit;
 
-  const group = html("fieldset", { class: "figure-controls iv-ablate" }, root);
-  html("legend", {}, group, "Mean-ablate");
-  const radios = data.ablations.map((a, k) => {
-    const label = html("label", {}, group);
-    const input = html("input", { type: "radio", name: id + "-ablate", value: a.key }, label);
-    label.append(" " + a.short);
-    input.addEventListener("change", () => { if (input.checked) { ablation = k; update(); } });
-    return input;
-  });
+  const radios = radioGroup(root, { name: id + "-ablate", legend: "Mean-ablate", className: "iv-ablate",
+    labels: data.ablations.map((a) => a.short), checked: ablation, onChange: (k) => { ablation = k; update(); } });
   // Arrow keys move between radio buttons natively: ArrowRight on the checked one ablates the next choice.
   radios[ablation].setAttribute("data-key-control", "ArrowRight");
 

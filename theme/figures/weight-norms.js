@@ -2,7 +2,7 @@
 // row's weighted-vector lengths ‖α·v‖. Radio buttons choose the head; the word buttons (click, tap,
 // or arrow keys) choose the row. Every (head, row) pair is precomputed: state h * words + i of
 // data.text.states; bar labels are the model's template (text.parts.value).
-import { html } from "../js/svg.js";
+import { html, radioGroup } from "../js/svg.js";
 import { clampIndex, lineKeys } from "../js/keys.js";
 import { fill } from "../js/text.js";
 
@@ -13,15 +13,8 @@ export function mount(root, ctx) {
   let head = data.start.head;
   let row = data.start.row;
 
-  const group = html("fieldset", { class: "figure-controls wn-heads" }, root);
-  html("legend", {}, group, "Head");
-  const radios = data.heads.map((_, h) => {
-    const label = html("label", {}, group);
-    const input = html("input", { type: "radio", name: id + "-head", value: String(h) }, label);
-    label.append(` head ${h + 1}`);
-    input.addEventListener("change", () => { if (input.checked) { head = h; update(); } });
-    return input;
-  });
+  const radios = radioGroup(root, { name: id + "-head", legend: "Head", className: "wn-heads",
+    labels: data.heads.map((_, h) => `head ${h + 1}`), checked: head, onChange: (h) => { head = h; update(); } });
   radios[head].setAttribute("data-key-control", head === 0 ? "ArrowRight" : "ArrowLeft");
 
   const rowList = html("ol", { class: "wn-rows", "aria-label": "The word whose row is shown" }, root);
