@@ -165,6 +165,13 @@ def text(p: Params, data: dict) -> dict:
     }
 
 
+def _named_everywhere(run, s, x, means) -> dict:
+    """With both heads replaced, every word gets the same input: the one word each readout then names."""
+    logits, _ = grammar.ablated_forward(run.params, x, s.valid, (0, 1), means)  # (2, W, N*T)
+    named = logits.argmax(axis=1).reshape((2,) + s.words.shape)  # (2, N, T)
+    return {t: VOCAB[named[j][s.valid][0]] for j, t in enumerate(grammar.TARGETS)}  # the first word's is everyone's
+
+
 def _norm_facts(run, s, x) -> dict:
     """Weights against weighted-vector lengths (Kobayashi et al. 2020), per head over the held-out words."""
     P = run.params
@@ -208,6 +215,9 @@ def facts(p: Params, data: dict) -> dict:
             "zero": {a: _accuracy(run, s, x, np.zeros_like(means), ABLATED[a]) for a in ABLATIONS},
             "norms": _norm_facts(run, s, x),
         }
+    run = grammar.trained(p.seed)
+    s, x, means = _held_out(run)
+    out["both_named"] = {mode: _named_everywhere(run, s, x, m) for mode, m in (("mean", means), ("zero", 0 * means))}
     edits = data["edits"][1:]
     a1 = ABLATIONS.index("head1")
     out["edits"] = len(edits)
