@@ -10,24 +10,28 @@ from . import COLOURS
 LINES = {"attached": "solid", "previous": "dashed"}  # the live view's outlines
 
 
-def draw(fig, data):
-    shown = data["sentences"][data["start"]]
-    words = shown["words"]
+def head_grid(ax, weights, words, targets, h, fontsize=8):
+    """One head's weights (n, n) as a grid, each word's targets outlined; words label the rows of head 1 only."""
     n = len(words)
     cmap = LinearSegmentedColormap.from_list("weights", [COLOURS["surface"], COLOURS["prediction"]])
+    ax.imshow(np.array(weights), cmap=cmap, vmin=0, vmax=1)
+    for target, style in LINES.items():
+        for i, j in enumerate(targets[target]):
+            ax.add_patch(Rectangle((j - 0.42, i - 0.42), 0.84, 0.84, fill=False, linewidth=1.2,
+                                   linestyle=style, edgecolor=COLOURS["target"]))
+    ax.set_xticks(range(n), words, rotation=60, fontsize=fontsize)
+    ax.set_yticks(range(n), words if h == 0 else [""] * n, fontsize=fontsize)
+    ax.set_title(f"head {h + 1}", fontsize=10, loc="left")
+    ax.tick_params(length=0)
+    for side in ax.spines.values():
+        side.set_visible(False)
+
+
+def draw(fig, data):
+    shown = data["sentences"][data["start"]]
     axes = fig.subplots(1, len(shown["heads"]))
     for h, (ax, head) in enumerate(zip(np.atleast_1d(axes), shown["heads"])):
-        ax.imshow(np.array(head["weights"]), cmap=cmap, vmin=0, vmax=1)
-        for target, style in LINES.items():
-            for i, j in enumerate(shown["targets"][target]):
-                ax.add_patch(Rectangle((j - 0.42, i - 0.42), 0.84, 0.84, fill=False, linewidth=1.2,
-                                       linestyle=style, edgecolor=COLOURS["target"]))
-        ax.set_xticks(range(n), words, rotation=60, fontsize=8)
-        ax.set_yticks(range(n), words if h == 0 else [""] * n, fontsize=8)
-        ax.set_title(f"head {h + 1}", fontsize=10, loc="left")
-        ax.tick_params(length=0)
-        for side in ax.spines.values():
-            side.set_visible(False)
+        head_grid(ax, head["weights"], shown["words"], shown["targets"], h)
     fig.text(0.02, -0.04, "Rows: the word looking; columns: the words it reads.\n"
              "Solid outline: the word it attaches to; dashed: the previous word.", fontsize=8,
              color=COLOURS["muted"], va="top")

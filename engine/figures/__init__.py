@@ -49,6 +49,8 @@ FIGURES = (  # in reading order
     "two-heads",
     "quadratic-cost",
     "tiled-attention",
+    "intervention",
+    "weight-norms",
 )
 
 

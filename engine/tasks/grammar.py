@@ -163,13 +163,36 @@ def init_params(rng, config):
     }
 
 
+def _readouts(params, out2):
+    """Both readouts of attention outputs (N*T, H*V): logits (2, W, N*T), classes first."""
+    two, W, F = params["readout"].shape
+    return (params["readout"].reshape(two * W, F) @ out2.T).reshape(two, W, -1) + params["bias"][..., None]  # (2, W, N*T)
+
+
 def model_forward(params, x, valid):
     """Attention over each sentence's words, then both readouts: logits (2, W, N*T), classes first."""
     out, att = attention_forward(x, params["wq"], params["wk"], params["wv"], mask=valid[:, None, :])  # (N, T, H*V)
     out2 = out.reshape(-1, out.shape[-1])  # (N*T, H*V)
-    two, W, F = params["readout"].shape
-    logits = (params["readout"].reshape(two * W, F) @ out2.T).reshape(two, W, -1) + params["bias"][..., None]  # (2, W, N*T)
-    return logits, (out2, att)
+    return _readouts(params, out2), (out2, att)
+
+
+def head_means(params, x, valid):
+    """Each head's attention output averaged over the real words of x: (H, V), what mean-ablation puts in."""
+    out, _ = attention_forward(x, params["wq"], params["wk"], params["wv"], mask=valid[:, None, :])  # (N, T, H*V)
+    H, V = params["wv"].shape[0], params["wv"].shape[2]
+    return out.reshape(out.shape[:-1] + (H, V))[valid].mean(axis=0)  # (H, V)
+
+
+def ablated_forward(params, x, valid, heads, means):
+    """model_forward with the outputs of `heads` (head indices) replaced by their means (H, V) before
+    the readouts, so the readouts can no longer tell one word's fetch from another's; the weights are
+    unchanged. Returns logits (2, W, N*T) and the attention cache."""
+    out, att = attention_forward(x, params["wq"], params["wk"], params["wv"], mask=valid[:, None, :])  # (N, T, H*V)
+    H, V = means.shape
+    split = out.reshape(out.shape[:-1] + (H, V)).copy()  # (N, T, H, V)
+    for h in heads:
+        split[..., h, :] = means[h]
+    return _readouts(params, split.reshape(-1, H * V)), att  # (2, W, N*T)
 
 
 def model_backward(dlogits, params, cache):

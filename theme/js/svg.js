@@ -101,3 +101,20 @@ export function point(svgRoot, e) {
   const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(svgRoot.getScreenCTM().inverse());
   return { x: p.x, y: p.y };
 }
+
+/**
+ * A fieldset of radio buttons, one per label, with `checked` selected; onChange(i) runs when the
+ * reader picks another (arrow keys move between them natively). Returns the inputs.
+ */
+export function radioGroup(parent, { name, legend, labels, checked, className, onChange }) {
+  const group = html("fieldset", { class: `figure-controls ${className}` }, parent);
+  html("legend", {}, group, legend);
+  return labels.map((text, i) => {
+    const label = html("label", {}, group);
+    const input = html("input", { type: "radio", name, value: String(i) }, label);
+    label.append(" " + text);
+    input.checked = i === checked;
+    input.addEventListener("change", () => { if (input.checked) onChange(i); });
+    return input;
+  });
+}

@@ -31,6 +31,8 @@ STEPPED = {
     "attention-stages": lambda d: len(d["steps"]) * len(d["words"]),
     "quadratic-cost": lambda d: len(d["lengths"]),
     "tiled-attention": lambda d: len(d["steps"]),
+    "intervention": lambda d: len(d["ablations"]) * len(d["edits"]),
+    "weight-norms": lambda d: len(d["heads"]) * len(d["words"]),
 }
 # The state the figure opens in.
 START = {
@@ -59,6 +61,8 @@ START = {
     "attention-stages": lambda d: d["start"]["checkpoint"] * len(d["words"]) + d["start"]["row"],
     "quadratic-cost": lambda d: d["start"],
     "tiled-attention": lambda d: d["start"],
+    "intervention": lambda d: d["start"]["ablation"] * len(d["edits"]) + d["start"]["edit"],
+    "weight-norms": lambda d: d["start"]["head"] * len(d["words"]) + d["start"]["row"],
 }
 
 
@@ -90,6 +94,8 @@ OTHER = {
     "attention-stages": {"sentence": "the fox ran by a red bed", "head": 2, "row": 6, "stage": 2, "checkpoint": 3},
     "quadratic-cost": {"length": 50_000},
     "tiled-attention": {"tokens": 6, "block": 4, "causal": False, "seed": 9, "step": 2},
+    "intervention": {"seed": 1, "sentence": "a bird hid behind the big tree", "ablate": "head2"},
+    "weight-norms": {"seed": 0, "sentence": "the cat sat on the mat", "head": 1, "row": 5},
 }
 
 

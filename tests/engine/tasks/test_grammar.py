@@ -15,6 +15,7 @@ from engine.tasks.grammar import (
     sample_sentences,
     train_grammar_model,
 )
+from engine.attention import attention_forward
 from engine.train import TrainingCancelled
 from tests.engine.gradcheck import assert_close_grad, numerical_grad
 
@@ -180,3 +181,34 @@ def test_readouts_agree_with_model_forward(run0):
     logits, _ = model_forward(run0.params, encode(s.words), s.valid)
     named = logits.argmax(axis=1)[:, :8]
     np.testing.assert_array_equal(named.T, s.target_words[0])
+
+
+# ---- ablation (chapter 12's intervention figure) ------------------------------------
+
+def test_ablating_no_head_is_the_model_itself():
+    from engine.tasks.grammar import ablated_forward, head_means, trained
+    run = trained(0)
+    s = run.held_out(20)
+    x = encode(s.words)
+    means = head_means(run.params, x, s.valid)
+    logits, _ = model_forward(run.params, x, s.valid)
+    ablated, att = ablated_forward(run.params, x, s.valid, (), means)
+    np.testing.assert_allclose(ablated, logits, rtol=1e-12, atol=1e-12)
+    assert means.shape == (2, GrammarConfig().d_v)
+
+
+def test_an_ablated_head_reads_the_same_for_every_word_and_keeps_its_weights():
+    from engine.tasks.grammar import _readouts, ablated_forward, head_means, trained
+    run = trained(0)
+    s = run.held_out(20)
+    x = encode(s.words)
+    means = head_means(run.params, x, s.valid)
+    _, (_, att) = model_forward(run.params, x, s.valid)
+    logits, att2 = ablated_forward(run.params, x, s.valid, (0,), means)
+    np.testing.assert_array_equal(att2.weights, att.weights)  # ablation acts after attention
+    V = means.shape[1]
+    out = np.concatenate([np.broadcast_to(means[0], x.shape[:2] + (V,)), att.weights[:, 1] @ att.v[:, 1]], axis=-1)
+    np.testing.assert_allclose(logits, _readouts(run.params, out.reshape(-1, 2 * V)), rtol=1e-10, atol=1e-10)
+    # The mean is over real words only: padding rows (all-zero inputs) would pull it elsewhere.
+    full, _ = attention_forward(x, run.params["wq"], run.params["wk"], run.params["wv"], mask=s.valid[:, None, :])
+    np.testing.assert_allclose(means, full.reshape(full.shape[:-1] + (2, V))[s.valid].mean(axis=0))

@@ -1,0 +1,79 @@
+"""weight-norms: one row of chapter 9's trained model, each word's attention weight beside the length
+of what it adds to the output, ‖α_j v_j‖ (Kobayashi et al. 2020), as shares of the row's total.
+
+Precomputed states: head h (0-based) and row i are text state `h * len(words) + i`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..tasks import grammar
+from .fmt import fixed
+from .params import ParamError, field
+from .qkv_matrices import check_sentence
+
+SENTENCE = "a box stood behind the small bed"  # seed 1 (chapter 9's blurrier run): head 2's row of "box" splits
+
+
+@dataclass(frozen=True)
+class Params:
+    seed: int = field(1, lo=0, hi=2 ** 31 - 1)  # which training run of chapter 9's model
+    sentence: str = field(SENTENCE)  # must follow the toy grammar
+    head: int = field(2, choices=(1, 2))  # the head shown first
+    row: int = field(1, lo=0, hi=grammar.MAX_LEN - 1)  # the word whose row is shown first
+
+
+def _round(a) -> list:
+    return (np.round(np.asarray(a, dtype=float), 3) + 0.0).tolist()  # + 0.0 turns -0.0 into 0.0
+
+
+def compute(p: Params) -> dict:
+    check_sentence(p.sentence)
+    run = grammar.trained(p.seed)
+    words, targets, weights = grammar.sentence_attention(run.params, p.sentence)  # weights (H, n, n)
+    if p.row >= len(words):
+        raise ParamError("row", f"option 'row' must name one of the {len(words)} words (0 to {len(words) - 1}), not {p.row}")
+    x = grammar.encode(grammar.parse(p.sentence).words[:, :len(words)])[0]  # (n, D)
+    lengths = np.linalg.norm(x @ run.params["wv"], axis=-1)  # (H, n) each value vector's length
+    weighted = weights * lengths[:, None, :]  # (H, n, n) ‖α_ij v_j‖
+    shares = weighted / weighted.sum(axis=-1, keepdims=True)  # (H, n, n) each row's lengths as shares
+    return {
+        "seed": p.seed,
+        "words": words,
+        "targets": targets,
+        "heads": [{"weights": _round(weights[h]), "value_lengths": _round(lengths[h]),
+                   "weighted": _round(weighted[h]), "shares": _round(shares[h])} for h in range(len(weights))],
+        "start": {"head": p.head - 1, "row": p.row},
+    }
+
+
+def _top(values, words) -> str:
+    return words[max(range(len(values)), key=values.__getitem__)]
+
+
+def _state(data: dict, h: int, i: int) -> list[str]:
+    words, head = data["words"], data["heads"][h]
+    w, s, v = head["weights"][i], head["shares"][i], head["value_lengths"]
+    return [
+        f"Head {h + 1}, row of “{words[i]}”: weights " + ", ".join(f"{a} {fixed(b)}" for a, b in zip(words, w)),
+        "Shares of the weighted-vector lengths ‖α·v‖: " + ", ".join(f"{a} {fixed(b)}" for a, b in zip(words, s)),
+        f"Value-vector lengths ‖v‖ in head {h + 1}: " + ", ".join(f"{a} {fixed(b, 1)}" for a, b in zip(words, v)),
+        f"Largest weight: {_top(w, words)}; largest weighted vector: {_top(s, words)}",
+    ]
+
+
+def text(p: Params, data: dict) -> dict:
+    n = len(data["words"])
+    states = [{"numbers": _state(data, h, i)} for h in range(len(data["heads"])) for i in range(n)]
+    start = data["start"]["head"] * n + data["start"]["row"]
+    opening = states[start]["numbers"]
+    return {
+        "alt": (f"Two bars per word for one row of the trained model of chapter 9 (seed {data['seed']}) on "
+                f"“{' '.join(data['words'])}”: the attention weight, and the share of the row's weighted-vector "
+                "lengths. " + ". ".join(opening) + "."),
+        "numbers": opening,
+        "states": states,
+        "parts": {"value": "{v:2}"},
+    }

@@ -1,0 +1,43 @@
+"""weight-norms in the browser: head radios and row buttons (keyboard, mouse, touch) show the model's
+precomputed state for (head, row); bar labels are the model's numbers; fits 375 px."""
+from __future__ import annotations
+
+from engine.figures import compute
+
+from ..conftest import expect
+from .helpers import centre, text_lines
+
+PAGE = "12-what-attention-is-and-is-not.html"
+NAME = "weight-norms"
+
+
+def test_heads_and_rows_by_keyboard_mouse_and_touch(open_chapter, base_url):
+    chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter.wait_prerendered()
+    data = compute(NAME)
+    n = len(data["words"])
+    figure = chapter.figure(NAME)
+    h, i = data["start"]["head"], data["start"]["row"]
+    assert chapter.numbers(NAME) == text_lines(data, h * n + i)
+    expect(figure.locator(".wn-share .wn-num").first).to_have_text(f"{data['heads'][h]['shares'][i][0]:.2f}")
+
+    key = figure.locator("[data-key-control]")  # the checked radio: the key moves to the other head
+    key.press(key.get_attribute("data-key-control"))
+    other = 1 - h
+    expect(figure.locator("input[type=radio]").nth(other)).to_be_checked()
+    assert chapter.numbers(NAME) == text_lines(data, other * n + i)
+
+    rows = figure.locator(".wn-row")
+    rows.nth(i).focus()
+    rows.nth(i).press("ArrowRight")
+    expect(rows.nth(i + 1)).to_be_focused()
+    expect(rows.nth(i + 1)).to_have_attribute("aria-pressed", "true")
+    assert chapter.numbers(NAME) == text_lines(data, other * n + i + 1)
+
+    rows.nth(0).click()
+    assert chapter.numbers(NAME) == text_lines(data, other * n)
+    rows.nth(3).scroll_into_view_if_needed()
+    chapter.page.touchscreen.tap(*centre(rows.nth(3)))
+    assert chapter.numbers(NAME) == text_lines(data, other * n + 3)
+    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert chapter.page_errors == []

@@ -1,0 +1,107 @@
+// intervention: test what chapter 9's attention map suggests. Radio buttons mean-ablate no head,
+// head 1, head 2 or both (the bars show both readouts' held-out accuracy); a menu under each word
+// swaps it for another word of its kind (one word at a time), and the grids and the names each
+// readout gives follow. Every (ablation, edit) pair is precomputed: state a * edits + e of
+// data.text.states. The grids reuse two-heads' cell classes (th-grid, th-cell: two-heads.css).
+import { html, radioGroup } from "../js/svg.js";
+
+export function mount(root, ctx) {
+  const data = ctx.data;
+  const id = ctx.figure.id;
+  const E = data.edits.length;
+  let ablation = data.start.ablation;
+  let edit = data.start.edit;
+
+  const radios = radioGroup(root, { name: id + "-ablate", legend: "Mean-ablate", className: "iv-ablate",
+    labels: data.ablations.map((a) => a.short), checked: ablation, onChange: (k) => { ablation = k; update(); } });
+  // Arrow keys move between radio buttons natively: ArrowRight on the checked one ablates the next choice.
+  radios[ablation].setAttribute("data-key-control", "ArrowRight");
+
+  const acc = html("div", { class: "iv-accuracy", role: "group", "aria-label": "Held-out accuracy" }, root);
+  html("p", { class: "iv-title" }, acc, "Held-out accuracy");
+  const bars = Object.entries(data.readouts).map(([target, name]) => {
+    const row = html("div", { class: "iv-bar-row" }, acc);
+    html("span", { class: "iv-bar-name" }, row, name);
+    const track = html("span", { class: "iv-track", "aria-hidden": "true" }, row);
+    const fill = html("span", { class: "iv-fill iv-" + target }, track);
+    const value = html("span", { class: "iv-bar-value" }, row);
+    return { target, fill, value };
+  });
+
+  const sentence = html("div", { class: "iv-sentence" }, root);
+  html("p", { class: "iv-title" }, sentence, "The sentence: change one word, and what each readout names");
+  const words = html("ol", { class: "iv-words" }, sentence);
+  const columns = data.words.map((word, p) => {
+    const li = html("li", { class: "iv-word" }, words);
+    const select = html("select", { id: `${id}-word-${p}`, "aria-label": `Word ${p + 1} (${word})` }, li);
+    data.choices[p].forEach((w, k) => html("option", { value: String(k) }, select, w));
+    select.value = String(data.choices[p].indexOf(word));
+    select.addEventListener("change", () => { edit = data.edit_of[p][Number(select.value)]; update(); });
+    const attached = html("span", { class: "iv-named iv-named-attached" }, li);
+    const previous = html("span", { class: "iv-named iv-named-previous" }, li);
+    return { select, attached, previous };
+  });
+  html("p", { class: "figure-hint" }, sentence,
+    "Under each word: the word the readout for “the word it attaches to” names (solid), then the one for “the previous word” (dashed); ✗ marks a wrong name.");
+
+  const heads = html("div", { class: "th-heads iv-heads" }, root);
+  const grids = Array.from({ length: data.n_heads }, (_, h) => {
+    const box = html("div", { class: "th-head" }, heads);
+    const table = html("table", { class: "th-grid" }, box);
+    const caption = html("caption", {}, table, `Head ${h + 1}`);
+    const hr = html("tr", {}, html("thead", {}, table));
+    html("td", {}, hr);
+    const colHeads = data.words.map(() => html("th", { scope: "col" }, hr));
+    const body = html("tbody", {}, table);
+    const rows = data.words.map((_, i) => {
+      const tr = html("tr", {}, body);
+      const rowHead = html("th", { scope: "row" }, tr);
+      const cells = data.words.map((_, j) => {
+        const classes = ["th-cell"];
+        if (data.targets.attached[i] === j) classes.push("th-attached");
+        if (data.targets.previous[i] === j) classes.push("th-previous");
+        return html("td", { class: classes.join(" ") }, tr);
+      });
+      return { rowHead, cells };
+    });
+    return { box, caption, colHeads, rows };
+  });
+  html("p", { class: "figure-hint" }, root,
+    "Rows: the word looking; columns: the words it reads. Outlined: each word’s targets, solid for the word it attaches to, dashed for the previous word. Ablation acts after attention, so it leaves the weights as they are.");
+
+  function update() {
+    const state = ablation * E + edit;
+    const shown = data.edits[edit];
+    const ablated = new Set(data.ablations[ablation].heads);
+    radios.forEach((r, k) => { r.checked = k === ablation; });
+    bars.forEach((b) => {
+      b.fill.style.setProperty("--v", String(data.held_out.accuracy[ablation][b.target]));
+      b.value.textContent = data.held_out.shown[ablation][b.target];
+    });
+    columns.forEach((c, p) => {
+      const k = data.choices[p].indexOf(shown.words[p]);
+      if (c.select.value !== String(k)) c.select.value = String(k); // one word changed at a time
+      c.select.classList.toggle("iv-changed", p === shown.position);
+      for (const target of ["attached", "previous"]) {
+        const el = c[target];
+        const right = shown.right[ablation][target][p] === 1;
+        el.textContent = data.vocab[shown.named[ablation][target][p]] + (right ? "" : " ✗");
+        el.classList.toggle("iv-wrong", !right);
+      }
+    });
+    grids.forEach((g, h) => {
+      const off = ablated.has(h);
+      g.box.classList.toggle("iv-ablated", off);
+      g.caption.textContent = off ? `Head ${h + 1}: ablated (its output replaced by its mean)` : `Head ${h + 1}`;
+      g.colHeads.forEach((th, j) => { th.textContent = shown.words[j]; });
+      g.rows.forEach((row, i) => {
+        row.rowHead.textContent = shown.words[i];
+        row.cells.forEach((cell, j) => cell.style.setProperty("--w", String(shown.weights[h][i][j])));
+      });
+    });
+    ctx.setText(data.text, state);
+  }
+
+  update();
+  return {};
+}
