@@ -29,6 +29,7 @@ STEPPED = {
     "two-heads": lambda d: len(d["sentences"]),
     "qkv-matrices": lambda d: len(d["words"]),
     "attention-stages": lambda d: len(d["steps"]) * len(d["words"]),
+    "residual-stream": lambda d: len(d["stages"]) * len(d["tokens"]),
 }
 # The state the figure opens in.
 START = {
@@ -55,6 +56,7 @@ START = {
     "two-heads": lambda d: d["start"],
     "qkv-matrices": lambda d: d["start"],
     "attention-stages": lambda d: d["start"]["checkpoint"] * len(d["words"]) + d["start"]["row"],
+    "residual-stream": lambda d: d["start"]["stage"] * len(d["tokens"]) + d["start"]["word"],
 }
 
 
@@ -84,6 +86,7 @@ OTHER = {
     "two-heads": {"seed": 1, "sentences": ["the cat sat on the mat", "a dog ran by the box"], "sentence": 1},
     "qkv-matrices": {"sentence": "a small bird hid behind the big tree", "head": 2, "query": 7},
     "attention-stages": {"sentence": "the fox ran by a red bed", "head": 2, "row": 6, "stage": 2, "checkpoint": 3},
+    "residual-stream": {"stage": 3, "word": 5},
 }
 
 
