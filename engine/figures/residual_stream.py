@@ -248,7 +248,7 @@ def _state(data, s: int, i: int) -> dict:
         readout += f"no preference, every word about {fixed(1 / len(probs))}"
     else:
         readout += ", ".join(f"{data['words'][w]} {fixed(probs[w])}" for w in order)
-    return {"numbers": [first, stream, readout], "label": f"{data['stage_labels'][s]}: {first}"}
+    return {"numbers": [first, stream, readout], "label": first[0].upper() + first[1:]}
 
 
 def text(p: Params, data: dict) -> dict:
@@ -287,7 +287,6 @@ def facts(p: Params, data: dict) -> dict:
         "words": len(data["words"]),
         "features": data["features"],
         "width": data["width"],
-        "uniform": 1 / len(data["words"]),
         **{f"p_{k}": v for k, v in by_stage.items()},
         "prediction": data["words"][data["top"][-1][last]],
         "previous_written": data["streams"][1][last][2]["label"],  # what attention 1 wrote at the last word
