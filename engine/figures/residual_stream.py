@@ -84,20 +84,19 @@ def _layer1():
         wk[0, OFF["position"] + j, j] = 1.0
     wv = np.zeros((1, D, V))
     wv[0, OFF["token"]:OFF["token"] + V, :] = np.eye(V)  # the value is the token
-    wo = np.zeros((V, D))
-    wo[:, :N][:, OFF["previous"]:OFF["previous"] + V] = np.eye(V) / s
-    wo[:, N:] = -wo[:, :N]
-    p = _norms() | {"wq": wq, "wk": wk, "wv": wv, "wo": wo}
+    wo = np.zeros((V, N))  # written into the previous slot, at size 1 once multiplied by the norm's scale
+    wo[:, OFF["previous"]:OFF["previous"] + V] = np.eye(V) / s
+    p = _norms() | {"wq": wq, "wk": wk, "wv": wv, "wo": _write(wo)}
     s2 = _scale(3.0)  # token, position and previous word
-    w1, b1, w2 = np.zeros((D, W)), np.full(W, -4 * FIRE), np.zeros((W, D))
+    # one unit per word; units with nothing stored sit so far below zero that GELU gives exactly 0
+    w1, b1, w2 = np.zeros((D, W)), np.full(W, -4 * FIRE), np.zeros((W, N))
     fire = block.gelu_forward(np.array(FIRE))[0]
     for word, guess in MEMORY.items():
         u = WORDS.index(word)
         w1[OFF["token"] + VOCAB.index(word), u] = 2 * FIRE / s2
         b1[u] = -FIRE
         w2[u, OFF["next"] + WORDS.index(guess)] = 1.0 / fire
-    w2[:, N:] = -w2[:, :N]
-    return p | {"w1": w1, "b1": b1, "w2": w2, "b2": np.zeros(D)}
+    return p | {"w1": w1, "b1": b1, "w2": _write(w2), "b2": np.zeros(D)}
 
 
 def _layer2():
@@ -112,18 +111,16 @@ def _layer2():
     wv = np.zeros((1, D, W))
     for w, word in enumerate(WORDS):
         wv[0, OFF["token"] + VOCAB.index(word), w] = 1.0  # the value is the word; <s> has none
-    wo = np.zeros((W, D))
+    wo = np.zeros((W, N))
     wo[:, OFF["next"]:OFF["next"] + W] = np.eye(W) / s
-    wo[:, N:] = -wo[:, :N]
-    p = _norms() | {"wq": wq, "wk": wk, "wv": wv, "wo": wo}
+    p = _norms() | {"wq": wq, "wk": wk, "wv": wv, "wo": _write(wo)}
     s2 = _scale(4.0)  # token, position, previous and next
     fire = block.gelu_forward(np.array(FIRE))[0]
-    w1, w2 = np.zeros((D, W)), np.zeros((W, D))
+    w1, w2 = np.zeros((D, W)), np.zeros((W, N))
     for w in range(W):
         w1[OFF["next"] + w, w] = 2 * FIRE / s2  # fires when the guess is about 1, not when it is faint
         w2[w, OFF["next"] + w] = AMP / fire
-    w2[:, N:] = -w2[:, :N]
-    return p | {"w1": w1, "b1": np.full(W, -FIRE), "w2": w2, "b2": np.zeros(D)}
+    return p | {"w1": w1, "b1": np.full(W, -FIRE), "w2": _write(w2), "b2": np.zeros(D)}
 
 
 def _readout(x):
@@ -211,7 +208,6 @@ def compute(p: Params) -> dict:
         "norms": norms,
         "bar_max": max(totals),
         "looks": looks,  # where each attention stage's head put its largest weight, per word
-        "attention": [w.tolist() for w in patterns],
         "probs": [pr.tolist() for pr in probs],  # (S, T, W) the readout if the stream stopped here
         "top": [[int(np.argmax(pr[i])) for i in range(T)] for pr in probs],
         "even": [[bool(pr[i].max() - pr[i].min() < EVEN) for i in range(T)] for pr in probs],  # no preference
