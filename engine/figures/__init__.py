@@ -47,6 +47,7 @@ FIGURES = (  # in reading order
     "softmax-gradient",
     "lookup-training",
     "two-heads",
+    "residual-stream",
     "quadratic-cost",
     "tiled-attention",
     "intervention",
