@@ -83,7 +83,8 @@ def _use_every_figure(visit: Visit, where: str) -> None:
         before = fig.evaluate(SNAPSHOT)
         control.focus()
         control.press(key)
-        changed = visit.poll(f"([fig, before]) => ({SNAPSHOT})(fig) !== before", [fig.element_handle(), before])
+        # A live figure may wait for the worker, which a loaded machine slows: allow it 30 s.
+        changed = visit.poll(f"([fig, before]) => ({SNAPSHOT})(fig) !== before", [fig.element_handle(), before], timeout=30.0)
         assert changed, f"{where}: pressing {key} in figure {fig.get_attribute('data-figure')} changed nothing"
 
 
