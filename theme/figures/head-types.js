@@ -3,7 +3,7 @@
 // token chip, or step with the arrow keys, to see where that token looks under the chosen head.
 // Every (head, token) pair is precomputed: state h * T + i of data.text.states. Chips are built once
 // and updated in place; bar heights go through the CSSOM (the pages' CSP forbids inline styles).
-import { html } from "../js/svg.js";
+import { html, radioGroup } from "../js/svg.js";
 import { clampIndex, lineKeys } from "../js/keys.js";
 import { fill } from "../js/text.js";
 
@@ -16,14 +16,9 @@ export function mount(root, ctx) {
   let row = data.start.row;
   const id = ctx.figure.id;
 
-  const group = html("fieldset", { class: "figure-controls ht-heads" }, root);
-  html("legend", {}, group, "Head");
-  const radios = data.text.heads.map((name, h) => {
-    const label = html("label", {}, group);
-    const input = html("input", { type: "radio", name: id + "-head", value: String(h) }, label);
-    label.append(" " + name);
-    input.addEventListener("change", () => { if (input.checked) { head = h; update(); } });
-    return input;
+  const radios = radioGroup(root, {
+    name: id + "-head", legend: "Head", labels: data.text.heads, checked: head,
+    className: "ht-heads", onChange: (h) => { head = h; update(); },
   });
   // Arrow keys move between radio buttons natively; the keyboard test presses ArrowRight on the first.
   radios[0].setAttribute("data-key-control", "ArrowRight");

@@ -3,7 +3,7 @@
 // step) to see what each stage wrote into its stream and what the readout would predict from it.
 // Every (stage, word) pair is precomputed: state s * T + i of data.text.states. The DOM is built
 // once and updated in place; bar sizes go through the CSSOM (the pages' CSP forbids inline styles).
-import { html } from "../js/svg.js";
+import { html, radioGroup } from "../js/svg.js";
 import { clampIndex, lineKeys } from "../js/keys.js";
 import { fill } from "../js/text.js";
 
@@ -15,14 +15,9 @@ export function mount(root, ctx) {
   let word = data.start.word;
   const id = ctx.figure.id;
 
-  const group = html("fieldset", { class: "figure-controls rs-stages" }, root);
-  html("legend", {}, group, "Stream after");
-  const radios = data.text.stages.map((name, s) => {
-    const label = html("label", { class: "rs-stage-" + s }, group);
-    const input = html("input", { type: "radio", name: id + "-stage", value: String(s) }, label);
-    label.append(" " + name);
-    input.addEventListener("change", () => { if (input.checked) { stage = s; update(); } });
-    return input;
+  const radios = radioGroup(root, {
+    name: id + "-stage", legend: "Stream after", labels: data.text.stages, checked: stage,
+    className: "rs-stages", labelClass: "rs-stage-", onChange: (s) => { stage = s; update(); },
   });
   // Arrow keys move between radio buttons natively; the keyboard test presses ArrowRight on the first.
   radios[0].setAttribute("data-key-control", "ArrowRight");

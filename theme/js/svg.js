@@ -104,13 +104,14 @@ export function point(svgRoot, e) {
 
 /**
  * A fieldset of radio buttons, one per label, with `checked` selected; onChange(i) runs when the
- * reader picks another (arrow keys move between them natively). Returns the inputs.
+ * reader picks another (arrow keys move between them natively). `labelClass` + i, if given, classes
+ * each label (for a swatch). Returns the inputs.
  */
-export function radioGroup(parent, { name, legend, labels, checked, className, onChange }) {
+export function radioGroup(parent, { name, legend, labels, checked, className, labelClass, onChange }) {
   const group = html("fieldset", { class: `figure-controls ${className}` }, parent);
   html("legend", {}, group, legend);
   return labels.map((text, i) => {
-    const label = html("label", {}, group);
+    const label = html("label", labelClass ? { class: labelClass + i } : {}, group);
     const input = html("input", { type: "radio", name, value: String(i) }, label);
     label.append(" " + text);
     input.checked = i === checked;
