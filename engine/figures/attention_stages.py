@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..tasks import grammar
-from .fmt import fill_all, fixed
+from .fmt import fill_all, fixed, rounded
 from .params import ParamError, field
 from .qkv_matrices import SEED, check_sentence
 
@@ -42,7 +42,7 @@ def compute(p: Params) -> dict:
     if p.row >= n:
         raise ParamError("row", f"option 'row' must name one of the {n} words (0 to {n - 1}), not {p.row}")
     heads = [e["heads"][p.head - 1] for e in exports]
-    grids = [[(np.round(np.asarray(h[s]), 3) + 0.0).tolist() for s in STAGES] for h in heads]
+    grids = [[rounded(h[s], 3) for s in STAGES] for h in heads]
     d = run.config.d_k
     return {
         "words": words,

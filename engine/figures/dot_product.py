@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .fmt import fill
+from .fmt import fill, rounded
 from .params import ParamError, field
 
 
@@ -63,18 +63,14 @@ def compute(p: Params) -> dict:
     r = readouts(pts)
     index = {tuple(int(v) for v in pt): i for i, pt in enumerate(pts)}
 
-    def shown(x, digits):
-        """Rounded as shown; + 0.0 turns -0.0 into 0.0, so "-0.00" never appears in a readout."""
-        return (np.round(x, digits) + 0.0).tolist()
-
     return {
         "extent": p.extent,
         "points": pts.tolist(),
-        "length": shown(r["length"], 2),
+        "length": rounded(r["length"], 2),
         "dot": r["dot"].tolist(),
-        "geometric": shown(r["geometric"], 2),
-        "cos": shown(r["cos"], 3),
-        "angle": shown(r["angle"], 1),
+        "geometric": rounded(r["geometric"], 2),
+        "cos": rounded(r["cos"], 3),
+        "angle": rounded(r["angle"], 1),
         "start": [index[tuple(p.a)], index[tuple(p.b)]],
     }
 

@@ -10,6 +10,8 @@ import math
 import re
 from decimal import ROUND_HALF_UP, Decimal
 
+import numpy as np
+
 MAX_WHOLE = 2 ** 53 - 1  # Number.MAX_SAFE_INTEGER: larger whole numbers print differently in JS
 MIN_PLAIN = 1e-4  # below this Python's repr turns to an exponent (1e-05) and JS's String does not
 
@@ -20,6 +22,12 @@ def fixed(x: float, digits: int = 2) -> str:
     # is toFixed's rule, where f"{x:.2f}" would send 0.125 to the even "0.12" and JS to "0.13".
     out = f"{Decimal(float(x)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP):f}"
     return out[1:] if out.startswith("-") and not out.strip("-0.") else out
+
+
+def rounded(a, digits: int, dtype=None) -> list:
+    """An array as the page data holds it: rounded to `digits`, with -0.0 turned into 0.0 (+ 0.0),
+    so a view never shows "-0.00"."""
+    return (np.round(np.asarray(a, dtype=dtype), digits) + 0.0).tolist()
 
 
 def pairs(labels, values, digits: int = 2) -> str:

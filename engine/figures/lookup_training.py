@@ -22,7 +22,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..tasks.lookup import LETTERS, LookupConfig, LookupTrainer
-from .fmt import fill_all, fixed
+from .fmt import fill_all, fixed, rounded
 from .params import ParamError, field
 
 STEPS = 150  # steps each run goes: every offered step size has flattened out or clearly not by then
@@ -79,7 +79,7 @@ def record(run: dict, loss: float, grid) -> None:
     n = len(grid)
     top = grid.argmax(axis=1)  # (L,)
     off = (grid.sum() - np.trace(grid)) / (n * n - n)
-    run["grids"].append((np.round(grid, GRID_DECIMALS) + 0.0).tolist())  # + 0.0: no "-0.0"
+    run["grids"].append(rounded(grid, GRID_DECIMALS))
     run["top"].append(top.tolist())
     run["rows"].append(int((top == np.arange(n)).sum()))
     run["diag"].append(round(float(np.diag(grid).mean()), SUMMARY_DECIMALS))

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..tasks import grammar
-from .fmt import fixed, pairs
+from .fmt import fixed, pairs, rounded
 from .params import ParamError, field
 
 SEED = 0  # the run chapter 9's figures share
@@ -37,10 +37,6 @@ def check_sentence(sentence: str) -> None:
                                      f"noun with the model's words, not {sentence[:60]!r}") from None
 
 
-def _round(a, digits: int) -> list:
-    return (np.round(np.asarray(a), digits) + 0.0).tolist()  # + 0.0 turns -0.0 into 0.0
-
-
 def compute(p: Params) -> dict:
     check_sentence(p.sentence)
     run = grammar.trained(SEED)
@@ -57,11 +53,11 @@ def compute(p: Params) -> dict:
         "step": e["step"],
         "d_k": run.config.d_k,
         "root_d": float(np.sqrt(run.config.d_k)),
-        **{r: _round(m, DECIMALS["matrix"] + 1) for r, m in mats.items()},
+        **{r: rounded(m, DECIMALS["matrix"] + 1) for r, m in mats.items()},
         "extent": round(float(max(np.abs(m).max() for m in mats.values())), 3),  # the shading's full scale
-        "scores": _round(h["scores"], DECIMALS["score"] + 1),
-        "scaled": _round(h["scaled"], DECIMALS["score"] + 1),
-        "weights": _round(h["weights"], DECIMALS["weight"] + 1),
+        "scores": rounded(h["scores"], DECIMALS["score"] + 1),
+        "scaled": rounded(h["scaled"], DECIMALS["score"] + 1),
+        "weights": rounded(h["weights"], DECIMALS["weight"] + 1),
         "top": np.asarray(h["weights"]).argmax(axis=1).tolist(),  # each query's largest weight, marked in the bars
         "start": p.query,
     }

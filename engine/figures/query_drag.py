@@ -29,7 +29,7 @@ import numpy as np
 
 from ..attention import softmax_forward
 from ..tasks import winograd as head
-from .fmt import fill_all, fixed
+from .fmt import fill_all, fixed, rounded
 from .params import ParamError, field
 
 DECIMALS = 2  # scores and weights are embedded rounded to this, and printed with it
@@ -95,8 +95,8 @@ def compute(p: Params) -> dict:
         "long_keys": (np.linalg.norm(k, axis=1) > 1).tolist(),  # keys the view names at their tip
         "axis": axis.tolist(),
         "start": start,
-        "scores": (np.round(scores, DECIMALS) + 0.0).tolist(),  # + 0.0 turns -0.0 into 0.0
-        "scaled": (np.round(scaled, DECIMALS) + 0.0).tolist(),
+        "scores": rounded(scores, DECIMALS),
+        "scaled": rounded(scaled, DECIMALS),
         "weights": np.round(weights, DECIMALS).tolist(),
     }
 

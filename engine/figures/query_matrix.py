@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..tasks import winograd as head
-from .fmt import fill_all, fixed
+from .fmt import fill_all, fixed, rounded
 from .params import ParamError, field
 
 MAX_STOPS = 41  # slider positions per slider at most
@@ -68,7 +68,7 @@ def compute(p: Params) -> dict:
             "words": list(head.words(last)),
             "target": TARGET[last],
             "described": described.tolist(),
-            "queries": (np.round(queries, 2) + 0.0).tolist(),  # as shown: 2 decimals (+ 0.0 turns -0.0 into 0.0)
+            "queries": rounded(queries, 2),  # as shown: 2 decimals
             "weights": np.round(weights, 2).tolist(),
         }
     return {

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..tasks import grammar
-from .fmt import fixed
+from .fmt import fixed, rounded
 from .params import ParamError, field
 from .qkv_matrices import check_sentence
 
@@ -23,10 +23,6 @@ class Params:
     sentence: str = field(SENTENCE)  # must follow the toy grammar
     head: int = field(2, choices=(1, 2))  # the head shown first
     row: int = field(1, lo=0, hi=grammar.MAX_LEN - 1)  # the word whose row is shown first
-
-
-def _round(a) -> list:
-    return (np.round(np.asarray(a, dtype=float), 3) + 0.0).tolist()  # + 0.0 turns -0.0 into 0.0
 
 
 def compute(p: Params) -> dict:
@@ -43,8 +39,9 @@ def compute(p: Params) -> dict:
         "seed": p.seed,
         "words": words,
         "targets": targets,
-        "heads": [{"weights": _round(weights[h]), "value_lengths": _round(lengths[h]),
-                   "weighted": _round(weighted[h]), "shares": _round(shares[h])} for h in range(len(weights))],
+        "heads": [{"weights": rounded(weights[h], 3, float), "value_lengths": rounded(lengths[h], 3, float),
+                   "weighted": rounded(weighted[h], 3, float), "shares": rounded(shares[h], 3, float)}
+                  for h in range(len(weights))],
         "start": {"head": p.head - 1, "row": p.row},
     }
 
