@@ -49,9 +49,7 @@ def _held_out(run):
 def _accuracy(run, s, x, means, heads) -> dict:
     """Each readout's accuracy over the held-out words with `heads` mean-ablated."""
     logits, _ = grammar.ablated_forward(run.params, x, s.valid, heads, means)  # (2, W, N*T)
-    named = logits.argmax(axis=1).reshape((2,) + s.words.shape)  # (2, N, T)
-    tw = s.target_words  # (N, T, 2)
-    return {t: float((named[j] == tw[..., j])[s.valid].mean()) for j, t in enumerate(grammar.TARGETS)}
+    return grammar.readout_accuracy(grammar.named_words(logits, s.words.shape), s)
 
 
 def _short(v: float):
@@ -90,7 +88,7 @@ def _sentence_states(run, means, words: list[str]):
     out = [{"position": p, "word": w, "words": ws, "named": [], "right": []} for p, w, ws in edits]
     for a in ABLATIONS:
         logits, att = grammar.ablated_forward(run.params, x, valid, ABLATED[a], means)  # (2, W, E*n)
-        named = logits.argmax(axis=1).reshape(2, len(edits), n)  # (2, E, n)
+        named = grammar.named_words(logits, (len(edits), n))  # (2, E, n)
         for e, edit in enumerate(out):
             names = {t: named[j, e].tolist() for j, t in enumerate(grammar.TARGETS)}  # indices into `vocab`
             edit["named"].append(names)
@@ -168,7 +166,7 @@ def text(p: Params, data: dict) -> dict:
 def _named_everywhere(run, s, x, means) -> dict:
     """With both heads replaced, every word gets the same input: the one word each readout then names."""
     logits, _ = grammar.ablated_forward(run.params, x, s.valid, (0, 1), means)  # (2, W, N*T)
-    named = logits.argmax(axis=1).reshape((2,) + s.words.shape)  # (2, N, T)
+    named = grammar.named_words(logits, s.words.shape)  # (2, N, T)
     return {t: VOCAB[named[j][s.valid][0]] for j, t in enumerate(grammar.TARGETS)}  # the first word's is everyone's
 
 

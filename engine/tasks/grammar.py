@@ -176,23 +176,38 @@ def model_forward(params, x, valid):
     return _readouts(params, out2), (out2, att)
 
 
+def _head_outputs(params, x, valid):
+    """The attention layer's output split by head, (N, T, H, V), and its cache."""
+    out, att = attention_forward(x, params["wq"], params["wk"], params["wv"], mask=valid[:, None, :])  # (N, T, H*V)
+    H, V = params["wv"].shape[0], params["wv"].shape[2]
+    return out.reshape(out.shape[:-1] + (H, V)), att  # (N, T, H, V)
+
+
 def head_means(params, x, valid):
     """Each head's attention output averaged over the real words of x: (H, V), what mean-ablation puts in."""
-    out, _ = attention_forward(x, params["wq"], params["wk"], params["wv"], mask=valid[:, None, :])  # (N, T, H*V)
-    H, V = params["wv"].shape[0], params["wv"].shape[2]
-    return out.reshape(out.shape[:-1] + (H, V))[valid].mean(axis=0)  # (H, V)
+    split, _ = _head_outputs(params, x, valid)  # (N, T, H, V)
+    return split[valid].mean(axis=0)  # (H, V)
 
 
 def ablated_forward(params, x, valid, heads, means):
     """model_forward with the outputs of `heads` (head indices) replaced by their means (H, V) before
     the readouts, so the readouts can no longer tell one word's fetch from another's; the weights are
     unchanged. Returns logits (2, W, N*T) and the attention cache."""
-    out, att = attention_forward(x, params["wq"], params["wk"], params["wv"], mask=valid[:, None, :])  # (N, T, H*V)
-    H, V = means.shape
-    split = out.reshape(out.shape[:-1] + (H, V)).copy()  # (N, T, H, V)
+    split, att = _head_outputs(params, x, valid)  # (N, T, H, V), a fresh array: safe to write into
     for h in heads:
         split[..., h, :] = means[h]
-    return _readouts(params, split.reshape(-1, H * V)), att  # (2, W, N*T)
+    return _readouts(params, split.reshape(-1, split.shape[-2] * split.shape[-1])), att  # (2, W, N*T)
+
+
+def named_words(logits, shape):
+    """The word index each readout names: logits (2, W, N*T) -> (2, N, T) for sentences of `shape` (N, T)."""
+    return logits.argmax(axis=1).reshape((2,) + tuple(shape))
+
+
+def readout_accuracy(named, sentences):
+    """Each readout's accuracy over the real words of `sentences`: {target: fraction}, from named (2, N, T)."""
+    tw, valid = sentences.target_words, sentences.valid  # (N, T, 2), (N, T)
+    return {t: float((named[j] == tw[..., j])[valid].mean()) for j, t in enumerate(TARGETS)}
 
 
 def model_backward(dlogits, params, cache):
@@ -274,10 +289,9 @@ class GrammarRun:
         s = self.held_out(n, seed)
         valid = s.valid  # (N, T)
         logits, (_, att) = model_forward(params, encode(s.words), valid)
-        named = logits.argmax(axis=1).reshape(2, n, MAX_LEN)  # (2, N, T)
+        named = named_words(logits, s.words.shape)  # (2, N, T)
         looked = att.weights.argmax(axis=-1)  # (N, H, T)
-        tw = s.target_words  # (N, T, 2)
-        result = {f"accuracy_{t}": float((named[j] == tw[..., j])[valid].mean()) for j, t in enumerate(TARGETS)}
+        result = {f"accuracy_{t}": a for t, a in readout_accuracy(named, s).items()}
         result["head_argmax"] = [
             {t: float((looked[:, h] == s.targets[..., j])[valid].mean()) for j, t in enumerate(TARGETS)}
             for h in range(self.config.n_heads)
