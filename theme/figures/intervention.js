@@ -4,6 +4,7 @@
 // readout gives follow. Every (ablation, edit) pair is precomputed: state a * edits + e of
 // data.text.states. The grids reuse two-heads' cell classes (th-grid, th-cell: two-heads.css).
 import { html, radioGroup } from "../js/svg.js";
+import { headTable } from "../js/weights.js";
 
 export function mount(root, ctx) {
   const data = ctx.data;
@@ -45,27 +46,7 @@ export function mount(root, ctx) {
     "Under each word: the word the readout for “the word it attaches to” names (solid), then the one for “the previous word” (dashed); ✗ marks a wrong name.");
 
   const heads = html("div", { class: "th-heads iv-heads" }, root);
-  const grids = Array.from({ length: data.n_heads }, (_, h) => {
-    const box = html("div", { class: "th-head" }, heads);
-    const table = html("table", { class: "th-grid" }, box);
-    const caption = html("caption", {}, table, `Head ${h + 1}`);
-    const hr = html("tr", {}, html("thead", {}, table));
-    html("td", {}, hr);
-    const colHeads = data.words.map(() => html("th", { scope: "col" }, hr));
-    const body = html("tbody", {}, table);
-    const rows = data.words.map((_, i) => {
-      const tr = html("tr", {}, body);
-      const rowHead = html("th", { scope: "row" }, tr);
-      const cells = data.words.map((_, j) => {
-        const classes = ["th-cell"];
-        if (data.targets.attached[i] === j) classes.push("th-attached");
-        if (data.targets.previous[i] === j) classes.push("th-previous");
-        return html("td", { class: classes.join(" ") }, tr);
-      });
-      return { rowHead, cells };
-    });
-    return { box, caption, colHeads, rows };
-  });
+  const grids = Array.from({ length: data.n_heads }, (_, h) => headTable(heads, data.words, data.targets, h));
   html("p", { class: "figure-hint" }, root,
     "Rows: the word looking; columns: the words it reads. Outlined: each word’s targets, solid for the word it attaches to, dashed for the previous word. Ablation acts after attention, so it leaves the weights as they are.");
 
@@ -94,10 +75,8 @@ export function mount(root, ctx) {
       g.box.classList.toggle("iv-ablated", off);
       g.caption.textContent = off ? `Head ${h + 1}: ablated (its output replaced by its mean)` : `Head ${h + 1}`;
       g.colHeads.forEach((th, j) => { th.textContent = shown.words[j]; });
-      g.rows.forEach((row, i) => {
-        row.rowHead.textContent = shown.words[i];
-        row.cells.forEach((cell, j) => cell.style.setProperty("--w", String(shown.weights[h][i][j])));
-      });
+      g.rowHeads.forEach((th, i) => { th.textContent = shown.words[i]; });
+      g.cells.forEach((row, i) => row.forEach((cell, j) => cell.style.setProperty("--w", String(shown.weights[h][i][j]))));
     });
     ctx.setText(data.text, state);
   }

@@ -4,6 +4,7 @@
 // seed, redrawing the heads from each progress snapshot, and draws the finished run as live data.
 // Numbers shown are the model's text (data.text.states, indexed like data.sentences).
 import { html, onResize, svg } from "../js/svg.js";
+import { headTable } from "../js/weights.js";
 
 export function mount(root, ctx) {
   let data = ctx.data;
@@ -36,33 +37,13 @@ export function mount(root, ctx) {
   let cells = []; // cells[h][i][j], built once per sentence and repainted in place as the model learns
   let built = null; // the words the grids were built for
 
-  function grid(parent, sentence, h) {
-    const box = html("div", { class: "th-head" }, parent);
-    const table = html("table", { class: "th-grid" }, box);
-    html("caption", {}, table, `Head ${h + 1}`);
-    const hr = html("tr", {}, html("thead", {}, table));
-    html("td", {}, hr);
-    for (const w of sentence.words) html("th", { scope: "col" }, hr, w);
-    const body = html("tbody", {}, table);
-    return sentence.words.map((word, i) => {
-      const tr = html("tr", {}, body);
-      html("th", { scope: "row" }, tr, word);
-      return sentence.words.map((_, j) => {
-        const classes = ["th-cell"];
-        if (sentence.targets.attached[i] === j) classes.push("th-attached");
-        if (sentence.targets.previous[i] === j) classes.push("th-previous");
-        return html("td", { class: classes.join(" ") }, tr);
-      });
-    });
-  }
-
   function draw() {
     select.value = String(shown);
     const sentence = looks[shown];
     const key = sentence.words.join(" ");
     if (built !== key) {
       heads.replaceChildren();
-      cells = sentence.heads.map((_, h) => grid(heads, sentence, h));
+      cells = sentence.heads.map((_, h) => headTable(heads, sentence.words, sentence.targets, h).cells);
       built = key;
     }
     sentence.heads.forEach((head, h) => head.weights.forEach((row, i) => row.forEach((w, j) => {

@@ -1,6 +1,6 @@
 // Weight bars: the one drawing of "how much each item gets", shared by every view that shows
-// weights. Three shapes: HTML bars (a track, a fill as wide as the weight, its number), SVG
-// columns on a baseline, and SVG rows beside their words. Each is built once and updated in
+// weights. Four shapes: HTML bars (a track, a fill as wide as the weight, its number), SVG
+// columns on a baseline, SVG rows beside their words, and a head's weights as a table. Each is built once and updated in
 // place, so a state change never replaces an element. Nothing here computes a model number.
 import { html, set, svg } from "./svg.js";
 
@@ -64,4 +64,32 @@ export function rowBars(parent, n, cls) {
     });
     return top + n * rowH;
   };
+}
+
+
+/**
+ * Head h's weights as a table (th-grid, two-heads.css): a row per word looking, a column per word
+ * read, each word's targets outlined (solid: attached word, dashed: previous word). Cells take
+ * their weight as --w. Returns { box, caption, colHeads, rowHeads, cells[i][j] }.
+ */
+export function headTable(parent, words, targets, h) {
+  const box = html("div", { class: "th-head" }, parent);
+  const table = html("table", { class: "th-grid" }, box);
+  const caption = html("caption", {}, table, `Head ${h + 1}`);
+  const hr = html("tr", {}, html("thead", {}, table));
+  html("td", {}, hr);
+  const colHeads = words.map((w) => html("th", { scope: "col" }, hr, w));
+  const body = html("tbody", {}, table);
+  const rowHeads = [];
+  const cells = words.map((word, i) => {
+    const tr = html("tr", {}, body);
+    rowHeads.push(html("th", { scope: "row" }, tr, word));
+    return words.map((_, j) => {
+      const classes = ["th-cell"];
+      if (targets.attached[i] === j) classes.push("th-attached");
+      if (targets.previous[i] === j) classes.push("th-previous");
+      return html("td", { class: classes.join(" ") }, tr);
+    });
+  });
+  return { box, caption, colHeads, rowHeads, cells };
 }
