@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .attention import attention_backward, attention_forward
+from .attention import _float_type, attention_backward, attention_forward
 
 LN_EPS = 1e-5  # GPT-2's and PyTorch's default; added to the variance, inside the square root
 _GELU_C = math.sqrt(2.0 / math.pi)
@@ -125,15 +125,17 @@ class SelfAttentionCache:
 
 def self_attention_forward(x, wq, wk, wv, wo, causal=True):
     """Multi-head causal self-attention with the output matrix W_O (chapter 7): the heads'
-    outputs, side by side, mapped back to the model width. No biases, for brevity."""
+    outputs, side by side, mapped back to the model width. No biases, for brevity. float32 inputs
+    stay float32; anything else is computed in float64."""
     heads, attn = attention_forward(x, wq, wk, wv, causal=causal)  # (..., T, H*V)
+    wo = np.asarray(wo, dtype=_float_type(heads, wo))  # (H*V, D)
     out = heads @ wo  # (..., T, D)
-    return out, SelfAttentionCache(attn, heads, np.asarray(wo, dtype=np.float64))
+    return out, SelfAttentionCache(attn, heads, wo)
 
 
 def self_attention_backward(dout, cache):
     """Gradients with respect to x, wq, wk, wv, wo."""
-    dout = np.asarray(dout, dtype=np.float64)  # (..., T, D)
+    dout = np.asarray(dout, dtype=cache.wo.dtype)  # (..., T, D)
     hv, d = cache.wo.shape
     dheads = dout @ cache.wo.T  # (..., T, H*V)
     grads = attention_backward(dheads, cache.attn)

@@ -1,0 +1,252 @@
+"""Chapter 13's task: a two-layer attention-only decoder learns to continue a repeated sequence.
+
+Each sequence is a start token followed by random tokens whose second half repeats the first
+("BOS a c b d a c b d"), so a next token is unpredictable on the first pass and predictable on
+the second, by finding the earlier copy of the current token and reading the token after it.
+Two layers can do this together (a previous-token head in layer 1, an induction head in layer 2
+whose keys carry what layer 1 wrote); Olsson et al. (2022) describe how such heads appear in a
+sudden phase change during training.
+
+The half length varies from sequence to sequence: with one fixed length, a single head could
+find the copy by position alone (always n - 1 places back), with no induction at all. Shorter
+sequences are padded at the end; a causal model never reads the padding, and it has no loss.
+
+Positions are counted in the model's input, which is the sequence without its last token: input
+position t predicts token t + 1. With n random tokens, inputs 0..n-1 predict the first half and
+inputs n..2n-1 the repeat.
+"""
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.decoder import ablate, decoder_backward, decoder_forward, head_weights
+from engine.train import Adam, AdamConfig, Training, cross_entropy_backward, cross_entropy_forward
+
+
+@dataclass(frozen=True)
+class InductionConfig:
+    n_vocab: int = 16           # random tokens; the start token is one more
+    half_min: int = 6           # fewest random tokens before the repeat
+    half_max: int = 12          # most random tokens before the repeat
+    d_model: int = 32           # residual stream width
+    n_heads: int = 2            # heads per layer
+    d_head: int = 8             # query, key and value width of each head
+    n_layers: int = 2           # attention layers; one cannot form an induction head
+    positional: bool = True     # learned position embeddings (layer 1 needs them to look one back)
+    steps: int = 600            # Adam steps; the head forms near step 250-450 (seeds 0-9)
+    batch_size: int = 16        # sequences per step
+    lr: float = 0.01            # Adam step size
+    checkpoint_every: int = 25  # save the weights this often (plus the start)
+    eval_size: int = 64         # held-out sequences the scores are measured on
+    dtype: str = "float32"      # training precision
+
+    @property
+    def bos(self):
+        """The start token's index, after the random tokens; it also pads short sequences."""
+        return self.n_vocab
+
+    @property
+    def length(self):
+        """Input positions: the start token and both halves of the longest sequence, less its last token."""
+        return 2 * self.half_max
+
+
+@dataclass(frozen=True)
+class Sequences:
+    """Sequences padded to one length, and where each one's halves end."""
+    tokens: np.ndarray  # (B, 2*half_max+1) start token, first half, repeat, padding
+    halves: np.ndarray  # (B,) random tokens in each half
+
+    @property
+    def inputs(self):
+        return self.tokens[:, :-1]  # (B, T)
+
+    @property
+    def targets(self):
+        return self.tokens[:, 1:]  # (B, T)
+
+    def part(self, which):
+        """True at the input positions predicting the "first" half or the "repeat": (B, T)."""
+        t = np.arange(self.tokens.shape[1] - 1)  # (T,)
+        n = self.halves[:, None]  # (B, 1)
+        return (t < n) if which == "first" else (t >= n) & (t < 2 * n)  # (B, T)
+
+    def take(self, idx):
+        return Sequences(self.tokens[idx], self.halves[idx])
+
+
+def sample_sequences(rng, count, config):
+    """count sequences: the start token, n random tokens, the same n again, then padding."""
+    halves = rng.integers(config.half_min, config.half_max + 1, count)  # (count,)
+    first = rng.integers(0, config.n_vocab, (count, config.half_max))  # (count, half_max) only n_b are used
+    pos = np.arange(2 * config.half_max)  # (2*half_max,)
+    n = halves[:, None]  # (count, 1)
+    source = np.where(pos < n, pos, np.minimum(pos - n, config.half_max - 1))  # (count, 2*half_max) index into first
+    body = np.take_along_axis(first, source, axis=1)  # (count, 2*half_max)
+    body[pos >= 2 * n] = config.bos  # padding
+    tokens = np.concatenate((np.full((count, 1), config.bos), body), axis=1)  # (count, 2*half_max+1)
+    return Sequences(tokens, halves)
+
+
+def init_params(rng, config):
+    """Random starting weights, each matrix scaled by 1/sqrt(its input width) so the stream starts near unit size."""
+    N, D, H, K = config.n_vocab + 1, config.d_model, config.n_heads, config.d_head
+    p = {"w_e": rng.normal(0.0, 1.0, (N, D))}
+    if config.positional:
+        p["w_p"] = rng.normal(0.0, 1.0, (config.length, D))
+    for layer in range(1, config.n_layers + 1):
+        p[f"wq{layer}"] = rng.normal(0.0, D ** -0.5, (H, D, K))
+        p[f"wk{layer}"] = rng.normal(0.0, D ** -0.5, (H, D, K))
+        p[f"wv{layer}"] = rng.normal(0.0, D ** -0.5, (H, D, K))
+        p[f"wo{layer}"] = rng.normal(0.0, (H * K) ** -0.5, (H * K, D))
+    p["w_u"] = rng.normal(0.0, D ** -0.5, (D, N))
+    return p
+
+
+def loss_and_grads(params, seqs):
+    """Mean next-token cross-entropy over both halves of every sequence (padding excluded), and its gradients."""
+    logits, cache = decoder_forward(params, seqs.inputs)  # (N, B*T)
+    valid = seqs.part("first") | seqs.part("repeat")  # (B, T)
+    loss, ce = cross_entropy_forward(logits[None], seqs.targets.reshape(1, -1), valid.reshape(1, -1), axis=1)
+    return loss, decoder_backward(cross_entropy_backward(1.0, ce)[0], cache)
+
+
+def token_losses(params, seqs):
+    """Next-token loss at every input position of every sequence, (B, T), and the forward cache."""
+    logits, cache = decoder_forward(params, seqs.inputs)  # (N, B*T)
+    z = logits - logits.max(axis=0)  # (N, B*T)
+    logp = z - np.log(np.exp(z).sum(axis=0))  # (N, B*T)
+    targets = seqs.targets.reshape(-1)  # (B*T,)
+    return -logp[targets, np.arange(targets.size)].reshape(seqs.inputs.shape), cache  # (B, T)
+
+
+def prefix_match(seqs):
+    """True where a key holds the token after an earlier copy of the query's token: (B, T, T), query
+    first, only for queries in the repeat after its first token (where an induction head should look)."""
+    x = seqs.inputs  # (B, T)
+    before = np.full(x.shape, -1)  # (B, T) the token before each key; none before the first
+    before[:, 1:] = x[:, :-1]
+    match = x[:, :, None] == before[:, None, :]  # (B, T, T) the token before key k is the query's token
+    match &= np.tril(np.ones(match.shape[1:], dtype=bool))  # keys up to the query
+    t = np.arange(x.shape[1])
+    n = seqs.halves[:, None]  # (B, 1)
+    queries = (t > n) & (t < 2 * n)  # (B, T)
+    return match & queries[:, :, None]  # (B, T, T)
+
+
+def scores(params, seqs):
+    """The phase change's measures on held-out sequences.
+
+    - loss_first, loss_repeat: mean loss over the first half's and the repeat's predictions;
+      in_context = loss_repeat - loss_first (negative once the repeat is predicted);
+    - previous_token[l][h]: mean weight head h of layer l (from 0) puts on the position just before the query;
+    - prefix_matching[l][h]: mean weight, over the repeat's queries, on tokens that followed an earlier
+      copy of the query's token (Olsson et al. 2022's prefix-matching score).
+    """
+    losses, cache = token_losses(params, seqs)  # (B, T)
+    first, repeat = seqs.part("first"), seqs.part("repeat")  # (B, T)
+    loss_first, loss_repeat = float(losses[first].mean()), float(losses[repeat].mean())
+    match = prefix_match(seqs)  # (B, T, T)
+    queries = match.any(axis=-1)  # (B, T) repeat queries whose token appeared before (all of them)
+    prev_rows = (first | repeat)[:, 1:]  # (B, T-1) real queries that have a position before them
+    prev, prefix = [], []
+    for layer in range(1, len(cache.layers) + 1):
+        w = head_weights(cache, layer)  # (B, H, T, T)
+        back = np.diagonal(w, offset=-1, axis1=2, axis2=3)  # (B, H, T-1) weight on the position before
+        prev.append((back * prev_rows[:, None]).sum(axis=(0, 2)) / prev_rows.sum())  # (H,)
+        on_match = (w * match[:, None]).sum(axis=-1)  # (B, H, T)
+        prefix.append(on_match.sum(axis=(0, 2)) / queries.sum())  # (H,)
+    return {"loss": float(losses[first | repeat].mean()), "loss_first": loss_first, "loss_repeat": loss_repeat,
+            "in_context": loss_repeat - loss_first,
+            "previous_token": [[float(v) for v in p] for p in prev],
+            "prefix_matching": [[float(v) for v in p] for p in prefix]}
+
+
+def held_out(seed, config):
+    """The sequences every checkpoint is scored on: drawn from their own seed, not trained on."""
+    return sample_sequences(np.random.default_rng([seed, 1]), config.eval_size, config)
+
+
+class InductionRun:
+    """A finished (or cancelled) run: losses, checkpoints, and the scores at each checkpoint."""
+
+    def __init__(self, config, seed, result):
+        self.config, self.seed = config, seed
+        self.losses = [float(v) for v in result.losses]
+        self.checkpoints = [{n: a.astype(np.float64) for n, a in c.items()} for c in result.checkpoints]
+        self.checkpoint_steps = list(result.checkpoint_steps)
+        self.params = {n: a.astype(np.float64) for n, a in result.params.items()}
+        self.cancelled = result.cancelled
+        self.held_out = held_out(seed, config)
+        self.scores = [scores(c, self.held_out) for c in self.checkpoints]
+
+    def induction_head(self):
+        """(head, score): the last layer's head with the highest prefix-matching score at the end."""
+        last = self.scores[-1]["prefix_matching"][-1]
+        h = int(np.argmax(last))
+        return h, last[h]
+
+    def previous_token_head(self):
+        """(head, score): layer 1's head that most looks one position back at the end."""
+        first = self.scores[-1]["previous_token"][0]
+        h = int(np.argmax(first))
+        return h, first[h]
+
+    def phase_change_step(self, threshold=0.5):
+        """The first checkpoint step at which a last-layer head's prefix-matching score reaches
+        ``threshold``, or None if none does."""
+        for step, s in zip(self.checkpoint_steps, self.scores):
+            if max(s["prefix_matching"][-1]) >= threshold:
+                return step
+        return None
+
+    def ablated_scores(self, layer, heads):
+        """The trained model's scores with the given heads of ``layer`` (from 1) writing nothing."""
+        return scores(ablate(self.params, layer, heads), self.held_out)
+
+    def sharpest_fall(self, window=100):
+        """(start, end, fall): the ``window`` steps, between checkpoints, over which the in-context
+        score fell most, and by how much (in nats)."""
+        w = max(1, window // self.config.checkpoint_every)
+        icl = np.array([s["in_context"] for s in self.scores])  # (C,)
+        if len(icl) <= w:
+            return self.checkpoint_steps[0], self.checkpoint_steps[-1], float(icl[0] - icl[-1])
+        falls = icl[:-w] - icl[w:]  # (C-w,)
+        i = int(np.argmax(falls))
+        return self.checkpoint_steps[i], self.checkpoint_steps[i + w], float(falls[i])
+
+
+def induction_training(seed=0, steps=None, config=InductionConfig()):
+    """A seeded run from random weights with Adam, ready to step (the browser steps it in slices);
+    `finish()` turns it into an InductionRun. Every batch is drawn up front."""
+    steps = config.steps if steps is None else steps
+    rng = np.random.default_rng(seed)
+    params = init_params(rng, config)
+    data = sample_sequences(rng, steps * config.batch_size, config)
+    batches = [data.take(slice(i * config.batch_size, (i + 1) * config.batch_size)) for i in range(steps)]
+
+    def step_fn(views, step):
+        return loss_and_grads(views, batches[step])
+
+    dt = np.dtype(config.dtype)
+    optimizer = Adam(sum(p.size for p in params.values()), AdamConfig(lr=config.lr), dt)
+    training = Training(step_fn, params, optimizer, steps, config.checkpoint_every, dt)
+
+    def finish():
+        return InductionRun(config, seed, training.finish())
+    return training, finish
+
+
+def train_induction_model(seed=0, steps=None, config=InductionConfig(), callback=None):
+    """Train to the end (or until `callback` says stop); same seed, same numbers."""
+    training, finish = induction_training(seed, steps, config)
+    training.run(callback)
+    return finish()
+
+
+@functools.lru_cache(maxsize=8)
+def trained(seed=0, n_layers=2):
+    """The default run for ``seed`` (and layer count), trained once per process: figures, facts
+    and tests all read the same run (callers must not modify it)."""
+    return train_induction_model(seed, config=InductionConfig(n_layers=n_layers))
