@@ -217,13 +217,18 @@ class InductionRun:
         return self.checkpoint_steps[i], self.checkpoint_steps[i + w], float(falls[i])
 
 
+def starting_point(seed, steps, config):
+    """A run's starting weights and all its training sequences (steps * batch_size, in step order)."""
+    rng = np.random.default_rng(seed)
+    params = init_params(rng, config)
+    return params, sample_sequences(rng, steps * config.batch_size, config)
+
+
 def induction_training(seed=0, steps=None, config=InductionConfig()):
     """A seeded run from random weights with Adam, ready to step (the browser steps it in slices);
     `finish()` turns it into an InductionRun. Every batch is drawn up front."""
     steps = config.steps if steps is None else steps
-    rng = np.random.default_rng(seed)
-    params = init_params(rng, config)
-    data = sample_sequences(rng, steps * config.batch_size, config)
+    params, data = starting_point(seed, steps, config)
     batches = [data.take(slice(i * config.batch_size, (i + 1) * config.batch_size)) for i in range(steps)]
 
     def step_fn(views, step):
