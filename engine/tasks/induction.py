@@ -89,6 +89,21 @@ def sample_sequences(rng, count, config):
     return Sequences(tokens, halves)
 
 
+def repeated(first, config):
+    """One sequence from its first half (token indices): the start token, the half, the half again."""
+    first = np.asarray(first)  # (n,)
+    if not config.half_min <= len(first) <= config.half_max:
+        raise ValueError(f"a half must hold {config.half_min} to {config.half_max} tokens, not {len(first)}")
+    tokens = np.concatenate(([config.bos], first, first))[None]  # (1, 2n+1)
+    return Sequences(tokens, np.array([len(first)]))
+
+
+def head_maps(params, seqs):
+    """Every head's attention weights on ``seqs``: (L, B, H, T, T)."""
+    _, cache = decoder_forward(params, seqs.inputs)
+    return np.stack([head_weights(cache, layer) for layer in range(1, len(cache.layers) + 1)])
+
+
 def init_params(rng, config):
     """Random starting weights, each matrix scaled by 1/sqrt(its input width) so the stream starts near unit size."""
     N, D, H, K = config.n_vocab + 1, config.d_model, config.n_heads, config.d_head

@@ -1,0 +1,161 @@
+"""induction-forms: a two-layer attention-only model grows an induction head (engine/tasks/induction.py).
+
+The run for `seed` is trained once at build time and embedded: the loss of every step, and at every
+checkpoint (the start, then every `every` steps) its scores on held-out sequences and the weights of
+all four heads on one repeated sequence, so the slider works before Python loads. State i is
+checkpoint i; `text.states` is indexed the same way, and `text.fixed` holds the run's phase change.
+The job "train" trains another seed in the worker's slices: each snapshot holds the scores and head
+weights of the model so far (same shapes as one checkpoint), the last slice the whole figure.
+Head weights are stored as causal rows: row i holds the weights on positions 0..i.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..jobs import TrainingJob
+from ..tasks import induction
+from .fmt import fixed, rounded
+from .params import ParamError, field
+
+CONFIG = induction.InductionConfig()
+LETTERS = "ABCDEFGHIJKLMNOP"[:CONFIG.n_vocab]  # the random tokens, as the reader sees them
+START = "▸"  # the start token's label
+FIRST = "KCFNAH"  # the first half of the repeated sequence drawn (distinct letters: one earlier copy each)
+WEIGHT_DECIMALS = 2  # head weights: only their colour is drawn
+SCORE_DECIMALS = 4
+
+
+@dataclass(frozen=True)
+class Params:
+    seed: int = field(0, lo=0, hi=2 ** 31 - 1)  # seeds the starting weights and the training sequences
+    sequence: str = field(FIRST)  # the first half of the sequence whose heads are drawn
+    step: int = field(CONFIG.steps, lo=0, hi=CONFIG.steps, step=CONFIG.checkpoint_every)  # the step shown first
+
+
+def _check(p: Params) -> None:
+    if p.step % CONFIG.checkpoint_every:
+        raise ParamError("step", f"option 'step' must be a multiple of {CONFIG.checkpoint_every}, not {p.step}")
+    bad = sorted(set(p.sequence) - set(LETTERS))
+    if bad or len(set(p.sequence)) != len(p.sequence) or not CONFIG.half_min <= len(p.sequence) <= CONFIG.half_max:
+        raise ParamError("sequence", f"option 'sequence' must be {CONFIG.half_min} to {CONFIG.half_max} different "
+                                     f"letters from {LETTERS[0]} to {LETTERS[-1]}, not {p.sequence[:60]!r}")
+
+
+def _shown(p: Params):
+    return induction.repeated([LETTERS.index(c) for c in p.sequence], CONFIG)
+
+
+def _targets(seqs) -> dict:
+    """Per input position, the column each kind of head should read (None where there is none):
+    layer 1's previous token, layer 2's token after the earlier copy."""
+    match = induction.prefix_match(seqs)[0]  # (T, T)
+    T = match.shape[0]
+    return {"previous": [None] + list(range(T - 1)),
+            "induction": [int(np.flatnonzero(row)[0]) if row.any() else None for row in match]}
+
+
+def _look(params, p: Params, seqs=None, held_out=None) -> dict:
+    """What one state draws: the held-out scores and each head's causal rows on the shown sequence."""
+    s = induction.scores(params, held_out)
+    maps = induction.head_maps(params, seqs)[:, 0]  # (L, H, T, T)
+    return {
+        "in_context": round(s["in_context"], SCORE_DECIMALS), "loss": round(s["loss"], SCORE_DECIMALS),
+        "loss_first": round(s["loss_first"], SCORE_DECIMALS), "loss_repeat": round(s["loss_repeat"], SCORE_DECIMALS),
+        "previous_token": [rounded(v, SCORE_DECIMALS) for v in s["previous_token"]],
+        "prefix_matching": [rounded(v, SCORE_DECIMALS) for v in s["prefix_matching"]],
+        "heads": [[[rounded(row[:i + 1], WEIGHT_DECIMALS) for i, row in enumerate(head)] for head in layer]
+                  for layer in maps],
+    }
+
+
+def _data(p: Params, run) -> dict:
+    seqs = _shown(p)
+    start, end, fall = run.sharpest_fall(window=100)
+    return {
+        "seed": run.seed,
+        "steps": len(run.losses),
+        "every": CONFIG.checkpoint_every,
+        "losses": rounded(run.losses, SCORE_DECIMALS),
+        "checkpoints": run.checkpoint_steps,
+        "states": [_look(c, p, seqs, run.held_out) for c in run.checkpoints],
+        "tokens": [START] + [LETTERS[t] for t in seqs.inputs[0, 1:]],
+        "targets": _targets(seqs),
+        "phase_change": run.phase_change_step(),
+        "sharpest_fall": {"start": start, "end": end, "fall": round(fall, SCORE_DECIMALS)},
+        "chance": round(math.log(CONFIG.n_vocab), SCORE_DECIMALS),
+        "start": run.checkpoint_steps.index(p.step) if p.step in run.checkpoint_steps else len(run.checkpoint_steps) - 1,
+    }
+
+
+def compute(p: Params) -> dict:
+    _check(p)
+    return _data(p, induction.trained(p.seed))
+
+
+def _best(scores: list[float]) -> str:
+    h = int(np.argmax(scores))
+    return f"head {h + 1}"
+
+
+def _state_lines(data: dict, i: int) -> list[str]:
+    s = data["states"][i]
+    return [
+        f"Step {data['checkpoints'][i]} of {data['steps']}: held-out loss {fixed(s['loss_first'], 2)} on the first half, "
+        f"{fixed(s['loss_repeat'], 2)} on the repeat; in-context score {fixed(s['in_context'], 2)}",
+        "Layer 1, weight on the previous token: " + ", ".join(
+            f"head {h + 1} {fixed(v, 2)}" for h, v in enumerate(s["previous_token"][0])),
+        "Layer 2, weight on the token after the earlier copy (prefix matching): " + ", ".join(
+            f"head {h + 1} {fixed(v, 2)}" for h, v in enumerate(s["prefix_matching"][-1])),
+    ]
+
+
+def phase_line(data: dict) -> str:
+    """The run's phase change in words (what the status line states after a live run)."""
+    f = data["sharpest_fall"]
+    if data["phase_change"] is None:
+        return (f"Seed {data['seed']}: no layer-2 head reached a prefix-matching score of 0.5 in "
+                f"{data['steps']} steps")
+    return (f"Seed {data['seed']}: the induction head formed at step {data['phase_change']} (the first checkpoint "
+            f"where a layer-2 head's prefix-matching score reached 0.5); the in-context score fell fastest "
+            f"between steps {f['start']} and {f['end']}, by {fixed(f['fall'], 2)}")
+
+
+def text(p: Params, data: dict) -> dict:
+    fixed_lines = [
+        phase_line(data),
+        f"{data['steps']} Adam steps on {CONFIG.batch_size} sequences each; scores on {CONFIG.eval_size} held-out "
+        f"sequences; an even guess among {CONFIG.n_vocab} letters has loss ln {CONFIG.n_vocab} = {fixed(data['chance'], 2)}",
+    ]
+    start = data["start"]
+    final = data["states"][-1]
+    return {
+        "alt": (f"Training a two-layer attention-only model on repeated random letters: the loss curve over "
+                f"{data['steps']} steps with the phase change marked, the in-context score at every checkpoint, "
+                f"and the attention weights of both heads of both layers on the sequence "
+                f"{' '.join(data['tokens'])} at step {data['checkpoints'][start]}. After training, layer 1's "
+                f"{_best(final['previous_token'][0])} looks at the previous token and layer 2's "
+                f"{_best(final['prefix_matching'][-1])} at the token after the earlier copy. "
+                + ". ".join(_state_lines(data, start) + fixed_lines) + "."),
+        "numbers": _state_lines(data, start) + fixed_lines,
+        "states": [{"numbers": _state_lines(data, i), "label": f"step {s}"} for i, s in enumerate(data["checkpoints"])],
+        "fixed": fixed_lines,
+    }
+
+
+def train(p: Params) -> TrainingJob:
+    """A new run from p.seed in slices; each snapshot is one state for the weights so far."""
+    _check(p)
+    training, finish = induction.induction_training(p.seed)
+    seqs, held_out = _shown(p), induction.held_out(p.seed, CONFIG)
+
+    def snapshot(t) -> dict:
+        return {"state": _look(t.views, p, seqs, held_out),
+                "progress": f"Training step {t.done_steps} of {t.steps}: loss {fixed(float(t.result.losses[-1]), 3)}"}
+
+    return TrainingJob(training, snapshot, lambda: _data(p, finish()))
+
+
+JOBS = {"train": train}

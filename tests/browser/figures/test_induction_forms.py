@@ -1,0 +1,91 @@
+"""induction-forms in the browser: the embedded run draws at once, the slider steps through the
+checkpoints (keys and numbers follow), and Train runs a real training job in the worker (the engine
+on CPython behind the stand-in) with progress, Cancel, and the new run drawn live with its phase
+change stated."""
+from __future__ import annotations
+
+import pytest
+
+from engine.figures import compute
+
+from ..conftest import expect
+from .helpers import SLOW_JOBS, text_lines
+
+NAME = "induction-forms"
+SCRATCH = f"""# Induction
+
+/// figure | {NAME}
+
+A two-layer model learns to continue a repeated sequence.
+///
+"""
+
+
+@pytest.fixture(scope="module")
+def url(scratch_page) -> str:
+    return scratch_page(SCRATCH)
+
+
+def _weights(figure, layer_head: int) -> list[str]:
+    return figure.locator(".th-grid").nth(layer_head).locator(".th-cell").evaluate_all(
+        "(cells) => cells.map((c) => c.style.getPropertyValue('--w'))")
+
+
+@pytest.mark.parametrize("width", [1200, 375])
+def test_the_embedded_run_and_the_slider(open_chapter, url, width):
+    chapter = open_chapter(url, viewport={"width": width, "height": 800})
+    chapter.wait_prerendered()
+    data = chapter.data(NAME)
+    figure = chapter.figure(NAME)
+    T = len(data["tokens"])
+    expect(figure.locator(".th-grid")).to_have_count(4)
+    expect(figure.locator(".th-cell")).to_have_count(4 * T * T)
+    expect(figure.locator(".th-attached")).to_have_count(2 * sum(j is not None for j in data["targets"]["induction"]))
+    assert chapter.numbers(NAME) == text_lines(data, data["start"])
+    trained = _weights(figure, 2)
+    slider = figure.get_by_label("Step")
+    slider.focus()
+    for _ in range(data["start"]):
+        slider.press("ArrowLeft")  # back to the untrained model
+    assert chapter.numbers(NAME) == text_lines(data, 0)
+    assert _weights(figure, 2) != trained
+    expect(figure.locator("output").first).to_have_text("step 0")
+    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= width
+    assert chapter.page_errors == []
+
+
+def test_train_streams_progress_and_draws_the_new_run_live(open_live_chapter, url):
+    chapter = open_live_chapter(url, routes=SLOW_JOBS)
+    figure = chapter.figure(NAME)
+    chapter.page.evaluate("""(fig) => { window.__steps = [];
+      new MutationObserver(() => window.__steps.push(Number(fig.querySelector('progress').value)))
+        .observe(fig.querySelector('progress'), { attributes: true }); }""", figure.element_handle())
+    figure.get_by_role("button", name="Train").click()
+    expect(figure).to_have_attribute("aria-busy", "true")
+    expect(figure.get_by_role("button", name="Cancel")).to_be_visible()
+    expect(figure).to_have_attribute("data-state", "live", timeout=90_000)
+    expect(figure).not_to_have_attribute("aria-busy", "true")
+    want = compute(NAME, {"seed": 1})
+    assert chapter.numbers(NAME) == text_lines(want, want["start"])
+    expect(figure.locator(".th-status")).to_have_text(want["text"]["fixed"][0])
+    assert f"formed at step {want['phase_change']}" in want["text"]["fixed"][0]
+    steps = chapter.page.evaluate("window.__steps")
+    assert len(steps) >= 3 and steps == sorted(steps), steps  # drawn as it learned, never backwards
+    assert chapter.page_errors == []
+
+
+def test_cancel_restores_the_model_shown_before(open_live_chapter, url):
+    chapter = open_live_chapter(url, routes=SLOW_JOBS)
+    figure = chapter.figure(NAME)
+    before = chapter.numbers(NAME)
+    figure.get_by_role("button", name="Train").press("Enter")
+    chapter.page.wait_for_function("(fig) => fig.querySelector('progress').value > 5", arg=figure.element_handle())
+    cancel = figure.get_by_role("button", name="Cancel")
+    cancel.focus()
+    cancel.press("Enter")
+    expect(figure).not_to_have_attribute("aria-busy", "true")
+    expect(figure.get_by_role("button", name="Train")).to_be_focused()  # the keyboard keeps its place
+    assert chapter.numbers(NAME) == before
+    assert figure.get_attribute("data-state") == "prerendered"
+    expect(figure.locator(".th-status")).to_contain_text("stopped")
+    assert chapter.page_errors == []
