@@ -55,7 +55,7 @@ def test_the_embedded_run_and_the_slider(open_chapter, url, width):
 
 
 def test_train_streams_progress_and_draws_the_new_run_live(open_live_chapter, url):
-    chapter = open_live_chapter(url, routes=SLOW_JOBS)
+    chapter = open_live_chapter(url)  # the worker's own slices: one step per slice would take minutes here
     figure = chapter.figure(NAME)
     chapter.page.evaluate("""(fig) => { window.__steps = [];
       new MutationObserver(() => window.__steps.push(Number(fig.querySelector('progress').value)))
