@@ -4,11 +4,14 @@ on CPython behind the stand-in) with progress, Cancel, and the new run drawn liv
 change stated."""
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 from engine.figures import compute
 
-from ..conftest import expect
+from ..conftest import ROOT, expect
 from .helpers import SLOW_JOBS, text_lines
 
 NAME = "induction-forms"
@@ -88,4 +91,36 @@ def test_cancel_restores_the_model_shown_before(open_live_chapter, url):
     assert chapter.numbers(NAME) == before
     assert figure.get_attribute("data-state") == "prerendered"
     expect(figure.locator(".th-status")).to_contain_text("stopped")
+    assert chapter.page_errors == []
+
+
+@pytest.fixture(scope="module")
+def pyodide_url(tmp_path_factory, serve_folder) -> str:
+    """The scratch page built with numpy vendored from a real Pyodide distribution."""
+    dist = os.environ.get("ATTN_PYODIDE_DIST")
+    if not dist:
+        pytest.skip("needs a Pyodide distribution folder with numpy in ATTN_PYODIDE_DIST; "
+                    "none can be downloaded on this machine")
+    from builder.build import Paths, build
+
+    folder = tmp_path_factory.mktemp("induction-pyodide")
+    content = folder / "content"
+    content.mkdir()
+    (content / "site.toml").write_text('[site]\ntitle = "Scratch"\n\n[[chapters]]\nfile = "01-scratch.md"\n')
+    (content / "01-scratch.md").write_text(SCRATCH)
+    build(Paths.at(ROOT, content), folder / "dist", pyodide_dist=Path(dist))
+    return serve_folder(folder / "dist") + "01-scratch.html"
+
+
+def test_train_forms_the_head_in_pyodide_with_real_numpy(open_chapter, pyodide_url):
+    """The reader's own run: 600 steps in the real worker, ending with a phase change
+    (about 40 s with the boot on our shared two-core machine: marked slow by its length, not timed)."""
+    chapter = open_chapter(pyodide_url)
+    chapter.wait_prerendered()
+    figure = chapter.figure(NAME)
+    figure.get_by_role("button", name="Train").click()
+    expect(figure).to_have_attribute("data-state", "live", timeout=180_000)
+    assert figure.locator("progress").evaluate("(p) => p.value") == compute(NAME)["steps"]
+    status = figure.locator(".th-status").text_content()
+    assert status.startswith("Seed 1: the induction head formed at step "), status
     assert chapter.page_errors == []
