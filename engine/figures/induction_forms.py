@@ -86,7 +86,23 @@ def _data(p: Params, run) -> dict:
         "phase_change": run.phase_change_step(),
         "sharpest_fall": {"start": start, "end": end, "fall": round(fall, SCORE_DECIMALS)},
         "chance": round(math.log(CONFIG.n_vocab), SCORE_DECIMALS),
+        "axis": _axis(run),
         "start": run.checkpoint_steps.index(p.step) if p.step in run.checkpoint_steps else len(run.checkpoint_steps) - 1,
+    }
+
+
+def _axis(run) -> dict:
+    """Both charts' scales and tick labels: steps along x; the loss from 0 to above its start, marked at
+    an even guess; the in-context score from below its lowest to 0, marked at every whole nat."""
+    chance = math.log(CONFIG.n_vocab)
+    lowest = min(s["in_context"] for s in run.scores)
+    lo = math.floor(min(lowest, -1.0))
+    steps = len(run.losses)
+    return {
+        "x": [[s, str(s)] for s in range(0, steps + 1, 200)],
+        "loss": {"lo": 0, "hi": round(1.05 * max(max(run.losses), chance), 2),
+                 "ticks": [[0, "0"], [round(chance, SCORE_DECIMALS), f"ln {CONFIG.n_vocab}"]]},
+        "in_context": {"lo": lo, "hi": 0.5, "ticks": [[v, "0" if v == 0 else f"−{-v}"] for v in range(lo, 1)]},
     }
 
 

@@ -62,30 +62,40 @@ export function mount(root, ctx) {
     return { box, svg: null, width: 0 };
   }
 
-  function drawChart(c, points, yLo, yHi, width) {
+  // Scales and tick labels come from the model (data.axis); a chart is rebuilt when its width or axis changes.
+  function drawChart(c, points, axis, width) {
     if (!width) return;
-    const w = Math.min(width, 420), h = CHART_H;
-    if (w !== c.width || !c.svg) {
+    const w = Math.min(width, 420), h = CHART_H, left = 34, bottom = 14;
+    const xs = (s) => left + (s / data.steps) * (w - left - PAD);
+    const hi = Math.max(axis.hi, ...points.map(([, v]) => v));
+    const ys = (v) => h - bottom - ((v - axis.lo) / (hi - axis.lo || 1)) * (h - bottom - PAD);
+    if (w !== c.width || axis !== c.axis || !c.svg) {
       c.width = w;
+      c.axis = axis;
       c.svg = svg("svg", { width: w, height: h, viewBox: `0 0 ${w} ${h}`, "aria-hidden": "true" });
-      c.band = svg("rect", { class: "if-band", y: PAD, height: h - 2 * PAD }, c.svg);
-      svg("line", { x1: PAD, x2: w - PAD, y1: h - PAD, y2: h - PAD, class: "axis" }, c.svg);
-      c.zero = svg("line", { x1: PAD, x2: w - PAD, class: "if-zero" }, c.svg);
-      c.phase = svg("line", { y1: PAD, y2: h - PAD, class: "if-phase" }, c.svg);
+      c.band = svg("rect", { class: "if-band", y: PAD, height: h - bottom - PAD }, c.svg);
+      for (const [v, label] of axis.ticks) {
+        svg("line", { x1: left, x2: w - PAD, y1: ys(v), y2: ys(v), class: "if-guide" }, c.svg);
+        svg("text", { x: left - 4, y: ys(v) + 3, class: "tick", "text-anchor": "end" }, c.svg).textContent = label;
+      }
+      for (const [s, label] of data.axis.x) {
+        const anchor = s === 0 ? "start" : s === data.steps ? "end" : "middle"; // the end labels stay inside
+        svg("text", { x: xs(s), y: h - 2, class: "tick", "text-anchor": anchor }, c.svg).textContent = label;
+      }
+      svg("line", { x1: left, x2: w - PAD, y1: h - bottom, y2: h - bottom, class: "axis" }, c.svg);
+      c.phase = svg("line", { y1: PAD, y2: h - bottom, class: "if-phase" }, c.svg);
       c.line = svg("polyline", { class: "th-loss-line" }, c.svg);
-      c.now = svg("line", { y1: PAD, y2: h - PAD, class: "if-now" }, c.svg);
+      c.now = svg("line", { y1: PAD, y2: h - bottom, class: "if-now" }, c.svg);
+      c.box.querySelector("svg")?.remove();
+      c.box.style.width = `${w}px`; // the title wraps to the chart's width, so two charts fit side by side
       c.box.append(c.svg);
     }
-    const xs = (s) => PAD + (s / data.steps) * (w - 2 * PAD);
-    const ys = (v) => h - PAD - ((v - yLo) / (yHi - yLo || 1)) * (h - 2 * PAD);
     c.line.setAttribute("points", points.map(([s, v]) => `${xs(s)},${ys(v)}`).join(" "));
     const f = data.sharpest_fall;
-    const showPhase = !training;
     c.band.setAttribute("x", xs(f.start));
-    c.band.setAttribute("width", showPhase ? xs(f.end) - xs(f.start) : 0);
+    c.band.setAttribute("width", training ? 0 : xs(f.end) - xs(f.start)); // a run in progress has no phase change yet
     const p = data.phase_change;
-    for (const a of ["x1", "x2"]) c.phase.setAttribute(a, showPhase && p !== null ? xs(p) : -10);
-    for (const a of ["y1", "y2"]) c.zero.setAttribute(a, yLo < 0 && yHi > 0 ? ys(0) : -10);
+    for (const a of ["x1", "x2"]) c.phase.setAttribute(a, !training && p !== null ? xs(p) : -10);
     const at = training ? (points.length ? points[points.length - 1][0] : 0) : data.checkpoints[k];
     for (const a of ["x1", "x2"]) c.now.setAttribute(a, xs(at));
   }
@@ -93,9 +103,8 @@ export function mount(root, ctx) {
   let chartWidth = 0;
   function drawCharts(width = chartWidth) {
     chartWidth = width;
-    drawChart(lossChart, losses.map((v, s) => [s, v]), 0, Math.max(...losses, data.chance), width);
-    const values = icl.map(([, v]) => v);
-    drawChart(iclChart, icl, Math.min(...values, -0.5), Math.max(...values, 0), width);
+    drawChart(lossChart, losses.map((v, s) => [s, v]), data.axis.loss, width);
+    drawChart(iclChart, icl, data.axis.in_context, width);
   }
 
   function draw() {

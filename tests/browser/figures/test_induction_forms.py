@@ -114,7 +114,7 @@ def pyodide_url(tmp_path_factory, serve_folder) -> str:
 
 def test_train_forms_the_head_in_pyodide_with_real_numpy(open_chapter, pyodide_url):
     """The reader's own run: 600 steps in the real worker, ending with a phase change
-    (about 40 s with the boot on our shared two-core machine: marked slow by its length, not timed)."""
+    (about 40 s with the boot on our shared two-core machine)."""
     chapter = open_chapter(pyodide_url)
     chapter.wait_prerendered()
     figure = chapter.figure(NAME)
