@@ -12,7 +12,7 @@ import pytest
 from engine.figures import compute
 
 from ..conftest import ROOT, expect
-from .helpers import SLOW_JOBS, text_lines
+from .helpers import SLOW_JOBS, serious_violations, text_lines
 
 NAME = "induction-forms"
 SCRATCH = f"""# Induction
@@ -54,6 +54,7 @@ def test_the_embedded_run_and_the_slider(open_chapter, url, width):
     assert _weights(figure, 2) != trained
     expect(figure.locator("output").first).to_have_text("step 0")
     assert chapter.page.evaluate("document.documentElement.scrollWidth") <= width
+    assert serious_violations(chapter) == []
     assert chapter.page_errors == []
 
 
