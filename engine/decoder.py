@@ -63,7 +63,7 @@ class DecoderCache:
 
 def decoder_forward(params, tokens):
     """Next-token logits for every position, classes first: (N, B*T), the layout cross_entropy_forward
-    reduces fastest with axis=0 after a leading axis of 1 is added."""
+    reduces fastest (give it logits[None] with axis=1)."""
     x, embed = embed_forward(tokens, params["w_e"], params.get("w_p"))  # (B, T, D)
     layers = []
     for layer in range(1, n_layers(params) + 1):
