@@ -122,6 +122,8 @@ def test_train_forms_the_head_in_pyodide_with_real_numpy(open_chapter, pyodide_u
     figure.get_by_role("button", name="Train").click()
     expect(figure).to_have_attribute("data-state", "live", timeout=180_000)
     assert figure.locator("progress").evaluate("(p) => p.value") == compute(NAME)["steps"]
-    status = figure.locator(".th-status").text_content()
-    assert status.startswith("Seed 1: the induction head formed at step "), status
+    # float64 in Pyodide agrees with CPython to about 1e-12: the reader's run is the build's run for that seed
+    want = compute(NAME, {"seed": 1})
+    expect(figure.locator(".th-status")).to_have_text(want["text"]["fixed"][0])
+    assert chapter.numbers(NAME) == text_lines(want, want["start"])
     assert chapter.page_errors == []

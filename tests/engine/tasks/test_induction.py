@@ -1,7 +1,7 @@
 """Chapter 13's induction task: the data, the scores, and the claims the chapter makes about training.
 
-The training tests run the default settings (600 steps, about 1 s per run on CPython); the runs
-are cached per process by `trained`, so the whole file trains 7 models (about 10 s).
+The training tests run the default settings (600 steps, 1 to 3 s per run on our shared machine);
+the runs are cached per process by `trained`, so the whole file trains 8 models (10 to 25 s).
 """
 import dataclasses
 
