@@ -57,7 +57,7 @@ def _targets(seqs) -> dict:
             "induction": [int(np.flatnonzero(row)[0]) if row.any() else None for row in match]}
 
 
-def _look(params, p: Params, seqs=None, held_out=None) -> dict:
+def _look(params, seqs, held_out) -> dict:
     """What one state draws: the held-out scores and each head's causal rows on the shown sequence."""
     s = induction.scores(params, held_out)
     maps = induction.head_maps(params, seqs)[:, 0]  # (L, H, T, T)
@@ -80,7 +80,7 @@ def _data(p: Params, run) -> dict:
         "every": CONFIG.checkpoint_every,
         "losses": rounded(run.losses, SCORE_DECIMALS),
         "checkpoints": run.checkpoint_steps,
-        "states": [_look(c, p, seqs, run.held_out) for c in run.checkpoints],
+        "states": [_look(c, seqs, run.held_out) for c in run.checkpoints],
         "tokens": [START] + [LETTERS[t] for t in seqs.inputs[0, 1:]],
         "targets": _targets(seqs),
         "phase_change": run.phase_change_step(),
@@ -168,7 +168,7 @@ def train(p: Params) -> TrainingJob:
     seqs, held_out = _shown(p), induction.held_out(p.seed, CONFIG)
 
     def snapshot(t) -> dict:
-        return {"state": _look(t.views, p, seqs, held_out),
+        return {"state": _look(t.views, seqs, held_out),
                 "progress": f"Training step {t.done_steps} of {t.steps}: loss {fixed(float(t.result.losses[-1]), 3)}"}
 
     return TrainingJob(training, snapshot, lambda: _data(p, finish()))
