@@ -65,11 +65,11 @@ def _stand_in_distribution(folder: Path) -> Path:
     import shutil
     import zipfile
 
-    from builder.runtime import CORE_FILES
+    from builder.runtime import loaded_files
 
     core = ROOT / "node_modules" / "pyodide"
     folder.mkdir(parents=True)
-    for name in CORE_FILES:
+    for name in loaded_files(core):
         shutil.copyfile(core / name, folder / name)
     lock = json.loads((core / "pyodide-lock.json").read_text())
     entry = lock["packages"]["numpy"]
