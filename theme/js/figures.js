@@ -112,6 +112,11 @@ async function hydrate(el) {
     cancelJob() { current?.cancel(); },
     /** Views call this after drawing worker output. */
     markLive() { el.dataset.state = "live"; },
+    /** The page's Python: its state (idle, loading, ready, unavailable) and subscribe(fn(state, text)). */
+    python: {
+      get state() { return runtime.state; },
+      subscribe: (fn) => runtime.subscribe(fn),
+    },
   };
   contexts.set(el, ctx);
   ctx.note("");
