@@ -52,6 +52,7 @@ FIGURES = (  # in reading order
     "tiled-attention",
     "intervention",
     "weight-norms",
+    "circuits",
 )
 
 
