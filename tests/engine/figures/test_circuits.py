@@ -70,6 +70,8 @@ def test_the_trained_head_recovers_the_attached_word_rule(data):
     f = facts("circuits")
     assert f["verb_best"] == "determiner" and min(f["det_noun"], f["adj_noun"], f["prep_noun"], f["noun_verb"]) > 4
     assert f["copied"] == f["attachable"] == len(grammar.NOUNS) + len(grammar.VERBS)  # every noun and verb copied
+    # Chapter 12 calls the verb row the grid's version of the intervention figure's verb row, whose top is "the".
+    assert facts("intervention")["verb_row"]["top"] in grammar.DETS
 
 
 def test_text_states_follow_the_views(data):
