@@ -160,7 +160,8 @@ def facts(p: Params, data: dict) -> dict:
     return {
         "hand_peak": float(qk.max()),  # describes animals x animal, and describes places x place
         "strength": winograd.STRENGTH, "key_length": winograd.KEY_LENGTH,
-        "factor_change": float(np.abs(np.asarray(other["panels"][0]["values"]) - np.asarray(hand["panels"][0]["values"])).max()),
+        "factor_change": float(np.abs(np.asarray(other["panels"][0]["values"])  # the largest change of an entry of W_Q
+                                      - np.asarray(hand["panels"][0]["values"])).max()),
         "it_query_0": hand["it_query"], "it_query_1": other["it_query"],
         "score_gap": max(abs(a - b) for a, b in zip(hand["it_scores"], other["it_scores"])),
         "det_noun": cls["determiner"][col["noun"]], "adj_noun": cls["adjective"][col["noun"]],
