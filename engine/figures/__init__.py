@@ -53,6 +53,7 @@ FIGURES = (  # in reading order
     "tiled-attention",
     "intervention",
     "weight-norms",
+    "circuits",
 )
 
 

@@ -292,6 +292,8 @@ def facts(p: Params, data: dict) -> dict:
         "two_head_red_share_red": two["heads"][0]["shares"][0][0],
         "two_head_second_share": two["heads"][1]["shares"][0][0],
         "w_o_entry": float(abs(W_O[0][0])),
+        "w_o_negative": int((W_O < 0).sum()),
+        "w_o_entries": int(W_O.size),
         "two_head_concat_red_0": two["out"][0][0],
         "two_head_concat_red_1": two["out"][0][1],
         "two_head_out_red_0": two["projected"][0][0],

@@ -129,7 +129,10 @@ def facts(p: Params, data: dict) -> dict:
         seeds[str(seed)] = {"accuracy": {t: ev[f"accuracy_{t}"] for t in grammar.TARGETS}, "head_argmax": ev["head_argmax"]}
     config = grammar.GrammarConfig()
     worst = min(a for v in seeds.values() for a in v["accuracy"].values())  # over every seed and both readouts
-    return {"seeds": seeds, "worst_accuracy": worst, "first_loss": data["losses"][0], "last_loss": data["losses"][-1],
+    example = data["sentences"][0]  # the first sentence, with the grammar's attached word for each word
+    attached = ", ".join(f"{w} → {example['words'][j]}" for w, j in zip(example["words"], example["targets"]["attached"]))
+    return {"seeds": seeds, "worst_accuracy": worst, "example_sentence": " ".join(example["words"]),
+            "example_attached": attached, "first_loss": data["losses"][0], "last_loss": data["losses"][-1],
             "vocabulary": len(grammar.VOCAB), "chance_loss": math.log(len(grammar.VOCAB)),  # a guess spread evenly
             "steps": config.steps, "batch_size": config.batch_size, "d_k": config.d_k, "held_out": HELD_OUT}
 
