@@ -158,6 +158,9 @@ def text(p: Params, data: dict) -> dict:
         "numbers": _state_lines(data, start) + fixed_lines,
         "states": [{"numbers": _state_lines(data, i), "label": f"step {s}"} for i, s in enumerate(data["checkpoints"])],
         "fixed": fixed_lines,
+        "status": phase_line(data),  # shown in sight when a run ends
+        "training": "Training a new model…",
+        "stopped": "Training stopped: the figure shows the previous model again.",
     }
 
 

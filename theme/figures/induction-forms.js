@@ -131,10 +131,12 @@ export function mount(root, ctx) {
     training = true;
     losses = [];
     icl = [];
-    train.disabled = slider.input.disabled = true;
+    const hadFocus = document.activeElement === train;
     cancel.hidden = false;
+    train.disabled = slider.input.disabled = true; // a disabled button loses focus: the keyboard moves to Cancel
+    if (hadFocus) cancel.focus();
     progress.value = 0;
-    status.textContent = "Training a new model in the worker…";
+    status.textContent = data.text.training;
     const out = await ctx.job("train", { ...data.params, seed: data.seed + 1, step: data.steps }, (p) => {
       losses = losses.concat(p.losses);
       state = p.snapshot.state;
@@ -145,7 +147,8 @@ export function mount(root, ctx) {
     });
     training = false;
     train.disabled = slider.input.disabled = false;
-    if (document.activeElement === cancel) train.focus(); // keep the keyboard's place
+    // Back on Train when the run ends with the keyboard on Cancel (or nowhere, Cancel having gone).
+    if (document.activeElement === cancel || document.activeElement === document.body) train.focus();
     cancel.hidden = true;
     if (out) {
       data = out.result;
@@ -154,13 +157,13 @@ export function mount(root, ctx) {
       k = data.start;
       slider.input.max = String(data.checkpoints.length - 1);
       progress.value = data.steps;
-      status.textContent = data.text.fixed[0];
+      status.textContent = data.text.status;
       show(k);
       ctx.markLive();
     } else {
       ({ data, losses, icl, k } = before);
       progress.value = data.steps;
-      status.textContent = "Training stopped: the figure shows the previous model again.";
+      status.textContent = data.text.stopped;
       show(k);
     }
   }
