@@ -3,11 +3,12 @@
 
 - numpy: all steps of the default two-layer run (engine/tasks/induction.py) on CPython, batches
   drawn up front, scoring the checkpoints timed apart; numpy is held to one thread, as in Pyodide;
+  and the induction-forms figure's Train job as the worker slices it (snapshots and scoring included);
 - torch: the same model, starting weights, batches and Adam settings in PyTorch on one thread,
   with autograd for the gradients, when torch is importable;
 - pyodide: the same run in Pyodide under node with real numpy, first and warm, when
   ATTN_PYODIDE_DIST (or .cache/pyodide-kit) names a Pyodide distribution that includes numpy
-  (`../shared/pyodide-kit/make-kit.sh .cache/pyodide-kit` makes one). Wall time and the process's
+  (`../shared/pyodide-kit/make-kit.sh .cache/pyodide-kit` makes one), then the figure's Train job there. Wall time and the process's
   CPU time are both printed: on a shared machine the CPU time says more.
 
 usage: benchmarks/induction.py [SEED] [REPEATS]
@@ -44,6 +45,18 @@ def time_numpy(seed: int, config: InductionConfig, repeats: int) -> dict:
     return {"first_seconds": round(times[0][0], 3), "best_seconds": round(min(t for t, _ in times), 3),
             "scoring_seconds": round(min(s for _, s in times), 3), "numpy_version": np.__version__,
             "phase_change_step": run.phase_change_step(), "losses": run.losses}
+
+
+def time_job(seed: int) -> dict:
+    """The figure's Train job as the worker runs it: 50 ms slices, a snapshot of the heads and scores after
+    each, and the whole figure (every checkpoint scored) at the end."""
+    from engine.figures import FigureJob
+
+    t0 = time.perf_counter()
+    job, slices = FigureJob("induction-forms", "train", {"seed": seed}), 1
+    while not job.advance(0.05)["done"]:
+        slices += 1
+    return {"seconds": round(time.perf_counter() - t0, 3), "slices": slices}
 
 
 def time_torch(seed: int, config: InductionConfig, repeats: int) -> dict | None:
@@ -112,6 +125,12 @@ for _ in range({repeats}):
     run = finish()
     out.append(dict(seconds=t1 - t0, cpu_seconds=c1 - c0, scoring_seconds=time.perf_counter() - t1,
                     phase_change_step=run.phase_change_step(), final_loss=run.losses[-1]))
+from engine.figures import FigureJob
+t0, c0 = time.perf_counter(), cpu()
+job, slices = FigureJob("induction-forms", "train", {{"seed": {seed}}}), 1
+while not job.advance(0.05)["done"]:
+    slices += 1
+out.append(dict(job_seconds=time.perf_counter() - t0, job_cpu_seconds=cpu() - c0, job_slices=slices))
 print("RESULT " + json.dumps(out))
 """
 
@@ -136,7 +155,7 @@ def time_pyodide(seed: int, repeats: int) -> dict | str:
     if proc.returncode != 0:
         return f"node exited with {proc.returncode}: {proc.stderr.strip()[-500:]}"
     line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT "))
-    runs = json.loads(line[len("RESULT "):])
+    *runs, job = json.loads(line[len("RESULT "):])
     boot = next((json.loads(ln) for ln in proc.stderr.splitlines() if ln.startswith("{")), {})
     return {
         "boot_seconds": round(boot.get("boot_seconds", float("nan")), 3),
@@ -145,6 +164,8 @@ def time_pyodide(seed: int, repeats: int) -> dict | str:
         "warm_cpu_seconds": round(min(r["cpu_seconds"] for r in runs[1:]), 3),
         "scoring_seconds": round(runs[0]["scoring_seconds"], 3),
         "phase_change_step": runs[0]["phase_change_step"], "final_loss": runs[0]["final_loss"],
+        "figure_job_seconds": round(job["job_seconds"], 3), "figure_job_cpu_seconds": round(job["job_cpu_seconds"], 3),
+        "figure_job_slices": job["job_slices"],
         "total_process_seconds": round(time.perf_counter() - t0, 3),
     }
 
@@ -160,6 +181,7 @@ def main(argv=None):
     cpython = time_numpy(seed, config, repeats)
     losses = cpython.pop("losses")
     report["cpython_numpy"] = cpython
+    report["cpython_figure_job"] = time_job(seed)
     torch_result = time_torch(seed, config, repeats)
     if torch_result is None:
         report["torch"] = "not importable; skipped"
