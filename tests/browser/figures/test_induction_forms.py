@@ -4,14 +4,12 @@ on CPython behind the stand-in) with progress, Cancel, and the new run drawn liv
 change stated."""
 from __future__ import annotations
 
-import os
-from pathlib import Path
 
 import pytest
 
 from engine.figures import compute
 
-from ..conftest import ROOT, expect
+from ..conftest import ROOT, expect, pyodide_kit
 from .helpers import SLOW_JOBS, serious_violations, text_lines
 
 NAME = "induction-forms"
@@ -98,18 +96,16 @@ def test_cancel_restores_the_model_shown_before(open_live_chapter, url):
 @pytest.fixture(scope="module")
 def pyodide_url(tmp_path_factory, serve_folder) -> str:
     """The scratch page built with numpy vendored from a real Pyodide distribution."""
-    dist = os.environ.get("ATTN_PYODIDE_DIST")
-    if not dist:
-        pytest.skip("needs a Pyodide distribution folder with numpy in ATTN_PYODIDE_DIST; "
-                    "none can be downloaded on this machine")
     from builder.build import Paths, build
+
+    dist = pyodide_kit()  # skips, or fails where the live tests must run, without a real numpy
 
     folder = tmp_path_factory.mktemp("induction-pyodide")
     content = folder / "content"
     content.mkdir()
     (content / "site.toml").write_text('[site]\ntitle = "Scratch"\n\n[[chapters]]\nfile = "01-scratch.md"\n')
     (content / "01-scratch.md").write_text(SCRATCH)
-    build(Paths.at(ROOT, content), folder / "dist", pyodide_dist=Path(dist))
+    build(Paths.at(ROOT, content), folder / "dist", pyodide_dist=dist)
     return serve_folder(folder / "dist") + "01-scratch.html"
 
 
