@@ -52,10 +52,14 @@ def main(argv=None) -> int:
             for warning in site.warnings:  # not errors: e.g. works no chapter cites yet
                 print(warning, file=sys.stderr)
             print(f"ok: {len(site.files) + len(site.copies)} files would be written", flush=True)
+            for note in site.notes:
+                print(note, flush=True)
         else:
             site = build(paths, args.out, args.pyodide_dist)
             print(f"built {len(site.files) + len(site.copies)} files into {args.out} "
                   f"in {time.perf_counter() - t0:.2f} s", flush=True)
+            for note in site.notes:
+                print(note, flush=True)
             if args.pyodide_dist is None:
                 print("numpy is not vendored: live figures load it from Pyodide's CDN at read time; for a "
                       "site that also runs them offline, see README 'Offline reading and numpy' "

@@ -27,7 +27,7 @@ from .errors import BuildError, display_path, read_source
 from .expressions import RE_EXPR, ExpressionError, evaluate
 from .figures import FigureCache, RenderedFigure, check_parts, embed_json, model_file, render_figure
 from .links import check_links
-from .lockfile import add_wheel
+from . import lockfile
 from .bundle import editor_bundle
 from .markdown_render import render
 from .pages import environment
@@ -102,6 +102,7 @@ class Site:
     copies: dict[str, Path] = field(default_factory=dict)
     chapters: list[Chapter] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # `path:line: warning: ...`, for stderr
+    notes: list[str] = field(default_factory=list)  # how this build differs from the usual, for stdout
 
 
 def _title(path: Path, toc_tokens) -> str:
@@ -190,10 +191,17 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
     wheel_name, wheel = build_wheel(paths.engine)
     # The engine beside Pyodide's packages (a folder named by its hash, so no cache keeps an old
     # one), registered in the shipped lock by pyodide-build's tooling: the worker loads it by name.
+    # Without that tool the lock ships untouched and the worker loads the wheel by its URL.
     wheel_rel = f"{hashlib.sha256(wheel).hexdigest()[:12]}/{wheel_name}"
     site.files[f"pyodide/{wheel_rel}"] = wheel
     copies = dict(runtime.files)
-    site.files["pyodide/pyodide-lock.json"] = add_wheel(copies.pop("pyodide/pyodide-lock.json"), wheel_rel, wheel)
+    engine_wheel = None
+    if lockfile.available():
+        site.files["pyodide/pyodide-lock.json"] = lockfile.add_wheel(copies.pop("pyodide/pyodide-lock.json"),
+                                                                     wheel_rel, wheel)
+    else:
+        engine_wheel = wheel_rel
+        site.notes.append(lockfile.WITHOUT)
     site.copies.update(copies)
     copies, files = _assets(paths.theme, live_reload)
     site.copies.update(copies)
@@ -201,7 +209,7 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
     if any(ch.has_exercises for ch in chapters):
         site.files["assets/js/editor.js"] = editor_bundle(paths.root, paths.node_modules)
     env = environment(paths.theme)
-    runtime_config = runtime.config()
+    runtime_config = runtime.config(engine_wheel)
     cited_in = citing_chapters(chapters)
     site.warnings += uncited_warnings(bibliography, cited_in)
     if not cited_in:
