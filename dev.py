@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Set up everything this repo needs, then build the site or run the tests.
 
-    python3 dev.py build [build.py options]   venv + pip + npm ci, then build dist/
+    python3 dev.py build [build.py options]   venv + pip + npm ci (what building needs), then build dist/
     python3 dev.py serve [--port N]           the same set-up, then build.py serve (rebuild, reload)
     python3 dev.py check                      the same set-up, then build.py check (no output written)
-    python3 dev.py test [pytest options]      the same set-up, then the whole test suite
-    python3 dev.py setup                      only the set-up
+    python3 dev.py test [pytest options]      the set-up plus the test tools, then the whole test suite
+    python3 dev.py setup                      only the set-up, test tools included
 
 Standard library only, so it runs on a fresh machine with just Python (3.11 or newer) and Node.
 Each step is skipped when its inputs have not changed since it last ran, so repeated runs are quick.
@@ -43,18 +43,32 @@ def _run(cmd, **kw):
     subprocess.run(cmd, check=True, cwd=ROOT, **kw)
 
 
-def python_env() -> None:
-    """A local venv with the project (editable) and its test extras."""
-    stamp = VENV / f".installed-{_digest(ROOT / 'pyproject.toml')}"
-    if stamp.exists() and PY.exists():
+NEEDS = ("build", "test")  # what a command needs installed, least first: test adds the test tools
+
+
+def _installed(folder: Path, digest: str, need: str) -> bool:
+    """Whether `folder` holds what `need` asks for: a test set-up holds the build's too."""
+    return any((folder / f".installed-{digest}-{n}").exists() for n in NEEDS[NEEDS.index(need):])
+
+
+def _stamp(folder: Path, digest: str, need: str) -> None:
+    for old in folder.glob(".installed-*"):
+        old.unlink()
+    (folder / f".installed-{digest}-{need}").touch()
+
+
+def python_env(need: str) -> None:
+    """A local venv with the project (editable), and for `test` its test extras (pytest,
+    Hypothesis, Playwright)."""
+    digest = _digest(ROOT / "pyproject.toml")
+    if PY.exists() and _installed(VENV, digest, need):
         return
     if not PY.exists():
         print("+ python -m venv .venv", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
-    _run([PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", ".[test]"])
-    for old in VENV.glob(".installed-*"):
-        old.unlink()
-    stamp.touch()
+    target = ".[test]" if need == "test" else "."
+    _run([PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", target])
+    _stamp(VENV, digest, need)
 
 
 TOOLS = ROOT / ".venv-pyodide"
@@ -94,25 +108,28 @@ def pyodide_env() -> None:
     stamp.touch()
 
 
-def node_env() -> None:
-    """node_modules exactly as package-lock.json says (Pyodide's core, axe-core)."""
+def node_env(need: str) -> None:
+    """node_modules exactly as package-lock.json says: its dependencies (Pyodide's core, esbuild
+    and CodeMirror for the editor, Pagefind), and for `test` the devDependencies (axe-core,
+    Lighthouse) too."""
     npm = shutil.which("npm")
     if npm is None:
         sys.exit("dev.py: npm not found; install Node.js and npm (https://nodejs.org/)")
-    stamp = ROOT / "node_modules" / f".installed-{_digest(ROOT / 'package-lock.json')}"
-    if stamp.exists():
+    folder, digest = ROOT / "node_modules", _digest(ROOT / "package-lock.json")
+    if _installed(folder, digest, need):
         return
-    _run([npm, "ci", "--no-audit", "--no-fund"])
-    stamp.touch()
+    _run([npm, "ci", "--no-audit", "--no-fund", *(["--omit=dev"] if need == "build" else [])])
+    _stamp(folder, digest, need)
 
 
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in ("build", "serve", "check", "test", "setup"):
         print(__doc__)
         return 2
-    python_env()
+    need = "build" if argv[0] in ("build", "serve", "check") else "test"  # setup: everything
+    python_env(need)
     pyodide_env()
-    node_env()
+    node_env(need)
     if argv[0] in ("build", "serve", "check"):  # build.py's own commands, in the venv's Python
         command = [] if argv[0] == "build" else [argv[0]]
         try:

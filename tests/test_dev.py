@@ -79,3 +79,31 @@ def test_a_python_312_from_pyenv_is_found(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path / "bin"))
     monkeypatch.setenv("PYENV_ROOT", str(tmp_path / "pyenv"))
     assert dev._python_312() == str(fake / "python3")
+
+
+def test_build_installs_what_building_needs_and_test_adds_the_test_tools(tmp_path, monkeypatch):
+    """pip's test extras and npm's devDependencies only for `test`; a test set-up serves a build."""
+    dev = _load_dev()
+    ran = []
+    monkeypatch.setattr(dev, "_run", lambda cmd, **kw: ran.append([str(c) for c in cmd]))
+    monkeypatch.setattr(dev, "ROOT", tmp_path)
+    monkeypatch.setattr(dev, "VENV", tmp_path / ".venv")
+    monkeypatch.setattr(dev, "PY", tmp_path / ".venv" / "bin" / "python")
+    (tmp_path / ".venv" / "bin").mkdir(parents=True)
+    (tmp_path / ".venv" / "bin" / "python").touch()
+    (tmp_path / "node_modules").mkdir()
+    for name in ("pyproject.toml", "package-lock.json"):
+        (tmp_path / name).write_text("{}")
+
+    def setup(need):
+        ran.clear()
+        dev.python_env(need)
+        dev.node_env(need)
+        return [cmd[-1] if "pip" in cmd else " ".join(cmd[1:]) for cmd in ran]
+
+    assert setup("build") == [".", "ci --no-audit --no-fund --omit=dev"]
+    assert setup("build") == []
+    assert setup("test") == [".[test]", "ci --no-audit --no-fund"]
+    assert setup("build") == [] and setup("test") == []
+    (tmp_path / "package-lock.json").write_text('{"changed": 1}')
+    assert setup("build") == ["ci --no-audit --no-fund --omit=dev"]
