@@ -30,6 +30,8 @@ def main(argv=None) -> int:
     ap.add_argument("--pyodide-dist", type=Path, default=None,
                     help="a Pyodide distribution folder to vendor the core and numpy from (offline reading)")
     ap.add_argument("--port", type=int, default=8000, help="port for serve (default 8000; 0 picks a free one)")
+    ap.add_argument("--traceback", action="store_true",
+                    help="with an error in a figure's code, also print the Python traceback")
     args = ap.parse_args(argv)
 
     from builder.build import Paths, build, check
@@ -65,6 +67,9 @@ def main(argv=None) -> int:
                       "site that also runs them offline, see README 'Offline reading and numpy' "
                       "(build.py fetch-runtime, --pyodide-dist)", flush=True)
     except BuildError as err:
+        if args.traceback and err.__cause__ is not None:
+            import traceback
+            traceback.print_exception(err.__cause__)
         print(err, file=sys.stderr)
         return 1
     return 0

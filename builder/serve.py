@@ -23,7 +23,7 @@ from http import HTTPStatus
 from pathlib import Path
 
 from .build import Paths, build
-from .errors import BuildError, display_path
+from .errors import BuildError, describe, display_path
 from .figures import FigureCache
 
 IDLE_TIMEOUT = 30.0  # seconds a connection may stay silent before the server drops it
@@ -139,22 +139,6 @@ def static_server(folder: Path, port: int = 0, reloader: _Reloader | None = None
 
 # --- building and restarting ---------------------------------------------------------------
 
-def _ours(filename: str, root: Path) -> bool:
-    return ".venv" not in Path(filename).parts and Path(filename).resolve().is_relative_to(root)
-
-
-def describe(err: BaseException, root: Path) -> str:
-    """`path:line: Type: message` for an unexpected exception, at its deepest frame in the repo."""
-    if isinstance(err, SyntaxError) and err.filename:
-        where, line, text = err.filename, err.lineno, err.msg
-    else:
-        frames = traceback.extract_tb(err.__traceback__)
-        frame = ([f for f in frames if _ours(f.filename, root)] or frames or [None])[-1]
-        where, line = (frame.filename, frame.lineno) if frame else ("?", None)
-        text = str(err)
-    return _clip(f"{display_path(Path(where))}:{line}: {type(err).__name__}: {text}")
-
-
 def _rebuild(paths: Paths, out: Path, pyodide_dist, cache: FigureCache, reloader: _Reloader) -> bool:
     t0 = time.perf_counter()
     try:
@@ -162,7 +146,7 @@ def _rebuild(paths: Paths, out: Path, pyodide_dist, cache: FigureCache, reloader
     except BuildError as err:
         message = str(err)
     except Exception as err:  # a bug in the builder or the engine: say where, keep serving
-        message = describe(err, paths.root.resolve())
+        message = _clip(describe(err, paths.root.resolve()))
     else:
         print(f"built {out} in {time.perf_counter() - t0:.2f} s", flush=True)
         reloader.built()
