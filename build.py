@@ -64,7 +64,7 @@ def main(argv=None) -> int:
                 print(note, flush=True)
             if args.pyodide_dist is None:
                 print("numpy is not vendored: live figures load it from Pyodide's CDN at read time; for a "
-                      "site that also runs them offline, see README 'Offline reading and numpy' "
+                      "site that also runs them offline, see docs/runtime.md 'Offline reading and numpy' "
                       "(build.py fetch-runtime, --pyodide-dist)", flush=True)
     except BuildError as err:
         if args.traceback and err.__cause__ is not None:
