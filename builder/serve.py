@@ -142,13 +142,15 @@ def static_server(folder: Path, port: int = 0, reloader: _Reloader | None = None
 def _rebuild(paths: Paths, out: Path, pyodide_dist, cache: FigureCache, reloader: _Reloader) -> bool:
     t0 = time.perf_counter()
     try:
-        build(paths, out, pyodide_dist, cache, live_reload=True)
+        site = build(paths, out, pyodide_dist, cache, live_reload=True)
     except BuildError as err:
         message = str(err)
     except Exception as err:  # a bug in the builder or the engine: say where, keep serving
         message = _clip(describe(err, paths.root.resolve()))
     else:
         print(f"built {out} in {time.perf_counter() - t0:.2f} s", flush=True)
+        for note in site.notes if reloader.builds == 0 else ():  # once per process, not per save
+            print(note, flush=True)
         reloader.built()
         return True
     print(message, file=sys.stderr, flush=True)
