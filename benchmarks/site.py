@@ -206,6 +206,7 @@ def bytes_per_chapter(site: Path) -> dict:
                                        " return !s || !['loading'].includes(s.dataset.state); }", timeout=60_000)
             except Exception:
                 pass
+            page.wait_for_load_state("networkidle")  # an exercise's grader boots on its own, with no status line
             runtime = sum(n for u, n in sizes.items() if re.search(r"/(pyodide|py)/|/worker\.js$", u))
             out[name] = {"runtime_kb": round(runtime / 1024, 1),
                          "other_kb": round((sum(sizes.values()) - runtime) / 1024, 1)}

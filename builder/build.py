@@ -92,9 +92,14 @@ class Chapter:
         return {"src": fig.svg_path, "width": width, "height": height}
 
     @property
+    def has_live_figure(self) -> bool:
+        """A figure whose view can ask Python: only then does the page have a runtime status line."""
+        return any(f.live for f in self.figures)
+
+    @property
     def uses_python(self) -> bool:
         """A live figure or an exercise: only then does the page carry the runtime's config."""
-        return self.has_exercises or any(f.live for f in self.figures)
+        return self.has_exercises or self.has_live_figure
 
 
 @dataclass

@@ -16,7 +16,7 @@ import urllib.request
 from pathlib import Path, PurePosixPath
 
 from .errors import BuildError
-from .runtime import CORE_FILES, ENGINE_NEEDS, PINNED, _closure, from_npm
+from .runtime import ENGINE_NEEDS, PINNED, _closure, npm_core
 
 RELEASE_URL = "https://github.com/pyodide/pyodide/releases/download/{version}/pyodide-{version}.tar.bz2"
 TIMEOUT_S = 60  # per network read, not for the whole download
@@ -29,18 +29,18 @@ def release_url(version: str) -> str:
 def fetch_runtime(out: Path, node_modules: Path, url: str | None = None, pinned: Path = PINNED) -> Path:
     """Write into `out` the npm core (checked) and the engine's wheels from the release archive at
     `url` (default: the official release of the pinned version), each checked against the lock."""
-    runtime = from_npm(node_modules, pinned)
+    version, core_files = npm_core(node_modules, pinned)
     core = node_modules / "pyodide"
     lock_path = core / "pyodide-lock.json"
     packages = {k.lower(): v for k, v in json.loads(lock_path.read_text())["packages"].items()}
     wanted = {packages[name]["file_name"]: packages[name]["sha256"]
               for name in _closure(packages, ENGINE_NEEDS, lock_path)}
-    url = url or release_url(runtime.version)
+    url = url or release_url(version)
     tmp = out.with_name(out.name + ".partial")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     try:
-        for name in CORE_FILES:
+        for name in core_files:
             shutil.copyfile(core / name, tmp / name)
         found = _extract(url, wanted, tmp, lock_path)
         missing = sorted(set(wanted) - found)

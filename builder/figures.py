@@ -129,6 +129,6 @@ def render_figure(cache: FigureCache, use, chapter_number: int, index: int, page
     label = f"Figure {chapter_number}.{index}"
     attributes = {"class": "figure", "id": f"figure-{chapter_number}-{index}",
                   "data-figure": use.argument, "data-state": "static"}
-    if models.is_live(use.argument):
+    if models.is_live(use.argument, use.options):
         attributes["data-live"] = ""  # its view can ask the worker: the page loads Python (figures.js)
     return RenderedFigure(use.argument, use.line, label, attributes, body, svg_path, cache.svg(use.argument, data))

@@ -14,7 +14,6 @@ from pathlib import Path
 
 from .errors import BuildError
 
-CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")  # npm's
 # What a pyodide.mjs may load from its folder, across released layouts: the core module is
 # pyodide.asm.mjs in recent versions and pyodide.asm.js (loaded as a script) in older ones.
 CORE_MODULES = ("pyodide.asm.mjs", "pyodide.asm.js")
@@ -86,24 +85,30 @@ def loaded_files(folder: Path) -> list[str]:
     return ["pyodide.mjs", *named]
 
 
-def _missing_core(folder: Path) -> list[str]:
-    return [n for n in CORE_FILES if not (folder / n).is_file()]
-
-
-def from_npm(node_modules: Path, pinned_path: Path = PINNED) -> Runtime:
+def npm_core(node_modules: Path, pinned_path: Path = PINNED) -> tuple[str, list[str]]:
+    """The npm core's version and the files its pyodide.mjs loads, each checked against the pins."""
     folder = node_modules / "pyodide"
-    missing = _missing_core(folder) if folder.is_dir() else list(CORE_FILES)
-    if missing:
-        raise BuildError(folder, None, f"Pyodide core missing ({', '.join(missing)}): run 'npm ci' first")
+    if not (folder / "pyodide.mjs").is_file():
+        raise BuildError(folder, None, "Pyodide core missing: run 'npm ci' first")
     version = core_version(folder)
     pinned = json.loads(pinned_path.read_text())
     if pinned["version"] != version:
         raise BuildError(pinned_path, None, f"node_modules has Pyodide {version} but hashes are pinned for "
                                        f"{pinned['version']}; update package.json and {pinned_path.name} together")
-    for name in CORE_FILES:
+    core = loaded_files(folder)
+    if sorted(core) != sorted(pinned["sha256"]):
+        raise BuildError(pinned_path, None, f"pins {', '.join(sorted(pinned['sha256']))} but this core loads "
+                                       f"{', '.join(sorted(core))}")
+    for name in core:
         if sha256(folder / name) != pinned["sha256"][name]:
             raise BuildError(folder / name, None, "sha256 differs from the pinned core: reinstall with 'npm ci'")
-    return Runtime(version, {f"pyodide/{n}": folder / n for n in CORE_FILES},
+    return version, core
+
+
+def from_npm(node_modules: Path, pinned_path: Path = PINNED) -> Runtime:
+    version, core = npm_core(node_modules, pinned_path)
+    folder = node_modules / "pyodide"
+    return Runtime(version, {f"pyodide/{n}": folder / n for n in core},
                    package_base_url=CDN.format(version=version))
 
 

@@ -11,8 +11,9 @@ Every module defines
   replace them: lines with slots the view fills from the data (fmt.py `fill`, the module's `scope`);
 - optionally `facts(params, data) -> dict`: numbers quoted only in the prose, computed at build
   time and never shipped to the page or the worker;
-- `LIVE = True` when its view asks the worker for anything (ctx.request); a model with `JOBS`
-  (ctx.job) is live too. Only pages with a live figure (or an exercise) load Python.
+- `LIVE = True` when its view asks the worker for anything (ctx.request), or a function
+  `LIVE(params) -> bool` when it asks only under some options; a model with `JOBS` (ctx.job) is
+  live too. Only pages with a live figure (or an exercise) load Python.
 FIGURES is the one ordered registry the builder and the browser share.
 """
 from __future__ import annotations
@@ -52,6 +53,7 @@ FIGURES = (  # in reading order
     "tiled-attention",
     "intervention",
     "weight-norms",
+    "circuits",
 )
 
 
@@ -62,10 +64,15 @@ def module(name: str):
     return importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
 
 
-def is_live(name: str) -> bool:
-    """Whether figure `name`'s view can ask the worker for anything: its page then loads Python."""
+def is_live(name: str, raw_params: dict | None = None) -> bool:
+    """Whether figure `name`'s view, given these options, can ask the worker for anything: its page
+    then loads Python. `LIVE` is True, or a function of the Params for a view that asks only under
+    some options (a control the chapter hides never asks)."""
     mod = module(name)
-    return bool(getattr(mod, "LIVE", False) or getattr(mod, "JOBS", None))
+    if getattr(mod, "JOBS", None):
+        return True
+    live = getattr(mod, "LIVE", False)
+    return bool(live(validate(mod.Params, raw_params)) if callable(live) else live)
 
 
 def compute(name: str, raw_params: dict | None = None) -> dict:

@@ -114,6 +114,11 @@ def _cross() -> dict:
     }
 
 
+# How BERT hides words in training (Devlin et al. 2019, section 3.1): a share of the positions is
+# selected, and a selected word becomes [MASK], a random word, or stays as it is.
+BERT_MASKING = {"bert_selected": 0.15, "bert_mask_token": 0.8, "bert_random_word": 0.1, "bert_unchanged": 0.1}
+
+
 def facts(p: Params, data: dict) -> dict:
     n = p.length
     return {
@@ -122,4 +127,5 @@ def facts(p: Params, data: dict) -> dict:
         "bidirectional_pairs": data["counts"]["bidirectional"][n - 1],
         **_padding(),
         **_cross(),
+        **BERT_MASKING,
     }

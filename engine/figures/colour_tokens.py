@@ -21,7 +21,6 @@ from ..attention import attention_forward, sinusoidal_positions
 from .fmt import fill
 from .params import ParamError, field
 
-LIVE = True  # its view asks the worker for options the page has no data for: the page loads Python
 
 WIDTH = 4  # numbers per token vector
 PALETTE = {  # colour name -> its input vector, one coordinate per colour
@@ -51,6 +50,12 @@ class Params:
     row: int = field(0, lo=0, hi=MAX_TOKENS - 1)  # the gathering token whose arithmetic is shown first
     controls: tuple[str, ...] = field(CONTROLS, length=(0, len(CONTROLS)), choices=CONTROLS)  # which controls the reader gets
 
+
+
+def LIVE(p: Params) -> bool:
+    """Only the token editor asks the worker (for a sequence the page has no data for): with it
+    hidden, every state is precomputed and the page loads no Python for this figure."""
+    return "tokens" in p.controls
 
 def _sequence(option: str, words) -> tuple[str, ...]:
     words = tuple(words)
@@ -287,6 +292,8 @@ def facts(p: Params, data: dict) -> dict:
         "two_head_red_share_red": two["heads"][0]["shares"][0][0],
         "two_head_second_share": two["heads"][1]["shares"][0][0],
         "w_o_entry": float(abs(W_O[0][0])),
+        "w_o_negative": int((W_O < 0).sum()),
+        "w_o_entries": int(W_O.size),
         "two_head_concat_red_0": two["out"][0][0],
         "two_head_concat_red_1": two["out"][0][1],
         "two_head_out_red_0": two["projected"][0][0],

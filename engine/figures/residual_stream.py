@@ -295,6 +295,9 @@ def facts(p: Params, data: dict) -> dict:
         "memory_wrote": data["words"][data["top"][2][data["tokens"].index("wrote")]],
         "memory_wrote_p": max(data["probs"][2][data["tokens"].index("wrote")]),
         "no_residual_p": float(probs_none[last][target]),
+        # The cross-entropy a training step would score at the last word, where "Lovelace" comes next.
+        "loss_final": -math.log(by_stage["FFN_2"]),
+        "loss_even": math.log(len(data["words"])),
         "gpt3_layers": gpt3["layers"],
         "gpt3_d_model": gpt3["d_model"],
         "gpt3_heads": gpt3["heads"],

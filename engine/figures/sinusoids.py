@@ -87,4 +87,18 @@ def facts(p: Params, data: dict) -> dict:
         "min_dot": float(dots.min()),
         "positions": n,
         "offset_spread": _offset_spread(dots),  # ~1e-15: the dot product depends on the offset only
+        **_clock_hands(np.asarray(data["codes"])),
+    }
+
+
+def _clock_hands(codes: np.ndarray) -> dict:
+    """How the fastest pair (column 0, one radian per position) and the slowest pair move down the rows."""
+    width = codes.shape[1]
+    fast, slow = 1.0, 10000.0 ** (-(width - 2) / width)  # radians per position, as sinusoidal_positions
+    negative = np.flatnonzero(codes[:, 0] < 0)
+    return {
+        "fast_period": 2 * np.pi / fast,  # rows before the fastest pair repeats
+        "fast_first_negative": int(negative[0]) if negative.size else None,  # first row whose first column is below 0
+        "slow_period": 2 * np.pi / slow,  # positions before the slowest pair repeats
+        "slow_largest_sine": float(np.abs(codes[:, width - 2]).max()),  # the slowest sine's largest size in view
     }

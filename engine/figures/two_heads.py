@@ -6,7 +6,8 @@ sentences, in slices in the browser's worker (engine/jobs.py): each slice's snap
 drawing for the weights so far, so the heads are redrawn as they learn; the last slice is the whole
 figure for the new run.
 Text states are indexed like `sentences`: state i lists the rows of sentence i whose largest weight
-falls on each target; `text.fixed` holds the held-out accuracy and the run's loss.
+falls on each target; `text.fixed` holds the held-out accuracy and the run's loss, and `text.status`
+says both in one line, which the view shows in sight when a run ends.
 """
 from __future__ import annotations
 
@@ -103,6 +104,9 @@ def text(p: Params, data: dict) -> dict:
         f"Seed {data['seed']}: " + _progress(data["steps"], data["steps"], data["losses"][-1]).lower(),
     ]
     shown = data["sentences"][data["start"]]
+    status = (f"Seed {data['seed']}, {data['steps']} steps: held-out accuracy {percent(acc['attached'])} for "
+              f"{TARGET_NAMES['attached']} and {percent(acc['previous'])} for {TARGET_NAMES['previous']}; "
+              f"final loss {fixed(data['losses'][-1], 3)}")
     return {
         "alt": (f"Attention weights of both heads of the trained model for “{' '.join(shown['words'])}”, "
                 "one grid per head with a row per word; outlines mark each word's targets (solid: the word it "
@@ -111,6 +115,9 @@ def text(p: Params, data: dict) -> dict:
         "numbers": _hit_lines(shown) + fixed_lines,
         "states": [{"numbers": _hit_lines(s), "label": " ".join(s["words"])} for s in data["sentences"]],
         "fixed": fixed_lines,
+        "status": status,
+        "training": "Training a new model…",
+        "stopped": "Retraining stopped: the figure shows the previous model again.",
     }
 
 
@@ -122,7 +129,10 @@ def facts(p: Params, data: dict) -> dict:
         seeds[str(seed)] = {"accuracy": {t: ev[f"accuracy_{t}"] for t in grammar.TARGETS}, "head_argmax": ev["head_argmax"]}
     config = grammar.GrammarConfig()
     worst = min(a for v in seeds.values() for a in v["accuracy"].values())  # over every seed and both readouts
-    return {"seeds": seeds, "worst_accuracy": worst, "first_loss": data["losses"][0], "last_loss": data["losses"][-1],
+    example = data["sentences"][0]  # the first sentence, with the grammar's attached word for each word
+    attached = ", ".join(f"{w} → {example['words'][j]}" for w, j in zip(example["words"], example["targets"]["attached"]))
+    return {"seeds": seeds, "worst_accuracy": worst, "example_sentence": " ".join(example["words"]),
+            "example_attached": attached, "first_loss": data["losses"][0], "last_loss": data["losses"][-1],
             "vocabulary": len(grammar.VOCAB), "chance_loss": math.log(len(grammar.VOCAB)),  # a guess spread evenly
             "steps": config.steps, "batch_size": config.batch_size, "d_k": config.d_k, "held_out": HELD_OUT}
 

@@ -151,4 +151,14 @@ def facts(p: Params, data: dict) -> dict:
         "on_bites_before": on["by_word"][bites][0][dog],
         "on_bites_after": on["by_word"][bites][0][man],
         "on_differ_count": sum(not s for s in on["same"]),
+        "on_bites_lean": _lean(p),
     }
+
+
+def _lean(p: Params) -> float:
+    """How much higher bites scores the noun before it than the noun after it, positions on (scaled scores)."""
+    sentence = SENTENCES[0]
+    _, cache = attention_forward(inputs(sentence, True), *head(p))
+    scores = (cache.q @ cache.k.swapaxes(-1, -2))[0, 0]  # (T, T) already divided by sqrt(d_k)
+    row = scores[sentence.index(VERB)]
+    return float(row[0] - row[2])

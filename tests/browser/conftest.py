@@ -110,6 +110,32 @@ def base_url(site, serve_folder) -> str:
     return serve_folder(site)
 
 
+def pyodide_kit() -> Path:
+    """The Pyodide distribution with a real numpy that ATTN_PYODIDE_DIST names (.ci/run makes one
+    from ../shared/pyodide-kit). Without it the test skips, saying why; with ATTN_REQUIRE_LIVE set
+    (as .ci/run sets it wherever the kit exists) it fails instead: there, a live test may not skip."""
+    dist = os.environ.get("ATTN_PYODIDE_DIST")
+    if not dist:
+        reason = ("needs a Pyodide distribution with a real numpy in ATTN_PYODIDE_DIST "
+                  "(../shared/pyodide-kit/make-kit.sh makes one); no Pyodide numpy can be downloaded here")
+        if os.environ.get("ATTN_REQUIRE_LIVE"):
+            pytest.fail(reason + " (ATTN_REQUIRE_LIVE is set, so the live tests must run)")
+        pytest.skip(reason)
+    return Path(dist)
+
+
+@pytest.fixture(scope="session")
+def real_site(tmp_path_factory, serve_folder) -> dict:
+    """The site built with Pyodide and numpy vendored from pyodide_kit(), as readers get it from
+    the published site: {"out": its folder, "url": its base URL}."""
+    from builder.build import Paths, build
+
+    kit = pyodide_kit()
+    out = tmp_path_factory.mktemp("browser-site-real") / "dist"
+    build(Paths.at(ROOT), out, pyodide_dist=kit)
+    return {"out": out, "url": serve_folder(out)}
+
+
 @pytest.fixture(scope="session")
 def scratch_page(serve_folder, tmp_path_factory):
     """scratch_page(markdown) -> the URL of a one-chapter site built from `markdown`: a figure

@@ -133,7 +133,7 @@ def test_opened_from_a_file_it_says_why_it_cannot_run(new_context, tmp_path):
     page.goto((tmp_path / "dist" / "01-test.html").as_uri())
     result = page.locator("[data-exercise-result]")
     expect(result).to_have_attribute("data-state", "error")
-    expect(result).to_contain_text("Your code cannot run here: opened from a file")
+    expect(result).to_contain_text("Your code cannot run here: opened as a file")
     expect(page.locator(".exercise-starter")).to_contain_text("def softmax(x):")
     expect(page.get_by_role("button", name="Run")).to_be_hidden()
 

@@ -80,15 +80,16 @@ def test_score_change_without_python_says_so_and_keeps_working(open_chapter):
 
 
 def test_new_draw_asked_while_python_loads_ends_with_a_note(open_chapter):
-    """A request made while Python is still loading waits for it, then says it is unavailable."""
+    """A request made while Python is still loading shows the boot's progress in the figure,
+    waits for it, then says it is unavailable."""
     chapter = open_chapter()
     chapter.wait_prerendered()
     figure = chapter.figure("scaling-experiment")
     button = figure.get_by_role("button", name="Draw new random vectors")
     button.click()  # also starts Python: a first interaction
     note = figure.locator(".figure-note")
-    expect(note).to_be_visible(timeout=SETTLE_MS)
-    expect(note).to_contain_text("Python")
+    expect(note).to_contain_text("starting")  # the boot's progress, in the figure itself
+    expect(note).to_contain_text("unavailable", timeout=SETTLE_MS)
     assert chapter.status()["state"] == "unavailable"
     expect(button).to_be_enabled()
     assert figure.get_attribute("data-state") == "prerendered"

@@ -10,11 +10,12 @@ import pytest
 
 from builder.errors import BuildError
 from builder.fetch import fetch_runtime, release_url
-from builder.runtime import CORE_FILES, from_distribution, sha256
+from builder.runtime import from_distribution, loaded_files, sha256
 from builder.serve import static_server
 from tests.conftest import ROOT
 
 NPM_CORE = ROOT / "node_modules" / "pyodide"
+CORE_FILES = loaded_files(NPM_CORE)
 
 
 @pytest.fixture
@@ -46,7 +47,7 @@ def stand_in(tmp_path):
     lock["packages"]["numpy"]["sha256"] = hashlib.sha256(wheel).hexdigest()
     (core / "pyodide-lock.json").write_text(json.dumps(lock))
     pinned = tmp_path / "pinned.json"
-    pinned.write_text(json.dumps({"version": lock["info"].get("version") or json.loads(
+    pinned.write_text(json.dumps({"version": json.loads(
         (core / "package.json").read_text())["version"], "sha256": {n: sha256(core / n) for n in CORE_FILES}}))
     return tmp_path / "node_modules", pinned, lock["packages"]["numpy"]["file_name"], wheel
 
@@ -60,7 +61,7 @@ def test_fetch_keeps_the_core_and_the_checked_wheels(stand_in, server, tmp_path)
     assert sorted(p.name for p in out.iterdir()) == sorted([*CORE_FILES, wheel_name])
     runtime = from_distribution(out)  # what --pyodide-dist then takes
     assert runtime.vendored == ["numpy"] and runtime.package_base_url is None
-    assert release_url("314.0.7").endswith("/314.0.7/pyodide-314.0.7.tar.bz2")
+    assert release_url("0.29.3").endswith("/0.29.3/pyodide-0.29.3.tar.bz2")
 
 
 def test_a_changed_wheel_or_a_missing_one_is_refused_and_nothing_is_left(stand_in, server, tmp_path):

@@ -8,10 +8,11 @@ import pytest
 
 from builder.build import Paths, build
 from builder.errors import BuildError
-from builder.runtime import CORE_FILES, from_distribution, from_npm
+from builder.runtime import from_distribution, from_npm, loaded_files
 from tests.conftest import ROOT
 
 NPM_CORE = ROOT / "node_modules" / "pyodide"
+CORE_FILES = loaded_files(NPM_CORE)  # the pinned npm core: pyodide.mjs and what it loads
 
 
 def fake_wheel(path, name):
@@ -30,7 +31,7 @@ def distribution(tmp_path):
     (folder / "package.json").write_text(json.dumps({"name": "pyodide", "version": "0.99.1"}))
     packages = {}
     for name, deps in (("numpy", ["helper-lib"]), ("helper-lib", []), ("unused", [])):
-        file_name = f"{name.replace('-', '_')}-1.0-cp314-none-any.whl"
+        file_name = f"{name.replace('-', '_')}-1.0-py3-none-any.whl"
         digest = fake_wheel(folder / file_name, name.replace("-", "_"))
         packages[name] = {"name": name, "version": "1.0", "file_name": file_name, "install_dir": "site",
                           "sha256": digest, "depends": deps, "imports": [name]}
@@ -57,30 +58,30 @@ def test_distribution_vendors_numpy_and_its_dependencies(distribution):
     rt = from_distribution(distribution)
     assert rt.version == "0.99.1"  # another version than the pinned npm one
     assert rt.vendored == ["helper-lib", "numpy"]
-    assert "pyodide/numpy-1.0-cp314-none-any.whl" in rt.files
-    assert "pyodide/unused-1.0-cp314-none-any.whl" not in rt.files
+    assert "pyodide/numpy-1.0-py3-none-any.whl" in rt.files
+    assert "pyodide/unused-1.0-py3-none-any.whl" not in rt.files
     assert rt.package_base_url is None
 
 
 def test_full_build_with_a_distribution(distribution, tmp_path):
     out = tmp_path / "dist"
     build(Paths.at(ROOT), out, pyodide_dist=distribution)
-    assert (out / "pyodide/helper_lib-1.0-cp314-none-any.whl").is_file()
+    assert (out / "pyodide/helper_lib-1.0-py3-none-any.whl").is_file()
     config = json.loads((out / "runtime.json").read_text())
     assert config["pyodideVersion"] == "0.99.1" and config["packageBaseUrl"] is None
     assert config["vendored"] == ["helper-lib", "numpy"]
 
 
 def test_a_wheel_with_the_wrong_hash_is_refused(distribution):
-    (distribution / "helper_lib-1.0-cp314-none-any.whl").write_bytes(b"tampered")
+    (distribution / "helper_lib-1.0-py3-none-any.whl").write_bytes(b"tampered")
     with pytest.raises(BuildError, match="sha256 does not match") as err:
         from_distribution(distribution)
     assert "helper_lib-1.0" in str(err.value)
 
 
 def test_a_missing_wheel_or_core_file_is_named(distribution):
-    (distribution / "numpy-1.0-cp314-none-any.whl").unlink()
-    with pytest.raises(BuildError, match="numpy-1.0-cp314-none-any.whl"):
+    (distribution / "numpy-1.0-py3-none-any.whl").unlink()
+    with pytest.raises(BuildError, match="numpy-1.0-py3-none-any.whl"):
         from_distribution(distribution)
     (distribution / "pyodide.asm.wasm").unlink()
     with pytest.raises(BuildError, match="missing pyodide.asm.wasm"):
@@ -92,21 +93,31 @@ def test_version_read_from_the_core_when_there_is_no_package_json(distribution):
     assert from_distribution(distribution).version == json.loads((NPM_CORE / "package.json").read_text())["version"]
 
 
-def _older_layout(folder, module_text='API.version="0.27.7";'):
-    """A stand-in for a Pyodide release whose core is pyodide.asm.js, loaded as a script by its
-    pyodide.mjs (as up to 0.27): the loader names the files it fetches, as the real one does."""
-    (folder / "pyodide.asm.mjs").unlink()
-    (folder / "package.json").unlink()
+def _layout(folder, module, module_text):
+    """A stand-in for a Pyodide release whose pyodide.mjs loads `module` as its core (pyodide.asm.js,
+    as the pinned 0.29 does, or pyodide.asm.mjs, as later releases do): the loader names the
+    files it fetches, as the real one does."""
+    for old in ("pyodide.asm.mjs", "pyodide.asm.js", "package.json"):
+        (folder / old).unlink(missing_ok=True)
     (folder / "pyodide.mjs").write_text(
-        'const s = `${indexURL}pyodide.asm.js`; fetch(indexURL + "pyodide.asm.wasm");'
+        f'const s = `${{indexURL}}{module}`; fetch(indexURL + "pyodide.asm.wasm");'
         'const z = indexURL + "python_stdlib.zip"; const l = indexURL + "pyodide-lock.json";')
-    (folder / "pyodide.asm.js").write_text(module_text)
+    (folder / module).write_text(module_text)
     return folder
 
 
+def _older_layout(folder, module_text='API.version="0.27.7";'):
+    return _layout(folder, "pyodide.asm.js", module_text)
+
+
+def _newer_layout(folder, module_text='API.version="314.0.7";'):
+    return _layout(folder, "pyodide.asm.mjs", module_text)
+
+
 def test_the_core_module_is_the_one_pyodide_mjs_loads(distribution):
-    rt = from_distribution(distribution)  # the npm layout: pyodide.asm.mjs
+    rt = from_distribution(_newer_layout(distribution))
     assert "pyodide/pyodide.asm.mjs" in rt.files and "pyodide/pyodide.asm.js" not in rt.files
+    assert rt.version == "314.0.7"
     rt = from_distribution(_older_layout(distribution))
     core = {n for n in rt.files if not n.endswith(".whl")}
     assert core == {f"pyodide/{n}" for n in ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm",
@@ -114,10 +125,13 @@ def test_the_core_module_is_the_one_pyodide_mjs_loads(distribution):
     assert rt.version == "0.27.7"  # read from the core module, there being no package.json
 
 
-def test_full_build_with_the_older_layout(distribution, tmp_path):
-    build(Paths.at(ROOT), tmp_path / "dist", pyodide_dist=_older_layout(distribution))
-    assert (tmp_path / "dist" / "pyodide" / "pyodide.asm.js").is_file()
-    assert not (tmp_path / "dist" / "pyodide" / "pyodide.asm.mjs").exists()
+def test_full_build_with_either_layout(distribution, tmp_path):
+    build(Paths.at(ROOT), tmp_path / "old", pyodide_dist=_older_layout(distribution))
+    assert (tmp_path / "old" / "pyodide" / "pyodide.asm.js").is_file()
+    assert not (tmp_path / "old" / "pyodide" / "pyodide.asm.mjs").exists()
+    build(Paths.at(ROOT), tmp_path / "new", pyodide_dist=_newer_layout(distribution))
+    assert (tmp_path / "new" / "pyodide" / "pyodide.asm.mjs").is_file()
+    assert not (tmp_path / "new" / "pyodide" / "pyodide.asm.js").exists()
 
 
 def test_a_loader_that_names_no_core_or_a_missing_file_is_refused(distribution):

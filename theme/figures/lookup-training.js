@@ -8,7 +8,6 @@
 import { linear } from "../js/scale.js";
 import { html, onResize, rangeControl, set, svg } from "../js/svg.js";
 import { fill, fillAll } from "../js/text.js";
-import { runtime } from "../runtime/runtime.js";
 
 const STATE_MS = 110; // one state (data.every steps) per this long while playing: a readable pace
 
@@ -143,7 +142,7 @@ export function mount(root, ctx) {
     if (k >= perRun - 1) { k = 0; live = null; draw(); } // at the end: from the start again
     setPlaying(true);
     live = null;
-    if (runtime.state === "ready") train();
+    if (ctx.python.state === "ready") train();
     else say("Replaying the run computed when the page was built.");
     lastTick = performance.now();
     frame = requestAnimationFrame(tick);
@@ -169,7 +168,7 @@ export function mount(root, ctx) {
     mine.over = true;
     if (out) {
       mine.run = out.snapshot;
-    } else if (playing && runtime.state === "unavailable") {
+    } else if (playing && ctx.python.state === "unavailable") {
       live = null; // no Python after all: go on with the embedded run (the figure's note says why)
       say("Replaying the run computed when the page was built.");
     } else if (playing) {

@@ -75,10 +75,12 @@ export function mount(root, ctx) {
   async function run() {
     const before = { data, looks, losses };
     losses = [];
-    retrain.disabled = true;
+    const hadFocus = document.activeElement === retrain;
     cancel.hidden = false;
+    retrain.disabled = true; // a disabled button loses focus: the keyboard moves to Cancel instead
+    if (hadFocus) cancel.focus();
     progress.value = 0;
-    status.textContent = "Training in the worker…";
+    status.textContent = data.text.training;
     const out = await ctx.job("retrain", { ...data.params, seed: data.seed + 1, sentence: shown }, (p) => {
       looks = p.snapshot.sentences;
       losses = losses.concat(p.losses);
@@ -87,21 +89,22 @@ export function mount(root, ctx) {
       draw();
     });
     retrain.disabled = false;
-    if (document.activeElement === cancel) retrain.focus(); // keep the keyboard's place
+    // Back on Retrain when the run ends with the keyboard on Cancel (or nowhere, Cancel having gone).
+    if (document.activeElement === cancel || document.activeElement === document.body) retrain.focus();
     cancel.hidden = true;
     if (out) {
       data = out.result;
       looks = data.sentences;
       losses = data.losses;
       progress.value = data.steps;
-      status.textContent = data.text.fixed[data.text.fixed.length - 1];
+      status.textContent = data.text.status;
       draw();
       ctx.setText(data.text, shown);
       ctx.markLive();
     } else {
       ({ data, looks, losses } = before);
       progress.value = data.steps;
-      status.textContent = "Retraining stopped: the figure shows the previous model again.";
+      status.textContent = data.text.stopped;
       draw();
     }
   }

@@ -3,7 +3,7 @@
 // result element's data-state is idle, running, passed, failed, error or timeout. The code is
 // kept in localStorage per page and exercise; Reset restores the starter; the solution shows
 // once the reader has run their code; hints come one at a time.
-import { grade, TIME_LIMIT_MS } from "../runtime/grader.js";
+import { grade, TIME_LIMIT_MS, warm } from "../runtime/grader.js";
 import { unsupportedReason } from "../runtime/runtime.js";
 
 const PAGE = location.pathname.split("/").pop() || "index.html";
@@ -36,29 +36,48 @@ async function setUp(section) {
     result.textContent = "Your code cannot run here: " + why + " The task, the hints and the solution stay readable.";
     return;
   }
-  let editor;
-  try {
-    const { createEditor } = await import("./editor.js");
-    const box = document.createElement("div");
-    box.className = "exercise-code";
-    holder.replaceChildren(box);
-    editor = createEditor(box, stored(name) ?? starter, {
-      label: `Your code for ${section.querySelector(".exercise-label").textContent}. Tab indents; Escape, then Tab, moves on.`,
-      onChange: (text) => keep(name, text),
-    });
-    const keys = document.createElement("p");
-    keys.className = "exercise-keys";
-    keys.setAttribute("aria-hidden", "true"); // the editor's own label says it to screen readers
-    keys.textContent = "In the editor, Tab indents; press Escape, then Tab, to move on (Escape twice if a list of completions is open).";
-    holder.append(keys);
-  } catch (err) {
-    result.textContent = "The editor could not load (" + err.message + "); the starter code is shown as text.";
-    return;
+  let editor = null;
+  // The editor (a large bundle) loads when the exercise nears the screen, not with the page; the
+  // grader's Python boots when the reader shows intent: the exercise in view, or focus in it.
+  const near = new IntersectionObserver((entries) => {
+    if (entries.some((e) => e.isIntersecting)) { near.disconnect(); mountEditor(); }
+  }, { rootMargin: "1000px 0px" });
+  const inView = new IntersectionObserver((entries) => {
+    if (entries.some((e) => e.isIntersecting)) { inView.disconnect(); warm(); }
+  });
+  near.observe(section);
+  inView.observe(section);
+  section.addEventListener("focusin", () => { mountEditor(); warm(); }, { once: true });
+
+  let mounting = null;
+  function mountEditor() {
+    mounting ??= loadEditor();
+    return mounting;
   }
-  actions.hidden = false;
-  solution.hidden = true; // revealed after a first run
-  hintsBox.hidden = true; // revealed one at a time
-  hints.forEach((li) => { li.hidden = true; });
+  async function loadEditor() {
+    try {
+      const { createEditor } = await import("./editor.js");
+      const box = document.createElement("div");
+      box.className = "exercise-code";
+      holder.replaceChildren(box);
+      editor = createEditor(box, stored(name) ?? starter, {
+        label: `Your code for ${section.querySelector(".exercise-label").textContent}. Tab indents; Escape, then Tab, moves on.`,
+        onChange: (text) => { keep(name, text); warm(); },
+      });
+      const keys = document.createElement("p");
+      keys.className = "exercise-keys";
+      keys.setAttribute("aria-hidden", "true"); // the editor's own label says it to screen readers
+      keys.textContent = "In the editor, Tab indents; press Escape, then Tab, to move on (Escape twice if a list of completions is open).";
+      holder.append(keys);
+    } catch (err) {
+      result.textContent = "The editor could not load (" + err.message + "); the starter code is shown as text.";
+      return;
+    }
+    actions.hidden = false;
+    solution.hidden = true; // revealed after a first run
+    hintsBox.hidden = true; // revealed one at a time
+    hints.forEach((li) => { li.hidden = true; });
+  }
 
   function show(state, text) {
     result.dataset.state = state;
@@ -72,7 +91,7 @@ async function setUp(section) {
     run.disabled = false;
     solution.hidden = false;
     if (out.state === "timeout") {
-      show("timeout", `Stopped after ${TIME_LIMIT_MS / 1000} seconds: your code ran too long (a loop that never ends, or a very large array?). Python was restarted; press Run again after a change.`);
+      show("timeout", `Stopped after ${TIME_LIMIT_MS / 1000} seconds: your code ran too long (a loop that never ends, or a very large array?). Python is restarting in the background; press Run again after a change.`);
     } else if (out.state === "unavailable") {
       show("error", "Your code cannot run here: " + out.message);
     } else if (out.state === "failed") {

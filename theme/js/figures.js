@@ -30,6 +30,19 @@ async function hydrate(el) {
   note.className = "figure-note";
   note.setAttribute("role", "status");
   let current = null; // the figure's running job: { result, cancel }
+  /** While Python boots for this figure's request or job, its note shows the boot's progress. */
+  function showBoot() {
+    if (runtime.state === "ready" || runtime.state === "unavailable") return () => {};
+    let shown = null; // the boot line on the note, cleared when done unless something replaced it
+    const show = (state, text) => { if (state === "loading" || state === "idle") ctx.note(shown = text); };
+    show(runtime.state, runtime.text || "Live figures are starting…");
+    const stop = runtime.subscribe((state, text) => show(state, text));
+    return () => {
+      stop();
+      if (shown !== null && note.textContent === shown) ctx.note("");
+      shown = null;
+    };
+  }
   const ctx = {
     figure: el,
     data,
@@ -53,6 +66,7 @@ async function hydrate(el) {
     async request(params) {
       if (!live) { ctx.note("Could not recompute: " + notLive(name).message); return null; }
       el.setAttribute("aria-busy", "true");
+      const booted = showBoot();
       try {
         const out = await runtime.compute(name, params);
         ctx.note("");
@@ -63,6 +77,7 @@ async function hydrate(el) {
           : "Could not recompute: " + err.message);
         return null;
       } finally {
+        booted();
         el.removeAttribute("aria-busy");
       }
     },
@@ -75,7 +90,8 @@ async function hydrate(el) {
     async job(job, params, onProgress) {
       if (!live) { ctx.note("Could not run: " + notLive(name).message); return null; }
       current?.cancel();
-      const mine = runtime.job(el.id, name, job, params, onProgress);
+      const booted = showBoot();
+      const mine = runtime.job(el.id, name, job, params, (p) => { booted(); onProgress(p); });
       current = mine;
       el.setAttribute("aria-busy", "true");
       try {
@@ -88,6 +104,7 @@ async function hydrate(el) {
           : "Could not run: " + err.message);
         return null;
       } finally {
+        booted();
         if (current === mine) { current = null; el.removeAttribute("aria-busy"); }
       }
     },
@@ -95,6 +112,11 @@ async function hydrate(el) {
     cancelJob() { current?.cancel(); },
     /** Views call this after drawing worker output. */
     markLive() { el.dataset.state = "live"; },
+    /** The page's Python: its state (idle, loading, ready, unavailable) and subscribe(fn(state, text)). */
+    python: {
+      get state() { return runtime.state; },
+      subscribe: (fn) => runtime.subscribe(fn),
+    },
   };
   contexts.set(el, ctx);
   ctx.note("");

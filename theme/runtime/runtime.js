@@ -4,6 +4,7 @@
 const statusEl = document.querySelector("[data-runtime-status]");
 const configEl = document.getElementById("runtime-config");
 const pending = new Map();
+const listeners = new Set(); // status listeners: figures waiting on Python show its progress
 let worker = null;
 let nextId = 1;
 let readyResolve;
@@ -14,13 +15,19 @@ ready.catch(() => {}); // rejection is reported through the status line, not as 
 export const runtime = {
   state: "idle",
   reason: "",
+  text: "",
+  /** Call fn(state, text) on every status change until the returned function is called. */
+  subscribe(fn) {
+    listeners.add(fn);
+    return () => listeners.delete(fn);
+  },
   /** Start the worker once; safe to call often. */
   start() {
     if (this.state !== "idle") return;
     const why = unsupportedReason();
     if (why) return fail(why);
     const config = resolveConfig(JSON.parse(configEl.textContent));
-    setStatus("loading", "Starting Python (Pyodide " + config.pyodideVersion + ")… 0%", "start");
+    setStatus("loading", "Live figures are starting… 0%", "start");
     try {
       worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
     } catch (err) {
@@ -70,10 +77,10 @@ export const runtime = {
 
 export function unsupportedReason() {
   if (location.protocol === "file:") {
-    return "Opened from a file: browsers will not run Python workers from file://. Serve the folder (python build.py serve) for live figures.";
+    return "Opened as a file, this page cannot start live figures (browsers only run them for pages from a web server); it works without them.";
   }
-  if (typeof WebAssembly !== "object") return "This browser has no WebAssembly, so Python cannot run here.";
-  if (typeof Worker !== "function") return "This browser has no Web Workers, so Python cannot run here.";
+  if (typeof WebAssembly !== "object") return "This browser has no WebAssembly, so live figures cannot run here; every figure shows its precomputed result.";
+  if (typeof Worker !== "function") return "This browser has no Web Workers, so live figures cannot run here; every figure shows its precomputed result.";
   return "";
 }
 
@@ -87,9 +94,10 @@ export function resolveConfig(config) {
 
 function onMessage(msg) {
   if (msg.type === "status") {
-    if (msg.state === "ready") { setStatus("ready", msg.text, msg.stage); readyResolve(); }
+    // The worker's words are about Python; the status line speaks of the live figures.
+    if (msg.state === "ready") { setStatus("ready", "Live figures are ready: they recompute as you change them.", msg.stage); readyResolve(); }
     else if (msg.state === "unavailable") fail(msg.text, msg.stage);
-    else setStatus(msg.state, msg.text, msg.stage);
+    else setStatus(msg.state, "Live figures are starting. " + msg.text, msg.stage);
   } else if (msg.type === "job-progress") {
     pending.get(msg.id)?.onProgress?.(msg.data);
   } else if (["result", "error", "job-done", "job-cancelled", "job-error"].includes(msg.type)) {
@@ -113,7 +121,9 @@ function fail(text, stage = "failed") {
 
 function setStatus(state, text, stage) {
   runtime.state = state;
+  runtime.text = text;
   if (state === "unavailable") runtime.reason = text;
+  for (const fn of listeners) fn(state, text);
   if (statusEl) {
     statusEl.dataset.state = state;
     statusEl.dataset.stage = stage;

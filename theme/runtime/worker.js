@@ -99,7 +99,7 @@ async function siteLock(config) {
 }
 
 async function boot(config) {
-  status("loading", "core", "Starting Python (Pyodide " + config.pyodideVersion + ")… 10%");
+  status("loading", "core", "Starting Python: downloading it… 10%");
   await checkCore(config.indexURL);
   try {
     const { loadPyodide } = await import(config.indexURL + "pyodide.mjs");
@@ -112,7 +112,7 @@ async function boot(config) {
   } catch (err) {
     throw err.reason ? err : unavailable("core", "Python (Pyodide) could not start: " + (err.message || err));
   }
-  status("loading", "python", "Pyodide " + pyodide.version + " started; loading numpy… 60%");
+  status("loading", "python", "Starting Python: loading numpy… 60%");
   // Pyodide's own load errors go to the console for developers; the reader gets one line below.
   const quiet = { messageCallback: () => {}, errorCallback: (m) => console.warn(m) };
   try {
@@ -127,16 +127,16 @@ async function boot(config) {
   try {
     pyodide.runPython("import numpy");
   } catch (err) {
-    const where = config.vendored.length
-      ? "the vendored numpy failed to load"
-      : "this build does not include numpy and its download server cannot be reached (build with --pyodide-dist for offline reading)";
-    throw unavailable("numpy", "numpy is not available: " + where + ". Figures keep their precomputed results.");
+    // Reader words: what works and what to do, never how the site was built.
+    throw unavailable("numpy", config.vendored.length
+      ? "Live figures could not start: part of Python failed to load. Reload to try again; every figure still shows its precomputed result."
+      : "Live figures need a connection the first time (to fetch numpy); this page works without them, with every figure's precomputed result.");
   }
-  status("loading", "engine", "numpy loaded; installing the attention engine… 85%");
+  status("loading", "engine", "Starting Python: loading the attention engine… 85%");
   try {
     engine = pyodide.pyimport("engine.figures");
   } catch (err) {
     throw unavailable("engine", "The attention engine failed to load: " + (err.message || err));
   }
-  status("ready", "ready", "Python is running: figures recompute live as you change them.");
+  status("ready", "ready", "Python is ready.");
 }

@@ -34,6 +34,12 @@ def test_cross_attention_fetches_what_each_word_describes():
     assert f["cross_wide_out_1"] == pytest.approx(1, abs=0.05) and abs(f["cross_wide_out_0"]) < 0.05
 
 
+def test_bert_masking_shares_cover_every_chosen_word():
+    f = facts("access-chart")
+    assert f["bert_mask_token"] + f["bert_random_word"] + f["bert_unchanged"] == pytest.approx(1.0)
+    assert (f["bert_selected"], f["bert_mask_token"], f["bert_unchanged"]) == (0.15, 0.8, 0.1)  # Devlin et al. 3.1
+
+
 def test_text_states():
     data = compute("access-chart")
     n = len(data["words"])

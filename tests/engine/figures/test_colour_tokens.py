@@ -90,6 +90,7 @@ def test_two_heads_are_concatenated_and_projected_by_w_o():
                 assert np.allclose(sum(np.array(h["written"]) for h in c["heads"]), c["projected"])
     f = facts("colour-tokens")
     assert f["w_o_entry"] == 0.5 and f["two_head_second_written_max"] == 0  # head 2's values are all zero
+    assert (f["w_o_negative"], f["w_o_entries"]) == (6, 16)  # half a 4 x 4 Sylvester Hadamard: 6 signs of 16 are minus
     assert [round(f[f"two_head_out_red_{j}"], 4) for j in range(2)] == [0.5, 0.3022]
     assert f["two_head_out_red_0"] == pytest.approx((f["two_head_concat_red_0"] + f["two_head_concat_red_1"]) / 2)
     assert f["two_head_out_red_1"] == pytest.approx((f["two_head_concat_red_0"] - f["two_head_concat_red_1"]) / 2)

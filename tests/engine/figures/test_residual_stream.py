@@ -61,6 +61,9 @@ def test_facts(data, f):
     assert f["norm_ffn1"] < 0.01 < f["norm_attn1"]
     assert f["memory_wrote"] == "the" and f["memory_wrote_p"] > 0.5
     assert f["no_residual_p"] == pytest.approx(1 / 8, abs=1e-3)
+    # The last step: cross-entropy is minus the log of the right token's probability; an even guess scores ln 8.
+    assert f["loss_final"] == pytest.approx(-np.log(f["p_FFN_2"])) and f["loss_final"] < 0.1
+    assert f["loss_even"] == pytest.approx(np.log(8)) == pytest.approx(-np.log(f["p_embedding"]))
     assert f["features"] == 34 and f["width"] == 68
     # model sizes: the papers' numbers and the estimate computed from them
     assert f["gpt3_heads"] * f["gpt3_d_head"] == f["gpt3_d_model"] == 12288

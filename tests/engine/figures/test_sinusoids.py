@@ -20,6 +20,16 @@ def test_self_dot_is_eight_and_neighbours_about_seven_and_a_half():
     assert f["neighbour_dot"] > f["offset_2_dot"] > f["min_dot"] > 0
 
 
+def test_the_fast_pair_repeats_every_two_pi_rows_and_the_slow_pair_hardly_moves():
+    f = facts("sinusoids")
+    assert f["fast_period"] == pytest.approx(2 * np.pi)
+    codes = np.array(compute("sinusoids")["codes"])
+    assert (codes[:f["fast_first_negative"], 0] >= 0).all() and codes[f["fast_first_negative"], 0] < 0
+    assert f["fast_first_negative"] == 4  # sin 3 > 0 > sin 4
+    assert f["slow_period"] == pytest.approx(2 * np.pi * 10000 ** (14 / 16))
+    assert f["slow_largest_sine"] == pytest.approx(np.sin(23 * 10000 ** (-14 / 16)))
+
+
 def test_dot_products_depend_on_the_offset_only():
     data = compute("sinusoids", {"positions": 40})
     dots = np.array(data["dots"])

@@ -31,5 +31,8 @@ def test_a_wrong_formula_would_be_caught():
 def test_facts_and_errors():
     f = facts("softmax-gradient")
     assert f["largest_difference"] < 1e-8 and f["h"] == 1e-5
+    # Chapter 9: the gap is within the check's own error, both of whose orders lie far above eps.
+    assert f["truncation"] == pytest.approx(1e-10) and f["rounding"] == pytest.approx(2.22e-11, rel=1e-3)
+    assert f["eps"] * 1e4 < f["largest_difference"] < max(f["truncation"], f["rounding"])
     with pytest.raises(ParamError, match="option 'upstream' needs one entry per score"):
         compute("softmax-gradient", {"upstream": [1, 0]})

@@ -34,6 +34,7 @@ STEPPED = {
     "tiled-attention": lambda d: len(d["steps"]),
     "intervention": lambda d: len(d["ablations"]) * len(d["edits"]),
     "weight-norms": lambda d: len(d["heads"]) * len(d["words"]),
+    "circuits": lambda d: len(d["views"]),
 }
 # The state the figure opens in.
 START = {
@@ -65,6 +66,7 @@ START = {
     "tiled-attention": lambda d: d["start"],
     "intervention": lambda d: d["start"]["ablation"] * len(d["edits"]) + d["start"]["edit"],
     "weight-norms": lambda d: d["start"]["head"] * len(d["words"]) + d["start"]["row"],
+    "circuits": lambda d: d["start"],
 }
 
 
@@ -99,6 +101,7 @@ OTHER = {
     "tiled-attention": {"tokens": 6, "block": 4, "causal": False, "seed": 9, "step": 2},
     "intervention": {"seed": 1, "sentence": "a bird hid behind the big tree", "ablate": "head2"},
     "weight-norms": {"seed": 0, "sentence": "the cat sat on the mat", "head": 1, "row": 5},
+    "circuits": {"view": "trained", "seed": 1, "head": 2},
 }
 
 

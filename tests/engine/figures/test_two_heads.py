@@ -20,6 +20,15 @@ def test_the_split_between_heads_varies_with_the_seed():
     assert len(set(splits.values())) == len(splits), splits
     assert all(v["accuracy"]["attached"] > 0.95 and v["accuracy"]["previous"] > 0.95 for v in seeds.values())
     assert facts("two-heads")["worst_accuracy"] == min(a for v in seeds.values() for a in v["accuracy"].values())
+    assert facts("two-heads")["worst_accuracy"] == 1.0  # chapter 9: every run names both targets of every held-out word
+
+
+def test_the_example_names_each_words_attached_word():
+    f = facts("two-heads")
+    assert f["example_sentence"] == "the old dog slept under a box"
+    # determiner and adjective -> noun; noun -> verb; verb -> subject; preposition -> the noun after it
+    assert f["example_attached"] == ("the → dog, old → dog, dog → slept, slept → dog, under → box, a → box, "
+                                     "box → slept")
 
 
 def test_the_loss_falls_from_about_the_vocabulary_guess():

@@ -28,6 +28,10 @@ def test_with_positions_the_orders_differ_and_bites_leans_to_the_word_before():
     on = data["modes"]["on"]
     assert on["same"] == [False, False, False] and f["on_differ_count"] == 3
     assert f["on_bites_before"] > 0.55 > 0.3 > f["on_bites_after"]
+    # The lean in scaled scores: lean x (code.code - code.code two places apart) / sqrt(d_k), as the chapter explains.
+    code = facts("sinusoids")
+    assert f["on_bites_lean"] == pytest.approx(2.0 * (code["self_dot"] - code["offset_2_dot"]) / np.sqrt(18))
+    assert np.exp(f["on_bites_lean"]) == pytest.approx(f["on_bites_before"] / f["on_bites_after"])
     bites = data["words"].index("bites")
     first, second = on["by_word"][bites]
     # The same lean in the other sentence: the noun before bites is now man.

@@ -1,0 +1,279 @@
+"""The live path as readers run it: the real worker (theme/runtime/worker.js) boots Pyodide with a
+real numpy from the site, and every live figure, training job, grader and the offline copy is used
+as a reader would, under the pages' Content-Security-Policy. Whatever the worker computes is
+checked against the engine on CPython, and no page error, console error or policy violation may
+occur. Needs a Pyodide distribution with numpy (conftest.pyodide_kit: CI makes one)."""
+from __future__ import annotations
+
+import json
+import math
+import time
+
+import pytest
+
+from engine.figures import FigureJob, compute
+from tests.engine.exercises.test_graders import ATTENTION, BACKWARD, SOFTMAX
+
+from .conftest import CDN, SETTLE_MS, chapter_pages, expect
+
+# Before any page script: record policy violations, and every request to and answer from a worker
+# (figures' and grader's), so the test can recompute each on CPython.
+RECORD = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__csp.push(e.effectiveDirective + " blocked " + (e.blockedURI || "?") + " at " + e.sourceFile + ":" + e.lineNumber);
+});
+window.__sent = {};
+window.__answers = [];
+const RealWorker = window.Worker;
+window.Worker = class extends RealWorker {
+  constructor(url, options) {
+    super(url, options);
+    const sent = {};
+    this.addEventListener("message", (e) => {
+      const m = e.data;
+      if ((m.type === "result" || m.type === "job-done") && sent[m.id]) window.__answers.push({ ask: sent[m.id], data: m.data });
+    });
+    const post = this.postMessage.bind(this);
+    this.postMessage = (m) => { if (m.type === "compute" || m.type === "job") sent[m.id] = m; post(m); };
+  }
+};
+"""
+JOB_MS = 180_000  # a 400-step training on a loaded 2-core machine, with Python booting first
+
+
+class Reader:
+    """One page opened as a reader opens it, with the policy enforced and every error recorded."""
+
+    def __init__(self, new_context, url: str, width: int = 1200, context=None):
+        self.context = context or new_context(bypass_csp=False, viewport={"width": width, "height": 800})
+        self.cdn: list[str] = []
+        self.context.route(CDN, lambda route: (self.cdn.append(route.request.url), route.abort()))
+        self.page = self.context.new_page()
+        self.console: list[str] = []
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: self.console.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda err: self.errors.append(str(err)))
+        self.page.add_init_script(RECORD)
+        self.page.goto(url)
+
+    def boot(self) -> None:
+        """Bring the first live figure on screen, which starts Python, and wait until it is ready."""
+        self.page.locator("[data-figure][data-live]").first.scroll_into_view_if_needed()
+        status = self.page.locator("[data-runtime-status]")
+        expect(status).to_have_attribute("data-state", "ready", timeout=SETTLE_MS)
+
+    def answers(self) -> list[dict]:
+        return self.page.evaluate("window.__answers")
+
+    def assert_clean(self, where: str) -> None:
+        assert self.page.evaluate("window.__csp") == [], where
+        assert self.errors == [], where
+        assert self.console == [], where
+        assert self.cdn == [], f"{where}: a vendored site must not need the CDN"
+
+
+def _differences(a, b, path="data", tol=1e-6) -> list[str]:
+    """Where two JSON values differ: numbers beyond a relative `tol`, anything else at all."""
+    if isinstance(a, bool) or isinstance(b, bool) or isinstance(a, str) or a is None:
+        return [] if a == b else [f"{path}: {str(a)[:80]!r} != {str(b)[:80]!r}"]
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return [] if math.isclose(a, b, rel_tol=tol, abs_tol=tol) else [f"{path}: {a} != {b}"]
+    if isinstance(a, dict) and isinstance(b, dict):
+        if a.keys() != b.keys():
+            return [f"{path}: keys {sorted(a)} != {sorted(b)}"]
+        return [d for k in a for d in _differences(a[k], b[k], f"{path}.{k}", tol)]
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return [f"{path}: {len(a)} items != {len(b)}"]
+        return [d for i, (x, y) in enumerate(zip(a, b)) for d in _differences(x, y, f"{path}[{i}]", tol)]
+    return [f"{path}: {type(a).__name__} != {type(b).__name__}"]
+
+
+def _on_cpython(ask: dict) -> dict:
+    """What the engine on CPython answers to a request the page sent its worker."""
+    if ask["type"] == "compute":
+        return compute(ask["name"], ask["params"])
+    job = FigureJob(ask["name"], ask["job"], ask["params"])
+    while True:
+        out = job.advance(60.0)
+        if out["done"]:
+            return out
+
+
+# A training job runs hundreds of float32 steps, and wasm numpy may sum in another order than
+# native numpy: its numbers agree to this relative tolerance (its text still agrees exactly).
+TRAINED_TOL = 1e-3
+
+
+def _check_answers(reader: Reader, where: str) -> int:
+    """Every answer the worker gave equals the engine's on CPython: computed figures to 1e-6, the
+    same code in wasm numpy, trained ones to TRAINED_TOL."""
+    answers = reader.answers()
+    for answer in answers:
+        cpython = json.loads(json.dumps(_on_cpython(answer["ask"])))
+        tol = 1e-6
+        if answer["ask"]["type"] == "job":  # only the final slice's figure or snapshot is compared
+            cpython = {k: cpython[k] for k in ("result", "snapshot") if k in cpython}
+            answer["data"] = {k: answer["data"][k] for k in cpython}
+            tol = TRAINED_TOL
+        diffs = _differences(answer["data"], cpython, tol=tol)
+        assert not diffs, f"{where}: {answer['ask']['name']} differs from CPython: {diffs[:5]}"
+    return len(answers)
+
+
+def _ask(figure, name: str, data: dict) -> None:
+    """Make figure `name` ask Python for something its page has no data for, as a reader would."""
+    if name in ("softmax-bars", "softmax-temperature", "softmax-gradient"):
+        bar = figure.locator("g.score-bar").first
+        bar.focus()
+        bar.press("ArrowUp")
+    elif name == "scaling-experiment":
+        figure.get_by_role("button", name="Draw new random vectors").click()
+    elif name == "colour-tokens":
+        offered = [s["tokens"] for s in data["sequences"]]
+        shown = offered[data["start"]["sequence"]]
+        colour = next(c for c in ("yellow", "green", "blue", "red") if [c, *shown[1:]] not in offered)
+        figure.locator(".ct-edit select").first.select_option(colour)
+    elif name == "lookup-training":
+        figure.get_by_role("button", name="Play").click()
+    elif name == "two-heads":
+        figure.get_by_role("button", name="Retrain").click()
+    else:
+        pytest.fail(f"live figure '{name}' has no reader action in this test: add one to _ask")
+
+
+def _live_pages(site) -> list[str]:
+    return [p for p in chapter_pages() if "data-live" in (site / p).read_text()]
+
+
+def test_every_live_figure_computes_what_the_engine_computes(new_context, real_site):
+    pages = _live_pages(real_site["out"])
+    assert pages, "no chapter has a live figure"
+    for name in pages:
+        reader = Reader(new_context, real_site["url"] + name)
+        reader.boot()
+        for figure in reader.page.locator("[data-figure][data-live]").all():
+            figure_name = figure.get_attribute("data-figure")
+            figure.scroll_into_view_if_needed()
+            data = json.loads(figure.locator(".figure-data").text_content())
+            _ask(figure, figure_name, data)
+            expect(figure).to_have_attribute("data-state", "live", timeout=JOB_MS)
+            expect(figure).not_to_have_attribute("aria-busy", "true", timeout=JOB_MS)
+        assert _check_answers(reader, name) >= reader.page.locator("[data-figure][data-live]").count()
+        reader.assert_clean(name)
+
+
+def test_retrain_runs_to_the_end_and_cancel_restores_the_model(new_context, real_site):
+    reader = Reader(new_context, real_site["url"] + "09-learning-to-look.html")
+    page = reader.page
+    figure = page.locator('[data-figure="two-heads"]')
+    retrain = figure.get_by_role("button", name="Retrain")
+    cancel = figure.get_by_role("button", name="Cancel")
+    before = [t.strip() for t in figure.locator("ul.figure-numbers li").all_text_contents()]
+
+    retrain.focus()
+    page.keyboard.press("Enter")  # Python boots for the job: the figure says so
+    expect(cancel).to_be_focused()  # Retrain disables itself; the keyboard moves to Cancel
+    expect(figure.locator(".figure-note")).to_contain_text("starting", timeout=30_000)
+    expect(figure).to_have_attribute("data-state", "live", timeout=JOB_MS)
+    expect(retrain).to_be_focused()
+    status = figure.locator(".th-status")
+    answers = reader.answers()
+    assert len(answers) == 1 and answers[0]["ask"]["job"] == "retrain"
+    result = answers[0]["data"]["result"]
+    expect(status).to_have_text(result["text"]["status"])  # the new accuracy, in sight
+    assert "held-out accuracy" in status.text_content()
+    _check_answers(reader, "two-heads retrain")
+    trained = [t.strip() for t in figure.locator("ul.figure-numbers li").all_text_contents()]
+    assert trained != before
+
+    page.keyboard.press("Enter")  # again, from the trained model, and cancelled mid-run
+    expect(cancel).to_be_focused()
+    progress = figure.locator("progress")
+    expect(figure).to_have_attribute("aria-busy", "true")
+    deadline = time.monotonic() + JOB_MS / 1000
+    while not 0 < float(progress.evaluate("p => p.value")) < float(progress.get_attribute("max")):
+        assert time.monotonic() < deadline, "no progress"
+        time.sleep(0.05)
+    page.keyboard.press("Enter")  # on Cancel
+    expect(figure).not_to_have_attribute("aria-busy", "true", timeout=30_000)
+    expect(retrain).to_be_focused()
+    assert [t.strip() for t in figure.locator("ul.figure-numbers li").all_text_contents()] == trained
+    expect(status).to_contain_text("stopped")
+    reader.assert_clean("two-heads")
+
+
+# --- exercises ---------------------------------------------------------------------------------
+
+CASES = {"softmax": SOFTMAX, "attention": ATTENTION, "softmax-backward": BACKWARD}
+
+
+def _exercise_pages(site) -> dict[str, str]:
+    found = {}
+    for page in chapter_pages():
+        for name in CASES:
+            if f'data-exercise="{name}"' in (site / page).read_text():
+                found[name] = page
+    return found
+
+
+def _write(section, code: str) -> None:
+    """Replace the editor's code by pasting, as a reader pastes code. (Playwright's insert_text,
+    an IME-style insertion, makes Chromium's own editing add a style attribute that the policy
+    blocks: harmless, but it is not what a reader's paste or typing does.)"""
+    editor = section.locator(".cm-content")
+    editor.click()
+    editor.press("Control+a")
+    editor.page.evaluate("text => navigator.clipboard.writeText(text)", code)
+    editor.press("Control+v")
+
+
+def _run(section, state: str, timeout: float = 60_000):
+    section.get_by_role("button", name="Run").click()
+    result = section.locator("[data-exercise-result]")
+    expect(result).to_have_attribute("data-state", state, timeout=timeout)
+    return result
+
+
+@pytest.mark.parametrize("exercise", sorted(CASES))
+def test_each_exercise_grades_right_and_wrong_answers_and_survives_a_runaway(new_context, real_site, exercise):
+    page_name = _exercise_pages(real_site["out"]).get(exercise)
+    assert page_name, f"no chapter holds exercise '{exercise}'"
+    reader = Reader(new_context, real_site["url"] + page_name)
+    reader.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    section = reader.page.locator(f'[data-exercise="{exercise}"]')
+    section.scroll_into_view_if_needed()  # in view: the editor loads and the grader's Python boots
+    expect(section.locator(".cm-content")).to_be_visible(timeout=30_000)
+    for case, (code, state, words) in CASES[exercise].items():
+        _write(section, code)
+        result = _run(section, state, timeout=SETTLE_MS)
+        expect(result).to_contain_text(words)
+
+    runaway = "import time\nwhile True:\n    pass\n"
+    _write(section, runaway)
+    expect(_run(section, "timeout")).to_contain_text("Stopped after 5 seconds")
+    right = CASES[exercise]["right"][0]
+    _write(section, right)
+    expect(_run(section, "passed", timeout=SETTLE_MS)).to_contain_text(CASES[exercise]["right"][2])
+    reader.assert_clean(exercise)
+
+
+# --- offline --------------------------------------------------------------------------------------
+
+def test_saved_for_offline_python_boots_without_the_network(new_context, real_site):
+    from .test_offline import _save
+
+    context = new_context(bypass_csp=False, viewport={"width": 1200, "height": 800})
+    reader = Reader(new_context, real_site["url"] + "index.html", context=context)
+    _save(reader.page)
+    context.set_offline(True)
+    reader.page.goto(real_site["url"] + "04-scores-to-weights.html")
+    expect(reader.page.locator("[data-offline-status]")).to_contain_text("reading offline")
+    reader.boot()  # Python, numpy and the engine, all from the saved copy
+    figure = reader.page.locator('[data-figure="softmax-temperature"]')
+    figure.scroll_into_view_if_needed()
+    _ask(figure, "softmax-temperature", {})
+    expect(figure).to_have_attribute("data-state", "live", timeout=60_000)
+    _check_answers(reader, "offline")
+    reader.assert_clean("offline")
