@@ -4,20 +4,16 @@ Pyodide distribution with numpy (ATTN_PYODIDE_DIST), since no machine we build o
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
-from .conftest import CHAPTER, ROOT, SETTLE_MS, expect
+from .conftest import CHAPTER, ROOT, SETTLE_MS, expect, pyodide_kit
 
 
 @pytest.fixture(scope="module")
 def by_url(tmp_path_factory, serve_folder) -> tuple[str, Path]:
-    dist = os.environ.get("ATTN_PYODIDE_DIST")
-    if not dist:
-        pytest.skip("needs a Pyodide distribution folder with numpy in ATTN_PYODIDE_DIST; "
-                    "none can be downloaded on this machine")
+    dist = pyodide_kit()  # skips, saying why, without one (fails instead where ATTN_REQUIRE_LIVE is set)
     from builder import lockfile
     from builder.build import Paths, build
 
@@ -25,7 +21,7 @@ def by_url(tmp_path_factory, serve_folder) -> tuple[str, Path]:
     with pytest.MonkeyPatch.context() as mp:  # as on a machine where dev.py found no Python >= 3.12
         mp.delenv("ATTN_PYODIDE_CLI", raising=False)
         mp.setattr(lockfile, "DEFAULT_CLI", out.parent / "no-venv-pyodide" / "pyodide")
-        site = build(Paths.at(ROOT), out, pyodide_dist=Path(dist))
+        site = build(Paths.at(ROOT), out, pyodide_dist=dist)
     assert site.notes == [lockfile.WITHOUT]
     return serve_folder(out), out
 
