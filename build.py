@@ -8,6 +8,7 @@
                                                           the pinned core and numpy from the official release
 
 `python` is the venv's (.venv/bin/python); `python3 dev.py build|serve|check` sets it up first.
+An error is one `path:line: message`; where a figure's own code raised, --traceback adds Python's traceback.
 """
 from __future__ import annotations
 
