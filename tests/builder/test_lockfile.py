@@ -13,6 +13,10 @@ from tests.conftest import ROOT
 LOCK = ROOT / "node_modules" / "pyodide" / "pyodide-lock.json"
 
 
+NO_TOOL = "pyodide-build is not installed (no Python >= 3.12 here): the path without it is tested below"
+
+
+@pytest.mark.skipif(not lockfile.available(), reason=NO_TOOL)
 def test_the_entry_is_the_tools():
     name, wheel = build_wheel(ROOT / "engine")
     lock = json.loads(lockfile.add_wheel(LOCK, f"abc/{name}", wheel))
@@ -54,12 +58,11 @@ def test_without_the_tool_the_lock_ships_untouched_and_the_engine_goes_by_url(mo
     assert "01-test.html" in site.files and "pyodide-lock.json" not in " ".join(site.files)
 
 
+@pytest.mark.skipif(not lockfile.available(), reason=NO_TOOL)
 def test_with_the_tool_there_is_no_note_and_no_wheel_url(monkeypatch, tmp_path):
     from builder.build import build
     from tests.builder.helpers import one_chapter_site, paths_for
 
-    if not lockfile.available():
-        pytest.skip("pyodide-build is not installed here (no Python >= 3.12): the path above is the one in use")
     content = one_chapter_site(tmp_path / "content", "# Live\n\n/// figure | softmax-temperature\n\nA caption.\n///\n")
     site = build(paths_for(content), tmp_path / "dist")
     assert site.notes == []
