@@ -8,6 +8,7 @@
                                                           the pinned core and numpy from the official release
 
 `python` is the venv's (.venv/bin/python); `python3 dev.py build|serve|check` sets it up first.
+An error is one `path:line: message`; where a figure's own code raised, --traceback adds Python's traceback.
 """
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ def main(argv=None) -> int:
     ap.add_argument("--pyodide-dist", type=Path, default=None,
                     help="a Pyodide distribution folder to vendor the core and numpy from (offline reading)")
     ap.add_argument("--port", type=int, default=8000, help="port for serve (default 8000; 0 picks a free one)")
+    ap.add_argument("--traceback", action="store_true",
+                    help="with an error in a figure's code, also print the Python traceback")
     args = ap.parse_args(argv)
 
     from builder.build import Paths, build, check
@@ -52,15 +55,22 @@ def main(argv=None) -> int:
             for warning in site.warnings:  # not errors: e.g. works no chapter cites yet
                 print(warning, file=sys.stderr)
             print(f"ok: {len(site.files) + len(site.copies)} files would be written", flush=True)
+            for note in site.notes:
+                print(note, flush=True)
         else:
             site = build(paths, args.out, args.pyodide_dist)
             print(f"built {len(site.files) + len(site.copies)} files into {args.out} "
                   f"in {time.perf_counter() - t0:.2f} s", flush=True)
+            for note in site.notes:
+                print(note, flush=True)
             if args.pyodide_dist is None:
                 print("numpy is not vendored: live figures load it from Pyodide's CDN at read time; for a "
-                      "site that also runs them offline, see README 'Offline reading and numpy' "
+                      "site that also runs them offline, see docs/runtime.md 'Offline reading and numpy' "
                       "(build.py fetch-runtime, --pyodide-dist)", flush=True)
     except BuildError as err:
+        if args.traceback and err.__cause__ is not None:
+            import traceback
+            traceback.print_exception(err.__cause__)
         print(err, file=sys.stderr)
         return 1
     return 0

@@ -23,11 +23,11 @@ from . import offline, palette, swap
 from .favicon import PATH as FAVICON, favicon_svg
 from .directives import DIRECTIVES, NAMES, exercise, quiz
 from .directives.figure import param_error
-from .errors import BuildError, display_path, read_source
+from .errors import BuildError, clip, describe, display_path, read_source
 from .expressions import RE_EXPR, ExpressionError, evaluate
 from .figures import FigureCache, RenderedFigure, check_parts, embed_json, model_file, render_figure
 from .links import check_links
-from .lockfile import add_wheel
+from . import lockfile
 from .bundle import editor_bundle
 from .markdown_render import render
 from .pages import environment
@@ -37,9 +37,11 @@ from .runtime import Runtime, from_distribution, from_npm
 from .search import search_index
 from .site_config import ChapterEntry, load_site_config
 from .source import ScannedSource, scan, substitute
+from .views import check_scripts
 from .wheel import build_wheel
 
 
+ROOT = Path(__file__).resolve().parents[1]
 RE_VIEWBOX = re.compile(r'viewBox="0 0 ([0-9.]+) ([0-9.]+)"')
 MARKER = "runtime.json"  # every build writes it; a folder without it is not ours to replace
 
@@ -107,6 +109,7 @@ class Site:
     copies: dict[str, Path] = field(default_factory=dict)
     chapters: list[Chapter] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # `path:line: warning: ...`, for stderr
+    notes: list[str] = field(default_factory=list)  # how this build differs from the usual, for stdout
 
 
 def _title(path: Path, toc_tokens) -> str:
@@ -132,6 +135,12 @@ def _check_citations(path: Path, scanned: ScannedSource, bibliography: Bibliogra
     return [known[k] for k in scanned.cited_keys()]
 
 
+def _code_error(path: Path, line: int, figure: str, err: Exception) -> BuildError:
+    """`chapter.md:line: figure 'x': engine/figures/x.py:31: KeyError: 'oops'`: where the figure is
+    used and where its code failed (build.py --traceback prints the whole traceback)."""
+    return BuildError(path, line, f"figure '{figure}': {clip(describe(err, ROOT), 300)}")
+
+
 def gather_chapter(entry: ChapterEntry, cache: FigureCache, bibliography: Bibliography | None = None) -> Chapter:
     path = entry.path
     text = read_source(path)
@@ -148,6 +157,9 @@ def gather_chapter(entry: ChapterEntry, cache: FigureCache, bibliography: Biblio
             values[(use.line, use.start)] = evaluate(use.source, cache.lookup)
         except ExpressionError as err:
             raise BuildError(path, use.line, str(err)) from None
+        except Exception as err:  # the figure's own code failed: both places, the traceback on request
+            m = RE_EXPR.match(use.source.strip())
+            raise _code_error(path, use.line, m.group("name") if m else "?", err) from err
     slug = path.stem
     figures = []
     for i, use in enumerate((u for u in scanned.directives if u.name == "figure"), 1):
@@ -155,6 +167,10 @@ def gather_chapter(entry: ChapterEntry, cache: FigureCache, bibliography: Biblio
             figures.append(render_figure(cache, use, entry.number, i, slug))
         except ParamError as err:
             raise param_error(err, use, path) from None
+        except BuildError:
+            raise
+        except Exception as err:  # its model, text or fallback failed
+            raise _code_error(path, use.line, use.argument, err) from err
     references = _check_citations(path, scanned, bibliography)
     numbers = {ref.key: i for i, ref in enumerate(references, 1)}
     blocks = {"figure": figures}
@@ -195,18 +211,26 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
     wheel_name, wheel = build_wheel(paths.engine)
     # The engine beside Pyodide's packages (a folder named by its hash, so no cache keeps an old
     # one), registered in the shipped lock by pyodide-build's tooling: the worker loads it by name.
+    # Without that tool the lock ships untouched and the worker loads the wheel by its URL.
     wheel_rel = f"{hashlib.sha256(wheel).hexdigest()[:12]}/{wheel_name}"
     site.files[f"pyodide/{wheel_rel}"] = wheel
     copies = dict(runtime.files)
-    site.files["pyodide/pyodide-lock.json"] = add_wheel(copies.pop("pyodide/pyodide-lock.json"), wheel_rel, wheel)
+    engine_wheel = None
+    if lockfile.available():
+        site.files["pyodide/pyodide-lock.json"] = lockfile.add_wheel(copies.pop("pyodide/pyodide-lock.json"),
+                                                                     wheel_rel, wheel)
+    else:
+        engine_wheel = wheel_rel
+        site.notes.append(lockfile.WITHOUT)
     site.copies.update(copies)
     copies, files = _assets(paths.theme, live_reload)
+    check_scripts([p for rel, p in sorted(copies.items()) if rel.endswith(".js")], paths.node_modules)
     site.copies.update(copies)
     site.files.update(files)
     if any(ch.has_exercises for ch in chapters):
         site.files["assets/js/editor.js"] = editor_bundle(paths.root, paths.node_modules)
     env = environment(paths.theme)
-    runtime_config = runtime.config()
+    runtime_config = runtime.config(engine_wheel)
     cited_in = citing_chapters(chapters)
     site.warnings += uncited_warnings(bibliography, cited_in)
     if not cited_in:

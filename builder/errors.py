@@ -2,21 +2,27 @@
 from __future__ import annotations
 
 import re
+import traceback
 from pathlib import Path
 
 
 class BuildError(Exception):
     """One bad input; str() gives `path:line: message` as printed by the CLI."""
 
-    def __init__(self, path: Path | str, line: int | None, message: str):
+    def __init__(self, path: Path | str, line: int | None, message: str, column: int | None = None):
         super().__init__(message)
         self.path = Path(path)
         self.line = line
+        self.column = column  # 1-based, where a tool reports one (a view's syntax error)
         self.message = message
 
     def __str__(self) -> str:
         where = display_path(self.path)
-        return f"{where}:{self.line}: {self.message}" if self.line else f"{where}: {self.message}"
+        if self.line and self.column:
+            where += f":{self.line}:{self.column}"
+        elif self.line:
+            where += f":{self.line}"
+        return f"{where}: {self.message}"
 
 
 def display_path(path: Path) -> str:
@@ -25,6 +31,23 @@ def display_path(path: Path) -> str:
         return str(Path(path).resolve().relative_to(Path.cwd()))
     except ValueError:
         return str(path)
+
+
+def _ours(filename: str, root: Path) -> bool:
+    return ".venv" not in Path(filename).parts and Path(filename).resolve().is_relative_to(root)
+
+
+def describe(err: BaseException, root: Path) -> str:
+    """`path:line: Type: message` for an unexpected exception, at its deepest frame in the repo
+    (`root`): the line of our own code (a figure's model, its fallback, the builder) to look at."""
+    if isinstance(err, SyntaxError) and err.filename:
+        where, line, text = err.filename, err.lineno, err.msg
+    else:
+        frames = traceback.extract_tb(err.__traceback__)
+        frame = ([f for f in frames if _ours(f.filename, root)] or frames or [None])[-1]
+        where, line = (frame.filename, frame.lineno) if frame else ("?", None)
+        text = str(err)
+    return f"{display_path(Path(where))}:{line}: {type(err).__name__}: {text}"
 
 
 def line_containing(lines: list[str], needle: str) -> int | None:

@@ -4,7 +4,8 @@ reads the wheel's metadata, resolves its dependencies against the lock and write
 
 The tool needs Python >= 3.12, so it lives in a venv of its own (.venv-pyodide, made by
 `python3 dev.py setup` from builder/pyodide-tools.txt); ATTN_PYODIDE_CLI may name another
-`pyodide` executable.
+`pyodide` executable. Where neither exists (no Python >= 3.12 on the machine), the build ships
+the lock untouched and the worker loads the engine wheel by its URL (`available()`, WITHOUT).
 """
 from __future__ import annotations
 
@@ -20,8 +21,20 @@ ROOT = Path(__file__).resolve().parents[1]
 _done: dict[tuple, bytes] = {}  # (lock, wheel, path) digests -> new lock: serve's rebuilds reuse it
 
 
+DEFAULT_CLI = ROOT / ".venv-pyodide" / "bin" / "pyodide"
+WITHOUT = ("note: pyodide-build is not installed (it needs Python >= 3.12), so pyodide-lock.json ships "
+           "untouched and pages load the engine wheel by its URL, numpy by name; for the lockfile path "
+           "install Python 3.12+ and rerun 'python3 dev.py setup', or set ATTN_PYODIDE_CLI")
+
+
 def cli() -> Path:
-    return Path(os.environ.get("ATTN_PYODIDE_CLI") or ROOT / ".venv-pyodide" / "bin" / "pyodide")
+    return Path(os.environ.get("ATTN_PYODIDE_CLI") or DEFAULT_CLI)
+
+
+def available() -> bool:
+    """Whether to register the engine in the lock: the tool is installed, or ATTN_PYODIDE_CLI names
+    one (then a missing file is add_wheel's error, not a silent change of path)."""
+    return bool(os.environ.get("ATTN_PYODIDE_CLI")) or DEFAULT_CLI.is_file()
 
 
 def add_wheel(lock_path: Path, rel: str, wheel: bytes) -> bytes:

@@ -32,7 +32,9 @@ class Runtime:
     vendored: list[str] = field(default_factory=list)  # package names whose wheels we ship
     package_base_url: str | None = None  # where Pyodide fetches packages when not vendored
 
-    def config(self) -> dict:
+    def config(self, engine_wheel: str | None = None) -> dict:
+        """What the worker boots with; `engine_wheel` (relative to indexURL) when the lock has no
+        entry for the engine (built without pyodide-build): the worker loads it by URL."""
         return {
             "pyodideVersion": self.version,
             "indexURL": "pyodide/",
@@ -40,6 +42,7 @@ class Runtime:
             "vendored": self.vendored,
             "engine": ENGINE_PACKAGE,  # by name: its lock entry (builder/lockfile.py) lists numpy
             "shipped": [*self.vendored, ENGINE_PACKAGE],  # packages the site itself serves
+            **({"engineWheel": engine_wheel, "engineNeeds": list(ENGINE_NEEDS)} if engine_wheel else {}),
         }
 
 

@@ -23,7 +23,7 @@ from http import HTTPStatus
 from pathlib import Path
 
 from .build import Paths, build
-from .errors import BuildError, display_path
+from .errors import BuildError, describe, display_path
 from .figures import FigureCache
 
 IDLE_TIMEOUT = 30.0  # seconds a connection may stay silent before the server drops it
@@ -139,32 +139,18 @@ def static_server(folder: Path, port: int = 0, reloader: _Reloader | None = None
 
 # --- building and restarting ---------------------------------------------------------------
 
-def _ours(filename: str, root: Path) -> bool:
-    return ".venv" not in Path(filename).parts and Path(filename).resolve().is_relative_to(root)
-
-
-def describe(err: BaseException, root: Path) -> str:
-    """`path:line: Type: message` for an unexpected exception, at its deepest frame in the repo."""
-    if isinstance(err, SyntaxError) and err.filename:
-        where, line, text = err.filename, err.lineno, err.msg
-    else:
-        frames = traceback.extract_tb(err.__traceback__)
-        frame = ([f for f in frames if _ours(f.filename, root)] or frames or [None])[-1]
-        where, line = (frame.filename, frame.lineno) if frame else ("?", None)
-        text = str(err)
-    return _clip(f"{display_path(Path(where))}:{line}: {type(err).__name__}: {text}")
-
-
 def _rebuild(paths: Paths, out: Path, pyodide_dist, cache: FigureCache, reloader: _Reloader) -> bool:
     t0 = time.perf_counter()
     try:
-        build(paths, out, pyodide_dist, cache, live_reload=True)
+        site = build(paths, out, pyodide_dist, cache, live_reload=True)
     except BuildError as err:
         message = str(err)
     except Exception as err:  # a bug in the builder or the engine: say where, keep serving
-        message = describe(err, paths.root.resolve())
+        message = _clip(describe(err, paths.root.resolve()))
     else:
         print(f"built {out} in {time.perf_counter() - t0:.2f} s", flush=True)
+        for note in site.notes if reloader.builds == 0 else ():  # once per process, not per save
+            print(note, flush=True)
         reloader.built()
         return True
     print(message, file=sys.stderr, flush=True)
@@ -211,20 +197,72 @@ def _restart_argv(port: int) -> list[str]:
     return [sys.executable, *out, "--port", str(port)]
 
 
-def serve(paths: Paths, out: Path, port: int, pyodide_dist: Path | None) -> int:
+RESTARTED = "ATTN_SERVE_RESTARTED_AT"  # set by a serve that restarts itself: when it saw the change
+
+
+def _watch(dirs, debounce: int = 200):
+    """Changes under `dirs`, as a queue filled by a watcher thread: returned once the watcher has
+    started, so that a save made after this returns is never missed, even during a build."""
+    import queue
     import watchfiles  # build-time only; imported here so `build.py build` never needs it
 
+    changes, ready, failed = queue.Queue(), threading.Event(), []
+
+    def run():
+        try:  # yield_on_timeout: the first (empty) yield says the watcher is up
+            for batch in watchfiles.watch(*dirs, debounce=debounce, rust_timeout=200, yield_on_timeout=True):
+                ready.set()
+                if batch:
+                    changes.put(batch)
+        except Exception as err:  # e.g. a folder that does not exist: said once, by serve
+            failed.append(err)
+            ready.set()
+
+    threading.Thread(target=run, daemon=True).start()
+    if not ready.wait(30) or failed:
+        raise OSError(f"cannot watch {', '.join(map(str, dirs))} for changes: "
+                      + (f"{type(failed[0]).__name__}: {failed[0]}" if failed else "the watcher did not start in 30 s"))
+    return changes
+
+
+def _next_changes(changes) -> list[Path]:
+    """The next batch of changed paths, merged with any batches already waiting behind it."""
+    batch = set(changes.get())
+    while not changes.empty():
+        batch |= changes.get_nowait()
+    return [Path(p).resolve() for _, p in batch]
+
+
+def _saved_since(dirs, since_ns: int) -> list[Path]:
+    """Python files under `dirs` saved after `since_ns`: code a restarting process may have missed
+    between seeing a change and its successor's watcher starting."""
+    return [p for d in dirs for p in d.rglob("*.py") if ".venv" not in p.parts and p.stat().st_mtime_ns > since_ns]
+
+
+def serve(paths: Paths, out: Path, port: int, pyodide_dist: Path | None) -> int:
     reloader = _Reloader()
-    server = static_server(out, port, reloader)  # up first: the last good build, while this one builds
+    try:
+        server = static_server(out, port, reloader)  # up first: the last good build, while this one builds
+    except OSError as err:
+        print(f"serve: cannot listen on 127.0.0.1:{port} ({err.strerror or err}): another server may be "
+              "using it; choose another port with --port N (--port 0 picks a free one)", file=sys.stderr)
+        return 1
     port = server.server_address[1]
     print(f"serving {out} at http://127.0.0.1:{port}/ (Ctrl+C stops)", flush=True)
     cache = FigureCache()
-    _rebuild(paths, out, pyodide_dist, cache, reloader)
     root = paths.root.resolve()
     code_dirs = (paths.engine.resolve(), root / "builder")
+    # Watch first, then build: a save during the build (or during this process's restart) is seen.
+    changes = _watch((paths.content, paths.theme, *code_dirs))
+    restarted_at = os.environ.pop(RESTARTED, None)
+    missed = _saved_since(code_dirs, int(restarted_at)) if restarted_at else []
     try:
-        for changes in watchfiles.watch(paths.content, paths.theme, *code_dirs, debounce=200):
-            changed = [Path(p).resolve() for _, p in changes]
+        if not missed:
+            _rebuild(paths, out, pyodide_dist, cache, reloader)
+        while True:
+            changed = missed or _next_changes(changes)
+            missed = []
+            seen_at = time.time_ns() - 20_000_000  # file times may lag the clock by a tick (~4 ms)
             code = [p for p in changed if any(d in p.parents for d in code_dirs)]
             if code:
                 problem = import_problem(root, code)
@@ -235,7 +273,7 @@ def serve(paths: Paths, out: Path, port: int, pyodide_dist: Path | None) -> int:
                 print("engine or builder changed: restarting", flush=True)
                 server.shutdown()
                 server.server_close()
-                os.execv(sys.executable, _restart_argv(port))
+                os.execve(sys.executable, _restart_argv(port), {**os.environ, RESTARTED: str(seen_at)})
             _rebuild(paths, out, pyodide_dist, cache, reloader)
     except KeyboardInterrupt:
         pass

@@ -11,7 +11,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import BuildError, line_containing, read_source, split_lines
+from .errors import BuildError, display_path, line_containing, read_source, split_lines
 from .errors import clip as _clip
 
 SITE_KEYS = ("title", "description", "author")
@@ -163,6 +163,16 @@ def _description(path: Path, i: int, ch: dict, where: _Lines) -> str:
     return text.strip()
 
 
+def _check_all_listed(path: Path, content_dir: Path, listed) -> None:
+    """A chapter file site.toml does not list would be left out without a word: an error that says
+    what to add. Names starting with '_' or '.' are drafts and editor files, left alone."""
+    for md in sorted(content_dir.glob("*.md")):
+        if md.name not in listed and not md.name.startswith(("_", ".")):
+            raise BuildError(md, 1, f"not in {display_path(path)}, so it would be left out: add the lines "
+                                       f"[[chapters]] and file = \"{clip(md.name)}\" there, in reading order "
+                                       "(a name starting with '_' marks a draft that is not published)")
+
+
 def load_site_config(content_dir: Path) -> SiteConfig:
     path = content_dir / "site.toml"
     if not path.is_file():
@@ -196,4 +206,5 @@ def load_site_config(content_dir: Path) -> SiteConfig:
                                          f"'{clip(numbers[number])}'")
         numbers[number] = file
         entries.append(ChapterEntry(chapter_path, line, number, _description(path, i, ch, where)))
+    _check_all_listed(path, content_dir, seen)
     return SiteConfig(title=title, description=description, author=author, chapters=tuple(entries), path=path)

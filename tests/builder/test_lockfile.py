@@ -1,5 +1,6 @@
-"""builder/lockfile.py: the engine's lock entry comes from `pyodide lockfile add-wheels`; without
-the tool, or when it fails, the build stops with one line that says what to do."""
+"""builder/lockfile.py: the engine's lock entry comes from `pyodide lockfile add-wheels`; a tool
+named by ATTN_PYODIDE_CLI that is missing or fails stops the build with one line that says what to
+do; with no tool at all (no Python >= 3.12) the lock ships untouched and the engine goes by URL."""
 import json
 
 import pytest
@@ -12,6 +13,10 @@ from tests.conftest import ROOT
 LOCK = ROOT / "node_modules" / "pyodide" / "pyodide-lock.json"
 
 
+NO_TOOL = "pyodide-build is not installed (no Python >= 3.12 here): the path without it is tested below"
+
+
+@pytest.mark.skipif(not lockfile.available(), reason=NO_TOOL)
 def test_the_entry_is_the_tools():
     name, wheel = build_wheel(ROOT / "engine")
     lock = json.loads(lockfile.add_wheel(LOCK, f"abc/{name}", wheel))
@@ -31,3 +36,36 @@ def test_a_missing_or_failing_tool_is_one_clear_error(monkeypatch, tmp_path):
     monkeypatch.setenv("ATTN_PYODIDE_CLI", str(failing))
     with pytest.raises(BuildError, match="add-wheels failed: Error: no such command lockfile"):
         lockfile.add_wheel(LOCK, name, wheel)
+
+
+def test_without_the_tool_the_lock_ships_untouched_and_the_engine_goes_by_url(monkeypatch, tmp_path):
+    """No Python >= 3.12 on the machine, so no .venv-pyodide: the build still writes the whole site,
+    with Pyodide's own lock, the wheel beside it, its URL in the worker's config, and one note."""
+    from builder.build import build
+    from tests.builder.helpers import one_chapter_site, paths_for
+
+    monkeypatch.delenv("ATTN_PYODIDE_CLI", raising=False)
+    monkeypatch.setattr(lockfile, "DEFAULT_CLI", tmp_path / "no-venv-pyodide" / "bin" / "pyodide")
+    content = one_chapter_site(tmp_path / "content", "# Live\n\n/// figure | softmax-temperature\n\nA caption.\n///\n")
+    out = tmp_path / "dist"
+    site = build(paths_for(content), out)
+    assert site.notes == [lockfile.WITHOUT]
+    assert (out / "pyodide" / "pyodide-lock.json").read_bytes() == LOCK.read_bytes()
+    config = json.loads((out / "runtime.json").read_text())
+    name, wheel = build_wheel(ROOT / "engine")
+    assert config["engineWheel"].endswith("/" + name) and config["engineNeeds"] == ["numpy"]
+    assert (out / "pyodide" / config["engineWheel"]).read_bytes() == wheel
+    assert "01-test.html" in site.files and "pyodide-lock.json" not in " ".join(site.files)
+
+
+@pytest.mark.skipif(not lockfile.available(), reason=NO_TOOL)
+def test_with_the_tool_there_is_no_note_and_no_wheel_url(monkeypatch, tmp_path):
+    from builder.build import build
+    from tests.builder.helpers import one_chapter_site, paths_for
+
+    content = one_chapter_site(tmp_path / "content", "# Live\n\n/// figure | softmax-temperature\n\nA caption.\n///\n")
+    site = build(paths_for(content), tmp_path / "dist")
+    assert site.notes == []
+    config = json.loads((tmp_path / "dist" / "runtime.json").read_text())
+    assert "engineWheel" not in config
+    assert "attention-engine" in json.loads(site.files["pyodide/pyodide-lock.json"])["packages"]

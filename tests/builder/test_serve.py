@@ -292,3 +292,41 @@ def test_idle_connections_time_out_but_the_event_stream_stays(folder, monkeypatc
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_fix_saved_while_the_server_restarts_is_built(repo_copy, content, tmp_path):
+    """An engine file that imports but breaks the build restarts the server; its fix, saved the
+    moment the restarted process is up (while it builds), is seen: no later save is needed."""
+    proc, lines = _start(repo_copy / "build.py", content, tmp_path / "dist")
+    try:
+        url = re.search(r"at (http://127\.0\.0\.1:\d+/)", wait_for(lines, r"at http://127\.0\.0\.1:\d+/", 60)).group(1)
+        wait_for(lines, r"^built ", 120)
+        model = repo_copy / "engine" / "figures" / "softmax_temperature.py"
+        good = model.read_text()
+        broken = good.replace("def compute(p: Params) -> dict:\n", "def compute(p: Params) -> dict:\n    {}['oops']\n", 1)
+        assert broken != good
+        model.write_text(broken)
+        saved = time.time()
+        wait_for(lines, r"restarting", 30, poke=lambda: model.write_text(broken))
+        wait_for(lines, r"at http://127\.0\.0\.1:\d+/", 60)  # the new process has imported the broken model
+        model.write_text(good)  # and builds with it now: no poke, this save must be seen
+        between = time.time() - saved
+        wait_for(lines, r"restarting", 60)
+        wait_for(lines, r"^built ", 120)
+        state = Events(url).next_state(want=lambda s: s["build"] >= 1 or s["error"] is not None)
+        assert state["error"] is None, (state, between)
+    finally:
+        _stop(proc)
+
+
+def test_a_busy_port_is_one_line_naming_the_option(tmp_path, capsys):
+    from builder.serve import serve
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert serve(Paths.at(ROOT), tmp_path / "dist", port, None) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"127.0.0.1:{port}" in err[0] and "--port" in err[0], err
+    assert not (tmp_path / "dist").exists()

@@ -116,7 +116,10 @@ async function boot(config) {
   // Pyodide's own load errors go to the console for developers; the reader gets one line below.
   const quiet = { messageCallback: () => {}, errorCallback: (m) => console.warn(m) };
   try {
-    await pyodide.loadPackage([config.engine], quiet); // and what its lock entry depends on: numpy
+    // By name, and what its lock entry depends on: numpy. Built without pyodide-build, the lock has
+    // no entry for it: its wheel comes by URL and its needs by name (builder/lockfile.py).
+    const packages = config.engineWheel ? [...config.engineNeeds, new URL(config.engineWheel, config.indexURL).href] : [config.engine];
+    await pyodide.loadPackage(packages, quiet);
   } catch (err) {
     console.warn(err);
   }

@@ -1,0 +1,46 @@
+"""The engine in real Pyodide when the site was built without pyodide-build (no Python >= 3.12):
+the lock ships untouched and the worker loads the engine wheel by its URL, numpy by name. Needs a
+Pyodide distribution with numpy (ATTN_PYODIDE_DIST), since no machine we build on reaches the CDN."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from .conftest import CHAPTER, ROOT, SETTLE_MS, expect, pyodide_kit
+
+
+@pytest.fixture(scope="module")
+def by_url(tmp_path_factory, serve_folder) -> tuple[str, Path]:
+    dist = pyodide_kit()  # skips, saying why, without one (fails instead where ATTN_REQUIRE_LIVE is set)
+    from builder import lockfile
+    from builder.build import Paths, build
+
+    out = tmp_path_factory.mktemp("browser-site-by-url") / "dist"
+    with pytest.MonkeyPatch.context() as mp:  # as on a machine where dev.py found no Python >= 3.12
+        mp.delenv("ATTN_PYODIDE_CLI", raising=False)
+        mp.setattr(lockfile, "DEFAULT_CLI", out.parent / "no-venv-pyodide" / "pyodide")
+        site = build(Paths.at(ROOT), out, pyodide_dist=dist)
+    assert site.notes == [lockfile.WITHOUT]
+    return serve_folder(out), out
+
+
+def test_the_engine_loads_by_its_url_and_figures_go_live(open_chapter, by_url):
+    url, out = by_url
+    config = json.loads((out / "runtime.json").read_text())
+    assert "attention-engine" not in json.loads((out / "pyodide" / "pyodide-lock.json").read_text())["packages"]
+    chapter = open_chapter(url + CHAPTER)
+    wheels = []
+    chapter.page.on("request", lambda r: wheels.append(r.url) if r.url.endswith(".whl") else None)
+    chapter.wait_prerendered()
+    chapter.start_runtime()
+    status = chapter.wait_settled(timeout=SETTLE_MS)
+    assert status["state"] == "ready", status
+    assert any(w.endswith("/pyodide/" + config["engineWheel"]) for w in wheels), wheels
+    figure = chapter.figure("softmax-temperature")  # a score of the reader's own: the engine recomputes it
+    before = chapter.numbers("softmax-temperature")
+    figure.locator("g.score-bar").last.press("ArrowDown")
+    expect(figure).to_have_attribute("data-state", "live", timeout=30_000)
+    assert chapter.numbers("softmax-temperature") != before
+    assert chapter.page_errors == [] and chapter.cdn_requests == []

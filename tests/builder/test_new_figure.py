@@ -1,0 +1,59 @@
+"""`python3 dev.py new-figure NAME` (builder/new_figure.py): the skeleton, generated into a copy of
+the repository, builds, is registered, and passes its own tests and the text contract as written."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from builder import new_figure
+from tests.conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory) -> Path:
+    repo = tmp_path_factory.mktemp("new-figure") / "repo"
+    for name in ("builder", "engine", "theme", "tests", "content"):
+        shutil.copytree(ROOT / name, repo / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for name in ("build.py", "pyproject.toml"):
+        shutil.copy(ROOT / name, repo / name)
+    for name in ("node_modules", ".venv-pyodide"):
+        if (ROOT / name).exists():
+            (repo / name).symlink_to(ROOT / name)
+    return repo
+
+
+def _in(repo: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *args], cwd=repo, capture_output=True, text=True, timeout=600)
+
+
+def test_the_skeleton_builds_and_passes_its_tests(repo):
+    made = _in(repo, "-m", "builder.new_figure", "value-mix")
+    assert made.returncode == 0, made.stderr
+    for path in ("engine/figures/value_mix.py", "builder/fallbacks/value_mix.py", "theme/figures/value-mix.js",
+                 "tests/engine/figures/test_value_mix.py", "tests/browser/figures/test_value_mix.py"):
+        assert (repo / path).is_file() and path in made.stdout, path
+    assert '    "value-mix",\n)' in (repo / "engine" / "figures" / "__init__.py").read_text()
+    checked = _in(repo, "build.py", "check")
+    assert checked.returncode == 0, checked.stderr
+    tested = _in(repo, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/engine/figures/test_value_mix.py",
+                 "tests/browser/figures/test_value_mix.py", "tests/engine/figures/test_text.py", "-k", "value")
+    assert tested.returncode == 0, tested.stdout[-3000:]
+    summary = tested.stdout.strip().splitlines()[-1]
+    assert " passed" in summary and "failed" not in summary, summary
+    if "skipped" in summary:  # the browser test needs Chromium: say so rather than pass silently
+        assert "SKIPPED" in tested.stdout and ("Chromium" in tested.stdout or "chromium" in tested.stdout)
+
+
+@pytest.mark.parametrize("name, words", [("Value_Mix", "not a figure name"), ("softmax-bars", "already in FIGURES")])
+def test_a_bad_or_taken_name_writes_nothing(tmp_path, name, words):
+    for path in (new_figure.REGISTRY, new_figure.TEXT_TESTS):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / path, tmp_path / path)
+    with pytest.raises(SystemExit, match=words):
+        new_figure.create(tmp_path, name)
+    assert (tmp_path / new_figure.REGISTRY).read_text() == (ROOT / new_figure.REGISTRY).read_text()
+    assert not (tmp_path / "theme").exists()
