@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Chapter 9's 400-step Retrain, timed in one run four ways: Pyodide first, Pyodide warm, CPython and
+PyTorch on one thread (same model, weights, batches and Adam settings; engine/bench.py).
+
+A benchmark, not a test: it prints figures and asserts nothing.
+
+- Pyodide: real numpy inside Pyodide, run by Node (benchmarks/retrain_pyodide.mjs) from the kit that
+  ../shared/pyodide-kit/make-kit.sh makes (or ATTN_PYODIDE_DIST). "first" is the first training after
+  the engine is imported in a fresh Pyodide, which is what a reader's first Retrain computes; "warm" is
+  the best of the runs after it. Node's V8 runs the wasm as Chromium's does (same engine, same tiers),
+  so its times approximate the reader's browser; the worker's messages and drawing are not included.
+- Each training is timed from drawing the batches to the finished run, as the worker does it.
+- The machine may be shared: every figure is the best of ``--repeats`` runs (a fresh Node process per
+  Pyodide repeat), and each repeat times all four back to back so that load hits them alike.
+- ``--before REV`` also times the engine as it was at git revision REV (e.g. main), in the same run.
+
+Run: ``.venv/bin/python benchmarks/retrain_pyodide.py [--repeats 3] [--before main]``. Without Node or
+the kit it says what is missing and exits 0.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from io import BytesIO
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SEED = 0
+# Runs in Pyodide and in a fresh CPython alike; ENGINE_PARENT holds the engine/ being timed.
+TIMED = """
+import json, sys, time
+sys.path.insert(0, ENGINE_PARENT)
+import numpy as np
+from engine.tasks.grammar import grammar_training
+
+def once():
+    t0 = time.perf_counter()
+    training, finish = grammar_training(SEED)
+    training.run()
+    run = finish()
+    return time.perf_counter() - t0, run.losses
+
+first, losses = once()
+warm = min(once()[0] for _ in range(WARM))
+print(json.dumps({"first": first, "warm": warm, "losses": losses, "numpy": np.__version__,
+                  "python": sys.version.split()[0]}))
+"""
+
+
+def kit_dir() -> Path | None:
+    """The Pyodide distribution with numpy: ATTN_PYODIDE_DIST, else the kit dev setups make in .cache."""
+    for d in (os.environ.get("ATTN_PYODIDE_DIST"), ROOT / ".cache" / "pyodide-kit"):
+        if d and (Path(d) / "pyodide.mjs").is_file() and any(Path(d).glob("numpy-*.whl")):
+            return Path(d)
+    return None
+
+
+def engine_at(rev: str, into: Path) -> Path:
+    """engine/ as it was at git revision rev, unpacked under into; returns the folder holding engine/."""
+    tar = subprocess.run(["git", "archive", rev, "engine"], cwd=ROOT, capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=BytesIO(tar)) as t:
+        t.extractall(into, filter="data")
+    return into
+
+
+def timed_script(engine_parent: str, warm: int, folder: Path) -> Path:
+    path = folder / f"timed_{abs(hash(engine_parent))}.py"
+    path.write_text(f"ENGINE_PARENT = {engine_parent!r}\nSEED = {SEED}\nWARM = {warm}\n" + TIMED)
+    return path
+
+
+def pyodide_run(kit: Path, engine_parent: Path, folder: Path) -> dict:
+    script = timed_script("/home/pyodide", 2, folder)
+    out = subprocess.run(["node", str(ROOT / "benchmarks" / "retrain_pyodide.mjs"), str(kit),
+                          str(engine_parent / "engine"), str(script)], capture_output=True, text=True, timeout=600)
+    if out.returncode:
+        raise RuntimeError(f"Pyodide run failed: {out.stderr.strip()[-1500:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def cpython_run(engine_parent: Path, folder: Path) -> dict:
+    script = timed_script(str(engine_parent), 2, folder)
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=folder, timeout=600)
+    if out.returncode:
+        raise RuntimeError(f"CPython run failed: {out.stderr.strip()[-1500:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def torch_seconds() -> tuple[float, list, str, int] | None:
+    from engine import bench
+    from engine.tasks.grammar import GrammarConfig
+    return bench.time_torch(SEED, GrammarConfig(), 1)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3, help="best of this many runs of each (default 3)")
+    parser.add_argument("--before", metavar="REV", help="also time engine/ as at this git revision")
+    args = parser.parse_args(argv)
+
+    kit = kit_dir()
+    if shutil.which("node") is None:
+        print("skipped: Node is not on PATH, and it runs Pyodide here (install nodejs)")
+        return 0
+    if kit is None:
+        print("skipped: no Pyodide kit with numpy: run ../shared/pyodide-kit/make-kit.sh .cache/pyodide-kit "
+              "or set ATTN_PYODIDE_DIST to one")
+        return 0
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        engines = {"now": ROOT}
+        if args.before:
+            engines["before"] = engine_at(args.before, folder / "before")
+        best: dict[str, dict] = {name: {} for name in engines}
+        losses: dict[str, dict] = {name: {} for name in engines}
+        torch_best, torch_info = float("inf"), None
+        for _ in range(args.repeats):
+            for name, parent in engines.items():
+                p = pyodide_run(kit, parent, folder)
+                c = cpython_run(parent, folder)
+                for key, value in (("pyodide_first", p["first"]), ("pyodide_warm", p["warm"]), ("cpython", c["warm"])):
+                    best[name][key] = min(best[name].get(key, float("inf")), value)
+                losses[name] = {"pyodide": p["losses"], "cpython": c["losses"], "numpy_pyodide": p["numpy"],
+                                "numpy_cpython": c["numpy"]}
+            t = torch_seconds()
+            if t is not None:
+                torch_best = min(torch_best, t[0])
+                torch_info = t
+
+    report = {"task": "chapter 9 grammar model, 400 Adam steps of 32 sentences, float32", "seed": SEED,
+              "repeats": args.repeats, "kit": str(kit)}
+    for name in engines:
+        b = best[name]
+        row = {k: round(v, 4) for k, v in b.items()}
+        l = losses[name]
+        row["numpy"] = {"pyodide": l["numpy_pyodide"], "cpython": l["numpy_cpython"]}
+        row["max_loss_difference_pyodide_cpython"] = max(abs(a - c) for a, c in zip(l["pyodide"], l["cpython"]))
+        if torch_info is not None:
+            row["pyodide_first_over_torch"] = round(b["pyodide_first"] / torch_best, 3)
+            row["pyodide_warm_over_torch"] = round(b["pyodide_warm"] / torch_best, 3)
+            row["max_loss_difference_cpython_torch"] = max(abs(a - c) for a, c in zip(l["cpython"], torch_info[1]))
+        report[f"engine_{name}" if len(engines) > 1 else "engine"] = row
+    if torch_info is None:
+        report["torch"] = "not importable; skipped (.venv/bin/pip install torch==2.13.0, the CPU build)"
+    else:
+        report["torch"] = {"seconds": round(torch_best, 4), "version": torch_info[2], "threads": torch_info[3]}
+    if "before" in losses:
+        report["max_loss_difference_now_before"] = {
+            k: max(abs(a - c) for a, c in zip(losses["now"][k], losses["before"][k])) for k in ("pyodide", "cpython")}
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
