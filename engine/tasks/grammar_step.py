@@ -11,11 +11,15 @@ Shapes use H heads, B sentences, T positions, K query/key width, V value width, 
 D input width (W words + T positions), R = D + 1 (a zero row for padding), N = B*T, F = H*V.
 """
 import math
+import sys
 
 import numpy as np
 
 
 LOG2_E = 1.0 / math.log(2.0)  # exp(x) = exp2(x * LOG2_E); wasm's float32 exp is several times slower than its exp2
+# numpy in Pyodide has no BLAS: its matmul is a plain loop, slow when the summed axis is strided, while
+# einsum's axpy and dot loops run these readout products several times faster; with BLAS, matmul wins.
+HAS_BLAS = sys.platform != "emscripten"
 
 
 def step_rows(words, n_words, zero_row):
@@ -36,7 +40,8 @@ def scatter_plan(rows, n_rows):
     S, _, N = rows.shape
     target = np.concatenate((np.arange(n_rows)[None].repeat(S, 0), rows.reshape(S, 2 * N)), axis=1)  # (S, R + 2N)
     source = np.concatenate((np.full(n_rows, N), np.tile(np.arange(N), 2)))  # (R + 2N,) the zero row, then each word twice
-    order = np.argsort(target, axis=1, kind="stable")  # (S, R + 2N) table-row order; each row's zero entry first
+    small = target.astype(np.int16 if n_rows < 2 ** 15 else np.intp)  # numpy radix-sorts 16-bit keys, 10x faster
+    order = np.argsort(small, axis=1, kind="stable")  # (S, R + 2N) table-row order; each row's zero entry first
     counts = np.bincount((target + n_rows * np.arange(S)[:, None]).ravel(), minlength=S * n_rows).reshape(S, n_rows)  # (S, R)
     starts = np.concatenate((np.zeros((S, 1), np.intp), np.cumsum(counts, axis=1)[:, :-1]), axis=1)  # (S, R)
     return source[order], starts
@@ -46,8 +51,9 @@ class GrammarStep:
     """``loss_and_grads(views, step)`` for Training on one run's Batches: the mean cross-entropy of
     both readouts and its gradient, returned as one flat vector in the packed parameter order."""
 
-    def __init__(self, data, dtype):
+    def __init__(self, data, dtype, blas=HAS_BLAS):
         self.dtype = dt = np.dtype(dtype)
+        self.blas = blas  # run the readout products with matmul (numpy with BLAS) or einsum (without)
         S, B, T = data.rows.shape
         D = data.table.shape[1]
         W = D - T
@@ -57,7 +63,8 @@ class GrammarStep:
         valid = data.valid.reshape(S, 1, B * T)  # (S, 1, N)
         self.valid = valid.astype(dt)  # (S, 1, N) 1 for real words: the rows the loss counts
         self.count = [max(2.0 * n, 1.0) for n in valid.sum(axis=(1, 2)).tolist()]  # both readouts of each real word
-        self.key_bias = np.where(data.valid, 0.0, -np.inf).astype(dt).reshape(S, 1, B, 1, T)  # (S, 1, B, 1, T) hides padding keys
+        hide = np.where(data.valid, 0.0, -np.inf).astype(dt)  # (S, B, T) -inf on padding keys
+        self.key_bias = np.ascontiguousarray(hide.transpose(0, 2, 1)).reshape(S, T, 1, B, 1)  # (S, T, 1, B, 1) as scores lie in memory
         tw = data.target_words.reshape(S, 2, B * T)  # (S, 2, N)
         self.at = (np.arange(2)[:, None] * W + tw) * (B * T) + np.arange(B * T)  # (S, 2, N) flat index of each target logit
         self.views = None
@@ -79,15 +86,19 @@ class GrammarStep:
         qkv = self.qkv.reshape(B, T, H, C).transpose(2, 0, 1, 3)  # (H, B, T, C) view
         self.q, self.k, self.v = qkv[..., :K], qkv[..., K:2 * K], qkv[..., 2 * K:]  # (H, B, T, K|K|V)
         self.k_t, self.v_t = self.k.swapaxes(-1, -2), self.v.swapaxes(-1, -2)  # (H, B, K|V, T) views
-        self.weights = np.empty((H, B, T, T), dt)  # (H, B, T, T) scores, then attention weights
+        # Score-shaped buffers keep the key axis outermost in memory: a max or sum over each row's 8
+        # keys then runs as 8 whole-array steps, not 512 tiny reductions (10x faster on CPython).
+        self.scores = np.empty((T, H, B, T), dt)  # (T, H, B, T) keys, heads, sentences, queries
+        self.weights = self.scores.transpose(1, 2, 3, 0)  # (H, B, T, T) view: scores, then attention weights
         self.weights_t = self.weights.swapaxes(-1, -2)  # (H, B, T, T) view
         self.row = np.empty((H, B, T, 1), dt)  # (H, B, T, 1) a max or a sum per row
-        self.ones = np.ones((T, 1), dt)  # (T, 1) sums a row as a matrix product, faster than .sum for short rows
         # The readouts contract over F or N; with both operands and the output contiguous along N,
         # einsum runs them as axpy and dot loops, several times faster in wasm than matmul's loops.
         self.out = np.empty((F, N), dt)  # (F, N) = (H, V, B, T) heads' outputs, one column per word
         self.out_h = self.out.reshape(H, V, B, T).transpose(0, 2, 3, 1)  # (H, B, T, V) view
+        self.out_t = self.out.T  # (N, F) view
         self.readout = views["readout"].reshape(2 * W, F)  # (2W, F) view of the weights
+        self.readout_t = self.readout.T  # (F, 2W) view
         self.bias = views["bias"].reshape(2 * W, 1)  # (2W, 1) view of the weights
         self.logits = np.empty((2 * W, N), dt)  # (2W, N) logits, then logits minus each column's max
         self.logits3 = self.logits.reshape(2, W, N)  # (2, W, N) view, classes in the middle
@@ -113,9 +124,9 @@ class GrammarStep:
         self.dqkv = np.zeros((N + 1, H * C), dt)  # (N + 1, H*C) laid out like qkv, and a zero row
         dqkv = self.dqkv[:N].reshape(B, T, H, C).transpose(2, 0, 1, 3)  # (H, B, T, C) view
         self.dq, self.dk, self.dv = dqkv[..., :K], dqkv[..., K:2 * K], dqkv[..., 2 * K:]  # (H, B, T, K|K|V)
-        self.dscores = np.empty((H, B, T, T), dt)  # (H, B, T, T)
+        self.dscores = np.empty((T, H, B, T), dt).transpose(1, 2, 3, 0)  # (H, B, T, T)
         self.dscores_t = self.dscores.swapaxes(-1, -2)  # (H, B, T, T) view
-        self.tmp = np.empty((H, B, T, T), dt)  # (H, B, T, T)
+        self.tmp = np.empty((T, H, B, T), dt).transpose(1, 2, 3, 0)  # (H, B, T, T)
         self.sorted = np.empty((self.order.shape[1], H * C), dt)  # (2N + R, H*C) dqkv rows in table-row order
         self.g_table = np.empty((D + 1, H * C), dt)  # (R, H*C) gradient of the table
         g_table = self.g_table.reshape(D + 1, H, C)[:D]  # (D, H, C) view
@@ -138,16 +149,19 @@ class GrammarStep:
         np.add(self.word_part, self.pos_part, out=self.qkv)  # (N, H, C)
         s = self.weights
         np.matmul(self.q, self.k_t, out=s)  # (H, B, T, T) already scaled
-        s += self.key_bias[step]  # (H, B, T, T) padding keys -inf
+        self.scores += self.key_bias[step]  # (T, H, B, T) padding keys -inf
         np.maximum.reduce(s, axis=-1, keepdims=True, out=self.row)  # (H, B, T, 1)
         s -= self.row  # every row's largest entry is now 0
         s *= LOG2_E
         np.exp2(s, out=s)
-        np.matmul(s, self.ones, out=self.row)  # (H, B, T, 1) row sums
+        np.add.reduce(s, axis=-1, keepdims=True, out=self.row)  # (H, B, T, 1) row sums
         s /= self.row  # (H, B, T, T) attention weights
         np.matmul(s, self.v, out=self.out_h)  # (H, B, T, V) into (F, N)
         # both readouts, then the cross-entropy over the classes axis
-        np.einsum("af,fn->an", self.readout, self.out, out=self.logits)  # (2W, N)
+        if self.blas:
+            np.matmul(self.readout, self.out, out=self.logits)  # (2W, N)
+        else:
+            np.einsum("af,fn->an", self.readout, self.out, out=self.logits)  # (2W, N)
         self.logits += self.bias  # (2W, N)
         z, e = self.logits3, self.probs
         np.maximum.reduce(z, axis=1, keepdims=True, out=self.col)  # (2, 1, N)
@@ -169,16 +183,20 @@ class GrammarStep:
         d = self.probs
         d *= self.w  # (2, W, N)
         np.subtract.at(self.probs_flat, self.at[step], self.w1)  # (2, W, N) minus w at each target
-        np.einsum("an,fn->af", self.probs2, self.out, out=self.g_readout)  # (2W, F)
+        if self.blas:
+            np.matmul(self.probs2, self.out_t, out=self.g_readout)  # (2W, F)
+            np.matmul(self.readout_t, self.probs2, out=self.dout)  # (F, N)
+        else:
+            np.einsum("an,fn->af", self.probs2, self.out, out=self.g_readout)  # (2W, F)
+            np.einsum("af,an->fn", self.readout, self.probs2, out=self.dout)  # (F, N)
         np.add.reduce(d, axis=2, out=self.g_bias)  # (2, W)
-        np.einsum("af,an->fn", self.readout, self.probs2, out=self.dout)  # (F, N)
         # attention, every head and sentence at once
         w = self.weights  # (H, B, T, T)
         np.matmul(self.weights_t, self.dout_h, out=self.dv)  # (H, B, T, V)
         ds = self.dscores
         np.matmul(self.dout_h, self.v_t, out=ds)  # (H, B, T, T) dLoss/dweights
         np.multiply(ds, w, out=self.tmp)
-        np.matmul(self.tmp, self.ones, out=self.row)  # (H, B, T, 1) <dweights, weights> per row
+        np.add.reduce(self.tmp, axis=-1, keepdims=True, out=self.row)  # (H, B, T, 1) <dweights, weights> per row
         ds -= self.row
         ds *= w  # (H, B, T, T) through the softmax; padding keys get 0
         np.matmul(ds, self.k, out=self.dq)  # (H, B, T, K)
