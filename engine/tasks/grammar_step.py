@@ -51,9 +51,9 @@ class GrammarStep:
     """``loss_and_grads(views, step)`` for Training on one run's Batches: the mean cross-entropy of
     both readouts and its gradient, returned as one flat vector in the packed parameter order."""
 
-    def __init__(self, data, dtype, blas=HAS_BLAS):
+    def __init__(self, data, dtype, blas=None):
         self.dtype = dt = np.dtype(dtype)
-        self.blas = blas  # run the readout products with matmul (numpy with BLAS) or einsum (without)
+        self.blas = HAS_BLAS if blas is None else blas  # readout products by matmul (BLAS) or einsum (none)
         S, B, T = data.rows.shape
         D = data.table.shape[1]
         W = D - T

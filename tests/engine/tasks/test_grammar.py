@@ -222,8 +222,11 @@ def _recorded_losses():
     return json.loads((Path(__file__).with_name("data") / "grammar_losses.json").read_text())
 
 
+@pytest.mark.parametrize("blas", [True, False], ids=["matmul", "einsum as in Pyodide"])
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
-def test_losses_match_the_recorded_run_to_1e_6(seed):
+def test_losses_match_the_recorded_run_to_1e_6(seed, blas, monkeypatch):
+    from engine.tasks import grammar_step
+    monkeypatch.setattr(grammar_step, "HAS_BLAS", blas)
     recorded = _recorded_losses()
     assert recorded["config"] == GrammarConfig().__dict__, "the default config changed: rerun the recorder"
     losses = train_grammar_model(seed=seed).losses
