@@ -89,8 +89,8 @@ class Sentences:
     @property
     def target_words(self):
         """The words the readouts must name: whatever word sits at each target position."""
-        n = len(self.words)
-        return np.take_along_axis(self.words, self.targets.reshape(n, -1), axis=1).reshape(self.targets.shape)  # (N, T, 2)
+        n, T = self.words.shape
+        return self.words.ravel().take(np.arange(n)[:, None, None] * T + self.targets)  # (N, T, 2), one gather
 
     def take(self, idx):
         """The sentences at idx (a slice, indices or a mask)."""
@@ -105,7 +105,7 @@ def _from_slots(slot_words, shape):
     """Sentences from each slot's word (N, 8) and each sentence's shape (N,)."""
     padded = np.concatenate((slot_words, np.full((len(shape), 1), -1)), axis=1)  # (N, 9) slot 8 = past the end
     words = np.take_along_axis(padded, SLOT_OF_POS[shape], axis=1)  # (N, T)
-    targets = SHAPE_TARGETS[shape] * (words >= 0)[..., None]  # (N, T, 2)
+    targets = SHAPE_TARGETS[shape]  # (N, T, 2); 0 past the end, as _shape_tables leaves it
     return Sentences(words, SHAPE_LENGTHS[shape], targets)
 
 
