@@ -24,11 +24,13 @@ def time_numpy(seed, config, repeats):
 
 
 def time_torch(seed, config, repeats):
-    """Same weights, same batches, same Adam settings, same precision, autograd for the gradients."""
+    """Same weights, same batches, same Adam settings, same precision, autograd for the gradients;
+    on one thread, as the reader's Pyodide has one."""
     try:
         import torch
     except ImportError:
         return None
+    torch.set_num_threads(1)
     rng = np.random.default_rng(seed)
     start = init_params(rng, config)  # same draw order as train_grammar_model
     data = draw_batches(rng, config, config.steps).sentences

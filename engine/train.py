@@ -156,7 +156,8 @@ class Training:
     """A run advanced one step at a time, so a caller can stop between steps: the browser's
     worker interleaves slices of steps with its messages (a cancel, another figure's request).
 
-    ``loss_and_grads(views, step) -> (loss, grads)`` must be seeded by step. ``params`` is a
+    ``loss_and_grads(views, step) -> (loss, grads)`` must be seeded by step; grads is a dict
+    like params, or already one flat vector in params' order (no copy needed). ``params`` is a
     dict of arrays (copied into one ``dtype`` buffer, never modified); ``optimizer.step(flat,
     grad)`` updates that buffer in place. Checkpoints are taken at the start and every
     ``checkpoint_every`` steps.
@@ -187,7 +188,7 @@ class Training:
         """One update; the loss is the batch's before it."""
         step = self.done_steps
         loss, grads = self.loss_and_grads(self.views, step)
-        self.optimizer.step(self.flat, flatten(grads, self.names))
+        self.optimizer.step(self.flat, grads if isinstance(grads, np.ndarray) else flatten(grads, self.names))
         self.result.losses.append(loss)
         if self.checkpoint_every and (step + 1) % self.checkpoint_every == 0:
             self._save(step + 1)

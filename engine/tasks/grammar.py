@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.attention import attention_backward, attention_forward
+from engine.tasks.grammar_step import GrammarStep
 from engine.train import Adam, AdamConfig, cross_entropy_backward, cross_entropy_forward, Training, to_json
 
 DETS = ("the", "a")
@@ -88,8 +89,8 @@ class Sentences:
     @property
     def target_words(self):
         """The words the readouts must name: whatever word sits at each target position."""
-        n = len(self.words)
-        return np.take_along_axis(self.words, self.targets.reshape(n, -1), axis=1).reshape(self.targets.shape)  # (N, T, 2)
+        n, T = self.words.shape
+        return self.words.ravel().take(np.arange(n)[:, None, None] * T + self.targets)  # (N, T, 2), one gather
 
     def take(self, idx):
         """The sentences at idx (a slice, indices or a mask)."""
@@ -104,7 +105,7 @@ def _from_slots(slot_words, shape):
     """Sentences from each slot's word (N, 8) and each sentence's shape (N,)."""
     padded = np.concatenate((slot_words, np.full((len(shape), 1), -1)), axis=1)  # (N, 9) slot 8 = past the end
     words = np.take_along_axis(padded, SLOT_OF_POS[shape], axis=1)  # (N, T)
-    targets = SHAPE_TARGETS[shape] * (words >= 0)[..., None]  # (N, T, 2)
+    targets = SHAPE_TARGETS[shape]  # (N, T, 2); 0 past the end, as _shape_tables leaves it
     return Sentences(words, SHAPE_LENGTHS[shape], targets)
 
 
@@ -223,7 +224,9 @@ def model_backward(dlogits, params, cache):
 
 
 def loss_and_grads(params, x, valid, target_words):
-    """Mean cross-entropy over both targets of every real word; target_words is (2, N*T)."""
+    """Mean cross-entropy over both targets of every real word; target_words is (2, N*T). The plain
+    composition of the forward/backward pairs: training runs grammar_step.GrammarStep, the same
+    computation in fewer numpy calls, which the tests hold to this."""
     logits, cache = model_forward(params, x, valid)
     loss, ce = cross_entropy_forward(logits, target_words, valid.reshape(-1), axis=1)
     return loss, model_backward(cross_entropy_backward(1.0, ce), params, cache)
@@ -341,12 +344,9 @@ def grammar_training(seed=0, steps=None, config=GrammarConfig()):
     params = init_params(rng, config)
     data = draw_batches(rng, config, steps)
 
-    def step_fn(views, step):
-        return loss_and_grads(views, data.x(step), data.valid[step], data.target_words[step])
-
     dt = np.dtype(config.dtype)
     optimizer = Adam(sum(p.size for p in params.values()), AdamConfig(lr=config.lr), dt)
-    training = Training(step_fn, params, optimizer, steps, config.checkpoint_every, dt)
+    training = Training(GrammarStep(data, dt), params, optimizer, steps, config.checkpoint_every, dt)
 
     def finish():
         return GrammarRun(config, seed, training.finish(), data.sentences.words)

@@ -149,6 +149,23 @@ def test_train_checkpoints_the_start_and_every_n_steps():
     assert len(result.losses) == 10 and not result.cancelled
 
 
+def test_a_flat_gradient_vector_trains_like_the_dict():
+    start = {"w": np.array([1.0, 2.0]), "b": np.array([[0.5], [-1.0]])}
+
+    def as_dict(v, step):
+        return float((v["w"] ** 2).sum() + (v["b"] ** 2).sum()), {"w": 2 * v["w"], "b": 2 * v["b"]}
+
+    def as_flat(v, step):
+        loss, g = as_dict(v, step)
+        return loss, np.concatenate([g["w"], g["b"].ravel()])  # packed order: w, then b
+
+    a = train(as_dict, start, Adam(4, AdamConfig(lr=0.1)), steps=5)
+    b = train(as_flat, start, Adam(4, AdamConfig(lr=0.1)), steps=5)
+    assert a.losses == b.losses
+    for n in start:
+        np.testing.assert_array_equal(a.params[n], b.params[n])
+
+
 def test_callback_sees_every_step_and_can_stop_by_returning_false():
     seen = []
 

@@ -212,3 +212,22 @@ def test_an_ablated_head_reads_the_same_for_every_word_and_keeps_its_weights():
     # The mean is over real words only: padding rows (all-zero inputs) would pull it elsewhere.
     full, _ = attention_forward(x, run.params["wq"], run.params["wk"], run.params["wv"], mask=s.valid[:, None, :])
     np.testing.assert_allclose(means, full.reshape(full.shape[:-1] + (2, V))[s.valid].mean(axis=0))
+
+
+# ---- the losses are the engine's own, step for step -----------------------------------
+
+def _recorded_losses():
+    """Per-step losses written by record_grammar_losses.py from the engine before the fused step."""
+    from pathlib import Path
+    return json.loads((Path(__file__).with_name("data") / "grammar_losses.json").read_text())
+
+
+@pytest.mark.parametrize("blas", [True, False], ids=["matmul", "einsum as in Pyodide"])
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_losses_match_the_recorded_run_to_1e_6(seed, blas, monkeypatch):
+    from engine.tasks import grammar_step
+    monkeypatch.setattr(grammar_step, "HAS_BLAS", blas)
+    recorded = _recorded_losses()
+    assert recorded["config"] == GrammarConfig().__dict__, "the default config changed: rerun the recorder"
+    losses = train_grammar_model(seed=seed).losses
+    np.testing.assert_allclose(losses, recorded["losses"][str(seed)], rtol=0, atol=1e-6)
