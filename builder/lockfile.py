@@ -10,6 +10,7 @@ the lock untouched and the worker loads the engine wheel by its URL (`available(
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import tempfile
@@ -58,5 +59,16 @@ def add_wheel(lock_path: Path, rel: str, wheel: bytes) -> bytes:
         if done.returncode != 0:
             last = (done.stderr.strip() or done.stdout.strip() or "no output").splitlines()[-1]
             raise BuildError(lock_path, None, f"pyodide lockfile add-wheels failed: {last[:200]}")
-        _done[key] = (tmp / "out.json").read_bytes()
+        _done[key] = _only_new_entries(lock, (tmp / "out.json").read_bytes())
     return _done[key]
+
+
+def _only_new_entries(lock: bytes, written: bytes) -> bytes:
+    """Pyodide's lock with just the entries the tool added: the tool rewrites what it reads (on
+    Pyodide 0.29's lock it drops `info.version` and adds `tool`), and the site must ship Pyodide's
+    own entries as Pyodide wrote them."""
+    original, new = json.loads(lock), json.loads(written)
+    for name, entry in new["packages"].items():
+        if name not in original["packages"]:
+            original["packages"][name] = entry
+    return json.dumps(original, separators=(",", ":")).encode()

@@ -123,9 +123,9 @@ def build_page_with(block, content, built) -> str:
 
 
 def test_good_links_are_kept_and_md_links_point_at_pages(content, built):
-    html = build_page_with("\n[this](04-scores-to-weights.md#why-divide-by-d), [home](index.html), "
+    html = build_page_with("\n[this](04-scores-to-weights.md#why-divide-by-a-square-root), [home](index.html), "
                            "[web](https://example.org/x.md), [here](#temperature-how-sure-the-softmax-is)\n", content, built)
-    assert 'href="04-scores-to-weights.html#why-divide-by-d"' in html
+    assert 'href="04-scores-to-weights.html#why-divide-by-a-square-root"' in html
     assert 'href="https://example.org/x.md"' in html and 'href="index.html"' in html
 
 

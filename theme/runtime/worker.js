@@ -135,6 +135,8 @@ async function boot(config) {
   status("loading", "engine", "Starting Python: loading the attention engine… 85%");
   try {
     engine = pyodide.pyimport("engine.figures");
+    // Training draws its batches with numpy.random: imported now, it is not paid on a Retrain click.
+    pyodide.runPython("import numpy.random");
   } catch (err) {
     throw unavailable("engine", "The attention engine failed to load: " + (err.message || err));
   }
