@@ -29,3 +29,18 @@ def test_math_is_not_clipped_or_enlarged(new_context, base_url, which):
     assert found["clipped"] == [], f"display math clipped by its scroll box: {found['clipped']}"
     assert found["enlarged"] == [], f"inline math larger than its text: {found['enlarged']}"
     assert found["wrapping"] == 0
+
+
+@pytest.mark.parametrize("which", [c for c in CHAPTERS if c[:2] in ("05", "08", "10")])  # long displays
+def test_wide_formulas_wrap_at_375px_instead_of_scrolling(new_context, base_url, which):
+    page = new_context(viewport={"width": 375, "height": 800}, java_script_enabled=False).new_page()
+    page.goto(base_url + which)
+    found = page.evaluate("""() => ({
+      scrolling: [...document.querySelectorAll('.math-display')].filter((d) => d.scrollWidth > d.clientWidth)
+        .map((d) => d.textContent.slice(0, 40)),
+      wrapped: [...document.querySelectorAll('.math-display')].filter((d) => {
+        const tops = new Set([...d.querySelectorAll('math')].map((m) => Math.round(m.getBoundingClientRect().top)));
+        return tops.size > 1; }).length,
+    })""")
+    assert found["scrolling"] == [], f"display formulas that scroll at 375 px: {found['scrolling']}"
+    assert found["wrapped"] >= 1, "no display formula wraps onto a second line at 375 px"
