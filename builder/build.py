@@ -30,6 +30,7 @@ from .links import check_links
 from .lockfile import add_wheel
 from .bundle import editor_bundle
 from .markdown_render import render
+from .math_font import PATH as MATH_FONT, characters, math_font
 from .pages import environment
 from .references import Bibliography, citing_chapters, uncited_warnings
 from .references import load as load_bibliography
@@ -226,6 +227,8 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
     except jinja2.TemplateError as err:
         raise BuildError(getattr(err, "filename", None) or paths.theme / "templates",
                          getattr(err, "lineno", None), f"template error: {err.message}") from None
+    if any("<math" in ch.html for ch in chapters):
+        site.files[MATH_FONT] = math_font(characters([ch.html for ch in chapters]))
     site.files.update(search_index({ch.url: site.files[ch.url] for ch in chapters}, paths.node_modules))
     site.files[".nojekyll"] = b""
     site.files[MARKER] = (json.dumps(runtime_config, indent=2) + "\n").encode()
