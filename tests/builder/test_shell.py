@@ -92,13 +92,17 @@ def test_every_page_links_the_favicon_drawn_from_the_palette(small_site):
     assert all(colours[role] in icon for role in ("query", "key", "value"))
 
 
-def test_every_font_rule_uses_one_of_the_three_stacks(small_site):
+def test_every_font_rule_uses_one_of_the_four_stacks(small_site):
     css = small_site.files["assets/css/site.css"].decode()
-    stacks = dict(re.findall(r"--(font-(?:text|ui|mono)):\s*([^;]+);", css))
-    assert set(stacks) == {"font-text", "font-ui", "font-mono"}
-    assert all(stack.rstrip().endswith(("serif", "sans-serif", "monospace")) for stack in stacks.values())
-    assert "@font-face" not in css and "url(" not in css  # system fonts: nothing to download
-    rules = re.findall(r"(?<![-\w])font(?:-family)?\s*:\s*([^;}]+)", css)
+    stacks = dict(re.findall(r"--(font-(?:text|ui|mono|math)):\s*([^;]+);", css))
+    assert set(stacks) == {"font-text", "font-ui", "font-mono", "font-math"}
+    assert all(stack.rstrip().endswith(("serif", "sans-serif", "monospace", "math")) for stack in stacks.values())
+    # System fonts for text: the one font downloaded is the math font, and only where formulas use it.
+    faces = re.findall(r"@font-face \{[^}]*\}", css)
+    assert faces == ['@font-face { font-family: "Series Math"; src: url("../fonts/math.woff2") format("woff2"); '
+                     'font-display: block; }']
+    assert css.count("url(") == 1
+    rules = re.findall(r"(?<![-\w])font(?:-family)?\s*:\s*([^;}]+)", css.replace(faces[0], ""))
     assert len(rules) > 20
     odd = [r for r in rules if "var(--font-" not in r and r.strip() != "inherit"]
     assert not odd, f"font rules that pick their own family: {odd[:5]}"
