@@ -174,7 +174,7 @@ def _assets(theme: Path, live_reload: bool = False) -> tuple[dict[str, Path], di
                 copies[f"{dest}/{p.name}"] = p
     sheets = [theme / "css" / "site.css", *sorted((theme / "figures").glob("*.css"))]
     colours = palette.load(theme / "palette.toml")
-    css = palette.css(colours).encode()  # the custom properties first
+    css = palette.css(colours, palette.load_dark(theme / "palette.toml")).encode()  # the custom properties first
     css += b"".join(f"/* {p.relative_to(theme).as_posix()} */\n".encode() + p.read_bytes() for p in sheets)
     return copies, {"assets/css/site.css": css, FAVICON: favicon_svg(colours)}
 
