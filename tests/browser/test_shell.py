@@ -45,8 +45,11 @@ def test_search_finds_chapters_offline_under_a_sub_path(new_context, site, serve
     results.first.locator("a").click()
     expect(page.locator("article.chapter h1")).to_be_visible()
     assert page.url.startswith(base)
-    page.goto(base + "search.html?q=zzzqqq")
-    expect(page.locator("[data-search-status]")).to_have_text("No chapter mentions “zzzqqq”.")
+    # Pagefind backtracks a word it lacks to the longest prefix it has (Pagefind/pagefind#599), and
+    # formulas index one-letter words (x, q, z): a word that matches nothing starts with a letter
+    # the series never uses.
+    page.goto(base + "search.html?q=ŋŋŋqqq")
+    expect(page.locator("[data-search-status]")).to_have_text("No chapter mentions “ŋŋŋqqq”.")
     assert outside == [] and errors == [], (outside, errors)
 
 
