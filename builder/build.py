@@ -41,7 +41,6 @@ from .source import ScannedSource, scan, substitute
 from .wheel import build_wheel
 
 
-RE_VIEWBOX = re.compile(r'viewBox="0 0 ([0-9.]+) ([0-9.]+)"')
 MARKER = "runtime.json"  # every build writes it; a folder without it is not ours to replace
 
 
@@ -79,16 +78,6 @@ class Chapter:
         line between them, below the title."""
         head, sep, rest = self.html.partition("</h1>")
         return (head + sep, rest) if sep else ("", self.html)
-
-    def thumbnail(self) -> dict | None:
-        """The first figure's static drawing, for the contents page: its path and size (from the
-        SVG's viewBox, so the page reserves the space before the image loads), or None."""
-        if not self.figures:
-            return None
-        fig = self.figures[0]
-        m = RE_VIEWBOX.search(fig.svg[:4000].decode("utf-8", "replace"))
-        width, height = (round(float(m.group(1))), round(float(m.group(2)))) if m else (400, 250)
-        return {"src": fig.svg_path, "width": width, "height": height}
 
     @property
     def uses_python(self) -> bool:
