@@ -10,7 +10,6 @@ import difflib
 import hashlib
 import html
 import json
-import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
