@@ -16,8 +16,6 @@ KNOWN = {  # (figure, width) -> what is still wrong
     ("dot-product", 375): "the plot is scaled to fit, its labels to 11 px",
     ("sinusoids", 375): "10 px values", ("sinusoids", 1280): "10 px values",
     ("tiled-attention", 375): "10 px scores in the tiles", ("tiled-attention", 1280): "10 px scores in the tiles",
-    ("worked-mixture", 375): "'head 2' runs into 'bank 0.09' (figure 5.1's plot)",
-    ("worked-mixture", 1280): "'head 2' runs into 'bank 0.09' (figure 5.1's plot)",
     ("word-map", 1280): "'hungry' and 'wide' sit on each other",
     ("quadratic-cost", 1280): "the last two tick labels touch",
 }
