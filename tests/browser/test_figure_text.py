@@ -16,8 +16,6 @@ KNOWN = {  # (figure, width) -> what is still wrong
     ("dot-product", 375): "the plot is scaled to fit, its labels to 11 px",
     ("sinusoids", 375): "10 px values", ("sinusoids", 1280): "10 px values",
     ("tiled-attention", 375): "10 px scores in the tiles", ("tiled-attention", 1280): "10 px scores in the tiles",
-    ("word-map", 1280): "'hungry' and 'wide' sit on each other",
-    ("quadratic-cost", 1280): "the last two tick labels touch",
 }
 
 # Each text's box in its own coordinates, turned into the screen quad it is drawn as (rotation
