@@ -14,8 +14,6 @@ KNOWN = {  # (figure, width) -> what is still wrong
     ("attention-matrix", 375): "9 px weights in the cells; the legend line runs into the key words",
     ("attention-matrix", 1280): "9 px weights in the cells",
     ("dot-product", 375): "the plot is scaled to fit, its labels to 11 px",
-    ("sinusoids", 375): "10 px values", ("sinusoids", 1280): "10 px values",
-    ("tiled-attention", 375): "10 px scores in the tiles", ("tiled-attention", 1280): "10 px scores in the tiles",
 }
 
 # Each text's box in its own coordinates, turned into the screen quad it is drawn as (rotation
