@@ -10,7 +10,6 @@ import difflib
 import hashlib
 import html
 import json
-import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +29,7 @@ from .links import check_links
 from . import lockfile
 from .bundle import editor_bundle
 from .markdown_render import render
+from .math_font import PATH as MATH_FONT, characters, math_font
 from .pages import environment
 from .references import Bibliography, citing_chapters, uncited_warnings
 from .references import load as load_bibliography
@@ -42,7 +42,6 @@ from .wheel import build_wheel
 
 
 ROOT = Path(__file__).resolve().parents[1]
-RE_VIEWBOX = re.compile(r'viewBox="0 0 ([0-9.]+) ([0-9.]+)"')
 MARKER = "runtime.json"  # every build writes it; a folder without it is not ours to replace
 
 
@@ -80,16 +79,6 @@ class Chapter:
         line between them, below the title."""
         head, sep, rest = self.html.partition("</h1>")
         return (head + sep, rest) if sep else ("", self.html)
-
-    def thumbnail(self) -> dict | None:
-        """The first figure's static drawing, for the contents page: its path and size (from the
-        SVG's viewBox, so the page reserves the space before the image loads), or None."""
-        if not self.figures:
-            return None
-        fig = self.figures[0]
-        m = RE_VIEWBOX.search(fig.svg[:4000].decode("utf-8", "replace"))
-        width, height = (round(float(m.group(1))), round(float(m.group(2)))) if m else (400, 250)
-        return {"src": fig.svg_path, "width": width, "height": height}
 
     @property
     def has_live_figure(self) -> bool:
@@ -194,7 +183,7 @@ def _assets(theme: Path, live_reload: bool = False) -> tuple[dict[str, Path], di
                 copies[f"{dest}/{p.name}"] = p
     sheets = [theme / "css" / "site.css", *sorted((theme / "figures").glob("*.css"))]
     colours = palette.load(theme / "palette.toml")
-    css = palette.css(colours).encode()  # the custom properties first
+    css = palette.css(colours, palette.load_dark(theme / "palette.toml")).encode()  # the custom properties first
     css += b"".join(f"/* {p.relative_to(theme).as_posix()} */\n".encode() + p.read_bytes() for p in sheets)
     return copies, {"assets/css/site.css": css, FAVICON: favicon_svg(colours)}
 
@@ -255,6 +244,8 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
     except jinja2.TemplateError as err:
         raise BuildError(getattr(err, "filename", None) or paths.theme / "templates",
                          getattr(err, "lineno", None), f"template error: {err.message}") from None
+    if any("<math" in ch.html for ch in chapters):
+        site.files[MATH_FONT] = math_font(characters([ch.html for ch in chapters]))
     site.files.update(search_index({ch.url: site.files[ch.url] for ch in chapters}, paths.node_modules))
     site.files[".nojekyll"] = b""
     site.files[MARKER] = (json.dumps(runtime_config, indent=2) + "\n").encode()

@@ -15,6 +15,7 @@ from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
 from .errors import clip
+from .math_break import pieces
 
 ROLES = ("query", "key", "value")
 RE_ROLE = re.compile(r"\\(" + "|".join(ROLES) + r")(?![A-Za-z])")
@@ -88,6 +89,25 @@ def to_mathml(latex: str, display: bool) -> str:
     return mathml if "\\nolimits" in latex else _movable_limits(mathml)
 
 
+def display_mathml(latex: str) -> str:
+    """A display formula as MathML: one <math>, or, where it has top-level places to break
+    (builder/math_break.py), one inline <math> in display style per piece, with a line-break
+    opportunity before each relation and a space at each \\quad or \\qquad, so a narrow screen
+    wraps the formula instead of scrolling it."""
+    whole = to_mathml(latex, display=True)  # checks the formula as a whole, and is the one-piece answer
+    parts = pieces(latex)
+    if len(parts) == 1:
+        return whole
+    out = []
+    for join, piece in parts:
+        if join == "relation":
+            out.append("<wbr>")
+        elif join:
+            out.append(f'<span class="math-{join}"> </span>')
+        out.append(to_mathml(piece, display=True).replace('<math display="block">', '<math displaystyle="true">', 1))
+    return "".join(out)
+
+
 def _movable_limits(mathml: str) -> str:
     """msub/msubsup on a big operator (sum, prod, max, ...) become munder/munderover with
     movablelimits: limits below and above in display math, beside the sign inline and in fractions."""
@@ -134,7 +154,7 @@ class _MathTreeprocessor(Treeprocessor):
                 # Display formulas reach here as Markdown left them, with <, > and & escaped as
                 # entities (inline ones arrive untouched): LaTeX must see the characters themselves.
                 latex = html.unescape(m.group(1)) if el.tag == "div" else m.group(1)
-                mathml = to_mathml(latex, display=el.tag == "div")
+                mathml = display_mathml(latex) if el.tag == "div" else to_mathml(latex, display=False)
                 el.set("class", "math-display" if el.tag == "div" else "math")
                 el.text = self.md.htmlStash.store(mathml)
                 if el.tag == "span":

@@ -13,6 +13,7 @@ import subprocess
 from pathlib import Path
 
 from .errors import BuildError
+from .math_text import linear_math
 
 SCRIPT = Path(__file__).with_name("search_index.mjs")
 PREFIX = "pagefind/"
@@ -21,11 +22,12 @@ UNUSED = ("pagefind-ui", "pagefind-modular-ui", "pagefind-component-ui", "pagefi
 
 def search_index(pages: dict[str, bytes], node_modules: Path) -> dict[str, bytes]:
     """dist-relative path -> bytes of the Pagefind bundle indexing `pages` (url -> HTML). Pages
-    mark what is indexed with data-pagefind-body; pages without it are left out."""
+    mark what is indexed with data-pagefind-body; pages without it are left out. Formulas are
+    indexed as lines of text (builder/math_text.py), so excerpts read `QKᵀ/√dₖ`, not `QK⊤dk`."""
     library = node_modules / "pagefind" / "lib" / "index.js"
     if not library.is_file():
         raise BuildError(library, None, "pagefind is missing (the search index is built with it): run 'npm ci'")
-    payload = json.dumps([{"url": url, "content": html.decode()} for url, html in sorted(pages.items())])
+    payload = json.dumps([{"url": url, "content": linear_math(html.decode())} for url, html in sorted(pages.items())])
     try:
         result = subprocess.run(["node", str(SCRIPT), str(library)], input=payload, capture_output=True,
                                 text=True, timeout=300)

@@ -83,7 +83,7 @@ def render(use, path) -> Rendered:
     body = (
         f'<div class="exercise-editor">{_code(use.options["starter"], "exercise-starter")}</div>'
         '<div class="exercise-actions" hidden>'
-        '<button type="button" data-action="run">Run</button>'
+        '<button type="button" class="primary" data-action="run">Run</button>'
         '<button type="button" data-action="reset">Reset</button>'
         '<button type="button" data-action="hint">Show a hint</button></div>'
         f'<p class="exercise-result" data-exercise-result data-state="idle" role="status" aria-live="polite">'

@@ -113,7 +113,7 @@ def render(use, path) -> Rendered:
     body = (
         f'<fieldset class="quiz-choices" aria-labelledby="quiz-{esc(qid)}-question quiz-{esc(qid)}-hint">'
         f'<legend class="quiz-hint" id="quiz-{esc(qid)}-hint">{hint}</legend><ul>{items}</ul></fieldset>'
-        f'<div class="quiz-actions"><button type="button" class="quiz-check" hidden>Check</button></div>'
+        f'<div class="quiz-actions"><button type="button" class="quiz-check primary" hidden>Check</button></div>'
         f'<p class="quiz-feedback" role="status" aria-live="polite"></p>'
         f'<details class="quiz-answers"><summary>Answers and why</summary><ul>{why}</ul></details>'
     )

@@ -1,8 +1,8 @@
 """The site shell in Chromium: search offline under a sub-path, no failed request (favicon), the
-status line below the title, the Numbers disclosure, and the contents page's thumbnails."""
+status line below the title, the Numbers disclosure, and the contents page."""
 from __future__ import annotations
 
-from .conftest import CDN, CHAPTER, expect, wait_for_fallback
+from .conftest import CDN, CHAPTER, expect
 
 
 def _recorder(page) -> list[str]:
@@ -45,8 +45,11 @@ def test_search_finds_chapters_offline_under_a_sub_path(new_context, site, serve
     results.first.locator("a").click()
     expect(page.locator("article.chapter h1")).to_be_visible()
     assert page.url.startswith(base)
-    page.goto(base + "search.html?q=zzzqqq")
-    expect(page.locator("[data-search-status]")).to_have_text("No chapter mentions “zzzqqq”.")
+    # Pagefind backtracks a word it lacks to the longest prefix it has (Pagefind/pagefind#599), and
+    # formulas index one-letter words (x, q, z): a word that matches nothing starts with a letter
+    # the series never uses.
+    page.goto(base + "search.html?q=ŋŋŋqqq")
+    expect(page.locator("[data-search-status]")).to_have_text("No chapter mentions “ŋŋŋqqq”.")
     assert outside == [] and errors == [], (outside, errors)
 
 
@@ -85,13 +88,11 @@ def test_status_line_below_the_title_and_numbers_collapsed(new_context, base_url
     assert numbers.locator("li").count() >= 1
 
 
-def test_contents_page_thumbnails_load(new_context, base_url):
+def test_contents_page_lists_the_chapters_in_words(new_context, base_url):
     page = new_context(viewport={"width": 375, "height": 800}).new_page()
     page.goto(base_url + "index.html")
     cards = page.locator(".chapter-card")
     assert cards.count() >= 2
-    thumbs = page.locator(".chapter-card img.chapter-thumb")
-    assert thumbs.count() == cards.count(), "a chapter on the contents page has no thumbnail"
-    for i in range(thumbs.count()):
-        wait_for_fallback(page, thumbs.nth(i))
+    assert page.locator(".chapter-card img").count() == 0  # no thumbnail too small to read
+    assert cards.first.locator(".chapter-card-description").is_visible()
     expect(page.locator("a.start-link")).to_have_attribute("href", "01-why-attention.html")

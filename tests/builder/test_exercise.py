@@ -46,7 +46,7 @@ def test_the_page_holds_task_starter_hints_and_solution(tmp_path):
     assert "<li>Subtract the row&rsquo;s maximum first; <code>x &lt; 0</code> is fine.</li>" in section
     assert '<details class="exercise-solution"><summary>Solution</summary><pre class="exercise-answer">' in section
     assert 'data-exercise-result data-state="idle" role="status"' in section
-    assert '<div class="exercise-actions" hidden><button type="button" data-action="run">Run</button>' in section
+    assert '<div class="exercise-actions" hidden><button type="button" class="primary" data-action="run">Run</button>' in section
     assert '<script type="module" src="assets/js/exercise.js">' in page and 'id="runtime-config"' in page
     bundle = (out / "assets" / "js" / "editor.js").read_bytes()
     assert len(bundle) > 100_000 and b".cm-content" in bundle and b"import " not in bundle[:200]  # CodeMirror, bundled

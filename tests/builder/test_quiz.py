@@ -50,7 +50,7 @@ def test_a_quiz_reads_whole_without_javascript(tmp_path):
 
 def test_several_answers_make_check_boxes_and_a_check_button(tmp_path):
     page = _build(tmp_path, GOOD.replace("answer: a", "answer: [a, b]"))
-    assert page.count('type="checkbox"') == 2 and 'class="quiz-check" hidden>Check</button>' in page
+    assert page.count('type="checkbox"') == 2 and 'class="quiz-check primary" hidden>Check</button>' in page
     assert "Choose every answer that applies." in page
 
 

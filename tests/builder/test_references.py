@@ -58,6 +58,9 @@ def test_citations_are_numbered_by_first_use_and_link_to_the_chapter_list(tmp_pa
     assert [key for key, _ in items] == ["gamma1999", "alpha2001"]
     assert 'href="https://example.org/gamma"' in items[0][1]
     assert 'href="https://doi.org/10.1000/alpha"' in items[1][1] and "Journal of Tests" in items[1][1]
+    references = html[html.index('<section class="references"'):]
+    references = references[:references.index("</section>")]
+    assert references.count('href="bibliography.html"') == 1  # one link under the list, not one per work
 
 
 def test_bibliography_page_lists_only_cited_works_with_the_chapters_citing_them(tmp_path):

@@ -12,7 +12,7 @@ export function mount(root, ctx) {
   let length = data.params.length;
 
   const controls = html("div", { class: "figure-controls" }, root);
-  const group = html("div", { role: "group", "aria-label": "Kind of attention" }, controls);
+  const group = html("div", { class: "segmented", role: "group", "aria-label": "Kind of attention" }, controls);
   const buttons = data.modes.map((m) => {
     const b = html("button", { type: "button", class: "toggle", "data-mode": m }, group, m);
     b.addEventListener("click", () => { mode = m; update(); });

@@ -37,10 +37,11 @@ export function mount(root, ctx) {
   const sticky = html("div", { class: "as-sticky" }, scrolly);
   const wideGrid = grid(sticky, null);
   const steps = html("ol", { class: "as-steps" }, scrolly);
-  const stepItems = stages.map((s, i) => {
+  const stepItems = [];
+  const stepParas = stages.map((s, i) => {
     const li = html("li", { class: "as-step" }, steps);
-    paragraph(li, s, i);
-    return li;
+    stepItems.push(li);
+    return paragraph(li, s, i);
   });
 
   // --- narrow: every stage stacked ----------------------------------------------------------------
@@ -57,6 +58,7 @@ export function mount(root, ctx) {
     const p = html("p", { class: "as-para" }, parent);
     html("strong", {}, p, `${i + 1}. ${s.title}. `);
     p.append(s.text);
+    return p;
   }
 
   /** An n×n table for stage `fixedStage` (null: whichever stage is picked); updated in place. */
@@ -144,12 +146,13 @@ export function mount(root, ctx) {
   back.addEventListener("click", () => setStage(stage - 1, true));
   next.addEventListener("click", () => setStage(stage + 1, true));
 
-  // The paragraph crossing the middle band of the screen picks the stage (wide layout only).
+  // A stage's paragraph crossing the middle line of the screen picks it (wide layout only): the
+  // paragraph, not its taller step box, whose edge reaches the middle long before the words do.
   const observer = new IntersectionObserver((entries) => {
     if (!wide) return;
-    for (const e of entries) if (e.isIntersecting) setStage(stepItems.indexOf(e.target));
-  }, { rootMargin: "-45% 0px -45% 0px" });
-  stepItems.forEach((li) => observer.observe(li));
+    for (const e of entries) if (e.isIntersecting) setStage(stepParas.indexOf(e.target));
+  }, { rootMargin: "-50% 0px -50% 0px" });
+  stepParas.forEach((p) => observer.observe(p));
 
   function layout(w) {
     const isWide = w >= WIDE;

@@ -14,7 +14,7 @@ export function mount(root, ctx) {
   let shown = data.params.shown;
 
   const controls = html("div", { class: "figure-controls" }, root);
-  const group = html("div", { role: "group", "aria-label": "Causal mask" }, controls);
+  const group = html("div", { class: "segmented", role: "group", "aria-label": "Causal mask" }, controls);
   html("span", {}, group, "Mask: ");
   const buttons = data.mode_names.map((m) => {
     const b = html("button", { type: "button", class: "toggle", "data-mode": m }, group, m);

@@ -25,10 +25,10 @@ export function mount(root, ctx) {
   function layout(width) {
     const wide = width >= 560;
     const side = Math.min(wide ? 200 : width - 40, 240);
-    const chartW = wide ? width - side - 40 : width;
+    const chartW = wide ? width - side - 64 : width;
     const chartH = wide ? side + 50 : 230;
     const gx = 20, gy = 22;
-    const cx = wide ? side + 40 : 0, cy = wide ? 0 : side + 64;
+    const cx = wide ? side + 64 : 0, cy = wide ? 0 : side + 64;  // wide: room for the grid's caption lines
     const h = Math.max(cy + chartH, wide ? gy + side + 36 : 0) + 4;
     set(s, { width, height: h, viewBox: `0 0 ${width} ${h}` });
     s.replaceChildren();
@@ -51,10 +51,12 @@ export function mount(root, ctx) {
     const sx = linear(data.x_range, [cx + pad.l, cx + chartW - pad.r]);
     const sy = linear(data.y_range, [cy + chartH - pad.b, cy + pad.t]);
     const chart = svg("g", {}, s);
+    // Every other length is labelled where a label ("1,000,000" at 12 px) is wider than a tick's room.
+    const room = Math.abs(sx(data.x_ticks[1].at) - sx(data.x_ticks[0].at));
     for (const t of data.x_ticks) {
       svg("line", { x1: sx(t.at), x2: sx(t.at), y1: sy(data.y_range[0]), y2: sy(data.y_range[1]), class: "grid" }, chart);
       svg("text", { x: sx(t.at), y: sy(data.y_range[0]) + 14, class: "tick", "text-anchor": "middle" }, chart)
-        .textContent = wide || t.at % 2 === 1 ? t.label : "";
+        .textContent = room >= 64 || t.at % 2 === 1 ? t.label : "";
     }
     for (const t of data.y_ticks) {
       svg("line", { x1: sx(data.x_range[0]), x2: sx(data.x_range[1]), y1: sy(t.at), y2: sy(t.at), class: "grid" }, chart);

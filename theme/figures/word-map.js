@@ -9,7 +9,7 @@ import { fill, fillAll } from "../js/text.js";
 
 const SHAPES = { animal: "circle", place: "square", describing: "triangle" };
 const GROUP_NAMES = { animal: "animals", place: "places", describing: "describing words" };
-const CHAR_W = 6.4; // rough width of one character of an 11px label, for placing labels
+const CHAR_W = 7.2; // rough width of one character of a 12px label, for placing labels
 const MAX_H = 520;
 
 function marker(kind, x, y, parent, cls) {
@@ -29,7 +29,7 @@ function placeLabels(words, pts, w, h) {
   const placed = [];
   for (const i of order) {
     const [px, py] = pts[i];
-    const tw = words[i].length * CHAR_W, th = 11;
+    const tw = words[i].length * CHAR_W, th = 14;
     let best = null;
     for (const ring of [7, 18, 30, 44, 60]) {
       for (const [dx, dy] of dirs) {

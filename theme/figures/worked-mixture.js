@@ -1,11 +1,11 @@
 // worked-mixture: one head's whole calculation at one position, printed step by step from the
 // engine's numbers (dot products term by term, exponentials, total, weights, weighted sum of
-// values), beside a plot of the values and the mixture. A radio pair switches between two heads.
+// values), above a plot of the values and the mixture. A radio pair switches between two heads.
 // Both heads are in the embedded data, so switching needs no Python: both are drawn once and
 // the radios show one or the other. The arithmetic, the plot's labels and the key numbers are the
 // model's text: the view formats no number.
 import { linear, ticks } from "../js/scale.js";
-import { html, svg } from "../js/svg.js";
+import { html, set, svg } from "../js/svg.js";
 
 export function mount(root, ctx) {
   const data = ctx.data;
@@ -60,7 +60,7 @@ export function mount(root, ctx) {
     const values = head.values;
     const other = data.heads[1 - h];
     if (values[0].length !== 2) return null;
-    const size = 240, pad = 28;
+    const size = 300, pad = 30;
     const all = [...values, head.output, other.output].flat();
     const lo = Math.min(0, ...all) - 0.25, hi = Math.max(...all) + 0.45;
     const sx = linear([lo, hi], [pad, size - pad]), sy = linear([lo, hi], [size - pad, pad]);
@@ -75,18 +75,27 @@ export function mount(root, ctx) {
       svg("line", { x1: sx(head.output[0]), y1: sy(head.output[1]), x2: sx(v[0]), y2: sy(v[1]),
         class: "wm-pull", "stroke-width": 0.5 + 6 * head.weights[j] }, s);
     });
-    values.forEach((v, j) => {
-      svg("circle", { cx: sx(v[0]), cy: sy(v[1]), r: 5, class: "wm-value" }, s);
-      const right = sx(v[0]) < size - 90;
-      svg("text", { x: sx(v[0]) + (right ? 8 : -8), y: sy(v[1]) - 7, class: "wm-value-text",
-        "text-anchor": right ? "start" : "end" }, s).textContent = data.text.worked[h].points[j];
-    });
+    values.forEach((v) => svg("circle", { cx: sx(v[0]), cy: sy(v[1]), r: 5, class: "wm-value" }, s));
     svg("circle", { cx: sx(other.output[0]), cy: sy(other.output[1]), r: 4, class: "wm-other" }, s);
-    svg("text", { x: sx(other.output[0]) + 7, y: sy(other.output[1]) + 14, class: "tick" }, s)
-      .textContent = `head ${2 - h}`;
     svg("rect", { x: sx(head.output[0]) - 5, y: sy(head.output[1]) - 5, width: 10, height: 10, class: "prediction" }, s);
-    svg("text", { x: sx(head.output[0]) + 8, y: sy(head.output[1]) + 14, class: "prediction-text" }, s)
-      .textContent = "output";
+    // Labels beside their marks, each at the first of four corners where it overlaps no label placed
+    // before it and stays inside the plot (the points can sit close: figure 5.1's two heads).
+    const placed = [];
+    const label = (x, y, text, cls) => {
+      const el = svg("text", { class: cls }, s);
+      el.textContent = text;
+      const corners = [[8, -8, "start"], [-8, -8, "end"], [8, 16, "start"], [-8, 16, "end"]];
+      for (const [dx, dy, anchor] of corners) {
+        set(el, { x: x + dx, y: y + dy, "text-anchor": anchor });
+        const b = el.getBBox();
+        const inside = b.width === 0 || (b.x >= 0 && b.x + b.width <= size && b.y >= 0 && b.y + b.height <= size);
+        if (inside && !placed.some((o) => b.x < o.x + o.width && o.x < b.x + b.width && b.y < o.y + o.height && o.y < b.y + b.height)) break;
+      }
+      placed.push(el.getBBox());
+    };
+    values.forEach((v, j) => label(sx(v[0]), sy(v[1]), data.text.worked[h].points[j], "wm-value-text"));
+    label(sx(other.output[0]), sy(other.output[1]), `head ${2 - h}`, "tick");
+    label(sx(head.output[0]), sy(head.output[1]), "output", "prediction-text");
     return s;
   }
 

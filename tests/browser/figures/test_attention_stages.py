@@ -83,6 +83,25 @@ def test_scrolling_the_paragraphs_picks_the_stage_while_the_grid_sticks(open_cha
     assert chapter.page_errors == []
 
 
+def test_the_stage_changes_when_its_paragraph_crosses_the_middle_of_the_screen(open_chapter, url):
+    """Not when the step's taller box does: with the next paragraph still below the middle, the
+    stage shown is the one whose words are being read."""
+    chapter, data, figure = opened(open_chapter, url, NAME, viewport={"width": 1200, "height": 800})
+    page, titles = chapter.page, [s["title"] for s in data["text"]["stages"]]
+    caption = "document.querySelector('.as-sticky .as-grid caption').textContent"
+    place = """([s, offset]) => { const p = document.querySelectorAll('.as-step .as-para')[s];
+      window.scrollBy(0, p.getBoundingClientRect().top - (innerHeight / 2 + offset)); }"""
+    for s in range(len(titles) - 1):
+        page.evaluate(place, [s, -20])  # paragraph s's first line just past the middle
+        page.wait_for_function(f"(t) => {caption}.startsWith(t)", arg=titles[s])
+        page.evaluate(place, [s + 1, 40])  # the next paragraph's top still 40 px below the middle
+        page.wait_for_timeout(300)
+        assert page.evaluate(caption).startswith(titles[s]), f"stage {s + 2} shown while stage {s + 1} is read"
+        page.evaluate(place, [s + 1, -20])
+        page.wait_for_function(f"(t) => {caption}.startsWith(t)", arg=titles[s + 1])
+    assert chapter.page_errors == []
+
+
 def test_slider_and_rows_by_keyboard_and_click(open_chapter, url):
     chapter, data, figure = opened(open_chapter, url, NAME, viewport={"width": 1200, "height": 800})
     start = data["start"]

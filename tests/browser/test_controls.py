@@ -1,0 +1,50 @@
+"""One set of controls (theme/css/site.css): every button, select, slider, radio, check box and
+disclosure on every chapter is a 44 px touch target at 375 px and shows the same focus ring, and no
+view's stylesheet styles a control element of its own."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.conftest import ROOT
+
+from .conftest import CDN, chapter_pages
+
+CONTROLS = ("main button, main select, main input[type=range], main summary, main input[type=search], "
+            "main label:has(> input[type=radio]), main label:has(> input[type=checkbox])")
+SMALL = """(sel) => [...document.querySelectorAll(sel)]
+  .filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== "hidden")
+  .map((e) => [e, e.getBoundingClientRect()])
+  .filter(([e, r]) => r.height < 43.5)
+  .map(([e, r]) => `${e.tagName.toLowerCase()}.${e.className} ${Math.round(r.width)}x${Math.round(r.height)} "${e.textContent.trim().slice(0, 30)}"`)"""
+
+
+@pytest.mark.parametrize("page", chapter_pages())
+def test_every_control_is_a_touch_target_with_a_focus_ring_at_375px(new_context, base_url, page):
+    tab = new_context(viewport={"width": 375, "height": 800}, has_touch=True).new_page()
+    tab.route(CDN, lambda route: route.abort())
+    tab.goto(base_url + page)
+    tab.wait_for_function("[...document.querySelectorAll('[data-figure]')].every((e) => e.dataset.state === 'prerendered')")
+    assert tab.evaluate(SMALL, CONTROLS) == [], f"{page}: controls under 44 px high at 375 px"
+    rings = tab.evaluate("""(sel) => [...document.querySelectorAll(sel)]
+      .filter((e) => e.matches("button, select, input, summary") && e.getClientRects().length).slice(0, 12)
+      .map((e) => { e.focus({ focusVisible: true }); const s = getComputedStyle(e);
+                    return [e.tagName.toLowerCase() + "." + e.className, document.activeElement === e, s.outlineStyle, s.outlineWidth]; })""",
+                         CONTROLS)
+    assert rings, f"{page} has no control"
+    bad = [r for r in rings if r[1] and (r[2] == "none" or r[3] != "2px")]
+    assert bad == [], f"{page}: focused controls without the focus ring: {bad}"
+
+
+def test_no_view_styles_a_control_element_of_its_own():
+    """Views (theme/figures/*.css) lay controls out; how a button, select, slider, radio or disclosure
+    looks is site.css's alone."""
+    element = re.compile(r"(?:^|[\s>+~,(])(button|select|input|summary|details|textarea)\b(?![-\w])")
+    found = []
+    for css in sorted((ROOT / "theme" / "figures").glob("*.css")):
+        text = re.sub(r"/\*.*?\*/", "", css.read_text(encoding="utf-8"), flags=re.S)
+        for selector in re.findall(r"([^{}]+)\{", text):
+            if element.search(selector.strip()) and "[hidden]" not in selector:
+                found.append(f"{css.name}: {selector.strip()}")
+    assert found == []
