@@ -25,7 +25,7 @@ from .directives import DIRECTIVES, NAMES, exercise, quiz
 from .directives.figure import param_error
 from .errors import BuildError, display_path, read_source
 from .expressions import RE_EXPR, ExpressionError, evaluate
-from .figures import FigureCache, RenderedFigure, check_parts, embed_json, model_file, render_figure
+from .figures import FallbackError, FigureCache, RenderedFigure, check_parts, embed_json, model_file, render_figure
 from .links import check_links
 from .lockfile import add_wheel
 from .bundle import editor_bundle
@@ -150,6 +150,8 @@ def gather_chapter(entry: ChapterEntry, cache: FigureCache, bibliography: Biblio
             figures.append(render_figure(cache, use, entry.number, i, slug))
         except ParamError as err:
             raise param_error(err, use, path) from None
+        except FallbackError as err:
+            raise BuildError(path, use.line, str(err)) from None
     references = _check_citations(path, scanned, bibliography)
     numbers = {ref.key: i for i, ref in enumerate(references, 1)}
     blocks = {"figure": figures}

@@ -29,6 +29,7 @@ import xml.etree.ElementTree as etree
 from engine.exercises import EXERCISES, module
 from ..errors import BuildError, clip
 from ..grading import CageError, Run
+from ..links import LinkError
 from ..math import MathError
 from .common import Rendered, SectionBlock, check_unique, inline_html
 
@@ -89,7 +90,7 @@ def render(use, path) -> Rendered:
     esc = html.escape
     try:
         hints = "".join(f"<li>{inline_html(h)}</li>" for h in use.options["hints"])
-    except MathError as err:
+    except (MathError, LinkError) as err:
         raise _error(use, path, "hints", str(err)) from None
     body = (
         f'<div class="exercise-editor">{_code(use.options["starter"], "exercise-starter")}</div>'
