@@ -18,8 +18,9 @@ from yaml.constructor import ConstructorError
 MAX_DEPTH = 20  # lists and mappings inside one another; figure options use two at most
 MAX_DIGITS = 30  # an integer written with more characters than this is not a figure option
 # What a YAML escape can write that no text may hold: C0 controls but tab, newline and carriage
-# return, DEL and the C1 controls (invisible, and not XML), and lone surrogates (not characters).
-RE_NOT_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+# return, DEL and the C1 controls (invisible, and not XML), lone surrogates (not characters) and
+# U+FFFE and U+FFFF (not characters, and not XML either).
+RE_NOT_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
 
 
 class _OptionsLoader(yaml.SafeLoader):
@@ -54,8 +55,9 @@ class _OptionsLoader(yaml.SafeLoader):
         text = super().construct_yaml_str(node)
         bad = RE_NOT_TEXT.search(text)
         if bad:
-            surrogate = "\ud800" <= bad.group() <= "\udfff"
-            what = ("a lone surrogate", "write the character itself") if surrogate else ("a control character", "leave it out")
+            c = bad.group()
+            what = (("a lone surrogate", "write the character itself") if "\ud800" <= c <= "\udfff" else
+                    ("a noncharacter", "leave it out") if c >= "\ufffe" else ("a control character", "leave it out"))
             raise ConstructorError(None, None, f"text with {what[0]} (U+{ord(bad.group()):04X}): {what[1]}",
                                    node.start_mark)
         return text
@@ -68,6 +70,8 @@ class _OptionsLoader(yaml.SafeLoader):
         return super().construct_yaml_int(node)
 
     def construct_mapping(self, node, deep=False):
+        if not isinstance(node, yaml.MappingNode):  # `!!map x`: run later than construct_object, by a generator
+            raise ConstructorError(None, None, f"'{str(node.value)[:20]}' is not a value of map", node.start_mark)
         for key_node, _ in node.value:
             if not (isinstance(key_node, yaml.ScalarNode) and key_node.tag == "tag:yaml.org,2002:str"):
                 raise ConstructorError(None, None, "option names must be words, not numbers, lists or other values",
@@ -90,4 +94,7 @@ for _tag, _what in (("timestamp", "dates"), ("binary", "binary values"), ("set",
 
 def load(text: str):
     """The options in `text` as plain JSON-able data; yaml.YAMLError (with a mark) when they are not."""
-    return yaml.load(text, Loader=_OptionsLoader)  # noqa: S506 - a SafeLoader subclass
+    try:
+        return yaml.load(text, Loader=_OptionsLoader)  # noqa: S506 - a SafeLoader subclass
+    except (ValueError, KeyError, TypeError, OverflowError, IndexError) as err:  # a constructor run late, unmarked
+        raise yaml.YAMLError(f"a value YAML cannot read ({type(err).__name__})") from None

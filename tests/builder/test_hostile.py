@@ -122,6 +122,8 @@ ONE_LINE = {  # input that raised a traceback: each is now one error at its line
     "float tag with a word": (BARS.format(option="scores: !!float x"), 4, "'x' is not a value of float"),
     "int tag in a list": (BARS.format(option="scores: [!!int x, 1, 2, 3, 4]"), 4, "'x' is not a value of int"),
     "bool tag with a word": (BARS.format(option="scores: !!bool maybe"), 4, "'maybe' is not a value of bool"),
+    "map tag on a word": (BARS.format(option="scores: !!map x"), 4, "'x' is not a value of map"),
+    "noncharacter in a label": (BARS.format(option='labels: ["\\ufffe", b, c, d, e]'), 4, "noncharacter (U+FFFE)"),
     "int tag in an expression": ("A {= softmax-temperature{steps: !!int x}.facts.t_min =}.\n", 3,
                                  "'x' is not a value of int"),
     "surrogate in a choice": (QUIZ.format(a='"\\ud800"', why="right"), 5, "lone surrogate (U+D800)"),
