@@ -31,11 +31,15 @@ class CageError(Exception):
 
 def _child() -> None:
     """The caged side: limits first, then the trials, then the author's code with output discarded."""
-    import resource
-
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT))
-    resource.setrlimit(resource.RLIMIT_CPU, (math.ceil(TIME_LIMIT) + 1, math.ceil(TIME_LIMIT) + 2))
+    try:
+        import resource
+    except ImportError:  # not a POSIX system: the time limit (kept by the parent) still holds
+        resource = None
+    for name, limit in (("RLIMIT_AS", MEMORY_LIMIT), ("RLIMIT_FSIZE", FILE_LIMIT), ("RLIMIT_CPU", math.ceil(TIME_LIMIT) + 1)):
+        try:
+            resource.setrlimit(getattr(resource, name), (limit, limit))
+        except (AttributeError, ValueError, OSError):  # macOS enforces no RLIMIT_AS, for one
+            pass
     request = json.loads(sys.stdin.read())
     from engine.exercises import module, run
 
