@@ -364,6 +364,8 @@ def gather_all(content: Path, cache):
 RUNTIME = None  # the npm Pyodide core, loaded once before the fork
 RE_TAG = re.compile(r"<[^>]*>")
 SCRIPT_SCHEMES = ("javascript:", "vbscript:", "data:")
+URL_ATTRIBUTES = {"href", "src", "action", "formaction", "xlink:href", "data", "poster", "srcset", "background",
+                  "cite", "ping", "manifest", "codebase", "archive", "lowsrc", "dynsrc"}
 
 
 class _Scan(html.parser.HTMLParser):
@@ -376,13 +378,17 @@ class _Scan(html.parser.HTMLParser):
         self._script = False
 
     def handle_starttag(self, tag, attrs):
+        refresh = tag == "meta" and (dict(attrs).get("http-equiv") or "").lower() == "refresh"
         for name, value in attrs:
             value = value or ""
             squashed = re.sub(r"[\s\x00-\x20]", "", value).lower()
+            url = squashed.split("url=", 1)[-1] if refresh and name == "content" else squashed
             if name.startswith("on") and "fuzz" in value:
                 self.found.append(f"<{tag} {name}=...>")
-            elif squashed.startswith(SCRIPT_SCHEMES) and "fuzz" in value:
+            elif (name in URL_ATTRIBUTES or refresh) and url.startswith(SCRIPT_SCHEMES) and "fuzz" in value:
                 self.found.append(f"<{tag} {name}={squashed[:20]}>")
+            elif name == "srcdoc" and "fuzz" in value:
+                self.found.append(f"<{tag} srcdoc=...>")
         self._script = tag == "script" and not dict(attrs).get("src") and dict(attrs).get("type") != "application/json"
 
     def handle_data(self, data):
@@ -473,6 +479,8 @@ def main(argv=None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--max-seconds", type=float, default=None, help="start no case after this long; the report says how many ran")
     ap.add_argument("--kinds", default=",".join(GENERATORS), help="comma-separated: " + ", ".join(GENERATORS))
+    ap.add_argument("--only", default=None, help="run only the cases of these kinds (comma-separated), each with the "
+                                                 "seed and input it has in a run of every kind")
     ap.add_argument("--keep", type=Path, default=Path(tempfile.gettempdir()) / "attention-fuzz")
     args = ap.parse_args(argv)
     kinds = args.kinds.split(",")
@@ -535,8 +543,10 @@ def main(argv=None) -> int:
     for seed in range(args.seed, args.seed + args.cases):
         if args.max_seconds is not None and time.perf_counter() - t0 > args.max_seconds:
             break
-        ran += 1
         kind, case = make_case(seed, kinds)
+        if args.only and kind not in args.only.split(","):
+            continue
+        ran += 1
         folder = work / f"c{seed}"
         shutil.copytree(CONTENT, folder)
         for name, text in case["files"].items():
