@@ -6,6 +6,7 @@ They read a figure model's output, so a number in a sentence is the number in th
 """
 from __future__ import annotations
 
+import html
 import re
 
 import yaml
@@ -21,6 +22,11 @@ RE_EXPR = re.compile(
     r"\s*(?::(?P<fmt>.*))?$"
 )
 
+
+# Markdown's inline syntax in what an expression writes, as character references (a backslash would
+# start math before '(' or '['); '.', '-' and '+' are left alone, so numbers read the same in $...$.
+RE_MARKDOWN_SYNTAX = re.compile(r"[\\`*_{}\[\]$#!|]")
+RE_LINE_BREAK = re.compile(r"[\r\n\t]+")
 
 MAX_FORMAT_NUMBER = 100  # widths and precisions in a format spec: ':300000000' would build 300 MB
 
@@ -77,7 +83,19 @@ def evaluate(source: str, compute) -> str:
     if isinstance(value, (dict, list)):
         raise ExpressionError(f"'{clip(walked, 80)}' is a {'mapping' if isinstance(value, dict) else 'list'}, not a number or text")
     try:
-        return format(value, fmt)
-    except (ValueError, TypeError) as err:
+        text = format(value, fmt)
+    except (ValueError, TypeError, OverflowError) as err:  # OverflowError: ':c' past U+10FFFF
         raise ExpressionError(f"cannot format {clip(walked, 80)} = {clip(repr(value), 40)} with "
                               f"':{clip(fmt, 20)}': {clip(err, 80)}") from None
+    bad = yaml_options.RE_NOT_TEXT.search(text)
+    if bad:  # ':c' of 0 or of a surrogate's code
+        raise ExpressionError(f"{clip(walked, 80)} = {clip(repr(value), 40)} with ':{clip(fmt, 20)}' gives "
+                              f"U+{ord(bad.group()):04X}, which no page can show")
+    return escape(text)
+
+
+def escape(text: str) -> str:
+    """What an expression writes, as text: HTML's <, > and & and Markdown's inline syntax as character
+    references, line breaks as spaces. A number's digits, signs and points are left alone."""
+    text = html.escape(RE_LINE_BREAK.sub(" ", text), quote=False)
+    return RE_MARKDOWN_SYNTAX.sub(lambda m: f"&#{ord(m.group())};", text)

@@ -9,7 +9,7 @@ from pathlib import Path
 from engine import figures as models
 from engine.figures.params import validate
 from . import fallbacks
-from .errors import BuildError
+from .errors import BuildError, clip
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -62,6 +62,10 @@ def _check_output(name: str, data: dict) -> None:
     if not (isinstance(text, dict) and isinstance(text.get("alt"), str)
             and isinstance(text.get("numbers"), list) and all(isinstance(n, str) for n in text["numbers"])):
         raise BuildError(model, None, f"figure '{name}': text() must return {{'alt': str, 'numbers': [str, ...]}}")
+
+
+class FallbackError(Exception):
+    """The static image could not be drawn from these options; the builder adds the file and line."""
 
 
 class FigureCache:
@@ -120,7 +124,7 @@ def render_figure(cache: FigureCache, use, chapter_number: int, index: int, page
     body = (
         f'<script type="application/json" class="figure-data">{embed_json(data)}</script>'
         f'<div class="figure-view"></div>'
-        f'<div class="figure-fallback"><img src="{svg_path}" alt="{escape(text["alt"])}" loading="lazy"></div>'
+        f'<div class="figure-fallback"><img src="{escape(svg_path)}" alt="{escape(text["alt"])}" loading="lazy"></div>'
         # collapsed: the numbers are there for whoever wants them (screen readers, no-JS, search)
         # without a list under every figure; views update the list inside (theme/js/figures.js)
         f'<details class="figure-numbers-box"><summary>Numbers</summary>'
@@ -131,4 +135,9 @@ def render_figure(cache: FigureCache, use, chapter_number: int, index: int, page
                   "data-figure": use.argument, "data-state": "static"}
     if models.is_live(use.argument, use.options):
         attributes["data-live"] = ""  # its view can ask the worker: the page loads Python (figures.js)
-    return RenderedFigure(use.argument, use.line, label, attributes, body, svg_path, cache.svg(use.argument, data))
+    try:
+        svg = cache.svg(use.argument, data)
+    except Exception as err:  # noqa: BLE001: matplotlib's errors on odd text have no common class
+        raise FallbackError(f"figure '{use.argument}': cannot draw its static image from these options: "
+                            f"{type(err).__name__}: {clip(err, 120)}") from None
+    return RenderedFigure(use.argument, use.line, label, attributes, body, svg_path, svg)

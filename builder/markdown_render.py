@@ -4,14 +4,13 @@ from __future__ import annotations
 import re
 
 import markdown
-from markdown.extensions import Extension
 from pymdownx.blocks import BlocksExtension
 
 from .citations import CitationError, CitationsExtension
 from .directives import DIRECTIVES
-from .directives.common import PLURAL, DirectiveMismatch
+from .directives.common import PLURAL, DirectiveMismatch, LinkCheck
 from .errors import BuildError, line_containing, split_lines
-from .links import LinkError, MarkdownLinks, link_line
+from .links import LinkError, link_line
 from .math import MathError, MathExtension
 from .sidenotes import SidenoteError, SidenotesExtension
 
@@ -22,11 +21,6 @@ class _Directives(BlocksExtension):
     def extendMarkdownBlocks(self, md, block_mgr):
         for directive in DIRECTIVES:
             block_mgr.register(directive.Block, self.getConfigs())
-
-
-class _Links(Extension):
-    def extendMarkdown(self, md):
-        md.treeprocessors.register(MarkdownLinks(md), "attention_links", 1)
 
 
 RE_ANY_DIRECTIVE = re.compile(r"(?:^|[\s>])/{3,}[ ]*([\w-]+)[ ]*(?:\|(.*))?$")
@@ -70,7 +64,7 @@ def render(path, text: str, rendered: dict, source, numbers: dict | None = None,
     scan of the chapter, for error lines, `numbers` the chapter's reference number of each cited key."""
     scanned = {d.line for d in source.directives}
     md = markdown.Markdown(
-        extensions=["extra", "toc", "sane_lists", "smarty", _Directives(), _Links(), MathExtension(),
+        extensions=["extra", "toc", "sane_lists", "smarty", _Directives(), LinkCheck(), MathExtension(),
                     SidenotesExtension(), CitationsExtension(numbers or {}, bibliography)],
         extension_configs={"toc": {"permalink": False}},
         output_format="html",

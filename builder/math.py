@@ -10,11 +10,14 @@ import html
 import re
 import xml.etree.ElementTree as etree
 
-from latex2mathml.converter import convert
+from xml.sax.saxutils import unescape
+
+from latex2mathml.converter import convert_to_element
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
 from .errors import clip
+from .links import SAFE_SCHEMES, browser_scheme
 from .math_break import pieces
 
 ROLES = ("query", "key", "value")
@@ -25,6 +28,9 @@ RE_UNKNOWN = re.compile(r"<mi>(\\[A-Za-z]+)</mi>")
 # A '$' arithmatex left as text: '$$', or '$' before something other than a digit (a price),
 # a space or the end. Either is a formula that was never closed, and its raw LaTeX would show.
 RE_STRAY_DOLLAR = re.compile(r"\$\$|\$(?=[^\s\d$])")
+# latex2mathml keeps characters as references (&#x0003C;) in its element texts, and unescapes its
+# whole output, so a '<' or '&' of \text{...} or \href{...} would reach the page raw.
+RE_BARE_MARKUP = re.compile(r"&(?!#x[0-9A-Fa-f]+;|#[0-9]+;|[A-Za-z]+;)|<|>")
 RE_TRAILING_PUNCTUATION = re.compile(r"^[.,;:!?)\]…’”»]+")
 # Operators whose limits go below and above in display style (latex2mathml writes msub/msubsup for
 # them inside any group); with movablelimits the browser moves them aside where LaTeX would too.
@@ -77,7 +83,9 @@ def to_mathml(latex: str, display: bool) -> str:
         raise MathError(latex, f"unbalanced braces in formula ${clip(latex.strip())}$")
     source = _expand_roles(latex)
     try:
-        mathml = convert(source, display="block" if display else "inline")
+        mathml = _serialise(convert_to_element(source, display="block" if display else "inline"), latex)
+    except MathError:
+        raise
     except Exception as err:  # latex2mathml raises its own error classes, all Exception subclasses
         raise MathError(latex, f"cannot typeset ${clip(latex.strip())}$: {type(err).__name__} {clip(err, 80)}".strip()) from None
     unknown = RE_UNKNOWN.search(mathml)
@@ -106,6 +114,23 @@ def display_mathml(latex: str) -> str:
             out.append(f'<span class="math-{join}"> </span>')
         out.append(to_mathml(piece, display=True).replace('<math display="block">', '<math displaystyle="true">', 1))
     return "".join(out)
+
+
+def _serialise(tree: etree.Element, latex: str) -> str:
+    """latex2mathml's own serialisation (tostring, then unescape), with text and attribute values
+    escaped first so that they come out escaped; an \\href to an unsafe scheme is a MathError."""
+    def esc(text):
+        return RE_BARE_MARKUP.sub(lambda m: {"&": "&amp;", "<": "&lt;", ">": "&gt;"}[m.group()], text)
+
+    for el in tree.iter():
+        href = el.get("href")
+        if href is not None and browser_scheme(href) not in ("", *SAFE_SCHEMES):
+            raise MathError(latex, f"\\href to '{clip(browser_scheme(href), 20)}:' in ${clip(latex.strip())}$: "
+                                   f"formulas may link to {', '.join(s + ':' for s in SAFE_SCHEMES)} or a relative URL")
+        el.text, el.tail = (esc(t) if t else t for t in (el.text, el.tail))
+        for key, value in el.attrib.items():
+            el.set(key, esc(value))
+    return unescape(etree.tostring(tree, encoding="unicode"))
 
 
 def _movable_limits(mathml: str) -> str:

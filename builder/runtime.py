@@ -23,6 +23,9 @@ ENGINE_NEEDS = ("numpy",)  # what the engine imports, by Pyodide package name
 ENGINE_PACKAGE = "attention-engine"  # the engine wheel's name in pyodide-lock.json
 CDN = "https://cdn.jsdelivr.net/pyodide/v{version}/full/"
 PINNED = Path(__file__).with_name("pyodide_core.json")
+# A wheel's file_name in a lock: a plain name in the distribution's folder, never a path (an absolute
+# name would publish a local file, '../x' would write outside the output folder).
+RE_PLAIN_FILE = re.compile(r"[A-Za-z0-9_+-][A-Za-z0-9_.+-]{0,200}")
 
 
 @dataclass
@@ -123,7 +126,12 @@ def _closure(packages: dict, names, lock_path: Path) -> list[str]:
         if key not in packages:
             raise BuildError(lock_path, None, f"package '{name}' is not in this Pyodide lock")
         seen.add(key)
-        for dep in packages[key].get("depends", []):
+        entry = packages[key]
+        depends = entry.get("depends", []) if isinstance(entry, dict) else None
+        if not isinstance(depends, list) or not all(isinstance(d, str) for d in depends):
+            raise BuildError(lock_path, None, f"package '{name}' in this Pyodide lock is not an entry with a "
+                                              "list of dependencies")
+        for dep in depends:
             visit(dep)
         order.append(key)
 
@@ -147,11 +155,17 @@ def from_distribution(folder: Path) -> Runtime:
     vendored = _closure(packages, ENGINE_NEEDS, lock_path)
     for name in vendored:
         entry = packages[name]
-        wheel = folder / entry["file_name"]
+        file_name, digest = entry.get("file_name"), entry.get("sha256")
+        if not isinstance(file_name, str) or not RE_PLAIN_FILE.fullmatch(file_name) or ".." in file_name:
+            raise BuildError(lock_path, None, f"'{name}' has file_name {json.dumps(file_name)[:80]}: only a plain "
+                                              "file name in the distribution's folder is accepted")
+        if not isinstance(digest, str):
+            raise BuildError(lock_path, None, f"'{name}' has no sha256 in this Pyodide lock")
+        wheel = folder / file_name
         if not wheel.is_file():
-            raise BuildError(lock_path, None, f"'{name}' needs {entry['file_name']}, which is not in {folder}")
-        if sha256(wheel) != entry["sha256"]:
+            raise BuildError(lock_path, None, f"'{name}' needs {file_name}, which is not in {folder}")
+        if sha256(wheel) != digest:
             raise BuildError(wheel, None, f"sha256 does not match pyodide-lock.json for '{name}'")
-        files[f"pyodide/{entry['file_name']}"] = wheel
+        files[f"pyodide/{file_name}"] = wheel
     module = next(n for n in core if n in CORE_MODULES)
     return Runtime(core_version(folder, module), files, vendored=vendored, package_base_url=None)

@@ -22,6 +22,8 @@ RE_TABLE = re.compile(r"^\s*\[")  # any table or array-of-tables header
 RE_CHAPTERS_TABLE = re.compile(r"""^\s*\[\[\s*(?:chapters|"chapters"|'chapters')\s*\]\]""")
 RE_SITE_TABLE = re.compile(r"""^\s*\[\s*(?:site|"site"|'site')\s*\]""")
 RE_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# A chapter's file name becomes its page's name, hrefs and image paths: one plain set of characters.
+RE_FILE_NAME = re.compile(r"[A-Za-z0-9_-]+\.md")
 RE_KEY = re.compile(r"""^\s*(?:([A-Za-z0-9_-]+)|"([^"\\]*)"|'([^']*)')\s*[=.]""")
 
 
@@ -138,6 +140,9 @@ def _chapter_file(path: Path, content_dir: Path, i: int, ch, where: _Lines) -> P
     if any(c in file for c in "/\\") or file.startswith("."):
         raise BuildError(path, line, f"chapter file '{clip(file)}' must be a file name in the content "
                                      "folder, without folders")
+    if not RE_FILE_NAME.fullmatch(file):
+        raise BuildError(path, line, f"chapter file '{clip(file)}' may use only letters A-Z and a-z, digits, "
+                                     "'-' and '_' before '.md' (its name becomes the page's address)")
     chapter_path = content_dir / file
     try:
         found = chapter_path.is_file()

@@ -2,10 +2,14 @@
 
 Options are plain data (names, numbers, text, lists). Aliases let 560 bytes expand to
 gigabytes ("billion laughs"), deep nesting overflows the stack, dates and sets are not JSON,
-and a 5,000-digit integer exceeds Python's conversion limit: each is a YAMLError with a mark,
+a 5,000-digit integer exceeds Python's conversion limit, a type tag can hold a value of another
+type (`!!float x`), and an escape can write a control character or a lone surrogate ("\\ud800")
+that no page or image can hold: each is a YAMLError with a mark,
 so callers report it at its line like any other YAML mistake.
 """
 from __future__ import annotations
+
+import re
 
 import yaml
 from yaml.composer import ComposerError
@@ -13,6 +17,10 @@ from yaml.constructor import ConstructorError
 
 MAX_DEPTH = 20  # lists and mappings inside one another; figure options use two at most
 MAX_DIGITS = 30  # an integer written with more characters than this is not a figure option
+# What a YAML escape can write that no text may hold: C0 controls but tab, newline and carriage
+# return, DEL and the C1 controls (invisible, and not XML), lone surrogates (not characters) and
+# U+FFFE and U+FFFF (not characters, and not XML either).
+RE_NOT_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
 
 
 class _OptionsLoader(yaml.SafeLoader):
@@ -34,6 +42,26 @@ class _OptionsLoader(yaml.SafeLoader):
         finally:
             self._depth -= 1
 
+    def construct_object(self, node, deep=False):
+        """A type tag with a value it cannot take (`!!float x`, `!!bool maybe`) is a YAMLError at its
+        mark, not the ValueError or KeyError the constructor raises."""
+        try:
+            return super().construct_object(node, deep)
+        except (ValueError, KeyError, TypeError, OverflowError, IndexError) as err:
+            raise ConstructorError(None, None, f"'{str(node.value)[:20]}' is not a value of {node.tag.rsplit(':', 1)[-1]}"
+                                               f" ({type(err).__name__})", node.start_mark) from None
+
+    def construct_yaml_str(self, node):
+        text = super().construct_yaml_str(node)
+        bad = RE_NOT_TEXT.search(text)
+        if bad:
+            c = bad.group()
+            what = (("a lone surrogate", "write the character itself") if "\ud800" <= c <= "\udfff" else
+                    ("a noncharacter", "leave it out") if c >= "\ufffe" else ("a control character", "leave it out"))
+            raise ConstructorError(None, None, f"text with {what[0]} (U+{ord(bad.group()):04X}): {what[1]}",
+                                   node.start_mark)
+        return text
+
     def construct_yaml_int(self, node):
         text = self.construct_scalar(node)
         if len(text) > MAX_DIGITS:
@@ -42,6 +70,8 @@ class _OptionsLoader(yaml.SafeLoader):
         return super().construct_yaml_int(node)
 
     def construct_mapping(self, node, deep=False):
+        if not isinstance(node, yaml.MappingNode):  # `!!map x`: run later than construct_object, by a generator
+            raise ConstructorError(None, None, f"'{str(node.value)[:20]}' is not a value of map", node.start_mark)
         for key_node, _ in node.value:
             if not (isinstance(key_node, yaml.ScalarNode) and key_node.tag == "tag:yaml.org,2002:str"):
                 raise ConstructorError(None, None, "option names must be words, not numbers, lists or other values",
@@ -56,6 +86,7 @@ def _refuse(what: str):
 
 
 _OptionsLoader.add_constructor("tag:yaml.org,2002:int", _OptionsLoader.construct_yaml_int)
+_OptionsLoader.add_constructor("tag:yaml.org,2002:str", _OptionsLoader.construct_yaml_str)
 for _tag, _what in (("timestamp", "dates"), ("binary", "binary values"), ("set", "sets"),
                     ("omap", "ordered maps"), ("pairs", "pair lists")):
     _OptionsLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", _refuse(_what))
@@ -63,4 +94,7 @@ for _tag, _what in (("timestamp", "dates"), ("binary", "binary values"), ("set",
 
 def load(text: str):
     """The options in `text` as plain JSON-able data; yaml.YAMLError (with a mark) when they are not."""
-    return yaml.load(text, Loader=_OptionsLoader)  # noqa: S506 - a SafeLoader subclass
+    try:
+        return yaml.load(text, Loader=_OptionsLoader)  # noqa: S506 - a SafeLoader subclass
+    except (ValueError, KeyError, TypeError, OverflowError, IndexError) as err:  # a constructor run late, unmarked
+        raise yaml.YAMLError(f"a value YAML cannot read ({type(err).__name__})") from None

@@ -5,9 +5,11 @@ import xml.etree.ElementTree as etree
 from dataclasses import dataclass
 
 import markdown
+from markdown.extensions import Extension
 from pymdownx.blocks.block import Block, type_any
 
 from ..errors import BuildError
+from ..links import MarkdownLinks
 from ..math import MathExtension
 
 @dataclass(frozen=True)
@@ -38,9 +40,17 @@ def take(md, kind: str, argument: str):
     return queue.pop(0)
 
 
+class LinkCheck(Extension):
+    """The link-scheme check (and .md -> .html) of the chapter's Markdown, for every other Markdown."""
+
+    def extendMarkdown(self, md):
+        md.treeprocessors.register(MarkdownLinks(md), "attention_links", 1)
+
+
 def inline_html(text: str) -> str:
-    """One paragraph of Markdown (with math) as inline HTML: a choice, an explanation, a hint."""
-    out = markdown.markdown(text, extensions=["smarty", MathExtension()], output_format="html").strip()
+    """One paragraph of Markdown (with math) as inline HTML: a choice, an explanation, a hint.
+    MathError or LinkError for a bad formula or a link with an unsafe scheme."""
+    out = markdown.markdown(text, extensions=["smarty", MathExtension(), LinkCheck()], output_format="html").strip()
     return out[3:-4] if out.startswith("<p>") and out.endswith("</p>") and out.count("<p>") == 1 else out
 
 

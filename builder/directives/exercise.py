@@ -15,7 +15,8 @@
     ///
 
 `name` is one of engine/exercises' graders. The build grades the solution (it must pass) and the
-starter (it must not) on CPython, so a page never offers an exercise its own answer fails. Without
+starter (it must not) on CPython, each in a caged process of its own (builder/grading.py), so a page
+never offers an exercise its own answer fails and no author code can hang or change the build. Without
 JavaScript or Python the task, the starter, the hints and the solution are all on the page;
 theme/js/exercise.js adds the editor (CodeMirror), Run, Reset, hints one at a time, and the result.
 """
@@ -25,8 +26,10 @@ import html
 import xml.etree.ElementTree as etree
 
 
-from engine.exercises import EXERCISES, grade, module
+from engine.exercises import EXERCISES, module
 from ..errors import BuildError, clip
+from ..grading import CageError, Run
+from ..links import LinkError
 from ..math import MathError
 from .common import Rendered, SectionBlock, check_unique, inline_html
 
@@ -62,10 +65,19 @@ def validate(use, path):
     if not use.has_body:
         raise BuildError(path, use.line, f"exercise '{use.argument}' needs its task as Markdown after the options")
     fn = module(use.argument).FUNCTION
-    solved = grade(use.argument, use.options["solution"])
+    runs = {option: Run(use.argument, use.options[option]) for option in ("solution", "starter")}  # side by side
+    verdicts = {}
+    for option, run in runs.items():
+        try:
+            verdicts[option] = run.verdict()
+        except CageError as err:
+            for other in runs.values():
+                other.stop()
+            raise _error(use, path, option, f"grading the {option}: it {err}") from None
+    solved = verdicts["solution"]
     if solved["state"] != "passed":
         raise _error(use, path, "solution", f"the solution does not pass the tests of '{fn}': {clip(solved['message'], 200)}")
-    if grade(use.argument, use.options["starter"])["state"] == "passed":
+    if verdicts["starter"]["state"] == "passed":
         raise _error(use, path, "starter", f"the starter already passes the tests of '{fn}': leave the reader something to write")
 
 
@@ -78,7 +90,7 @@ def render(use, path) -> Rendered:
     esc = html.escape
     try:
         hints = "".join(f"<li>{inline_html(h)}</li>" for h in use.options["hints"])
-    except MathError as err:
+    except (MathError, LinkError) as err:
         raise _error(use, path, "hints", str(err)) from None
     body = (
         f'<div class="exercise-editor">{_code(use.options["starter"], "exercise-starter")}</div>'

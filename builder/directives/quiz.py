@@ -24,6 +24,7 @@ import re
 
 
 from ..errors import BuildError, clip
+from ..links import LinkError
 from ..math import MathError
 from .common import Rendered, SectionBlock, check_unique, inline_html
 
@@ -94,11 +95,13 @@ def render(use, path) -> Rendered:
     answer = use.options["answer"]
     right = {str(a) for a in (answer if isinstance(answer, list) else [answer])}
     kind = "checkbox" if isinstance(answer, list) else "radio"
-    try:
-        choice_html = {k: inline_html(str(v)) for k, v in choices.items()}
-        why_html = {k: inline_html(str(v)) for k, v in explain.items()}
-    except MathError as err:
-        raise _error(use, path, "choices", str(err)) from None
+    rendered = {}
+    for option, texts in (("choices", choices), ("explain", explain)):
+        try:
+            rendered[option] = {k: inline_html(str(v)) for k, v in texts.items()}
+        except (MathError, LinkError) as err:
+            raise _error(use, path, option, str(err)) from None
+    choice_html, why_html = rendered["choices"], rendered["explain"]
     esc = html.escape
     items = "".join(
         f'<li class="quiz-choice"><input type="{kind}" name="quiz-{esc(qid)}" id="quiz-{esc(qid)}-{esc(k)}" '

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import io
+import xml.etree.ElementTree as etree
 
 import matplotlib
 
@@ -25,6 +26,7 @@ STYLE = {
     "font.family": "sans-serif",
     "font.sans-serif": ["DejaVu Sans", "Segoe UI", "Roboto", "Helvetica Neue", "Noto Sans", "Liberation Sans", "Arial"],
     "font.size": 10,
+    "text.parse_math": False,  # labels are data: a '$' in one is a dollar, not mathtext to parse
     "axes.spines.top": False,
     "axes.spines.right": False,
 }
@@ -44,4 +46,6 @@ def render_svg(name: str, data: dict) -> bytes:
             fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
         finally:
             plt.close(fig)
-    return buf.getvalue()
+    svg = buf.getvalue()
+    etree.fromstring(svg)  # ParseError (a ValueError) unless well-formed: no page may show a broken image
+    return svg

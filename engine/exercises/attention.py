@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from .cases import Verdict, close, describe, first_failure, rng, softmax
+from .cases import Trial, Verdict, close, describe, judge, rng, softmax
 
 FUNCTION = "attention"
 PASSED = ("All cases pass: scaled by √d_k, softmax over the keys, the mask on the scores, stable for "
@@ -49,10 +49,13 @@ OVERFLOW = ("The result has inf or nan: for large scores the exponentials overfl
             "score before exp (a blocked −∞ score then gives exp(−∞) = 0).")
 
 
-def check(fn) -> Verdict | None:
-    trials = ((fn(q.copy(), k.copy(), v.copy(), causal=causal), reference(q, k, v, causal),
-               describe(q=q, k=k, v=v, causal=np.bool_(causal)), (q, k, v, causal)) for q, k, v, causal in cases())
-    return first_failure(trials, diagnose, OVERFLOW)
+def trials() -> list[Trial]:
+    return [Trial((q, k, v), {"causal": causal}, reference(q, k, v, causal),
+                  describe(q=q, k=k, v=v, causal=np.bool_(causal)), (q, k, v, causal)) for q, k, v, causal in cases()]
+
+
+def verdict(ts, got) -> Verdict | None:
+    return judge(ts, got, diagnose, OVERFLOW)
 
 
 def diagnose(got, inputs) -> str:

@@ -259,6 +259,8 @@ def open_chapter(new_context, base_url):
     """
 
     def open_(url: str | None = None, routes=(), init_script: str | None = None, **context_options):
+        if routes:  # a routed file is not this build's: the service worker would rightly refuse it
+            context_options.setdefault("service_workers", "block")
         context = new_context(**context_options)
         cdn_requests: list[str] = []
 

@@ -31,7 +31,9 @@ class Visit:
     """One page opened with the policy enforced, and every violation it reports."""
 
     def __init__(self, new_context, url: str, width: int, routes=()):
-        context = new_context(bypass_csp=False, viewport={"width": width, "height": 800})
+        # a routed file is not this build's: the service worker would rightly refuse it
+        context = new_context(bypass_csp=False, viewport={"width": width, "height": 800},
+                              **({"service_workers": "block"} if routes else {}))
         context.route(CDN, lambda route: route.abort())  # numpy's CDN is unreachable here anyway
         for pattern, handler in routes:
             context.route(pattern, handler)

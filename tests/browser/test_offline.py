@@ -74,6 +74,15 @@ def test_a_new_build_is_offered_then_replaces_the_old_cache(new_context, offline
     page.goto(url)
     _save(page)
     old = _version(offline_site["out"])
+    # A saved copy whose stored hash header is right but whose bytes are not: the new build must
+    # hash what it carries over, and download this file instead of keeping it.
+    css = "assets/css/site.css"
+    page.evaluate("""async (css) => {
+      const cache = await caches.open((await caches.keys())[0]);
+      const url = new URL(css, location.href).href;
+      const old = await cache.match(url);
+      await cache.put(url, new Response("tampered", { headers: old.headers }));
+    }""", css)
 
     chapter = offline_site["content"] / "01-why-attention.md"
     chapter.write_text(chapter.read_text() + "\nA sentence of the new build.\n")
@@ -89,4 +98,35 @@ def test_a_new_build_is_offered_then_replaces_the_old_cache(new_context, offline
     expect(page.locator("main")).to_contain_text("A sentence of the new build.", timeout=15_000)
     names = page.evaluate("caches.keys()")
     assert len(names) == 1 and names[0].endswith(":" + new), names
+    carried = page.evaluate("async (css) => (await (await caches.open((await caches.keys())[0]))"
+                            ".match(new URL(css, location.href).href)).text()", css)
+    assert carried == (offline_site["out"] / css).read_text()
     expect(page.locator("[data-offline]")).to_have_attribute("data-state", "saved")
+
+
+def test_a_file_changed_on_the_server_never_reaches_a_page_of_this_build(new_context, offline_site):
+    """On a cache miss the network's answer is checked against this build's manifest: a changed
+    page or figure is refused with a note that offers the update, never shown as this build's."""
+    context = new_context(viewport={"width": 1200, "height": 800})
+    page = context.new_page()
+    page.goto(offline_site["url"] + "01-why-attention.html")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()  # now the service worker controls the page
+    assert page.evaluate("Boolean(navigator.serviceWorker.controller)")
+    out = offline_site["out"]
+    changed = {rel: (out / rel).read_bytes() for rel in ("bibliography.html", "figures/02-words-as-points-1.svg")}
+    try:
+        for rel, data in changed.items():
+            (out / rel).write_bytes(data.replace(b"</body>", b"<p>Tampered</p></body>").replace(b"</svg>", b"<!-- x --></svg>"))
+        status = page.evaluate("u => fetch(u).then(r => r.status)", offline_site["url"] + "figures/02-words-as-points-1.svg")
+        assert status == 503
+        page.goto(offline_site["url"] + "bibliography.html")
+        expect(page.locator("h1")).to_have_text("Site updated")
+        expect(page.locator("body")).not_to_contain_text("Tampered")
+        for rel, data in changed.items():  # the file as built again: served, and kept
+            (out / rel).write_bytes(data)
+        page.goto(offline_site["url"] + "bibliography.html")
+        expect(page.locator("h1")).to_have_text("Bibliography")
+    finally:
+        for rel, data in changed.items():
+            (out / rel).write_bytes(data)

@@ -83,3 +83,51 @@ def test_a_mistake_is_one_error_at_its_line(tmp_path, case):
     with pytest.raises(BuildError) as err:
         _build(tmp_path, markdown)
     assert err.value.line == line and message in str(err.value), str(err.value)
+
+
+RIGHT = "def softmax(x):\n    e = np.exp(x - x.max(axis=-1, keepdims=True))\n    return e / e.sum(axis=-1, keepdims=True)\n"
+WRONG = "def softmax(x):\n    return x\n"
+
+
+def _with_solution(code: str) -> str:
+    """GOOD with `code` (Python, unindented) as the solution, still on line 8."""
+    body = "".join(f"      {ln}\n" for ln in code.splitlines())
+    return GOOD.replace("    solution: |\n" + "".join(f"      {ln}\n" for ln in RIGHT.splitlines()), "    solution: |\n" + body)
+
+
+HOSTILE = {  # author code the build grades: each is one error at the solution's line, in bounded time
+    "endless loop": ("while True: pass\n" + RIGHT, "took longer than 1 s and was stopped"),
+    "os._exit": ("import os\nos._exit(0)\n" + RIGHT, "ended the grading run (exit status 0)"),
+    "sys.exit": ("import sys\nsys.exit(0)\n" + RIGHT, "Your code stopped the run (SystemExit)"),
+    "printing without end": ("while True: print('x' * 10000)\n" + RIGHT, "took longer than 1 s"),
+    "np.allclose patched": ("np.allclose = lambda *a, **k: True\n" + WRONG, "the solution does not pass"),
+    "builtins deleted": ("import builtins\ndel builtins.len\ndel builtins.isinstance\n" + WRONG,
+                         "the solution does not pass"),
+}
+
+
+@pytest.mark.parametrize("case", HOSTILE, ids=list(HOSTILE))
+def test_hostile_solution_code_is_caged(tmp_path, monkeypatch, case):
+    from builder import grading
+
+    monkeypatch.setattr(grading, "TIME_LIMIT", 1.0)
+    code, message = HOSTILE[case]
+    with pytest.raises(BuildError) as err:
+        _build(tmp_path, _with_solution(code))
+    assert err.value.line == 8 and message in str(err.value), str(err.value)
+
+
+def test_a_solution_that_patches_the_engine_changes_nothing_in_the_build(tmp_path):
+    import threading
+
+    import engine.attention
+    import numpy as np
+
+    before = engine.attention.softmax_forward, np.allclose, threading.active_count()
+    _build(tmp_path, _with_solution(
+        "import engine.attention, atexit, threading, time\n"
+        "engine.attention.softmax_forward = lambda x: (x * 0 + 0.999, None)\n"
+        "np.allclose = lambda *a, **k: True\n"
+        "atexit.register(time.sleep, 60)\n"
+        "threading.Thread(target=time.sleep, args=(60,)).start()\n" + RIGHT))
+    assert (engine.attention.softmax_forward, np.allclose, threading.active_count()) == before

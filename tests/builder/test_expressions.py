@@ -66,3 +66,14 @@ def test_mixed_key_types_do_not_reach_the_cache():
 
 def test_widths_within_the_bound_still_format():
     assert evaluate("softmax-temperature.facts.t_max :>8.2f", lookup) == "    5.00"
+
+
+@pytest.mark.parametrize("value, words", [(0, "gives U+0000"), (0xD800, "gives U+D800"), (0x110000, "not in range"),
+                                          (-1, "not in range")])
+def test_the_c_format_never_writes_what_no_page_can_hold(value, words):
+    with pytest.raises(ExpressionError, match=words.replace("+", r"\+")):
+        evaluate("softmax-bars.x :c", lambda name, params: {"x": value})
+
+
+def test_the_c_format_writes_text_escaped():
+    assert [evaluate("softmax-bars.x :c", lambda name, params: {"x": ord(c)}) for c in "<$["] == ["&lt;", "&#36;", "&#91;"]

@@ -114,3 +114,52 @@ def test_an_option_at_the_left_margin_is_not_taken_for_caption(tmp_path):
 def test_a_caption_that_starts_like_a_label_is_still_a_caption(tmp_path):
     chapter = gather(tmp_path, "# T\n\n/// figure | softmax-temperature\nNote: the caption.\n///\n")
     assert "Note: the caption." in chapter.html
+
+
+QUIZ = "/// quiz | q\n    choices:\n      a: {a}\n      b: two\n    answer: a\n    explain:\n      a: {why}\n      b: wrong\n\nAsk?\n///\n"
+BARS = "/// figure | softmax-bars\n    {option}\n\nCaption.\n///\n"
+ONE_LINE = {  # input that raised a traceback: each is now one error at its line
+    "float tag with a word": (BARS.format(option="scores: !!float x"), 4, "'x' is not a value of float"),
+    "int tag in a list": (BARS.format(option="scores: [!!int x, 1, 2, 3, 4]"), 4, "'x' is not a value of int"),
+    "bool tag with a word": (BARS.format(option="scores: !!bool maybe"), 4, "'maybe' is not a value of bool"),
+    "map tag on a word": (BARS.format(option="scores: !!map x"), 4, "'x' is not a value of map"),
+    "noncharacter in a label": (BARS.format(option='labels: ["\\ufffe", b, c, d, e]'), 4, "noncharacter (U+FFFE)"),
+    "int tag in an expression": ("A {= softmax-temperature{steps: !!int x}.facts.t_min =}.\n", 3,
+                                 "'x' is not a value of int"),
+    "surrogate in a choice": (QUIZ.format(a='"\\ud800"', why="right"), 5, "lone surrogate (U+D800)"),
+    "surrogate in an explanation": (QUIZ.format(a="one", why='"x\\udfff"'), 9, "lone surrogate (U+DFFF)"),
+    "surrogate in a label": (BARS.format(option='labels: ["\\ud800", b, c, d, e]'), 4, "lone surrogate"),
+    "surrogate in expression options": ('A {= softmax-bars{labels: ["\\ud800", b, c, d, e]}.labels.0 =}.\n', 3,
+                                        "lone surrogate"),
+    "escape sequence in a label": (BARS.format(option='labels: ["\\e[31m", b, c, d, e]'), 4,
+                                   "control character (U+001B)"),
+    "NUL in a label": (BARS.format(option='labels: ["\\0", b, c, d, e]'), 4, "control character (U+0000)"),
+    "link to script in a choice": (QUIZ.format(a='"[x](javascript:alert(1))"', why="right"), 4, "uses 'javascript:'"),
+    "link to script in an explanation": (QUIZ.format(a="one", why='"[x](JavaScript:alert(1))"'), 8,
+                                         "uses 'javascript:'"),
+    "href to script in math": ("$\\href{javascript:alert(1)}{x}$ here.\n", 3, "\\href to 'javascript:'"),
+}
+
+
+@pytest.mark.parametrize("case", ONE_LINE, ids=list(ONE_LINE))
+def test_hostile_values_are_one_error_at_their_line(tmp_path, case):
+    body, line, words = ONE_LINE[case]
+    with pytest.raises(BuildError) as err:
+        gather(tmp_path, "# T\n\n" + body)
+    assert err.value.line == line and words in err.value.message, str(err.value)
+
+
+def test_what_an_expression_writes_is_text(tmp_path):
+    html = gather(tmp_path, '# T\n\nA {= softmax-bars{labels: ["<img src=x onerror=alert(1)>", "*b*", "[c](javascript:x)",'
+                            ' "$d$", e]}.labels.0 =} {= softmax-bars{labels: [a, "*b*", "[c](javascript:x)", "$d$", e]}'
+                            '.labels.1 =} {= softmax-bars{labels: [a, b, "[c](javascript:x)", "$d$", e]}.labels.2 =}.\n').html
+    assert "<img" not in html and "<math" not in html
+    assert "&lt;img src=x onerror=alert(1)&gt; &#42;b&#42; &#91;c&#93;(javascript:x)." in html, html
+
+
+def test_labels_are_text_in_a_well_formed_fallback(tmp_path):
+    import xml.etree.ElementTree as etree
+
+    fig = gather(tmp_path, "# T\n\n" + BARS.format(option='labels: ["$\\\\nope$", "<b>&amp;", "]]>", "\\u2028", e]')).figures[0]
+    texts = "".join(etree.fromstring(fig.svg).itertext())
+    assert "$\\nope$" in texts and "<b>&amp;" in texts and "]]>" in texts

@@ -139,7 +139,11 @@ TOML_ERRORS = {
     "5,000-character name": ('[site]\ntitle = "T"\n[[chapters]]\nfile = "{long}.md"\n', 4,
                              "is 5003 characters long (at most 120)"),
     "name the file system refuses": ('[site]\ntitle = "T"\n[[chapters]]\nfile = "' + "\U0001F600" * 100 + '.md"\n', 4,
-                                     "cannot be read: File name too long"),
+                                     "may use only letters A-Z and a-z, digits, '-' and '_'"),
+    **{f"file name with {what}": ('[site]\ntitle = "T"\n[[chapters]]\nfile = "01-a.md"\n\n[[chapters]]\nfile = "'
+                                  + name + '"\n', 7, "may use only letters A-Z and a-z, digits, '-' and '_'")
+       for what, name in (("a scheme", "javascript:alert(1).md"), ("a quote", '02-\\"x.md'), ("a query", "02-a?b.md"),
+                          ("a fragment", "02-a#b.md"), ("an ampersand", "02-a&b.md"), ("a space", "02 a.md"))},
     "missing file": ('[site]\ntitle = "T"\n[[chapters]]\nfile = "01-a.md"\n[[chapters]]\nfile = "02-gone.md"\n',
                      6, "chapter file '02-gone.md' not found"),
     "listed twice": ('[site]\ntitle = "T"\n[[chapters]]\nfile = "01-a.md"\n\n[[chapters]]\n  file = "01-a.md"\n',

@@ -119,3 +119,11 @@ def test_math_css_does_not_clip_or_enlarge():
     assert "padding" in rule  # room for ink past the math box, which overflow would clip
     assert re.search(r"(?m)^math \{ font-size: 1em; \}", css)
     assert re.search(r"\.math-nowrap \{ white-space: nowrap; \}", css)
+
+
+def test_text_in_a_formula_is_escaped_and_links_are_checked():
+    assert "<mtext>a&lt;b&amp;c&gt;</mtext>" in to_mathml(r"\text{a<b&c>}", False)
+    assert 'href="https://example.org/?a=1&amp;b=2"' in to_mathml(r"\href{https://example.org/?a=1&b=2}{x}", False)
+    for url in ("javascript:alert(1)", "JaVaScRiPt:x", "java&#115;cript:x", "data:text/html,x"):
+        with pytest.raises(MathError, match=r"\\href to '(javascript|data):'"):
+            to_mathml(rf"\href{{{url}}}{{x}}", False)

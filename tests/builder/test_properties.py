@@ -1,4 +1,5 @@
 """Hypothesis feeds malformed Markdown and options to the builder: a clean BuildError or a page, never a traceback."""
+import json
 import os
 import re
 
@@ -65,3 +66,101 @@ def test_malformed_chapters_fail_cleanly(tmp_path_factory, text):
         return
     outside_code = re.sub(r"(?s)<pre.*?</pre>|<code.*?</code>", "", chapter.html)
     assert "/// figure" not in outside_code
+
+
+# --- the classes of hostile input added in round two (issue 20) -------------------------------
+
+tags = st.sampled_from(["!!float", "!!int", "!!bool", "!!null", "!!str", "!!seq", "!!map", "!!binary", "!!timestamp", ""])
+escaped_text = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0xDFFF), max_size=4).map(
+    lambda t: '"' + "".join(f"\\u{ord(c):04x}" for c in t) + '"')  # YAML escapes: controls and lone surrogates too
+tagged_value = st.builds(lambda tag, v: f"{tag} {v}".strip(), tags,
+                         st.one_of(escaped_text, st.sampled_from(["x", "1", "1.5", "maybe", "[1]", "{a: 1}", "''"])))
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["scores", "labels", "temperature", "steps"]), tagged_value, st.booleans())
+def test_yaml_tags_surrogates_and_controls_fail_cleanly(tmp_path_factory, option, value, as_expression):
+    folder = tmp_path_factory.mktemp("c")
+    (folder / "site.toml").write_text('[site]\ntitle = "T"\n[[chapters]]\nfile = "01-x.md"\n')
+    body = (f"A {{= softmax-temperature{{{option}: {value}}}.facts.t_min =}}.\n" if as_expression
+            else f"/// figure | softmax-bars\n    {option}: {value}\n\nCaption.\n///\n")
+    (folder / "01-x.md").write_text("# T\n\n" + body)
+    try:
+        chapter = gather_chapter(load_site_config(folder).chapters[0], FigureCache())
+    except BuildError as err:
+        assert err.line == 3 or (not as_expression and err.line == 4), str(err)
+        return
+    chapter.html.encode("utf-8")  # no lone surrogate reached the page
+    assert not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f]", chapter.html)
+
+
+format_codes = st.builds(lambda flags, code: ":" + flags + code, st.sampled_from(["", "#", "+", "<10", "^9", "_", ",", "010.2"]),
+                         st.sampled_from(list("bcdeEfFgGnosxX%") + [""]))
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.one_of(st.integers(-10, 0x11_0010), st.floats(allow_nan=True), st.text(max_size=6)), format_codes)
+def test_every_format_code_writes_text_or_fails_cleanly(value, fmt):
+    from builder.expressions import ExpressionError, evaluate
+
+    try:
+        out = evaluate(f"softmax-bars.x {fmt}", lambda name, params: {"x": value})
+    except ExpressionError:
+        return
+    out.encode("utf-8")
+    assert not re.search("[<>\x00-\x08\x0b-\x1f\ud800-\udfff]", out), out
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(min_size=1, max_size=12))
+def test_site_toml_file_names_are_plain_or_refused(tmp_path_factory, stem):
+    folder = tmp_path_factory.mktemp("c")
+    name = stem + ".md"
+    (folder / "site.toml").write_text('[site]\ntitle = "T"\n[[chapters]]\nfile = ' + json.dumps(name) + "\n",
+                                      encoding="utf-8", errors="surrogatepass")
+    try:
+        (folder / name).write_text("# T\n")
+    except (OSError, ValueError):
+        pass
+    try:
+        config = load_site_config(folder)
+    except BuildError as err:
+        assert err.line is not None, str(err)
+        return
+    assert re.fullmatch(r"[A-Za-z0-9_-]+\.md", config.chapters[0].path.name)
+
+
+patches = st.lists(st.sampled_from([
+    "np.allclose = lambda *a, **k: True", "np.isclose = lambda *a, **k: np.True_", "np.asarray = lambda *a, **k: 0",
+    "import engine.attention as a\na.softmax_forward = lambda x: (x, None)",
+    "import engine.exercises.cases as c\nc.first_failure = lambda *a, **k: None",
+    "import engine.exercises.cases as c\nc.judge = lambda *a, **k: None",
+    "import engine.exercises.softmax as s\ns.verdict = lambda *a, **k: None",
+    "import engine.exercises.cases as c\nc.close.__code__ = (lambda *a, **k: True).__code__",
+    "import builtins\ndel builtins.len", "import builtins\ndel builtins.isinstance", "import builtins\nbuiltins.type = None",
+    "import sys\nsys.modules['numpy'] = None", "import json\njson.dumps = None", "raise SystemExit",
+    "import traceback\ntraceback.extract_tb = None"]), min_size=1, max_size=3)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(patches, st.sampled_from(["return x", "return x * 0 + 0.2", "return np.exp(x)", "return x.T"]))
+def test_no_patch_makes_a_wrong_softmax_pass(patch, wrong):
+    from engine.exercises import grade
+
+    code = "\n".join(patch) + f"\ndef softmax(x):\n    {wrong}\n"
+    assert grade("softmax", code)["state"] != "passed"
+    assert grade("softmax", f"def softmax(x):\n    {wrong}\n")["state"] == "failed"  # nothing persisted
+
+
+@settings(max_examples=max(10, EXAMPLES // 10), deadline=None)
+@given(st.lists(st.text(alphabet=st.characters(max_codepoint=0x2FFF, blacklist_categories=("Cs", "Cc")),
+                        min_size=1, max_size=8),
+                min_size=5, max_size=5, unique=True))
+def test_every_fallback_of_any_label_is_well_formed_svg(labels):
+    import xml.etree.ElementTree as etree
+
+    from builder.fallbacks import render_svg
+    from engine.figures import compute
+
+    svg = render_svg("softmax-bars", compute("softmax-bars", {"labels": labels}))
+    assert etree.fromstring(svg) is not None

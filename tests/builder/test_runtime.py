@@ -143,3 +143,31 @@ def test_a_loader_that_names_no_core_or_a_missing_file_is_refused(distribution):
     (distribution / "pyodide.asm.js").unlink()
     with pytest.raises(BuildError, match="missing pyodide.asm.js"):
         from_distribution(distribution)
+
+
+@pytest.mark.parametrize("where", ["absolute", "parent", "nested parent", "empty"])
+def test_a_lock_file_name_that_is_not_a_plain_name_is_refused(distribution, tmp_path, where):
+    """An absolute name would publish a local file; '../x' would write outside the output folder.
+    Each target exists with the right sha256, so only the name check can refuse it."""
+    outside = tmp_path / "outside.whl"
+    digest = fake_wheel(outside, "outside")
+    name = {"absolute": str(outside), "parent": "../outside.whl", "nested parent": "a/../../outside.whl",
+            "empty": ""}[where]
+    lock = json.loads((distribution / "pyodide-lock.json").read_text())
+    lock["packages"]["helper-lib"].update(file_name=name, sha256=digest)
+    (distribution / "pyodide-lock.json").write_text(json.dumps(lock))
+    with pytest.raises(BuildError, match="only a plain file name"):
+        from_distribution(distribution)
+
+
+def test_a_malformed_lock_entry_is_an_error(distribution):
+    lock = json.loads((distribution / "pyodide-lock.json").read_text())
+    lock["packages"]["numpy"]["depends"] = "helper-lib"
+    del lock["packages"]["helper-lib"]["sha256"]
+    (distribution / "pyodide-lock.json").write_text(json.dumps(lock))
+    with pytest.raises(BuildError, match="list of dependencies"):
+        from_distribution(distribution)
+    lock["packages"]["numpy"]["depends"] = ["helper-lib"]
+    (distribution / "pyodide-lock.json").write_text(json.dumps(lock))
+    with pytest.raises(BuildError, match="no sha256"):
+        from_distribution(distribution)

@@ -4,7 +4,9 @@
 // never mixes files of two builds. "Save for offline" (assets/js/offline.js) asks it to fetch
 // everything; files fetched while reading are kept too, so the runtime downloads once per visit.
 // A new build installs beside the old one, carries the saved copy over (unchanged files from the
-// old cache, the rest downloaded), waits until the reader updates, then drops the old caches.
+// old cache, each hashed again, the rest downloaded), waits until the reader updates, then drops
+// the old caches. A file fetched on a cache miss reaches the page only if it is this build's (by
+// hash); otherwise a checked copy from an older cache, or a note that offers the update.
 /* global MANIFEST */
 
 const PREFIX = "attention:" + self.registration.scope + ":";
@@ -45,6 +47,33 @@ async function download(cache, path) {
   return body.byteLength;
 }
 
+/** A copy of `path` as this build has it from an older cache of this site, hashed again (a stored
+ *  header is only a claim), or null. */
+async function fromOlder(path) {
+  for (const name of await caches.keys()) {
+    if (!name.startsWith(PREFIX) || name === CACHE) continue;
+    const old = await (await caches.open(name)).match(urlOf(path));
+    if (!old) continue;
+    const body = await old.arrayBuffer();
+    if ((await hex(body)) === files[path][1]) return kept(body, old, path);
+  }
+  return null;
+}
+
+/** The answer to a request whose file on the server is not this build's: the site was updated (or
+ *  the file tampered with) since this page was loaded. Look for the new service worker, and say so. */
+function notThisVersion(request) {
+  self.registration.update().catch(() => {});
+  const text = "This site was updated after this page was opened, so this part of it is not available "
+    + "in the version you are reading. Choose \u201cA new version is ready: update\u201d at the foot of the "
+    + "page, or close every tab of this site and open it again.";
+  if (request.mode !== "navigate") return new Response(text, { status: 503, headers: { "content-type": "text/plain; charset=utf-8" } });
+  const page = `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">`
+    + `<title>Site updated</title><main><h1>Site updated</h1><p>${text}</p></main></html>`;
+  return new Response(page, { status: 503, headers: { "content-type": "text/html; charset=utf-8",
+    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'" } });
+}
+
 /** The paths not yet in this version's cache. */
 async function missing(cache) {
   const have = new Set((await cache.keys()).map((r) => r.url));
@@ -58,21 +87,13 @@ async function saveAll(onProgress = () => {}) {
   const total = Object.values(files).reduce((n, f) => n + f[0], 0);
   let done = total - todo.reduce((n, p) => n + files[p][0], 0);
   onProgress(done, total);
-  const older = (await caches.keys()).filter((k) => k.startsWith(PREFIX) && k !== CACHE);
   let next = 0;
   async function lane() {  // a few downloads at a time
     while (next < todo.length) {
       const path = todo[next++];
-      let reused = false;
-      for (const name of older) {
-        const old = await (await caches.open(name)).match(urlOf(path));
-        if (old && old.headers.get("x-sha256") === files[path][1]) {
-          await cache.put(urlOf(path), old);
-          reused = true;
-          break;
-        }
-      }
-      if (!reused) await download(cache, path);
+      const old = await fromOlder(path);
+      if (old) await cache.put(urlOf(path), old);
+      else await download(cache, path);
       done += files[path][0];
       onProgress(done, total);
     }
@@ -112,16 +133,21 @@ self.addEventListener("fetch", (event) => {
     const hit = await cache.match(urlOf(path));
     if (hit) return request.method === "HEAD" ? new Response(null, { status: 200, headers: hit.headers }) : hit;
     const response = await fetch(request);
-    if (request.method === "GET" && response.ok) {
-      // Keep it if it is this build's file (checked by hash), without holding up the page.
-      const copy = response.clone();
-      event.waitUntil(copy.arrayBuffer().then(async (body) => {
-        // Not this build's file: the server has a newer build; look for its service worker now.
-        if ((await hex(body)) !== files[path][1]) return self.registration.update();
-        await cache.put(urlOf(path), kept(body, copy, path));
-      }).catch(() => {}));
+    if (!response.ok || request.method === "HEAD") return response;
+    // Checked against the manifest before the page sees it: this build's file is kept and served;
+    // another build's (or a tampered one) never reaches a page of this build.
+    const body = await response.arrayBuffer();
+    if ((await hex(body)) === files[path][1]) {
+      const mine = kept(body, response, path);
+      event.waitUntil(cache.put(urlOf(path), mine.clone()).catch(() => {}));
+      return mine;
     }
-    return response;
+    const old = await fromOlder(path);
+    if (old) {
+      event.waitUntil(cache.put(urlOf(path), old.clone()).catch(() => {}));
+      return old;
+    }
+    return notThisVersion(request);
   })());
 });
 

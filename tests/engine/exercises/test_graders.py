@@ -67,3 +67,36 @@ def test_json_entry_point():
     assert json.loads(grade_json("softmax", SOFTMAX["right"][0]))["data"]["state"] == "passed"
     assert json.loads(grade_json("nope", "")) == {"ok": False, "error": "no exercise named 'nope'"}
     assert set(EXERCISES) == {"softmax", "attention", "softmax-backward"}
+
+
+WRONG = "def softmax(x):\n    return x\n"
+PATCHES = {  # each with a wrong softmax: the patch must not make it pass, now or in the next run
+    "np.allclose": "np.allclose = lambda *a, **k: True\nnp.isclose = lambda *a, **k: True\n",
+    "the grader's functions": ("import engine.exercises as ex, engine.exercises.cases as c, engine.exercises.softmax as s\n"
+                               "c.first_failure = lambda *a, **k: None\nc.judge = lambda *a, **k: None\n"
+                               "s.verdict = lambda *a, **k: None\nc.close = lambda *a, **k: True\n"
+                               "ex.judge = lambda *a, **k: {'state': 'passed'}\n"),
+    "the code of the grader's functions": ("import engine.exercises.cases as c\n"
+                                           "c.first_failure.__code__ = (lambda *a, **k: None).__code__\n"),
+    "the engine's softmax": ("import engine.attention as a\n"
+                             "a.softmax_forward = lambda x: (x, None)\n"),
+    "a module in sys.modules": "import sys\nsys.modules['numpy'] = None\n",
+    "an ndarray subclass": ("class Fake(np.ndarray):\n    def __eq__(self, o):\n        return True\n"
+                            "def softmax(x):\n    return x.view(Fake)\n"),
+}
+
+
+@pytest.mark.parametrize("patch", PATCHES, ids=list(PATCHES))
+def test_no_patch_makes_a_wrong_answer_pass_now_or_later(patch):
+    code = PATCHES[patch] + ("" if "def softmax" in PATCHES[patch] else WRONG)
+    assert grade("softmax", code)["state"] != "passed"
+    assert grade("softmax", WRONG)["state"] == "failed"  # nothing persists into the next run
+    assert grade("softmax", SOFTMAX["right"][0])["state"] == "passed"
+
+
+def test_deleted_builtins_give_a_verdict_not_a_traceback():
+    out = grade("softmax", "import builtins\ndel builtins.len\ndel builtins.isinstance\ndel builtins.str\n" + WRONG)
+    assert out["state"] in ("failed", "error") and out["message"]
+    assert grade("softmax", SOFTMAX["right"][0])["state"] == "passed"
+    out = grade("softmax", "import builtins\ndef softmax(x):\n    del builtins.type\n    raise ValueError('x')\n")
+    assert out == {"state": "error", "message": "softmax raised an error (line 4): ValueError: x", "line": 4, "case": None}
