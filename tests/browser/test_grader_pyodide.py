@@ -4,14 +4,11 @@ neither in its own run nor in a later one, since the expected results are comput
 code runs and judged after every module it could patch is restored."""
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from tests.builder.test_exercise import GOOD
 
-from .conftest import ROOT, expect
+from .conftest import expect, pyodide_kit
 from .test_exercise import RIGHT, _write
 
 WRONG = "def softmax(x):\n    return x\n"
@@ -27,20 +24,8 @@ PATCHES = {
 
 
 @pytest.fixture(scope="module")
-def url(tmp_path_factory, serve_folder) -> str:
-    dist = os.environ.get("ATTN_PYODIDE_DIST")
-    if not dist:
-        pytest.skip("needs a Pyodide distribution folder with numpy in ATTN_PYODIDE_DIST; "
-                    "none can be downloaded on this machine")
-    from builder.build import Paths, build
-
-    folder = tmp_path_factory.mktemp("grader-pyodide")
-    content = folder / "content"
-    content.mkdir()
-    (content / "site.toml").write_text('[site]\ntitle = "Scratch"\n\n[[chapters]]\nfile = "01-scratch.md"\n')
-    (content / "01-scratch.md").write_text(GOOD)
-    build(Paths.at(ROOT, content), folder / "dist", pyodide_dist=Path(dist))
-    return serve_folder(folder / "dist") + "01-scratch.html"
+def url(scratch_page) -> str:
+    return scratch_page(GOOD, pyodide_dist=pyodide_kit())  # skips, or fails where live tests must run
 
 
 def _run(section, states=("passed", "failed", "error", "timeout")):
