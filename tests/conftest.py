@@ -22,3 +22,17 @@ def content(tmp_path) -> Path:
     dest = tmp_path / "content"
     shutil.copytree(ROOT / "content", dest)
     return dest
+
+
+def pyodide_kit() -> Path:
+    """The Pyodide distribution with a real numpy that ATTN_PYODIDE_DIST names (.ci/run makes one
+    from ../shared/pyodide-kit). Without it the test skips, saying why; with ATTN_REQUIRE_LIVE set
+    (as .ci/run sets it wherever the kit exists) it fails instead: there, a live test may not skip."""
+    dist = os.environ.get("ATTN_PYODIDE_DIST")
+    if not dist:
+        reason = ("needs a Pyodide distribution with a real numpy in ATTN_PYODIDE_DIST "
+                  "(../shared/pyodide-kit/make-kit.sh makes one); no Pyodide numpy can be downloaded here")
+        if os.environ.get("ATTN_REQUIRE_LIVE"):
+            pytest.fail(reason + " (ATTN_REQUIRE_LIVE is set, so the live tests must run)")
+        pytest.skip(reason)
+    return Path(dist)

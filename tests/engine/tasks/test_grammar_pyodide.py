@@ -2,13 +2,14 @@
 einsum products), held to the same recorded losses as on CPython. Needs ATTN_PYODIDE_DIST (a Pyodide
 folder with numpy's wheel, see ../shared/pyodide-kit) and Node, which runs Pyodide here."""
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+from tests.conftest import pyodide_kit
 
 ROOT = Path(__file__).resolve().parents[3]
 RUNNER = ROOT / "benchmarks" / "retrain_pyodide.mjs"  # boots Pyodide, copies engine/ in, runs a script
@@ -21,9 +22,7 @@ print(json.dumps({"blas": grammar_step.HAS_BLAS, "losses": train_grammar_model(s
 
 
 def test_pyodide_trains_the_recorded_losses(tmp_path):
-    dist = os.environ.get("ATTN_PYODIDE_DIST")
-    if not dist or not any(Path(dist).glob("numpy-*.whl")):
-        pytest.skip("needs ATTN_PYODIDE_DIST: a Pyodide distribution with numpy's wheel (../shared/pyodide-kit)")
+    dist = str(pyodide_kit())  # skips, or fails where the live tests must run
     if shutil.which("node") is None:
         pytest.skip("needs Node on PATH to run Pyodide")
     script = tmp_path / "train.py"
