@@ -6,7 +6,9 @@ for the next letter. Only the reader's sequence needs Python: the default sequen
 State i is the position the reader looks from (its row of both heads, its guesses); `text.states`
 is indexed the same way and `start` is the last position, whose guess is the sequence's next letter.
 A sequence the model cannot read is refused with a one-line reason in the reader's words (ParamError).
-The model is trained once per process (induction.trained), so the worker's first request trains it.
+The model is trained once per process (induction.trained), so the worker's first request trains it
+(about 1 s on CPython, a few in Pyodide: benchmarks/induction.py); the view sends that request when
+the reader first focuses the text box, so the training overlaps the typing.
 """
 from __future__ import annotations
 

@@ -85,6 +85,11 @@ export function mount(root, ctx) {
 
   slider.input.addEventListener("input", () => show(Number(slider.input.value)));
 
+  // Focus in the box is intent: the worker's first request trains the model (seconds), so start it
+  // while the reader types. Its answer is the embedded data again, so nothing is redrawn.
+  let warmed = false;
+  input.addEventListener("focus", () => { if (!warmed) { warmed = true; ctx.request(data.params); } });
+
   let busy = false;
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
