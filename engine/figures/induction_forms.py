@@ -191,8 +191,7 @@ def _run_facts(run) -> dict:
     start, end, fall = run.sharpest_fall(window=100)
     return {"step": run.phase_change_step(FORMED), "previous_head": prev + 1, "previous_score": prev_score,
             "induction_head": head + 1, "prefix_matching": prefix, "fall": fall, "fall_start": start, "fall_end": end,
-            "in_context": run.scores[-1]["in_context"],
-            "induction_heads": sum(v >= FORMED for v in run.scores[-1]["prefix_matching"][-1])}
+            "in_context": run.scores[-1]["in_context"]}
 
 
 def facts(p: Params, data: dict) -> dict:
