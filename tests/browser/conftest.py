@@ -138,17 +138,18 @@ def real_site(tmp_path_factory, serve_folder) -> dict:
 
 @pytest.fixture(scope="session")
 def scratch_page(serve_folder, tmp_path_factory):
-    """scratch_page(markdown) -> the URL of a one-chapter site built from `markdown`: a figure
-    tested with options no chapter uses, or before a chapter holds it."""
+    """scratch_page(markdown, pyodide_dist=None) -> the URL of a one-chapter site built from `markdown`:
+    a figure tested with options no chapter uses, or before a chapter holds it; with numpy vendored
+    from `pyodide_dist` (pyodide_kit()) for a test in real Pyodide."""
     from builder.build import Paths, build
 
-    def make(markdown: str) -> str:
+    def make(markdown: str, pyodide_dist: Path | None = None) -> str:
         folder = tmp_path_factory.mktemp("scratch-site")
         content = folder / "content"
         content.mkdir()
         (content / "site.toml").write_text('[site]\ntitle = "Scratch"\n\n[[chapters]]\nfile = "01-scratch.md"\n')
         (content / "01-scratch.md").write_text(markdown)
-        build(Paths.at(ROOT, content), folder / "dist", pyodide_dist=None)
+        build(Paths.at(ROOT, content), folder / "dist", pyodide_dist=pyodide_dist)
         return serve_folder(folder / "dist") + "01-scratch.html"
     return make
 

@@ -9,7 +9,7 @@ import pytest
 
 from engine.figures import compute
 
-from ..conftest import ROOT, expect, pyodide_kit
+from ..conftest import expect, pyodide_kit
 from .helpers import SLOW_JOBS, serious_violations, text_lines
 
 NAME = "induction-forms"
@@ -94,19 +94,9 @@ def test_cancel_restores_the_model_shown_before(open_live_chapter, url):
 
 
 @pytest.fixture(scope="module")
-def pyodide_url(tmp_path_factory, serve_folder) -> str:
+def pyodide_url(scratch_page) -> str:
     """The scratch page built with numpy vendored from a real Pyodide distribution."""
-    from builder.build import Paths, build
-
-    dist = pyodide_kit()  # skips, or fails where the live tests must run, without a real numpy
-
-    folder = tmp_path_factory.mktemp("induction-pyodide")
-    content = folder / "content"
-    content.mkdir()
-    (content / "site.toml").write_text('[site]\ntitle = "Scratch"\n\n[[chapters]]\nfile = "01-scratch.md"\n')
-    (content / "01-scratch.md").write_text(SCRATCH)
-    build(Paths.at(ROOT, content), folder / "dist", pyodide_dist=dist)
-    return serve_folder(folder / "dist") + "01-scratch.html"
+    return scratch_page(SCRATCH, pyodide_dist=pyodide_kit())  # skips, or fails where the live tests must run, without one
 
 
 def test_train_forms_the_head_in_pyodide_with_real_numpy(open_chapter, pyodide_url):

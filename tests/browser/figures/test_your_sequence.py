@@ -8,7 +8,7 @@ import pytest
 
 from engine.figures import compute
 
-from ..conftest import ROOT, expect, pyodide_kit
+from ..conftest import expect, pyodide_kit
 from .helpers import serious_violations, text_lines
 
 NAME = "your-sequence"
@@ -90,19 +90,9 @@ def test_letters_the_model_cannot_read_get_a_reason_and_nothing_is_lost(open_liv
 
 
 @pytest.fixture(scope="module")
-def pyodide_url(tmp_path_factory, serve_folder) -> str:
+def pyodide_url(scratch_page) -> str:
     """The scratch page built with numpy vendored from a real Pyodide distribution."""
-    from builder.build import Paths, build
-
-    dist = pyodide_kit()  # skips, or fails where the live tests must run, without a real numpy
-
-    folder = tmp_path_factory.mktemp("your-sequence-pyodide")
-    content = folder / "content"
-    content.mkdir()
-    (content / "site.toml").write_text('[site]\ntitle = "Scratch"\n\n[[chapters]]\nfile = "01-scratch.md"\n')
-    (content / "01-scratch.md").write_text(SCRATCH)
-    build(Paths.at(ROOT, content), folder / "dist", pyodide_dist=dist)
-    return serve_folder(folder / "dist") + "01-scratch.html"
+    return scratch_page(SCRATCH, pyodide_dist=pyodide_kit())  # skips, or fails where the live tests must run, without one
 
 
 def test_read_in_pyodide_with_real_numpy(open_chapter, pyodide_url):
