@@ -20,7 +20,7 @@ def data():
 
 
 def test_copies_are_the_positions_after_earlier_copies():
-    # ▸ A B A B: the second A (3) follows the first A's successor B (2); the second B (4) follows B at 2? no: 3
+    # ▸ A B A B: for the second A (3), B at 2 follows the earlier A; for the second B (4), A at 3 follows the earlier B
     assert copies([16, 0, 1, 0, 1]) == [[], [], [], [2], [3]]
     assert copies([16, 0, 0]) == [[], [], [2]]  # a doubled letter: its own position follows the earlier copy
 
