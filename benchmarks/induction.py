@@ -9,7 +9,9 @@
 - pyodide: the same run in Pyodide under node with real numpy, first and warm, when
   ATTN_PYODIDE_DIST (or .cache/pyodide-kit) names a Pyodide distribution that includes numpy
   (`../shared/pyodide-kit/make-kit.sh .cache/pyodide-kit` makes one), then the figure's Train job there. Wall time and the process's
-  CPU time are both printed: on a shared machine the CPU time says more.
+  CPU time are both printed: on a shared machine the CPU time says more;
+- your-sequence: one reader's request on CPython and in Pyodide, the first (which trains the model the
+  figure reads) and warm ones (a forward pass on the reader's letters, and the figure's text).
 
 usage: benchmarks/induction.py [SEED] [REPEATS]
 """
@@ -57,6 +59,22 @@ def time_job(seed: int) -> dict:
     while not job.advance(0.05)["done"]:
         slices += 1
     return {"seconds": round(time.perf_counter() - t0, 3), "slices": slices}
+
+
+READER_SEQUENCES = ("KCFNAHKCF", "PANCAKEPANCAKE", "ABACADABAC")  # what a reader might type
+
+
+def time_requests(repeats: int = 20) -> dict:
+    """your-sequence's requests as the worker answers them: the first trains seed 0's model (cached after)."""
+    from engine.figures import compute
+
+    t0 = time.perf_counter()
+    compute("your-sequence", {"sequence": READER_SEQUENCES[0]})
+    first = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for i in range(repeats):
+        compute("your-sequence", {"sequence": READER_SEQUENCES[i % len(READER_SEQUENCES)]})
+    return {"first_seconds": round(first, 3), "warm_ms": round(1000 * (time.perf_counter() - t0) / repeats, 2)}
 
 
 def time_torch(seed: int, config: InductionConfig, repeats: int) -> dict | None:
@@ -131,6 +149,14 @@ job, slices = FigureJob("induction-forms", "train", {{"seed": {seed}}}), 1
 while not job.advance(0.05)["done"]:
     slices += 1
 out.append(dict(job_seconds=time.perf_counter() - t0, job_cpu_seconds=cpu() - c0, job_slices=slices))
+from engine.figures import compute
+t0 = time.perf_counter()
+compute("your-sequence", {{"sequence": "{reader[0]}"}})
+first = time.perf_counter() - t0
+t0 = time.perf_counter()
+for i in range(20):
+    compute("your-sequence", {{"sequence": {reader}[i % {n_reader}]}})
+out.append(dict(request_first_seconds=first, request_warm_ms=1000 * (time.perf_counter() - t0) / 20))
 print("RESULT " + json.dumps(out))
 """
 
@@ -150,12 +176,13 @@ def time_pyodide(seed: int, repeats: int) -> dict | str:
         return "node not found; skipped"
     t0 = time.perf_counter()
     proc = subprocess.run(["node", str(ROOT / "benchmarks" / "pyodide_run.mjs"), str(kit), str(ROOT / "engine")],
-                          input=PYODIDE_SCRIPT.format(seed=seed, repeats=max(repeats, 2)),
+                          input=PYODIDE_SCRIPT.format(seed=seed, repeats=max(repeats, 2), reader=READER_SEQUENCES,
+                                                      n_reader=len(READER_SEQUENCES)),
                           capture_output=True, text=True, timeout=600)
     if proc.returncode != 0:
         return f"node exited with {proc.returncode}: {proc.stderr.strip()[-500:]}"
     line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT "))
-    *runs, job = json.loads(line[len("RESULT "):])
+    *runs, job, request = json.loads(line[len("RESULT "):])
     boot = next((json.loads(ln) for ln in proc.stderr.splitlines() if ln.startswith("{")), {})
     return {
         "boot_seconds": round(boot.get("boot_seconds", float("nan")), 3),
@@ -166,6 +193,8 @@ def time_pyodide(seed: int, repeats: int) -> dict | str:
         "phase_change_step": runs[0]["phase_change_step"], "final_loss": runs[0]["final_loss"],
         "figure_job_seconds": round(job["job_seconds"], 3), "figure_job_cpu_seconds": round(job["job_cpu_seconds"], 3),
         "figure_job_slices": job["job_slices"],
+        "your_sequence_first_request_seconds": round(request["request_first_seconds"], 3),
+        "your_sequence_warm_request_ms": round(request["request_warm_ms"], 2),
         "total_process_seconds": round(time.perf_counter() - t0, 3),
     }
 
@@ -182,6 +211,7 @@ def main(argv=None):
     losses = cpython.pop("losses")
     report["cpython_numpy"] = cpython
     report["cpython_figure_job"] = time_job(seed)
+    report["cpython_your_sequence_request"] = time_requests()
     torch_result = time_torch(seed, config, repeats)
     if torch_result is None:
         report["torch"] = "not importable; skipped"

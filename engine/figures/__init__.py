@@ -55,6 +55,7 @@ FIGURES = (  # in reading order
     "weight-norms",
     "circuits",
     "induction-forms",
+    "your-sequence",
 )
 
 

@@ -26,6 +26,7 @@ START = "▸"  # the start token's label
 FIRST = "KCFNAH"  # the first half of the repeated sequence drawn (distinct letters: one earlier copy each)
 WEIGHT_DECIMALS = 2  # head weights: only their colour is drawn
 SCORE_DECIMALS = 4
+FORMED = 0.5  # the prefix-matching score at which a layer-2 head counts as an induction head
 
 
 @dataclass(frozen=True)
@@ -178,3 +179,42 @@ def train(p: Params) -> TrainingJob:
 
 
 JOBS = {"train": train}
+
+
+REPORTED_SEEDS = range(5)  # the runs chapter 13 quotes (tests/engine/tasks/test_induction.py holds them)
+
+
+def _run_facts(run) -> dict:
+    """One run in the chapter's words: heads counted from 1, as the figure labels them."""
+    prev, prev_score = run.previous_token_head()
+    head, prefix = run.induction_head()
+    start, end, fall = run.sharpest_fall(window=100)
+    return {"step": run.phase_change_step(FORMED), "previous_head": prev + 1, "previous_score": prev_score,
+            "induction_head": head + 1, "prefix_matching": prefix, "fall": fall, "fall_start": start, "fall_end": end,
+            "in_context": run.scores[-1]["in_context"]}
+
+
+def facts(p: Params, data: dict) -> dict:
+    """The five reported seeds, the ablations of the shown run's layer-1 heads, and the same run with one layer."""
+    run = induction.trained(p.seed)
+    runs = [_run_facts(induction.trained(s)) for s in REPORTED_SEEDS]
+    prev = run.previous_token_head()[0]
+    ablated = {name: run.ablated_scores(1, heads) for name, heads in
+               (("previous", [prev]), ("other", [h for h in range(CONFIG.n_heads) if h != prev]))}
+    one = induction.trained(p.seed, n_layers=1)
+    final = run.scores[-1]
+    return {
+        "config": {"vocabulary": CONFIG.n_vocab, "half_min": CONFIG.half_min, "half_max": CONFIG.half_max,
+                   "d_model": CONFIG.d_model, "heads": CONFIG.n_heads, "d_head": CONFIG.d_head,
+                   "steps": CONFIG.steps, "batch": CONFIG.batch_size, "lr": CONFIG.lr,
+                   "held_out": CONFIG.eval_size, "every": CONFIG.checkpoint_every,
+                   "parameters": sum(a.size for a in run.params.values())},
+        "seeds": runs,
+        "reported": len(runs), "first_seed": REPORTED_SEEDS[0], "last_seed": REPORTED_SEEDS[-1],
+        "formed": sum(r["step"] is not None for r in runs),
+        "loss_first": final["loss_first"], "loss_repeat": final["loss_repeat"],
+        "ablated": {name: {"prefix_matching": max(s["prefix_matching"][-1]), "in_context": s["in_context"]}
+                    for name, s in ablated.items()},
+        "one_layer": {"best_prefix_matching": max(max(s["prefix_matching"][0]) for s in one.scores),
+                      "in_context": one.scores[-1]["in_context"]},
+    }

@@ -139,6 +139,12 @@ def _ask(figure, name: str, data: dict) -> None:
         figure.get_by_role("button", name="Play").click()
     elif name == "two-heads":
         figure.get_by_role("button", name="Retrain").click()
+    elif name == "induction-forms":
+        figure.get_by_role("button", name="Train").click()
+    elif name == "your-sequence":
+        box = figure.get_by_label("Your letters")
+        box.fill(data["sequence"][::-1] + data["sequence"][-3:])  # letters the page has no data for
+        box.press("Enter")
     else:
         pytest.fail(f"live figure '{name}' has no reader action in this test: add one to _ask")
 

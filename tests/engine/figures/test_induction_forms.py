@@ -77,3 +77,20 @@ def test_bad_options_name_the_option(params, option):
     with pytest.raises(ParamError) as err:
         compute(NAME, params)
     assert err.value.option == option
+
+
+def test_facts_hold_what_chapter_13_says_of_them(data):
+    from engine.figures import facts
+
+    f = facts(NAME, None, data)
+    assert f["formed"] == f["reported"] == 5 and [s["step"] for s in f["seeds"]][0] == data["phase_change"]
+    assert {s["previous_head"] for s in f["seeds"]} == {1, 2}  # "a toss-up": both heads occur
+    s0 = f["seeds"][0]
+    assert s0["fall_start"] <= s0["step"] <= s0["fall_end"]
+    assert f["loss_first"] > data["chance"] > f["loss_repeat"]  # the first half a little above the even guess
+    cut, other = f["ablated"]["previous"], f["ablated"]["other"]
+    assert cut["prefix_matching"] < 0.5 * s0["prefix_matching"]  # "collapses"
+    assert cut["in_context"] > 0.5 * s0["in_context"]  # "most of what the model learned about the repeat is gone"
+    assert other["prefix_matching"] >= 0.9 * s0["prefix_matching"] and other["in_context"] < 0.9 * s0["in_context"]
+    one = f["one_layer"]
+    assert one["best_prefix_matching"] < 0.5 and s0["in_context"] < one["in_context"] < 0  # favours seen letters, no more

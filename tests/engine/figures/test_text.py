@@ -36,6 +36,7 @@ STEPPED = {
     "weight-norms": lambda d: len(d["heads"]) * len(d["words"]),
     "circuits": lambda d: len(d["views"]),
     "induction-forms": lambda d: len(d["checkpoints"]),
+    "your-sequence": lambda d: len(d["tokens"]),
 }
 # The state the figure opens in.
 START = {
@@ -69,6 +70,7 @@ START = {
     "weight-norms": lambda d: d["start"]["head"] * len(d["words"]) + d["start"]["row"],
     "circuits": lambda d: d["start"],
     "induction-forms": lambda d: d["start"],
+    "your-sequence": lambda d: d["start"],
 }
 
 
@@ -105,6 +107,7 @@ OTHER = {
     "weight-norms": {"seed": 0, "sentence": "the cat sat on the mat", "head": 1, "row": 5},
     "circuits": {"view": "trained", "seed": 1, "head": 2},
     "induction-forms": {"seed": 1, "sequence": "PONMLKJIHG", "step": 300},
+    "your-sequence": {"seed": 1, "sequence": "dog bag dog"},
 }
 
 
@@ -123,7 +126,8 @@ def test_every_figure_has_text_and_no_facts(figure):
     assert isinstance(text["alt"], str) and text["alt"].strip()
     assert text["numbers"] and all(isinstance(n, str) and n for n in text["numbers"])
     assert set(text) <= {"alt", "numbers", "states", "fixed", "templates", "parts", "worked", "details", "exps",
-                         "exp_sum", "total", "heads", "cells", "stages", "status", "training", "stopped"}
+                         "exp_sum", "total", "heads", "cells", "stages", "status", "training", "stopped",
+                         "hint", "reading"}
 
 
 def test_states_are_indexed_like_the_stepped_data(figure):

@@ -1,0 +1,142 @@
+"""your-sequence in the browser: the embedded sequence draws at once, the slider and a tap pick the
+letter that looks (keys and numbers follow), Read sends the reader's letters to the worker and
+draws the answer live, a sequence the model cannot read keeps the figure and the typed text and
+says why in one line, and (with a Pyodide kit) the real worker with real numpy answers."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.figures import compute
+
+from ..conftest import expect, pyodide_kit
+from .helpers import serious_violations, text_lines
+
+NAME = "your-sequence"
+SCRATCH = f"""# Your sequence
+
+/// figure | {NAME}
+
+The trained model reads your letters.
+///
+"""
+
+
+@pytest.fixture(scope="module")
+def url(scratch_page) -> str:
+    return scratch_page(SCRATCH)
+
+
+def _columns(figure, h: int) -> list[float]:
+    return figure.locator(".ys-strip").nth(h + 1).locator(".ys-chip").evaluate_all(
+        "(chips) => chips.map((c) => Number(c.style.getPropertyValue('--w')))")
+
+
+@pytest.mark.parametrize("width", [1200, 375])
+def test_the_embedded_sequence_the_slider_and_a_tap(open_chapter, url, width):
+    chapter = open_chapter(url, viewport={"width": width, "height": 800}, has_touch=True)
+    chapter.wait_prerendered()
+    data = chapter.data(NAME)
+    figure = chapter.figure(NAME)
+    T = len(data["tokens"])
+    expect(figure.locator(".ys-strip")).to_have_count(1 + len(data["heads"]))
+    expect(figure.locator(".ys-weight")).to_have_count(len(data["heads"]) * T)
+    assert chapter.numbers(NAME) == text_lines(data, data["start"])
+    head = data["head"]
+    assert _columns(figure, head) == data["heads"][head][data["start"]]
+    expect(figure.locator(".ys-copy")).to_have_count(len(data["heads"]) * len(data["copies"][data["start"]]))
+    slider = figure.get_by_label("Looking from")
+    slider.focus()
+    slider.press("ArrowLeft")
+    assert chapter.numbers(NAME) == text_lines(data, data["start"] - 1)
+    figure.locator(".ys-pick").nth(1).tap()  # the first letter: no earlier copy, nothing outlined
+    assert chapter.numbers(NAME) == text_lines(data, 1)
+    expect(figure.locator(".ys-copy")).to_have_count(0)
+    expect(slider).to_have_value("1")
+    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= width
+    assert serious_violations(chapter) == []
+    assert chapter.page_errors == []
+
+
+def test_read_computes_the_readers_letters_live(open_live_chapter, url):
+    chapter = open_live_chapter(url)
+    figure = chapter.figure(NAME)
+    box = figure.get_by_label("Your letters")
+    box.fill("ab cdab")
+    box.press("Enter")
+    expect(figure).to_have_attribute("data-state", "live", timeout=120_000)  # the stand-in trains the model first
+    want = compute(NAME, {"sequence": "ab cdab"})
+    assert chapter.numbers(NAME) == text_lines(want, want["start"])
+    expect(box).to_have_value("ABCDAB")
+    expect(box).to_be_focused()  # the keyboard stays where it was
+    expect(figure.locator(".ys-pick")).to_have_count(len(want["tokens"]))
+    expect(figure.get_by_label("Looking from")).to_have_value(str(want["start"]))
+    expect(figure.locator(".figure-note")).to_be_hidden()
+    assert chapter.page_errors == []
+
+
+def test_focus_in_the_box_starts_the_first_request_and_draws_nothing(open_live_chapter, url):
+    """The worker's first request trains the model: it starts when the reader shows intent, so the
+    training overlaps the typing; its answer is the embedded data, and the figure stays as it was."""
+    from ..conftest import _engine_on_cpython
+
+    asked = []
+
+    def record(route):
+        asked.append(json.loads(route.request.post_data)["params"])
+        _engine_on_cpython(route)
+
+    chapter = open_live_chapter(url, routes=[("**/__compute", record)])
+    figure = chapter.figure(NAME)
+    before = chapter.numbers(NAME)
+    figure.get_by_label("Your letters").focus()
+    chapter.page.wait_for_function("(fig) => !fig.hasAttribute('aria-busy')", arg=figure.element_handle(),
+                                   timeout=120_000)
+    chapter.page.wait_for_timeout(200)
+    assert asked == [chapter.data(NAME)["params"]]
+    assert chapter.numbers(NAME) == before and figure.get_attribute("data-state") == "prerendered"
+    figure.get_by_label("Your letters").blur()
+    figure.get_by_label("Your letters").focus()  # once only
+    chapter.page.wait_for_timeout(200)
+    assert len(asked) == 1
+    assert chapter.page_errors == []
+
+
+def test_letters_the_model_cannot_read_get_a_reason_and_nothing_is_lost(open_live_chapter, url):
+    chapter = open_live_chapter(url)
+    figure = chapter.figure(NAME)
+    before = chapter.numbers(NAME)
+    box = figure.get_by_label("Your letters")
+    box.fill("HELLO WORLD")
+    figure.get_by_role("button", name="Read").click()
+    expect(figure.locator(".figure-note")).to_contain_text("“W” is not one of the model's letters: it knows only A to P.",
+                                                           timeout=120_000)
+    expect(box).to_have_value("HELLO WORLD")
+    assert chapter.numbers(NAME) == before
+    assert figure.get_attribute("data-state") == "prerendered"
+    assert chapter.page_errors == []
+
+
+@pytest.fixture(scope="module")
+def pyodide_url(scratch_page) -> str:
+    """The scratch page built with numpy vendored from a real Pyodide distribution."""
+    return scratch_page(SCRATCH, pyodide_dist=pyodide_kit())  # skips, or fails where the live tests must run, without one
+
+
+def test_read_in_pyodide_with_real_numpy(open_chapter, pyodide_url):
+    """The reader's letters in the real worker: the first request trains the model there (float64, the
+    build's run to about 1e-12), so its answer is the engine's on CPython."""
+    chapter = open_chapter(pyodide_url)
+    chapter.wait_prerendered()
+    figure = chapter.figure(NAME)
+    box = figure.get_by_label("Your letters")
+    box.fill("KCFNAHKCF")
+    box.press("Enter")
+    expect(figure).to_have_attribute("data-state", "live", timeout=180_000)
+    want = compute(NAME, {"sequence": "KCFNAHKCF"})
+    assert chapter.numbers(NAME) == text_lines(want, want["start"])
+    box.fill("KCFQ")  # and a bad letter gets Python's reason
+    box.press("Enter")
+    expect(figure.locator(".figure-note")).to_contain_text("“Q” is not one of the model's letters")
+    assert chapter.page_errors == []
