@@ -15,7 +15,7 @@ export function mount(root, ctx) {
   const form = html("form", { class: "ys-form" }, root);
   const inputLabel = html("label", { for: id + "-letters" }, form, "Your letters ");
   const input = html("input", {
-    id: id + "-letters", type: "text", value: data.sequence, autocomplete: "off", spellcheck: "false",
+    id: id + "-letters", type: "text", class: "code", value: data.sequence, autocomplete: "off", spellcheck: "false",
     autocapitalize: "characters", size: String(data.max_letters), "aria-describedby": id + "-hint",
   }, inputLabel);
   html("button", { type: "submit" }, form, "Read");
