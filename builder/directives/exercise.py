@@ -82,7 +82,9 @@ def validate(use, path):
 
 
 def _code(text: str, cls: str) -> str:
-    return f'<pre class="{cls}"><code class="language-python">{html.escape(text.rstrip())}</code></pre>'
+    # Focusable: on a narrow screen a long line scrolls sideways, and the keyboard must reach it
+    # (the starter is read as text until the editor loads, or for good without JavaScript).
+    return f'<pre class="{cls}" tabindex="0"><code class="language-python">{html.escape(text.rstrip())}</code></pre>'
 
 
 def render(use, path) -> Rendered:

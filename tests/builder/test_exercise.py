@@ -42,9 +42,9 @@ def test_the_page_holds_task_starter_hints_and_solution(tmp_path):
     page = (out / "01-test.html").read_text()
     section = page[page.index('<section aria-labelledby="exercise-softmax-label"'):page.index("</section>")]
     assert 'data-exercise="softmax"' in section and "<code>softmax(x)</code> over the last axis" in section
-    assert '<pre class="exercise-starter"><code class="language-python">def softmax(x):\n    # exp, then divide' in section
+    assert '<pre class="exercise-starter" tabindex="0"><code class="language-python">def softmax(x):\n    # exp, then divide' in section
     assert "<li>Subtract the row&rsquo;s maximum first; <code>x &lt; 0</code> is fine.</li>" in section
-    assert '<details class="exercise-solution"><summary>Solution</summary><pre class="exercise-answer">' in section
+    assert '<details class="exercise-solution"><summary>Solution</summary><pre class="exercise-answer" tabindex="0">' in section
     assert 'data-exercise-result data-state="idle" role="status"' in section
     assert '<div class="exercise-actions" hidden><button type="button" class="primary" data-action="run">Run</button>' in section
     assert '<script type="module" src="assets/js/exercise.js">' in page and 'id="runtime-config"' in page
