@@ -135,10 +135,14 @@ async function boot(config) {
   status("loading", "engine", "Starting Python: loading the attention engine… 85%");
   try {
     engine = pyodide.pyimport("engine.figures");
-    // Training draws its batches with numpy.random: imported now, it is not paid on a Retrain click.
-    pyodide.runPython("import numpy.random");
   } catch (err) {
     throw unavailable("engine", "The attention engine failed to load: " + (err.message || err));
+  }
+  try {
+    // Training draws its batches with numpy.random: imported now, it is not paid on a Retrain click.
+    pyodide.runPython("import numpy.random");
+  } catch {
+    // Only a warm-up: whatever needs it imports it, and says so if it cannot.
   }
   status("ready", "ready", "Python is ready.");
 }

@@ -136,9 +136,15 @@ self.addEventListener("fetch", (event) => {
     if (!response.ok || request.method === "HEAD") return response;
     // Checked against the manifest before the page sees it: this build's file is kept and served;
     // another build's (or a tampered one) never reaches a page of this build.
-    const body = await response.arrayBuffer();
+    let body = await response.arrayBuffer();
+    let fresh = response;
+    if ((await hex(body)) !== files[path][1]) {
+      // The browser's HTTP cache may have answered with an older copy: ask the server itself once.
+      const again = await fetch(urlOf(path), { cache: "reload" }).catch(() => null);
+      if (again?.ok) { fresh = again; body = await again.arrayBuffer(); }
+    }
     if ((await hex(body)) === files[path][1]) {
-      const mine = kept(body, response, path);
+      const mine = kept(body, fresh, path);
       event.waitUntil(cache.put(urlOf(path), mine.clone()).catch(() => {}));
       return mine;
     }
