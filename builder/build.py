@@ -24,7 +24,7 @@ from .directives import DIRECTIVES, NAMES, exercise, quiz
 from .directives.figure import param_error
 from .errors import BuildError, clip, describe, display_path, read_source
 from .expressions import RE_EXPR, ExpressionError, evaluate
-from .figures import FallbackError, FigureCache, RenderedFigure, check_parts, embed_json, model_file, render_figure
+from .figures import FigureCache, RenderedFigure, check_parts, embed_json, model_file, render_figure
 from .links import check_links
 from . import lockfile
 from .bundle import editor_bundle
@@ -156,8 +156,6 @@ def gather_chapter(entry: ChapterEntry, cache: FigureCache, bibliography: Biblio
             figures.append(render_figure(cache, use, entry.number, i, slug))
         except ParamError as err:
             raise param_error(err, use, path) from None
-        except FallbackError as err:
-            raise BuildError(path, use.line, str(err)) from None
         except BuildError:
             raise
         except Exception as err:  # its model, text or fallback failed

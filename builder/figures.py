@@ -9,7 +9,7 @@ from pathlib import Path
 from engine import figures as models
 from engine.figures.params import validate
 from . import fallbacks
-from .errors import BuildError, clip
+from .errors import BuildError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -62,10 +62,6 @@ def _check_output(name: str, data: dict) -> None:
     if not (isinstance(text, dict) and isinstance(text.get("alt"), str)
             and isinstance(text.get("numbers"), list) and all(isinstance(n, str) for n in text["numbers"])):
         raise BuildError(model, None, f"figure '{name}': text() must return {{'alt': str, 'numbers': [str, ...]}}")
-
-
-class FallbackError(Exception):
-    """The static image could not be drawn from these options; the builder adds the file and line."""
 
 
 class FigureCache:
@@ -135,9 +131,7 @@ def render_figure(cache: FigureCache, use, chapter_number: int, index: int, page
                   "data-figure": use.argument, "data-state": "static"}
     if models.is_live(use.argument, use.options):
         attributes["data-live"] = ""  # its view can ask the worker: the page loads Python (figures.js)
-    try:
-        svg = cache.svg(use.argument, data)
-    except Exception as err:  # noqa: BLE001: matplotlib's errors on odd text have no common class
-        raise FallbackError(f"figure '{use.argument}': cannot draw its static image from these options: "
-                            f"{type(err).__name__}: {clip(err, 120)}") from None
+    # A fallback that cannot draw these options raises: the builder names the chapter's line and
+    # the line of our code that failed (build.py's _code_error), as for a model that raises.
+    svg = cache.svg(use.argument, data)
     return RenderedFigure(use.argument, use.line, label, attributes, body, svg_path, svg)
