@@ -1,25 +1,28 @@
-// Run Python in Pyodide under node, with real numpy and this checkout's engine/ (a benchmark helper).
-// usage: node benchmarks/pyodide_run.mjs KIT_DIR ENGINE_DIR < script.py
-// KIT_DIR is a Pyodide distribution with a numpy wheel (../shared/pyodide-kit/make-kit.sh makes one);
-// the script's stdout is passed through, and the boot time is printed to stderr as JSON.
+// Run a Python script in Pyodide under Node, with real numpy and a checkout's engine/ copied in to
+// /home/pyodide/engine (on sys.path): the benchmarks' and the engine tests' way to run the engine as
+// the browser's worker does, without a browser. Node's V8 runs wasm as Chromium's does.
+// usage: node benchmarks/pyodide_run.mjs KIT_DIR ENGINE_DIR [SCRIPT.py]   (the script on stdin without one)
+// KIT_DIR is a Pyodide distribution with a numpy wheel (../shared/pyodide-kit/make-kit.sh makes one).
+// The script's stdout is passed through; the boot time goes to stderr as JSON; a Python error exits 1.
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [kit, engine] = process.argv.slice(2).map((p) => resolve(p));
+const [kit, engine, script] = process.argv.slice(2).map((p) => p && resolve(p));
 if (!kit || !engine) {
-  console.error("usage: node pyodide_run.mjs KIT_DIR ENGINE_DIR < script.py");
+  console.error("usage: node pyodide_run.mjs KIT_DIR ENGINE_DIR [SCRIPT.py]");
   process.exit(2);
 }
 const t0 = performance.now();
 const { loadPyodide } = await import(pathToFileURL(join(kit, "pyodide.mjs")).href);
-const pyodide = await loadPyodide({ indexURL: kit + "/", stdout: (s) => console.log(s), stderr: (s) => console.error(s) });
+const pyodide = await loadPyodide({ indexURL: kit + "/" });
+pyodide.setStdout({ batched: (line) => process.stdout.write(line + "\n") });
 const wheel = readdirSync(kit).find((f) => /^numpy-.*\.whl$/.test(f));
 if (!wheel) {
   console.error(`${kit}: no numpy wheel`);
   process.exit(2);
 }
-await pyodide.loadPackage(pathToFileURL(join(kit, wheel)).href);
+await pyodide.loadPackage(pathToFileURL(join(kit, wheel)).href, { messageCallback: () => {} });
 
 function copyTree(src, dst) {
   pyodide.FS.mkdirTree(dst);
@@ -34,4 +37,22 @@ function copyTree(src, dst) {
 }
 copyTree(engine, "/home/pyodide/engine");
 console.error(JSON.stringify({ boot_seconds: (performance.now() - t0) / 1000 }));
-await pyodide.runPythonAsync(readFileSync(0, "utf8"));
+
+// CPU seconds of this (the main) thread alone, from Linux's /proc; NaN elsewhere. V8 compiles hot wasm
+// functions on background threads, which a reader's browser runs on other cores.
+globalThis.mainThreadCpuSeconds = () => {
+  try {
+    const stat = readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");  // from field 3, state
+    return (Number(fields[11]) + Number(fields[12])) / 100;  // utime + stime, in USER_HZ (100 on Linux)
+  } catch {
+    return NaN;
+  }
+};
+
+try {
+  await pyodide.runPythonAsync(`import sys\nsys.path.insert(0, "/home/pyodide")\n` + readFileSync(script ?? 0, "utf8"));
+} catch (err) {
+  process.stderr.write(String(err.message ?? err).slice(-2000) + "\n");
+  process.exit(1);
+}

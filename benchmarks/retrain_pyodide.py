@@ -4,7 +4,7 @@ PyTorch on one thread (same model, weights, batches and Adam settings; engine/be
 
 A benchmark, not a test: it prints figures and asserts nothing.
 
-- Pyodide: real numpy inside Pyodide, run by Node (benchmarks/retrain_pyodide.mjs) from the kit that
+- Pyodide: real numpy inside Pyodide, run by Node (benchmarks/pyodide_run.mjs) from the kit that
   ../shared/pyodide-kit/make-kit.sh makes (or ATTN_PYODIDE_DIST). "first" is the first training after
   the engine is imported in a fresh Pyodide, which is what a reader's first Retrain computes; "warm" is
   the best of the runs after it. Node's V8 runs the wasm as Chromium's does (same engine, same tiers),
@@ -101,7 +101,7 @@ def timed_script(engine_parent: str, warm: int, folder: Path) -> Path:
 
 def pyodide_run(kit: Path, engine_parent: Path, folder: Path) -> dict:
     script = timed_script("/home/pyodide", 2, folder)
-    out = subprocess.run(["node", str(ROOT / "benchmarks" / "retrain_pyodide.mjs"), str(kit),
+    out = subprocess.run(["node", str(ROOT / "benchmarks" / "pyodide_run.mjs"), str(kit),
                           str(engine_parent / "engine"), str(script)], capture_output=True, text=True, timeout=600)
     if out.returncode:
         raise RuntimeError(f"Pyodide run failed: {out.stderr.strip()[-1500:]}")

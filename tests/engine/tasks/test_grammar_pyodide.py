@@ -12,7 +12,7 @@ import pytest
 from tests.conftest import pyodide_kit
 
 ROOT = Path(__file__).resolve().parents[3]
-RUNNER = ROOT / "benchmarks" / "retrain_pyodide.mjs"  # boots Pyodide, copies engine/ in, runs a script
+RUNNER = ROOT / "benchmarks" / "pyodide_run.mjs"  # boots Pyodide, copies engine/ in, runs a script
 SCRIPT = """
 import json
 from engine.tasks import grammar_step
