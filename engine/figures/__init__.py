@@ -48,6 +48,7 @@ FIGURES = (  # in reading order
     "softmax-gradient",
     "lookup-training",
     "two-heads",
+    "your-sentence",
     "residual-stream",
     "quadratic-cost",
     "tiled-attention",

@@ -269,10 +269,14 @@ class GrammarRun:
         self.cancelled = result.cancelled
         self._train_words = train_words
 
+    def seen(self):
+        """The distinct sentences trained on, each as its row of word indices in int8 bytes."""
+        return {row.tobytes() for row in self._train_words.astype(np.int8)}
+
     def held_out(self, n, seed=None):
         """n distinct sentences, none of which appeared in training (seeded; default from the run's seed)."""
         rng = np.random.default_rng([self.seed, 1] if seed is None else seed)
-        seen = {row.tobytes() for row in self._train_words.astype(np.int8)}
+        seen = self.seen()
         parts, count = [], 0
         while count < n:
             batch = sample_sentences(rng, n, self.config.adj_prob)

@@ -37,6 +37,7 @@ STEPPED = {
     "circuits": lambda d: len(d["views"]),
     "induction-forms": lambda d: len(d["checkpoints"]),
     "your-sequence": lambda d: len(d["tokens"]),
+    "your-sentence": lambda d: len(d["words"]),
 }
 # The state the figure opens in.
 START = {
@@ -71,6 +72,7 @@ START = {
     "circuits": lambda d: d["start"],
     "induction-forms": lambda d: d["start"],
     "your-sequence": lambda d: d["start"],
+    "your-sentence": lambda d: d["start"],
 }
 
 
@@ -108,6 +110,7 @@ OTHER = {
     "circuits": {"view": "trained", "seed": 1, "head": 2},
     "induction-forms": {"seed": 1, "sequence": "PONMLKJIHG", "step": 300},
     "your-sequence": {"seed": 1, "sequence": "dog bag dog"},
+    "your-sentence": {"seed": 1, "sentence": "The small cat slept near a tree."},
 }
 
 
