@@ -104,15 +104,19 @@ def _on_cpython(ask: dict) -> dict:
 # A training job runs hundreds of float32 steps, and wasm numpy may sum in another order than
 # native numpy: its numbers agree to this relative tolerance (its text still agrees exactly).
 TRAINED_TOL = 1e-3
+# Figures computed from a float32 model the worker trains on its first request (its weights the
+# build's to about 1e-6): numbers rounded for the page may round the other way, by one last digit.
+WORKER_TRAINED_TOL = {"your-sentence": 0.01}
 
 
 def _check_answers(reader: Reader, where: str) -> int:
     """Every answer the worker gave equals the engine's on CPython: computed figures to 1e-6, the
-    same code in wasm numpy, trained ones to TRAINED_TOL."""
+    same code in wasm numpy, trained ones to TRAINED_TOL, those of a model the worker trained to
+    WORKER_TRAINED_TOL."""
     answers = reader.answers()
     for answer in answers:
         cpython = json.loads(json.dumps(_on_cpython(answer["ask"])))
-        tol = 1e-6
+        tol = WORKER_TRAINED_TOL.get(answer["ask"]["name"], 1e-6)
         if answer["ask"]["type"] == "job":  # only the final slice's figure or snapshot is compared
             cpython = {k: cpython[k] for k in ("result", "snapshot") if k in cpython}
             answer["data"] = {k: answer["data"][k] for k in cpython}
@@ -141,6 +145,9 @@ def _ask(figure, name: str, data: dict) -> None:
         figure.get_by_role("button", name="Retrain").click()
     elif name == "induction-forms":
         figure.get_by_role("button", name="Train").click()
+    elif name == "your-sentence":
+        nouns = data["menus"][data["slots"][-1]]["words"]
+        figure.locator(".ysn-menu select").last.select_option(next(w for w in nouns if w not in data["words"]))
     elif name == "your-sequence":
         box = figure.get_by_label("Your letters")
         box.fill(data["sequence"][::-1] + data["sequence"][-3:])  # letters the page has no data for
