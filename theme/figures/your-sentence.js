@@ -4,6 +4,7 @@
 // default draws before Python; a new sentence is asked of the worker (the newest answer wins), and
 // one the grammar refuses gets the worker's one-line reason in the figure's note. Menus, text box
 // and slider are built once, so the focus stays where the reader left it whatever is redrawn.
+import { askOnIntent, readerInput } from "../js/reader-input.js";
 import { html, rangeControl } from "../js/svg.js";
 import { headTable } from "../js/weights.js";
 
@@ -23,15 +24,10 @@ export function mount(root, ctx) {
     return select;
   });
 
-  const form = html("form", { class: "ysn-form" }, root);
-  const inputLabel = html("label", { for: id + "-sentence" }, form, "Or type one ");
-  const input = html("input", {
-    id: id + "-sentence", type: "text", value: data.sentence, autocomplete: "off", spellcheck: "false",
-    autocapitalize: "none", "aria-describedby": id + "-hint",
-  }, inputLabel);
-  html("button", { type: "submit" }, form, "Read");
-  html("p", { class: "figure-hint", id: id + "-hint" }, root, data.text.hint);
-  const status = html("output", { class: "ysn-status", "aria-live": "polite" }, root);
+  const { input, status } = readerInput(root, {
+    id: id + "-sentence", label: "Or type one ", value: data.sentence, hint: data.text.hint,
+    attrs: { class: "ysn-text", autocapitalize: "none" }, onRead: (text) => read(text),
+  });
 
   const controls = html("div", { class: "figure-controls" }, root);
   const slider = rangeControl(controls, id + "-word", "Word looking ",
@@ -89,12 +85,7 @@ export function mount(root, ctx) {
 
   slider.input.addEventListener("input", () => show(Number(slider.input.value)));
 
-  // Focus on a menu or the text box is intent: the worker's first request trains the model (seconds),
-  // so start it while the reader chooses. Its answer is the embedded data again: nothing is redrawn.
-  let warmed = false;
-  const warm = () => { if (!warmed) { warmed = true; ctx.request(data.params); } };
-  menuBox.addEventListener("focusin", warm);
-  input.addEventListener("focus", warm);
+  askOnIntent(ctx, data.params, menuBox, input); // the first request trains the model: start it on intent
 
   let asked = 0; // the newest request; an older answer arriving after it is dropped
   async function read(sentence) {
@@ -113,11 +104,6 @@ export function mount(root, ctx) {
     show(same < 0 ? data.words.length - 1 : same);
     ctx.markLive();
   }
-
-  form.addEventListener("submit", (e) => {
-    e.preventDefault();
-    read(input.value);
-  });
 
   setMenus();
   build();

@@ -4,6 +4,7 @@
 // top guesses for the next letter. The embedded default draws before Python; Read asks the
 // worker for the reader's own letters, and a sequence the model cannot read gets the worker's
 // one-line reason in the figure's note.
+import { askOnIntent, readerInput } from "../js/reader-input.js";
 import { html, rangeControl } from "../js/svg.js";
 import { weightBar } from "../js/weights.js";
 
@@ -12,15 +13,10 @@ export function mount(root, ctx) {
   let k = data.start; // the position looking
   const id = ctx.figure.id;
 
-  const form = html("form", { class: "ys-form" }, root);
-  const inputLabel = html("label", { for: id + "-letters" }, form, "Your letters ");
-  const input = html("input", {
-    id: id + "-letters", type: "text", class: "code", value: data.sequence, autocomplete: "off", spellcheck: "false",
-    autocapitalize: "characters", size: String(data.max_letters), "aria-describedby": id + "-hint",
-  }, inputLabel);
-  html("button", { type: "submit" }, form, "Read");
-  html("p", { class: "figure-hint", id: id + "-hint" }, root, data.text.hint);
-  const status = html("output", { class: "ys-status", "aria-live": "polite" }, root);
+  const { input, status } = readerInput(root, {
+    id: id + "-letters", label: "Your letters ", value: data.sequence, hint: data.text.hint, onRead: read,
+    attrs: { class: "code", autocapitalize: "characters", size: String(data.max_letters) },
+  });
 
   const controls = html("div", { class: "figure-controls" }, root);
   const slider = rangeControl(controls, id + "-position", "Looking from ",
@@ -85,18 +81,14 @@ export function mount(root, ctx) {
 
   slider.input.addEventListener("input", () => show(Number(slider.input.value)));
 
-  // Focus in the box is intent: the worker's first request trains the model (seconds), so start it
-  // while the reader types. Its answer is the embedded data again, so nothing is redrawn.
-  let warmed = false;
-  input.addEventListener("focus", () => { if (!warmed) { warmed = true; ctx.request(data.params); } });
+  askOnIntent(ctx, data.params, input); // the first request trains the model: start it on intent
 
   let busy = false;
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
+  async function read(text) {
     if (busy) return; // one request at a time; Read stays focusable (a disabled button would drop the focus)
     busy = true;
     status.textContent = data.text.reading;
-    const out = await ctx.request({ ...data.params, sequence: input.value });
+    const out = await ctx.request({ ...data.params, sequence: text });
     busy = false;
     status.textContent = "";
     if (!out) return; // the note says why (the worker's reason for a sequence it cannot read); the figure keeps what it shows
@@ -105,7 +97,7 @@ export function mount(root, ctx) {
     build();
     show(data.start);
     ctx.markLive();
-  });
+  }
 
   build();
   draw();

@@ -79,3 +79,32 @@ def one_step_slices(route):
 
 
 SLOW_JOBS = [("**/__job/advance", one_step_slices)]  # open_live_chapter(routes=SLOW_JOBS)
+
+
+def first_request_on_intent(open_live_chapter, url: str, name: str, first, again) -> None:
+    """For a view whose worker's first request trains its model: focusing `first` (a function of the
+    figure giving a control) asks once, with the embedded options, so the training overlaps the
+    reader's typing; the answer is the embedded data, so nothing is redrawn, and focusing `again`
+    (another control) asks nothing more."""
+    from ..conftest import _engine_on_cpython
+
+    asked = []
+
+    def record(route):
+        asked.append(json.loads(route.request.post_data)["params"])
+        _engine_on_cpython(route)
+
+    chapter = open_live_chapter(url, routes=[("**/__compute", record)])
+    figure = chapter.figure(name)
+    before = chapter.numbers(name)
+    first(figure).focus()
+    chapter.page.wait_for_function("(fig) => !fig.hasAttribute('aria-busy')", arg=figure.element_handle(),
+                                   timeout=120_000)
+    chapter.page.wait_for_timeout(200)
+    assert asked == [chapter.data(name)["params"]]
+    assert chapter.numbers(name) == before and figure.get_attribute("data-state") == "prerendered"
+    first(figure).blur()
+    again(figure).focus()
+    chapter.page.wait_for_timeout(200)
+    assert len(asked) == 1
+    assert chapter.page_errors == []

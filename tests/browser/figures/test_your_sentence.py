@@ -5,7 +5,6 @@ the figure and the typed text and says why in one line (markup shown as text), a
 kit) the real worker with real numpy answers as the engine does on CPython."""
 from __future__ import annotations
 
-import json
 import time
 
 import numpy as np
@@ -14,7 +13,7 @@ import pytest
 from engine.figures import compute
 
 from ..conftest import expect, pyodide_kit
-from .helpers import serious_violations, text_lines
+from .helpers import first_request_on_intent, serious_violations, text_lines
 
 NAME = "your-sentence"
 SCRATCH = f"""# Your sentence
@@ -34,6 +33,15 @@ def url(scratch_page) -> str:
 def _weights(figure, h: int) -> list[list[float]]:
     return figure.locator(".th-grid").nth(h).locator("tbody tr").evaluate_all(
         "(rows) => rows.map((r) => [...r.querySelectorAll('td')].map((c) => Number(c.style.getPropertyValue('--w'))))")
+
+
+def _read(figure, typed: str, timeout: float = 120_000):
+    """Type a sentence in the box and press Enter; wait for the figure to draw the worker's answer."""
+    box = figure.get_by_label("Or type one")
+    box.fill(typed)
+    box.press("Enter")
+    expect(figure).to_have_attribute("data-state", "live", timeout=timeout)  # the first request trains the model
+    return box
 
 
 def _drawn(chapter, figure, want: dict, k: int) -> None:
@@ -99,10 +107,7 @@ def test_a_menu_reads_the_new_sentence_live_and_keeps_the_focus(open_live_chapte
 def test_read_computes_a_typed_sentence_live(open_live_chapter, url):
     chapter = open_live_chapter(url)
     figure = chapter.figure(NAME)
-    box = figure.get_by_label("Or type one")
-    box.fill("  The Lazy Cat SLEPT on a mat. ")
-    box.press("Enter")
-    expect(figure).to_have_attribute("data-state", "live", timeout=120_000)
+    box = _read(figure, "  The Lazy Cat SLEPT on a mat. ")
     want = compute(NAME, {"sentence": "the lazy cat slept on a mat"})
     _drawn(chapter, figure, want, want["start"])
     expect(box).to_have_value("the lazy cat slept on a mat")
@@ -111,29 +116,8 @@ def test_read_computes_a_typed_sentence_live(open_live_chapter, url):
 
 
 def test_focus_on_a_menu_starts_the_first_request_and_draws_nothing(open_live_chapter, url):
-    """The worker's first request trains the model: it starts when the reader shows intent, so the
-    training overlaps the choosing; its answer is the embedded data, and the figure stays as it was."""
-    from ..conftest import _engine_on_cpython
-
-    asked = []
-
-    def record(route):
-        asked.append(json.loads(route.request.post_data)["params"])
-        _engine_on_cpython(route)
-
-    chapter = open_live_chapter(url, routes=[("**/__compute", record)])
-    figure = chapter.figure(NAME)
-    before = chapter.numbers(NAME)
-    figure.locator(".ysn-menu select").first.focus()
-    chapter.page.wait_for_function("(fig) => !fig.hasAttribute('aria-busy')", arg=figure.element_handle(),
-                                   timeout=120_000)
-    chapter.page.wait_for_timeout(200)
-    assert asked == [chapter.data(NAME)["params"]]
-    assert chapter.numbers(NAME) == before and figure.get_attribute("data-state") == "prerendered"
-    figure.get_by_label("Or type one").focus()  # once only
-    chapter.page.wait_for_timeout(200)
-    assert len(asked) == 1
-    assert chapter.page_errors == []
+    first_request_on_intent(open_live_chapter, url, NAME, lambda f: f.locator(".ysn-menu select").first,
+                            lambda f: f.get_by_label("Or type one"))
 
 
 @pytest.mark.parametrize("typed, reason", [
@@ -175,10 +159,7 @@ def test_a_sentence_in_pyodide_with_real_numpy(open_chapter, pyodide_url):
     chapter = open_chapter(pyodide_url)
     chapter.wait_prerendered()
     figure = chapter.figure(NAME)
-    box = figure.get_by_label("Or type one")
-    box.fill("a small bird waited near the old tree")
-    box.press("Enter")
-    expect(figure).to_have_attribute("data-state", "live", timeout=180_000)
+    box = _read(figure, "a small bird waited near the old tree", timeout=180_000)
     want = compute(NAME, {"sentence": "a small bird waited near the old tree"})
     assert chapter.numbers(NAME) == text_lines(want, want["start"])
     for h, head in enumerate(want["heads"]):  # drawn to two decimals: a rounding may fall the other way

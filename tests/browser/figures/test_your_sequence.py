@@ -4,14 +4,12 @@ draws the answer live, a sequence the model cannot read keeps the figure and the
 says why in one line, and (with a Pyodide kit) the real worker with real numpy answers."""
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from engine.figures import compute
 
 from ..conftest import expect, pyodide_kit
-from .helpers import serious_violations, text_lines
+from .helpers import first_request_on_intent, serious_violations, text_lines
 
 NAME = "your-sequence"
 SCRATCH = f"""# Your sequence
@@ -77,30 +75,8 @@ def test_read_computes_the_readers_letters_live(open_live_chapter, url):
 
 
 def test_focus_in_the_box_starts_the_first_request_and_draws_nothing(open_live_chapter, url):
-    """The worker's first request trains the model: it starts when the reader shows intent, so the
-    training overlaps the typing; its answer is the embedded data, and the figure stays as it was."""
-    from ..conftest import _engine_on_cpython
-
-    asked = []
-
-    def record(route):
-        asked.append(json.loads(route.request.post_data)["params"])
-        _engine_on_cpython(route)
-
-    chapter = open_live_chapter(url, routes=[("**/__compute", record)])
-    figure = chapter.figure(NAME)
-    before = chapter.numbers(NAME)
-    figure.get_by_label("Your letters").focus()
-    chapter.page.wait_for_function("(fig) => !fig.hasAttribute('aria-busy')", arg=figure.element_handle(),
-                                   timeout=120_000)
-    chapter.page.wait_for_timeout(200)
-    assert asked == [chapter.data(NAME)["params"]]
-    assert chapter.numbers(NAME) == before and figure.get_attribute("data-state") == "prerendered"
-    figure.get_by_label("Your letters").blur()
-    figure.get_by_label("Your letters").focus()  # once only
-    chapter.page.wait_for_timeout(200)
-    assert len(asked) == 1
-    assert chapter.page_errors == []
+    box = lambda f: f.get_by_label("Your letters")  # noqa: E731
+    first_request_on_intent(open_live_chapter, url, NAME, box, box)  # once only, however often focused
 
 
 def test_letters_the_model_cannot_read_get_a_reason_and_nothing_is_lost(open_live_chapter, url):
