@@ -120,6 +120,23 @@ def test_focus_on_a_menu_starts_the_first_request_and_draws_nothing(open_live_ch
                             lambda f: f.get_by_label("Or type one"))
 
 
+def test_without_python_a_menu_says_so_and_shows_the_sentence_drawn(open_chapter, url):
+    chapter = open_chapter(url)
+    chapter.wait_prerendered()
+    figure = chapter.figure(NAME)
+    data = chapter.data(NAME)
+    chapter.start_runtime()
+    assert chapter.wait_settled()["state"] == "unavailable"
+    verb = figure.locator(".ysn-menu select").nth(3)
+    verb.focus()
+    verb.select_option("sat")
+    expect(figure.locator(".figure-note")).to_contain_text("Needs Python")
+    expect(verb).to_have_value(str(data["chosen"][3]))  # back to the word the grids show
+    expect(verb).to_be_focused()
+    _drawn(chapter, figure, data, data["start"])
+    assert chapter.page_errors == []
+
+
 @pytest.mark.parametrize("typed, reason", [
     ("the zebra sat", "“zebra” is not one of the model's 26 words: here it needs an adjective"),
     ("cat sat on the mat", "“cat” is a noun, but a sentence starts with a determiner (the, a)."),
