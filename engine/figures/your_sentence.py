@@ -58,9 +58,9 @@ def _kind(word: str) -> str:
     return f"{ARTICLE[KIND_OF[word]]} {KINDS[KIND_OF[word]]}"
 
 
-def read(text: str) -> list[int]:
-    """The grammar slot of each word of `text`, or ParamError with the one-line reason a reader is told.
-    Upper case and a full stop at the end are allowed; each word is checked once, in order."""
+def read(text: str) -> tuple[list[str], list[int]]:
+    """The words of `text` and the grammar slot of each, or ParamError with the one-line reason a reader
+    is told. Upper case and a full stop at the end are allowed; each word is checked once, in order."""
     if len(text) > MAX_CHARS:
         raise ParamError("sentence", f"The model reads one sentence of at most {MAX_WORDS} words.")
     words = text.strip().rstrip(".").lower().split()
@@ -84,7 +84,7 @@ def read(text: str) -> list[int]:
     if slot < MAX_WORDS:
         raise ParamError("sentence", f"The sentence stops too soon: after {_quoted(words[-1])} comes "
                                      f"{_expected(slot)}.")
-    return slots
+    return words, slots
 
 
 def menus() -> list[dict]:
@@ -96,8 +96,7 @@ def menus() -> list[dict]:
 
 
 def compute(p: Params) -> dict:
-    slots = read(p.sentence)
-    words = p.sentence.strip().rstrip(".").lower().split()
+    words, slots = read(p.sentence)
     run = grammar.trained(p.seed)
     s = grammar.parse(" ".join(words))
     n = len(words)
@@ -151,12 +150,12 @@ def _state_lines(data: dict, i: int) -> list[str]:
 
 def text(p: Params, data: dict) -> dict:
     n = len(data["words"])
-    fixed_lines = [f"Sentence: {data['sentence']}, read by chapter 9's trained model (seed {data['seed']}); "
+    fixed_lines = [f"Sentence: {data['sentence']}, read by the trained two-head model (seed {data['seed']}); "
                    f"the readouts name {sum(data['right']['attached'])} of {n} attached words and "
                    f"{sum(data['right']['previous'])} of {n} previous words as the grammar does"]
     k = data["start"]
     return {
-        "alt": (f"Chapter 9's trained two-head model reading “{data['sentence']}”: both heads' attention weights, "
+        "alt": (f"The trained two-head model of chapter 9 reading “{data['sentence']}”: both heads' attention weights, "
                 "one grid per head with a row per word and each word's targets outlined, and the word each readout "
                 f"names for every word. Looking from {data['words'][k]}: " + ". ".join(_state_lines(data, k)) + ". "
                 + fixed_lines[0] + "."),

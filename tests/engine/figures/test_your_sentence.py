@@ -108,7 +108,7 @@ def test_hostile_input_is_refused_before_it_is_read():
     for hostile in ("a" * 10 ** 6, " " * (MAX_CHARS + 1), "<script>" * 10 ** 5, "\U0001F600" * (MAX_CHARS + 1)):
         with pytest.raises(ParamError, match=f"at most {MAX_WORDS} words"):
             read(hostile)
-    assert read("  the cat   sat on\tthe mat  ") == [0, 2, 3, 4, 5, 7]
+    assert read("  the cat   sat on\tthe mat  ") == ("the cat sat on the mat".split(), [0, 2, 3, 4, 5, 7])
     with pytest.raises(ParamError, match="“zebra”"):  # the first bad word is named, not a later one
         read("the zebra " + "cat " * 20)
 
