@@ -108,3 +108,13 @@ def first_request_on_intent(open_live_chapter, url: str, name: str, first, again
     chapter.page.wait_for_timeout(200)
     assert len(asked) == 1
     assert chapter.page_errors == []
+
+
+def without_python(open_chapter, url: str):
+    """The page with its figures drawn and Python started and settled as unavailable (the build
+    vendors no numpy and the CDN is out of reach), as a reader offline has it."""
+    chapter = open_chapter(url)
+    chapter.wait_prerendered()
+    chapter.start_runtime()
+    assert chapter.wait_settled()["state"] == "unavailable"
+    return chapter

@@ -10,7 +10,7 @@ import pytest
 from engine.figures import compute
 
 from ..conftest import expect
-from .helpers import expect_same_node_focused, mark_element
+from .helpers import expect_same_node_focused, mark_element, without_python
 
 NAME = "colour-tokens"
 SCRATCH = f"""# Colour tokens
@@ -145,10 +145,7 @@ def test_editing_a_colour_recomputes_in_the_worker(open_live_chapter, url):
 
 
 def test_an_edit_without_python_says_so_and_keeps_the_tokens(open_chapter, url):
-    chapter = open_chapter(url)
-    chapter.wait_prerendered()
-    chapter.start_runtime()
-    assert chapter.wait_settled()["state"] == "unavailable"
+    chapter = without_python(open_chapter, url)
     figure = chapter.figure(NAME)
     before = chapter.numbers(NAME)
     figure.locator(".ct-edit select").nth(0).select_option("yellow")

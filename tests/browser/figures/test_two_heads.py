@@ -8,7 +8,7 @@ import pytest
 from engine.figures import compute
 
 from ..conftest import expect
-from .helpers import SLOW_JOBS, text_lines
+from .helpers import SLOW_JOBS, text_lines, without_python
 
 NAME = "two-heads"
 SCRATCH = f"""# Two heads
@@ -85,12 +85,9 @@ def test_cancel_restores_the_model_shown_before(open_live_chapter, url):
 
 
 def test_without_python_retrain_says_so(open_chapter, url):
-    chapter = open_chapter(url)
-    chapter.wait_prerendered()
+    chapter = without_python(open_chapter, url)
     figure = chapter.figure(NAME)
     before = chapter.numbers(NAME)
-    chapter.start_runtime()
-    assert chapter.wait_settled()["state"] == "unavailable"
     figure.get_by_role("button", name="Retrain").click()
     expect(figure.locator(".figure-note")).to_contain_text("Needs Python")
     assert chapter.numbers(NAME) == before

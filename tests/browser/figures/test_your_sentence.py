@@ -13,7 +13,7 @@ import pytest
 from engine.figures import compute
 
 from ..conftest import expect, pyodide_kit
-from .helpers import first_request_on_intent, serious_violations, text_lines
+from .helpers import first_request_on_intent, serious_violations, text_lines, without_python
 
 NAME = "your-sentence"
 SCRATCH = f"""# Your sentence
@@ -121,12 +121,9 @@ def test_focus_on_a_menu_starts_the_first_request_and_draws_nothing(open_live_ch
 
 
 def test_without_python_a_menu_says_so_and_shows_the_sentence_drawn(open_chapter, url):
-    chapter = open_chapter(url)
-    chapter.wait_prerendered()
+    chapter = without_python(open_chapter, url)
     figure = chapter.figure(NAME)
     data = chapter.data(NAME)
-    chapter.start_runtime()
-    assert chapter.wait_settled()["state"] == "unavailable"
     verb = figure.locator(".ysn-menu select").nth(3)
     verb.focus()
     verb.select_option("sat")
