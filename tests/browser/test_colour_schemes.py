@@ -74,3 +74,17 @@ def test_fallbacks_take_the_schemes_palette(new_context, base_url, scheme, width
             text = max((c for _, c in counts if max(c) - min(c) < 10), key=lambda c: abs(c[0] - ground))
             assert abs(text[0] - ink) < abs(ground - ink) / 2, (page, k, text)
         tab.screenshot(path=SHOTS / f"{page[:2]}-fallbacks-{scheme}-{width}.png", full_page=True)
+
+
+def test_a_printed_fallback_takes_the_light_palette(new_context, base_url):
+    """Paper is light: printed from a dark screen, a fallback is drawn on the light surface."""
+    tab = new_context(color_scheme="dark", java_script_enabled=False).new_page()
+    tab.emulate_media(media="print")
+    tab.goto(base_url + PAGES[1])
+    img = tab.locator(".figure-fallback img").first
+    wait_for_fallback(tab, img)
+    shot = Image.open(io.BytesIO(img.screenshot())).convert("RGB")
+    count = {c: n for n, c in shot.getcolors(shot.width * shot.height)}
+    area = shot.width * shot.height
+    assert count.get(_tuple(palette.load()["surface"]), 0) > 0.1 * area
+    assert count.get(_tuple(palette.load_dark()["surface"]), 0) < 0.01 * area  # the page behind its rounded corners
