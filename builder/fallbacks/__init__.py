@@ -2,21 +2,40 @@
 
 Each module has `draw(fig, data)`. What a reader reads about the figure (alt text, key
 numbers) is not drawn here: the model computes it once, in `data["text"]`.
+
+A fallback follows the reader's colour scheme as the live views do. Pages show it as an <img>
+(the CSP's style-src 'self' forbids the style attributes an inline SVG from matplotlib is made
+of), and an image cannot see the page's CSS, so each SVG carries the palette itself: drawings use
+`COLOURS[role]`, stand-in colours one per role, which `render_svg` rewrites as `var(--role)`,
+defined in a <style> of the SVG for both schemes of theme/palette.toml. Browsers evaluate that
+<style>'s prefers-color-scheme with the <img>'s used color-scheme (site.css: light dark), so the
+image turns dark with the page and stays light where a page asks for light (print).
 """
 from __future__ import annotations
 
 import importlib
 import io
+import re
 import xml.etree.ElementTree as etree
+from pathlib import Path as FilePath
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.collections import PathCollection  # noqa: E402
+from matplotlib.colors import to_rgba  # noqa: E402
+from matplotlib.path import Path  # noqa: E402
 
-from ..palette import load as load_palette  # noqa: E402
+from ..errors import BuildError  # noqa: E402
+from ..palette import load as load_palette, load_dark  # noqa: E402
 
-COLOURS = load_palette()  # the pages' palette: a fallback and its live view share every colour
+LIGHT, DARK = load_palette(), load_dark()
+# One stand-in colour per role, unlike any colour matplotlib picks by itself, so that after drawing
+# each is known for the role it stands for (several roles share a light colour: key and token-blue).
+COLOURS = {role: f"#fe{i:02x}fe" for i, role in enumerate(LIGHT)}
+_ROLE = {colour: role for role, colour in COLOURS.items()}
 
 STYLE = {
     "svg.hashsalt": "attention-explorable",  # fixed ids: byte-identical SVG on every build
@@ -29,15 +48,93 @@ STYLE = {
     "text.parse_math": False,  # labels are data: a '$' in one is a dollar, not mathtext to parse
     "axes.spines.top": False,
     "axes.spines.right": False,
+    # matplotlib's own colours (black text and axes, a white ground) in the palette's roles, as the views draw them
+    "figure.facecolor": COLOURS["surface"],
+    "axes.facecolor": COLOURS["surface"],
+    "axes.edgecolor": COLOURS["axis"],
+    "axes.labelcolor": COLOURS["ink"],
+    "text.color": COLOURS["ink"],
+    "xtick.color": COLOURS["axis"],
+    "ytick.color": COLOURS["axis"],
+    "xtick.labelcolor": COLOURS["muted"],
+    "ytick.labelcolor": COLOURS["muted"],
+    "grid.color": COLOURS["grid"],
+    "legend.edgecolor": COLOURS["rule"],
+    "patch.edgecolor": COLOURS["ink"],
+    "hatch.color": COLOURS["guide"],
 }
+
+
+def cells(ax, values, colour: str, *, lim: float = 1.0, negative: str | None = None, base: str | None = None,
+          aspect: str = "equal") -> None:
+    """A grid of cells, row i and column j at (j, i) as imshow puts them, each tinted with the role
+    `colour` in proportion to its value (value / lim, as a colormap from the surface to the role would),
+    or with the role `negative` below 0; `base` fills every cell first. Vector cells, not imshow's raster,
+    so that their colours follow the scheme; cells of one tint (to 1%) are one path, to keep the SVG small."""
+    v = np.atleast_2d(np.asarray(values, dtype=float))  # (rows, cols)
+    rows, cols = v.shape
+    t = np.round(np.clip(v / lim, -1.0, 1.0), 2)  # (rows, cols) signed share of the role
+    box = lambda i, j: Path([(j - .5, i - .5), (j + .5, i - .5), (j + .5, i + .5), (j - .5, i + .5), (0, 0)],  # noqa: E731
+                            [Path.MOVETO, Path.LINETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY])
+    groups: dict[tuple[str, float], list[Path]] = {}
+    if base is not None:
+        groups[(base, 1.0)] = [box(i, j) for i in range(rows) for j in range(cols)]
+    for (i, j), x in np.ndenumerate(t):
+        if x != 0:
+            groups.setdefault((colour if x > 0 or negative is None else negative, abs(float(x))), []).append(box(i, j))
+    ax.add_collection(PathCollection([Path.make_compound_path(*paths) for paths in groups.values()],
+                                     facecolors=[to_rgba(COLOURS[role], alpha) for role, alpha in groups],
+                                     edgecolors="none", linewidths=0))
+    ax.set_xlim(-0.5, cols - 0.5)
+    ax.set_ylim(rows - 0.5, -0.5)
+    ax.set_aspect(aspect)
 
 
 def module(name: str):
     return importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
 
 
+def source(name: str) -> FilePath:
+    return FilePath(__file__).with_name(f"{name.replace('-', '_')}.py")
+
+
+RE_HEX = re.compile(r"#[0-9a-fA-F]{6}\b")
+RE_STYLE = re.compile(r'(?:style|fill|stroke)="([^"]*)"')
+RE_PAINT = re.compile(r"((?:fill|stroke|stop-color|flood-color|lighting-color|color)\s*(?::\s*|=\s*\"))(#[0-9a-fA-F]{6})\b")
+
+
+def follow_scheme(name: str, svg: str) -> str:
+    """matplotlib's SVG with every colour a `var(--role)`, the roles defined for both schemes in a
+    <style> of its own; a colour not drawn from COLOURS, or a raster image, is a BuildError at the fallback."""
+    if "<image" in svg:
+        raise BuildError(source(name), None, f"figure '{name}': the fallback draws a raster image (imshow), whose "
+                                             "colours cannot follow the colour scheme: draw cells with cells()")
+    used: set[str] = set()
+
+    def role(m: re.Match) -> str:
+        colour = m.group(2).lower()
+        if colour not in _ROLE:
+            raise BuildError(source(name), None, f"figure '{name}': the fallback draws in {colour}, which is no "
+                                                 "colour of theme/palette.toml: draw with COLOURS[role]")
+        used.add(_ROLE[colour])
+        return f"{m.group(1)}var(--{_ROLE[colour]})"
+
+    body = RE_PAINT.sub(role, svg)
+    stray = next((m for attr in RE_STYLE.findall(body) for m in RE_HEX.finditer(attr)), None)  # not the text: labels are data
+    if stray:
+        raise BuildError(source(name), None, f"figure '{name}': the fallback's SVG holds a colour, {stray.group(0)}, "
+                                             "where none can be given a role")
+    used.add("ink")  # matplotlib writes no fill for black: what it leaves unfilled is ink, the text colour
+    props = lambda colours: ";".join(f"--{r}:{colours[r]}" for r in sorted(used))  # noqa: E731
+    style = (f"svg{{{props(LIGHT)};fill:var(--ink)}}"
+             f"@media (prefers-color-scheme: dark){{svg{{{props(DARK)}}}}}")
+    if '<style type="text/css">' not in body:
+        raise BuildError(source(name), None, f"figure '{name}': matplotlib's SVG has no <style> to hold the palette")
+    return body.replace('<style type="text/css">', f'<style type="text/css">{style}', 1)
+
+
 def render_svg(name: str, data: dict) -> bytes:
-    """The figure's fallback as SVG bytes, identical for identical data."""
+    """The figure's fallback as SVG bytes, identical for identical data, in the colours of either scheme."""
     with matplotlib.rc_context(STYLE):
         fig = plt.figure(figsize=(6.4, 3.4))
         try:
@@ -46,6 +143,6 @@ def render_svg(name: str, data: dict) -> bytes:
             fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
         finally:
             plt.close(fig)
-    svg = buf.getvalue()
+    svg = follow_scheme(name, buf.getvalue().decode("utf-8")).encode("utf-8")
     etree.fromstring(svg)  # ParseError (a ValueError) unless well-formed: no page may show a broken image
     return svg

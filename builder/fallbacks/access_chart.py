@@ -2,20 +2,18 @@
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.colors import ListedColormap
 
-from . import COLOURS
+from . import COLOURS, cells
 
 
 def draw(fig, data):
     n = data["params"]["length"]
     words = data["words"][:n]
-    cmap = ListedColormap([COLOURS["track"], COLOURS["key"]])
     fig.set_size_inches(6.4, 3.6)
     axes = fig.subplots(1, 2)
     for ax, mode in zip(axes, data["modes"]):
         grid = np.array(data["grids"][mode][n - 1])  # (n, n) 1 = may read
-        ax.imshow(grid, cmap=cmap, vmin=0, vmax=1)
+        cells(ax, grid, "key", base="track")
         ax.set_xticks(range(n), words, fontsize=6, rotation=60, ha="right")
         ax.set_yticks(range(n), words, fontsize=6)
         ax.set_xticks(np.arange(n + 1) - 0.5, minor=True)

@@ -2,19 +2,17 @@
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.colors import LinearSegmentedColormap
 
 from engine.figures.fmt import fill
 
-from . import COLOURS
+from . import COLOURS, cells
 
 
 def draw(fig, data):
     fig.set_size_inches(6.4, 6.0)
     ax = fig.subplots()
     a = np.array(data["weights"])
-    cmap = LinearSegmentedColormap.from_list("weights", [COLOURS["surface"], COLOURS["prediction"]])
-    ax.imshow(a, cmap=cmap, vmin=0, vmax=1)
+    cells(ax, np.where(a > 0.5, 1, 0.08 + 0.92 * a), "prediction")  # as the view: a weight above 0.5 is a solid cell
     words = data["words"]
     ticks = np.arange(len(words))
     ax.set_xticks(ticks, words, rotation=60, ha="right", fontsize=8, color=COLOURS["key"])
@@ -24,4 +22,5 @@ def draw(fig, data):
     for i in range(len(words)):
         for j in range(len(words)):
             ax.text(j, i, fill(data["text"]["parts"]["cell"], {"v": a[i, j]}), ha="center", va="center", fontsize=5,
-                    color=COLOURS["surface"] if a[i, j] > 0.5 else COLOURS["data"])
+                    color=COLOURS["surface"] if a[i, j] > 0.5 else COLOURS["ink"],
+                    fontweight="bold" if a[i, j] > 0.5 else "normal")

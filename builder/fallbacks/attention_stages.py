@@ -4,12 +4,11 @@ from __future__ import annotations
 import textwrap
 
 import numpy as np
-from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.patches import Rectangle
 
 from engine.figures.fmt import fill
 
-from . import COLOURS
+from . import COLOURS, cells
 
 STAGES = ("scores", "scaled", "weights")  # engine/figures/attention_stages.py STAGES
 
@@ -20,15 +19,13 @@ def draw(fig, data):
     n = len(words)
     c, row = start["checkpoint"], start["row"]
     axes = fig.subplots(3, 1, gridspec_kw={"hspace": 0.75})
-    signed = LinearSegmentedColormap.from_list("signed", [COLOURS["key"], COLOURS["surface"], COLOURS["query"]])
-    weights = LinearSegmentedColormap.from_list("weights", [COLOURS["surface"], COLOURS["prediction"]])
     for s, (ax, name, stage) in enumerate(zip(axes, STAGES, text["stages"])):
         g = np.array(data["grids"][c][s])
         lim = data["extent"][s]
         if name == "weights":
-            ax.imshow(g, cmap=weights, vmin=0, vmax=1)
+            cells(ax, g, "prediction")
         else:
-            ax.imshow(g, cmap=signed, vmin=-lim * 1.3, vmax=lim * 1.3)
+            cells(ax, g, "query", negative="key", lim=lim * 1.3)
         for (r, k), v in np.ndenumerate(g):
             ax.text(k, r, fill(text["parts"][name], {"v": float(v)}), ha="center", va="center", fontsize=7,
                     color=COLOURS["ink"], fontweight="bold" if r == row else "normal")

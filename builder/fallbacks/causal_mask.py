@@ -2,21 +2,19 @@
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.patches import Rectangle
 
-from . import COLOURS
+from . import COLOURS, cells
 
 
 def draw(fig, data):
     words = data["words"]
     n = len(words)
-    cmap = LinearSegmentedColormap.from_list("weights", [COLOURS["surface"], COLOURS["prediction"]])
     fig.set_size_inches(6.4, 3.8)
     axes = fig.subplots(1, 2)
     for ax, mode in zip(axes, data["mode_names"]):
         w = np.array(data["modes"][mode]["weights"][n - 1])  # (n, n) all words written
-        ax.imshow(w, cmap=cmap, vmin=0, vmax=1)
+        cells(ax, w, "prediction")
         if mode == "on":  # the blocked cells, dashed as in the live view
             for i, j in zip(*np.triu_indices(n, 1)):
                 ax.add_patch(Rectangle((j - 0.4, i - 0.4), 0.8, 0.8, fill=False, edgecolor=COLOURS["rule"],

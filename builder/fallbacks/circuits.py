@@ -4,15 +4,13 @@ The refactored view is left out: its product grid is the hand-set one (the key n
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.colors import LinearSegmentedColormap
 
-from . import COLOURS
+from . import COLOURS, cells
 
 
 def _grid(ax, panel, ticks: bool):
-    cmap = LinearSegmentedColormap.from_list("circuit", [COLOURS["axis"], COLOURS["surface"], COLOURS["model"]])
     v = np.asarray(panel["values"]) / panel["scale"]  # (rows, cols) in -1..1
-    ax.imshow(np.sign(v) * np.sqrt(np.abs(v)), cmap=cmap, vmin=-1, vmax=1, aspect="auto")  # sqrt, as the view
+    cells(ax, np.sign(v) * np.sqrt(np.abs(v)), "model", negative="axis", aspect="auto")  # sqrt, as the view
     size = 6 if len(panel["rows"]) > 10 else 8
     ax.set_yticks(range(len(panel["rows"])), panel["rows"], fontsize=size)
     ax.set_xticks(range(len(panel["cols"])), panel["cols"] if ticks else [""] * len(panel["cols"]),

@@ -5,7 +5,7 @@ import numpy as np
 
 from engine.figures.colour_tokens import num, start_case, worked as worked_lines
 
-from . import COLOURS
+from . import COLOURS, cells
 
 
 def draw(fig, data):
@@ -23,7 +23,7 @@ def draw(fig, data):
     for h, (head, cell) in enumerate(zip(heads, tables)):
         ax = fig.add_subplot(cell)
         shares = np.array(head["shares"])
-        ax.imshow(shares, cmap="Oranges", vmin=0, vmax=1.6)
+        cells(ax, shares * 0.45, "prediction")  # as the view's table: ink stays readable on the deepest cell
         ax.set_xticks(range(n), names, fontsize=size, rotation=35 if n > 3 else 0, ha="right" if n > 3 else "center")
         ax.set_yticks(range(n), names, fontsize=size)
         ax.tick_params(length=0)
@@ -31,7 +31,7 @@ def draw(fig, data):
             spine.set_visible(False)
         for r in range(n):
             for c in range(n):
-                ax.text(c, r, num(shares[r, c]), ha="center", va="center", fontsize=size, color=COLOURS["data"])
+                ax.text(c, r, num(shares[r, c]), ha="center", va="center", fontsize=size, color=COLOURS["ink"])
         title = "shares (row reads columns)" if len(heads) == 1 else f"head {h + 1} shares"
         ax.set_title(title, fontsize=9, color=COLOURS["prediction"])
     text = fig.add_subplot(worked)

@@ -2,22 +2,20 @@
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.patches import Rectangle
 
-from . import COLOURS
+from . import COLOURS, cells
 
 
 def draw(fig, data):
     fig.set_size_inches(9.6, 3.9)
     chips = data["chips"]
     n = len(chips)
-    cmap = LinearSegmentedColormap.from_list("weights", [COLOURS["surface"], COLOURS["prediction"]])
     axes = fig.subplots(1, len(data["heads"]))
     for ax, head, name in zip(axes, data["heads"], data["text"]["heads"]):
         w = np.array(head["weights"])
         w = np.ma.masked_where(np.triu(np.ones((n, n), dtype=bool), 1), w)  # later tokens: masked, left blank
-        ax.imshow(w, cmap=cmap, vmin=0, vmax=1)
+        cells(ax, w, "prediction")
         for i, targets in enumerate(head["targets"]):
             for j in targets:
                 ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=COLOURS["target"],

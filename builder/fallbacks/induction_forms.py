@@ -3,10 +3,9 @@ above all four heads' weights on the repeated sequence at the step shown."""
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.patches import Rectangle
 
-from . import COLOURS
+from . import COLOURS, cells
 
 
 def _curve(ax, xs, ys, data, title):
@@ -25,8 +24,7 @@ def _grid(ax, rows, tokens, targets, title, first):
     full = np.zeros((T, T))
     for i, row in enumerate(rows):
         full[i, :len(row)] = row
-    cmap = LinearSegmentedColormap.from_list("weights", [COLOURS["surface"], COLOURS["prediction"]])
-    ax.imshow(full, cmap=cmap, vmin=0, vmax=1)
+    cells(ax, full, "prediction")
     for i, j in enumerate(targets):
         if j is not None:
             ax.add_patch(Rectangle((j - 0.42, i - 0.42), 0.84, 0.84, fill=False, linewidth=1, edgecolor=COLOURS["target"]))

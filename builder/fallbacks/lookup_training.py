@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.patches import Rectangle
 
-from . import COLOURS
+from . import COLOURS, cells
 
 
 def draw(fig, data):
@@ -29,9 +28,8 @@ def draw(fig, data):
     for side in ("top", "right"):
         curve.spines[side].set_visible(False)
 
-    cmap = LinearSegmentedColormap.from_list("scores", [COLOURS["axis"], COLOURS["surface"], COLOURS["model"]])
     scores = np.array(run["grids"][k - run["from"]]) / data["scale"]  # (L, L) in -1..1
-    grid.imshow(np.sign(scores) * np.sqrt(np.abs(scores)), cmap=cmap, vmin=-1, vmax=1)  # sqrt, as the view: small scores show
+    cells(grid, np.sign(scores) * np.sqrt(np.abs(scores)), "model", negative="axis")  # sqrt, as the view: small scores show
     for i, j in enumerate(run["top"][k - run["from"]]):  # each row's largest score
         grid.add_patch(Rectangle((j - 0.4, i - 0.4), 0.8, 0.8, fill=False, linewidth=1.2, edgecolor=COLOURS["ink"]))
     grid.set_xticks(range(n), letters, fontsize=8)

@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.colors import LinearSegmentedColormap
 
 from engine.figures.fmt import fill
 
-from . import COLOURS
+from . import COLOURS, cells
 
 ROLES = (("q", "Q (queries)", "query"), ("k", "K (keys)", "key"), ("v", "V (values)", "value"))
 
@@ -19,8 +18,7 @@ def draw(fig, data):
     for c, (role, title, colour) in enumerate(ROLES):
         ax = fig.add_subplot(grid[0, c])
         m = np.array(data[role])
-        cmap = LinearSegmentedColormap.from_list(role, [COLOURS["surface"], COLOURS[colour]])
-        ax.imshow(np.abs(m), cmap=cmap, vmin=0, vmax=data["extent"] * 1.4, aspect="auto")
+        cells(ax, np.abs(m), colour, lim=data["extent"] * 1.4, aspect="auto")
         for (r, k), v in np.ndenumerate(m):
             ax.text(k, r, fill(parts["matrix"], {"v": float(v)}), ha="center", va="center", fontsize=5.5,
                     color=COLOURS["ink"], fontweight="bold" if role == "q" and r == i else "normal")

@@ -2,16 +2,14 @@
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.colors import LinearSegmentedColormap
 
-from . import COLOURS
+from . import COLOURS, cells
 
 
 def draw(fig, data):
     codes, dots, i = np.asarray(data["codes"]), np.asarray(data["dots"]), data["position"]
-    cmap = LinearSegmentedColormap.from_list("code", [COLOURS["key"], COLOURS["surface"], COLOURS["query"]])
     ax_c, ax_d = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.3]})
-    ax_c.imshow(codes, cmap=cmap, vmin=-1, vmax=1, aspect="auto")
+    cells(ax_c, codes, "query", negative="key", aspect="auto")
     ax_c.axhline(i, color=COLOURS["ink"], linewidth=0.8)
     ax_c.set_xlabel("number in the code")
     ax_c.set_ylabel("position")

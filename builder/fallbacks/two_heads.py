@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.patches import Rectangle
 
-from . import COLOURS
+from . import COLOURS, cells
 
 LINES = {"attached": "solid", "previous": "dashed"}  # the live view's outlines
 
@@ -13,8 +12,7 @@ LINES = {"attached": "solid", "previous": "dashed"}  # the live view's outlines
 def head_grid(ax, weights, words, targets, h, fontsize=8):
     """One head's weights (n, n) as a grid, each word's targets outlined; words label the rows of head 1 only."""
     n = len(words)
-    cmap = LinearSegmentedColormap.from_list("weights", [COLOURS["surface"], COLOURS["prediction"]])
-    ax.imshow(np.array(weights), cmap=cmap, vmin=0, vmax=1)
+    cells(ax, weights, "prediction")
     for target, style in LINES.items():
         for i, j in enumerate(targets[target]):
             ax.add_patch(Rectangle((j - 0.42, i - 0.42), 0.84, 0.84, fill=False, linewidth=1.2,

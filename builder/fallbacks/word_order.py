@@ -2,26 +2,24 @@
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.colors import LinearSegmentedColormap
 
 from engine.figures.fmt import fill
 
-from . import COLOURS
+from . import COLOURS, cells
 
 
 def draw(fig, data):
-    cmap = LinearSegmentedColormap.from_list("weight", [COLOURS["surface"], COLOURS["prediction"]])
     settings = data["settings"]
     axes = fig.subplots(len(settings), len(data["sentences"]))
     for r, name in enumerate(settings):
         for s, (sentence, run) in enumerate(zip(data["sentences"], data["modes"][name]["sentences"])):
             ax = axes[r, s]
             w = np.asarray(run["weights"])
-            ax.imshow(w, cmap=cmap, vmin=0, vmax=1)
+            cells(ax, w * 0.55, "prediction")  # as the view: ink stays readable on the deepest cell
             for i in range(len(sentence)):
                 for j in range(len(sentence)):  # the numbers the live view prints
                     ax.text(j, i, fill(data["text"]["parts"]["cell"], {"v": float(w[i, j])}), ha="center", va="center", fontsize=8,
-                            color=COLOURS["surface"] if w[i, j] > 0.5 else COLOURS["ink"])
+                            color=COLOURS["ink"])
             ax.set_xticks(range(len(sentence)), sentence, fontsize=8)
             ax.set_yticks(range(len(sentence)), sentence, fontsize=8)
             ax.tick_params(length=0)

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.patches import Rectangle
 
-from . import COLOURS
+from . import COLOURS, cells
 
 
 def draw(fig, data):
@@ -15,10 +14,9 @@ def draw(fig, data):
     T = len(tokens)
     fig.set_size_inches(6.4, 2.8)
     grid = fig.add_gridspec(2, 2, width_ratios=[3, 1], hspace=0.9, wspace=0.3)
-    cmap = LinearSegmentedColormap.from_list("weights", [COLOURS["surface"], COLOURS["prediction"]])
     for h, head in enumerate(data["heads"]):
         ax = fig.add_subplot(grid[h, 0])
-        ax.imshow(np.array(head[k])[None], cmap=cmap, vmin=0, vmax=1, aspect="equal")
+        cells(ax, head[k], "prediction")
         for j in data["copies"][k]:
             ax.add_patch(Rectangle((j - 0.45, -0.45), 0.9, 0.9, fill=False, linewidth=1.2, edgecolor=COLOURS["target"]))
         ax.set_xticks(range(T), tokens, fontsize=7)

@@ -1,22 +1,29 @@
-"""Light and dark (prefers-color-scheme): the page and the live views take the scheme's palette from
-theme/palette.toml, and a static fallback stays a light card. Chapters 1, 5 and 9 are photographed in
-both schemes at 375 and 1280 px under test-output/screenshots/ (for a person to compare)."""
+"""Light and dark (prefers-color-scheme): the page, the live views and the static fallbacks take the
+scheme's palette from theme/palette.toml. Chapters 1, 5 and 9 are photographed in both schemes at 375
+and 1280 px, with their views and (without JavaScript) their fallbacks, under
+test-output/screenshots/ (for a person to compare)."""
 from __future__ import annotations
 
+import io
+
 import pytest
+from PIL import Image
 
 from builder import palette
 from tests.conftest import ROOT
 
-from .conftest import CDN
+from .conftest import CDN, wait_for_fallback
 
 SHOTS = ROOT / "test-output" / "screenshots"
 PAGES = ("01-why-attention.html", "05-what-gets-passed-along.html", "09-learning-to-look.html")
 
 
+def _tuple(hex_colour: str) -> tuple[int, int, int]:
+    return tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+
+
 def _rgb(hex_colour: str) -> str:
-    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
-    return f"rgb({r}, {g}, {b})"
+    return "rgb({}, {}, {})".format(*_tuple(hex_colour))
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -43,8 +50,41 @@ def test_pages_and_views_take_the_schemes_palette(new_context, base_url, scheme,
             assert found["tick"] == _rgb(colours["muted"]), (page, found)
 
 
-def test_a_fallback_stays_a_light_card_in_the_dark(new_context, base_url):
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [375, 1280])
+def test_fallbacks_take_the_schemes_palette(new_context, base_url, scheme, width):
+    """Without JavaScript every figure shows its fallback <img>: each is drawn on the scheme's surface
+    (a tenth of it at least) in the scheme's ink; the pages are photographed as they read."""
+    colours = palette.load() if scheme == "light" else palette.load_dark()
+    tab = new_context(viewport={"width": width, "height": 900}, color_scheme=scheme, java_script_enabled=False).new_page()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for page in PAGES:
+        tab.goto(base_url + page)
+        imgs = tab.locator(".figure-fallback img")
+        assert imgs.count() > 0, page
+        for k in range(imgs.count()):
+            wait_for_fallback(tab, imgs.nth(k))
+            shot = Image.open(io.BytesIO(imgs.nth(k).screenshot())).convert("RGB")
+            counts = sorted(shot.getcolors(shot.width * shot.height), reverse=True)
+            ground = sum(n for n, c in counts if c == _tuple(colours["surface"]))
+            assert ground > 0.1 * shot.width * shot.height, (page, k, counts[:3])
+            # its text: the grey farthest from the ground lies on the ink's side (small text never
+            # reaches the full ink once anti-aliased)
+            ground, ink = _tuple(colours["surface"])[0], _tuple(colours["ink"])[0]  # greys: one channel says it
+            text = max((c for _, c in counts if max(c) - min(c) < 10), key=lambda c: abs(c[0] - ground))
+            assert abs(text[0] - ink) < abs(ground - ink) / 2, (page, k, text)
+        tab.screenshot(path=SHOTS / f"{page[:2]}-fallbacks-{scheme}-{width}.png", full_page=True)
+
+
+def test_a_printed_fallback_takes_the_light_palette(new_context, base_url):
+    """Paper is light: printed from a dark screen, a fallback is drawn on the light surface."""
     tab = new_context(color_scheme="dark", java_script_enabled=False).new_page()
+    tab.emulate_media(media="print")
     tab.goto(base_url + PAGES[1])
     img = tab.locator(".figure-fallback img").first
-    assert img.evaluate("(i) => getComputedStyle(i).backgroundColor") == _rgb(palette.load_dark()["paper"])
+    wait_for_fallback(tab, img)
+    shot = Image.open(io.BytesIO(img.screenshot())).convert("RGB")
+    count = {c: n for n, c in shot.getcolors(shot.width * shot.height)}
+    area = shot.width * shot.height
+    assert count.get(_tuple(palette.load()["surface"]), 0) > 0.1 * area
+    assert count.get(_tuple(palette.load_dark()["surface"]), 0) < 0.01 * area  # the page behind its rounded corners

@@ -1,8 +1,5 @@
 """Figures with room: in every live view of every chapter, at 375 and 1280 px, no SVG text is drawn
-smaller than 12 px and no two labels overlap (their boxes, rotated as drawn, are intersected).
-
-KNOWN lists the views still too cramped, each with what is wrong; the test fails when one of them
-is fixed too, so that the list only ever shrinks."""
+smaller than 12 px and no two labels overlap (their boxes, rotated as drawn, are intersected)."""
 from __future__ import annotations
 
 import pytest
@@ -10,11 +7,6 @@ import pytest
 from .conftest import CDN, chapter_pages
 
 MIN_PX = 12
-KNOWN = {  # (figure, width) -> what is still wrong
-    ("attention-matrix", 375): "9 px weights in the cells; the legend line runs into the key words",
-    ("attention-matrix", 1280): "9 px weights in the cells",
-    ("dot-product", 375): "the plot is scaled to fit, its labels to 11 px",
-}
 
 # Each text's box in its own coordinates, turned into the screen quad it is drawn as (rotation
 # included), then separating-axis tests between every two quads of one figure.
@@ -53,8 +45,4 @@ def test_figure_text_is_large_enough_and_never_overlaps(new_context, base_url, p
     tab.goto(base_url + page)
     tab.wait_for_function("[...document.querySelectorAll('[data-figure]')].every((e) => e.dataset.state === 'prerendered')")
     found = tab.evaluate(FIND, MIN_PX)
-    names = set(tab.evaluate("[...document.querySelectorAll('[data-figure]')].map((f) => f.dataset.figure)"))
-    new = {name: why for name, why in found.items() if (name, width) not in KNOWN}
-    assert new == {}, f"{page} at {width}px: cramped figure text: {new}"
-    fixed = [name for name in names if (name, width) in KNOWN and name not in found]
-    assert fixed == [], f"{page} at {width}px: {fixed} now pass: remove them from KNOWN"
+    assert found == {}, f"{page} at {width}px: cramped figure text: {found}"

@@ -7,7 +7,7 @@ import { clampIndex, lineKeys } from "../js/keys.js";
 import { html, onResize, set, svg } from "../js/svg.js";
 import { fill } from "../js/text.js";
 
-const LABEL_W = 60, TOP = 58, CELL_H = 22, GAP = 10, MIN_CELL = 31;
+const LABEL_W = 64, CELL_H = 24, GAP = 10, MIN_CELL = 34, CHAR_W = 7.2; // CHAR_W: a generous 12 px character
 
 export function mount(root, ctx) {
   const data = ctx.data;
@@ -27,13 +27,14 @@ export function mount(root, ctx) {
   /** The grid for this width, built once per width; selecting a row only moves the highlight. */
   function build(width) {
     // Cells never narrower than a number: below that the grid scrolls sideways inside its box.
-    const cw = Math.max(MIN_CELL, Math.min(44, (width - LABEL_W - 4) / n));
+    const cw = Math.max(MIN_CELL, Math.min(48, (width - LABEL_W - 4) / n));
+    // The key words stand at -55° above the columns: room for the longest, at 12 px.
+    const TOP = 12 + Math.ceil(Math.sin(55 * Math.PI / 180) * CHAR_W * Math.max(...data.words.map((w) => w.length)));
     const gridH = n * CELL_H, below = TOP + gridH + GAP;
-    const h = below + (dv + 1) * CELL_H + 4;
+    const h = below + (dv + 2) * CELL_H + 4;
     const w = LABEL_W + n * cw + 4;
     const s = svg("svg", { width: w, height: h, viewBox: `0 0 ${w} ${h}`, role: "img" });
     const x = (j) => LABEL_W + j * cw, y = (i) => TOP + i * CELL_H;
-    svg("text", { x: 2, y: 12, class: "axis-label" }, s).textContent = "rows: queries (Q) · columns: keys (K) · green: V";
     data.words.forEach((word, j) => {
       const tx = x(j) + cw / 2, ty = TOP - 4;
       svg("text", { x: tx, y: ty, class: "am-key", transform: `rotate(-55 ${tx} ${ty})` }, s).textContent = word;
@@ -58,6 +59,9 @@ export function mount(root, ctx) {
         svg("text", { x: x(j) + cw / 2, y: yy, class: `am-num ${cls}` }, s).textContent = cell(v);
       });
     });
+    // The legend under it all, where no key word reaches.
+    svg("text", { x: 2, y: below + (dv + 1) * CELL_H + CELL_H / 2 + 4, class: "axis-label" }, s)
+      .textContent = "rows: queries (Q) · columns: keys (K) · green: V";
     const outline = svg("rect", { x: LABEL_W, width: n * cw, height: CELL_H, class: "am-selected" }, s);
     const pick = (e) => {
       const r = s.getBoundingClientRect();

@@ -74,7 +74,7 @@ export function mount(root, ctx) {
     words.forEach((w, i) => {
       const tr = html("tr", {}, body);
       const th = html("th", { scope: "row" }, tr);
-      const b = html("button", { type: "button", class: "as-word", "aria-pressed": "false",
+      const b = html("button", { type: "button", class: "as-word chip", "aria-pressed": "false",
         "aria-label": `row of ${w} (word ${i + 1})` }, th, w);
       b.addEventListener("click", () => select(i));
       gridKeys(b, (dx, dy) => { select((row + dx - dy + n) % n); buttons[row].focus(); });

@@ -158,7 +158,7 @@ export function mount(root, ctx) {
     const list = html("ul", { class: "ct-tokens", "aria-label": "Tokens; choose the one that gathers" }, box);
     tokens().forEach((t, i) => {
       const li = html("li", {}, list);
-      const b = html("button", { type: "button", class: "ct-pick" }, li);
+      const b = html("button", { type: "button", class: "ct-pick chip chip-line" }, li);
       tokenName(i, b);
       const parts = positions
         ? [vecSpan(data.palette[t]), " + ", vecSpan(case_.positions[i]), " = ", vecSpan(case_.inputs[i])]
@@ -188,7 +188,7 @@ export function mount(root, ctx) {
       head.shares.forEach((shares, i) => {
         const tr = html("tr", {}, body);
         const th = html("th", { scope: "row" }, tr);
-        const b = html("button", { type: "button", class: "ct-row-pick" }, th);
+        const b = html("button", { type: "button", class: "ct-row-pick chip chip-line" }, th);
         shown.marks.push((r) => { tr.classList.toggle("ct-row-on", i === r); b.setAttribute("aria-pressed", String(i === r)); });
         swatch(tokens()[i], b);
         b.append(names()[i]);

@@ -28,7 +28,7 @@ export function mount(root, ctx) {
     "Drag either arrow's tip, or focus a tip and use the arrow keys to move it one step.");
 
   // The plane is drawn at its widest size (MAX px) and scaled to the screen by its viewBox, so a
-  // resize only changes the svg's size.
+  // resize only changes the svg's size, and its text's size, which the scaling must not shrink.
   const MAX = 360;
   const UNIT = (MAX - 24) / (2 * E + 1);
   const size = MAX;
@@ -73,6 +73,7 @@ export function mount(root, ctx) {
     const beside = width >= 560;
     const shown = Math.min(beside ? width - 240 : width, MAX);
     set(s, { width: shown, height: shown });
+    s.style.setProperty("--unscale", String(MAX / shown)); // its text stays at its size on screen (dot-product.css)
     layout.classList.toggle("stacked", !beside);
   }); // the layout, not the plot: the plot shrinks to its drawing
 

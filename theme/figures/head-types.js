@@ -26,7 +26,7 @@ export function mount(root, ctx) {
   const list = html("ol", { class: "ht-chips", "aria-label": "Tokens; choose the one that looks" }, root);
   const chips = data.chips.map((chip, i) => {
     const li = html("li", {}, list);
-    const b = html("button", { type: "button", class: "ht-chip", "data-index": String(i) }, li);
+    const b = html("button", { type: "button", class: "ht-chip chip", "data-index": String(i) }, li);
     const word = html("span", { class: "ht-word" }, b);
     // A leading space is shown as a mark of its own, so "The" and "·the" read as different tokens.
     if (chip.startsWith(SPACE)) html("span", { class: "ht-space", title: "a leading space" }, word, SPACE);
@@ -58,9 +58,8 @@ export function mount(root, ctx) {
     radios.forEach((r, k) => { r.checked = k === head; });
     chips.forEach((c, j) => {
       const masked = j > row;
-      c.b.classList.toggle("ht-query", j === row);
-      c.b.classList.toggle("ht-target", targets.has(j));
-      c.b.classList.toggle("ht-masked", masked);
+      c.b.classList.toggle("chip-target", targets.has(j));
+      c.b.classList.toggle("chip-masked", masked);
       c.b.setAttribute("aria-pressed", String(j === row));
       c.fillEl.style.setProperty("--w", (100 * w[j]).toFixed(1) + "%");
       c.num.textContent = masked ? "" : fill(data.text.parts.weight, { v: w[j] });

@@ -29,7 +29,7 @@ export function mount(root, ctx) {
       const tr = html("tr", {}, body);
       const th = html("th", { scope: "row" }, tr);
       if (role === "q") {
-        const b = html("button", { type: "button", class: "qkv-word", "aria-pressed": "false",
+        const b = html("button", { type: "button", class: "qkv-word chip", "aria-pressed": "false",
           "aria-label": `query of ${data.text.states[i].label}` }, th, words[i]);
         if (i === data.start) b.setAttribute("data-key-control", "ArrowDown");
         b.addEventListener("click", () => select(i));

@@ -30,7 +30,7 @@ export function mount(root, ctx) {
   const list = html("ol", { class: "rs-words", "aria-label": "Words; choose one to see its stream" }, root);
   const cols = data.tokens.map((tok, i) => {
     const li = html("li", {}, list);
-    const b = html("button", { type: "button", class: "rs-word", "data-index": String(i) }, li);
+    const b = html("button", { type: "button", class: "rs-word chip", "data-index": String(i) }, li);
     const stack = html("span", { class: "rs-stack", "aria-hidden": "true" }, b);
     const segs = data.stages.map((_, s) => {
       const seg = html("span", { class: "rs-seg rs-stage-" + s }, stack);
@@ -79,7 +79,6 @@ export function mount(root, ctx) {
     next.disabled = stage === nStages - 1;
     cols.forEach((c, i) => {
       c.b.setAttribute("aria-pressed", String(i === word));
-      c.b.classList.toggle("rs-chosen", i === word);
       c.segs.forEach((seg, s) => {
         seg.classList.toggle("rs-off", s > stage);
         seg.classList.toggle("rs-now", s === stage);

@@ -35,7 +35,7 @@ export function mount(root, ctx) {
   const detailId = ctx.figure.id + "-detail";
   const rows = entries.map((e, i) => {
     // Named by its word; focusing it fills the detail line, which describes it (score, shared pairs).
-    const key = html("button", { type: "button", class: "sl-key", "aria-describedby": detailId }, table);
+    const key = html("button", { type: "button", class: "sl-key chip chip-line", "aria-describedby": detailId }, table);
     html("span", { class: "sl-key-word" }, key, e.key);
     const chips = html("span", { class: "sl-chips", "aria-hidden": "true" }, key);
     const shared = [...e.shared];
@@ -65,7 +65,7 @@ export function mount(root, ctx) {
   }
 
   function drawDetail() {
-    rows.forEach((r, i) => r.key.classList.toggle("sl-picked", i === picked));
+    rows.forEach((r, i) => r.key.setAttribute("aria-pressed", String(i === picked)));
     detail.textContent = picked < 0 ? "Point at a key, tap it or Tab to it to read its score."
       : data.text.details[picked];
   }

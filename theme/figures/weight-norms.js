@@ -19,7 +19,7 @@ export function mount(root, ctx) {
 
   const rowList = html("ol", { class: "wn-rows", "aria-label": "The word whose row is shown" }, root);
   const rowButtons = data.words.map((word, i) => {
-    const b = html("button", { type: "button", class: "wn-row" }, html("li", {}, rowList), word);
+    const b = html("button", { type: "button", class: "wn-row chip" }, html("li", {}, rowList), word);
     b.addEventListener("click", () => { row = i; update(); });
     lineKeys(b, (step) => { row = clampIndex(row + step, n); update(); rowButtons[row].focus(); });
     return b;

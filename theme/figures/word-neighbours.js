@@ -19,7 +19,7 @@ export function mount(root, ctx) {
     html("span", { class: "word-picker-group", "aria-hidden": "true" }, row, GROUP_NAMES[group]);
     data.words.forEach((word, i) => {
       if (data.groups[i] !== group) return;
-      const b = html("button", { type: "button", role: "radio", class: "word-choice", "data-index": i }, row, word);
+      const b = html("button", { type: "button", role: "radio", class: "word-choice chip", "data-index": i }, row, word);
       b.addEventListener("click", () => pick(i, false));
       radios[i] = b;
     });

@@ -26,7 +26,7 @@ def test_heads_and_tokens_by_keyboard_and_mouse(open_chapter, base_url):
     expect(chips.nth(3).locator(".ht-space")).to_have_text("·")  # " the" keeps its space
     expect(chips.nth(0).locator(".ht-space")).to_have_count(0)  # "The" has none
     expect(chips.nth(8)).to_have_attribute("aria-pressed", "true")
-    expect(chips.nth(2)).to_have_class("ht-chip ht-target")  # the induction head's target: " chased"
+    expect(chips.nth(2)).to_have_class("ht-chip chip chip-target")  # the induction head's target: " chased"
     expect(chips.nth(9).locator(".ht-num")).to_have_text("")  # masked: a later token
     weight = data["heads"][2]["weights"][8][2]
     expect(chips.nth(2).locator(".ht-num")).to_have_text(f"{weight:.2f}")
@@ -40,7 +40,7 @@ def test_heads_and_tokens_by_keyboard_and_mouse(open_chapter, base_url):
     first.press("ArrowRight")
     expect(figure.locator("input[type=radio]").nth(1)).to_be_checked()
     assert chapter.numbers(NAME) == text_lines(data, _state(data, "same", 8))
-    expect(chips.nth(1)).to_have_class("ht-chip ht-target")
+    expect(chips.nth(1)).to_have_class("ht-chip chip chip-target")
     expect(figure.locator(".ht-wrote").first).to_be_hidden()
 
     # arrow keys on a chip step through the tokens and keep focus on the chip shown
@@ -68,7 +68,7 @@ def test_tap_a_token_at_375px(open_chapter, base_url):
     chapter.page.touchscreen.tap(*centre(chip))
     expect(chip).to_have_attribute("aria-pressed", "true")
     assert chapter.numbers(NAME) == text_lines(data, _state(data, "induction", 10))
-    expect(figure.locator(".ht-chip.ht-target")).to_have_count(2)  # " ball" and " dog" follow earlier " the"
+    expect(figure.locator(".ht-chip.chip-target")).to_have_count(2)  # " ball" and " dog" follow earlier " the"
     scroll_width = chapter.page.evaluate("document.documentElement.scrollWidth")
     assert scroll_width <= 375, f"the page is {scroll_width}px wide at 375px"
     assert chapter.page_errors == []
