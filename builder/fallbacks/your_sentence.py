@@ -24,6 +24,7 @@ def draw(fig, data):
     table.scale(1, 1.15)
     for (r, _), cell in table.get_celld().items():
         cell.set_edgecolor(COLOURS["grid"])
+        cell.set_facecolor("none")  # the page shows through, in either scheme
         cell.get_text().set_color(COLOURS["muted"] if r == 0 else COLOURS["ink"])
     ax.set_title("what the readouts name", fontsize=10, loc="left")
     fig.text(0.02, -0.02, "Rows: the word looking; columns: the words it reads. "
