@@ -7,7 +7,6 @@ import re
 import shutil
 import socket
 import subprocess
-import sys
 import threading
 import time
 import urllib.error
