@@ -61,13 +61,6 @@ def opened(open_chapter, url: str, name: str, **context_options):
     return chapter, chapter.data(name), chapter.figure(name)
 
 
-def serious_violations(chapter) -> list[dict]:
-    """axe-core's serious and critical findings on the chapter's page (test_layout_a11y's scan)."""
-    from ..test_layout_a11y import _serious_violations
-
-    return _serious_violations(chapter.page)
-
-
 def one_step_slices(route):
     """The stand-in worker's job advance with no time budget: one training step per slice, so a job
     lasts long enough (a round trip per step) to watch its progress, pause or cancel it."""

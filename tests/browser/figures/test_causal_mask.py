@@ -2,19 +2,18 @@
 states; the key numbers, the readout and the grid's label are the model's text for the state shown."""
 from __future__ import annotations
 
-from engine.figures import compute
 from engine.figures.fmt import fill
 
-from ..conftest import expect
+from ..conftest import PHONE, expect
 from .helpers import centre, expect_same_node_focused, mark_element, text_lines
 
 PAGE = "06-no-peeking-ahead.html"
 
 
 def test_keyboard_slider_and_touch_toggle_show_the_engine_states(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_chapter(base_url + PAGE, **PHONE)
     chapter.wait_prerendered()
-    data = compute("causal-mask")
+    data = chapter.data("causal-mask")
     n = len(data["words"])
     figure = chapter.figure("causal-mask")
     assert chapter.numbers("causal-mask") == data["text"]["numbers"] == text_lines(data, n - 1)
@@ -41,7 +40,7 @@ def test_keyboard_slider_and_touch_toggle_show_the_engine_states(open_chapter, b
     expect(figure.locator("svg[role=img]")).to_have_attribute("aria-label", data["text"]["states"][state]["label"])
     expect(figure.locator(".grid-row.changed")).to_have_count(n - 2)  # every earlier row moved
     expect(figure.locator(".grid-cell.blocked")).to_have_count(0)
-    width = chapter.page.evaluate("document.documentElement.scrollWidth")
+    width = chapter.scroll_width()
     assert width <= 375
     assert chapter.page_errors == []
 
@@ -49,7 +48,7 @@ def test_keyboard_slider_and_touch_toggle_show_the_engine_states(open_chapter, b
 def test_mouse_moves_the_slider_to_the_first_word(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE)
     chapter.wait_prerendered()
-    data = compute("causal-mask")
+    data = chapter.data("causal-mask")
     figure = chapter.figure("causal-mask")
     slider = figure.locator('input[type="range"]')
     slider.scroll_into_view_if_needed()

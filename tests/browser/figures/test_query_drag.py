@@ -39,7 +39,7 @@ def test_keyboard_moves_the_query_one_step(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE)
     chapter.wait_prerendered()
     figure = chapter.figure("query-drag")
-    data = compute("query-drag")
+    data = chapter.data("query-drag")
     axis = data["axis"]
     assert chapter.numbers("query-drag") == data["text"]["numbers"]
     _close(chapter.numbers("query-drag"), _expected((3.0, 0.0)))

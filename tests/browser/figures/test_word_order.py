@@ -2,10 +2,9 @@
 engine's two settings; the tables show the model's weights and outputs, and fit 375 px."""
 from __future__ import annotations
 
-from engine.figures import compute
 from engine.figures.fmt import fill
 
-from ..conftest import expect
+from ..conftest import PHONE, expect
 from .helpers import centre, expect_same_node_focused, mark_element, text_lines
 
 PAGE = "08-where-words-are.html"
@@ -26,9 +25,9 @@ def _shown(figure, data, setting):
 
 
 def test_toggle_positions_by_keyboard_mouse_and_touch(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_chapter(base_url + PAGE, **PHONE)
     chapter.wait_prerendered()
-    data = compute("word-order")
+    data = chapter.data("word-order")
     figure = chapter.figure("word-order")
     off, on = data["settings"].index("off"), data["settings"].index("on")
     assert chapter.numbers("word-order") == data["text"]["numbers"] == text_lines(data, off)
@@ -58,5 +57,5 @@ def test_toggle_positions_by_keyboard_mouse_and_touch(open_chapter, base_url):
     assert chapter.numbers("word-order") == text_lines(data, on)
     # Nothing in the figure is wider than the phone's screen.
     assert figure.evaluate("f => f.scrollWidth <= f.clientWidth + 1")
-    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert chapter.scroll_width() <= 375
     assert chapter.page_errors == []
