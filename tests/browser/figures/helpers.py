@@ -47,6 +47,14 @@ def mark_element(locator) -> None:
     locator.evaluate("el => { el.__sameNode = true; }")
 
 
+def press_in_place(control, key: str) -> None:
+    """Tag the control (mark_element), focus it and press `key`, as a keyboard reader does; the test
+    then checks what changed and that focus stayed on this node (expect_same_node_focused)."""
+    mark_element(control)
+    control.focus()
+    control.press(key)
+
+
 def expect_same_node_focused(page) -> None:
     """Focus is on the very node mark_element tagged: the view updated it in place (no redraw
     replaced it and no workaround moved focus to a copy)."""

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..conftest import PHONE, expect
-from .helpers import centre, expect_same_node_focused, mark_element, text_lines
+from .helpers import centre, expect_same_node_focused, press_in_place, text_lines
 
 PAGE = "06-no-peeking-ahead.html"
 
@@ -18,9 +18,7 @@ def test_toggle_by_keyboard_slider_by_touch(open_chapter, base_url):
 
     both = figure.locator('button[data-mode="bidirectional"]')
     assert both.get_attribute("data-key-control") == "Enter"
-    mark_element(both)
-    both.focus()
-    both.press("Enter")
+    press_in_place(both, "Enter")
     expect(both).to_have_attribute("aria-pressed", "true")
     expect_same_node_focused(chapter.page)
     assert chapter.numbers("access-chart") == text_lines(data, 2 * n - 1)

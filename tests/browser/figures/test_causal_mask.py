@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.figures.fmt import fill
 
 from ..conftest import PHONE, expect
-from .helpers import centre, expect_same_node_focused, mark_element, text_lines
+from .helpers import centre, expect_same_node_focused, press_in_place, text_lines
 
 PAGE = "06-no-peeking-ahead.html"
 
@@ -20,9 +20,7 @@ def test_keyboard_slider_and_touch_toggle_show_the_engine_states(open_chapter, b
 
     slider = figure.locator('input[type="range"]')
     assert slider.get_attribute("data-key-control") == "ArrowLeft"
-    mark_element(slider)
-    slider.focus()
-    slider.press("ArrowLeft")
+    press_in_place(slider, "ArrowLeft")
     expect(slider).to_have_value(str(n - 1))
     expect_same_node_focused(chapter.page)
     assert chapter.numbers("causal-mask") == text_lines(data, n - 2)

@@ -10,7 +10,7 @@ import pytest
 from engine.figures import compute
 
 from ..conftest import PHONE, expect
-from .helpers import expect_same_node_focused, mark_element
+from .helpers import expect_same_node_focused, press_in_place
 
 NAME = "colour-tokens"
 SCRATCH = f"""# Colour tokens
@@ -97,9 +97,7 @@ def test_blue_row_by_touch_and_keyboard(open_chapter, url):
 
     # the third token from the table's row buttons, with the keyboard
     third = figure.locator(".ct-row-pick").nth(2)
-    mark_element(third)
-    third.focus()
-    third.press("Enter")
+    press_in_place(third, "Enter")
     expect(figure.locator(".ct-who")).to_have_text("How red (3) gathers")
     expect(figure.locator(".ct-row-pick").nth(2)).to_be_focused()
     expect_same_node_focused(chapter.page)  # the row's button is marked in place, never redrawn

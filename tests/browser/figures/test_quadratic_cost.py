@@ -3,7 +3,7 @@ step through the model's lengths; the key numbers, readout and grid label are th
 from __future__ import annotations
 
 from ..conftest import PHONE, expect
-from .helpers import expect_same_node_focused, mark_element, mouse_drag, text_lines
+from .helpers import expect_same_node_focused, mouse_drag, press_in_place, text_lines
 
 PAGE = "11-the-price-of-looking-everywhere.html"
 
@@ -18,9 +18,7 @@ def test_keyboard_mouse_and_touch_change_the_length(open_chapter, base_url):
 
     slider = figure.locator('input[type="range"]')
     assert slider.get_attribute("data-key-control") == "ArrowRight"
-    mark_element(slider)
-    slider.focus()
-    slider.press("ArrowRight")
+    press_in_place(slider, "ArrowRight")
     expect(slider).to_have_value(str(start + 1))
     expect_same_node_focused(chapter.page)
     assert chapter.numbers("quadratic-cost") == text_lines(data, start + 1)

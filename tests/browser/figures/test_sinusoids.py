@@ -3,7 +3,7 @@ bars' labels and the key numbers are the model's text for that position; it fits
 from __future__ import annotations
 
 from ..conftest import PHONE, expect
-from .helpers import centre, expect_same_node_focused, mark_element, text_lines
+from .helpers import centre, expect_same_node_focused, press_in_place, text_lines
 
 PAGE = "08-where-words-are.html"
 
@@ -28,9 +28,7 @@ def test_pick_a_position_by_keys_click_and_tap(open_chapter, base_url):
 
     slider = figure.locator('input[type="range"]')
     assert slider.get_attribute("data-key-control") == "ArrowRight"
-    mark_element(slider)
-    slider.focus()
-    slider.press("ArrowRight")
+    press_in_place(slider, "ArrowRight")
     expect_same_node_focused(chapter.page)
     expect(slider).to_have_value(str(start + 1))
     _check(chapter, figure, data, start + 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.figures.fmt import fill
 
 from ..conftest import PHONE, expect
-from .helpers import expect_same_node_focused, mark_element, text_lines
+from .helpers import expect_same_node_focused, press_in_place, text_lines
 
 PAGE = "03-queries-keys-values.html"
 
@@ -47,9 +47,7 @@ def test_modes_and_scores_match_the_engine(open_chapter, base_url):
     assert chapter.numbers("soft-lookup") == text_lines(data, soft_state)
 
     # Keyboard: Enter on the hard button goes back; focus stays on that very button.
-    mark_element(hard)
-    hard.focus()
-    hard.press("Enter")
+    press_in_place(hard, "Enter")
     expect(hard).to_have_attribute("aria-pressed", "true")
     expect_same_node_focused(chapter.page)
     assert chapter.numbers("soft-lookup") == text_lines(data, hard_state)

@@ -3,7 +3,7 @@ the engine's tiles; the framed tile, its rows' running max and sum, and the key 
 from __future__ import annotations
 
 from ..conftest import PHONE, expect
-from .helpers import centre, expect_same_node_focused, mark_element, text_lines
+from .helpers import centre, expect_same_node_focused, press_in_place, text_lines
 
 PAGE = "11-the-price-of-looking-everywhere.html"
 
@@ -30,9 +30,7 @@ def test_stepping_through_the_tiles(open_chapter, base_url):
 
     slider = figure.locator('input[type="range"]')
     assert slider.get_attribute("data-key-control") == "ArrowRight"
-    mark_element(slider)
-    slider.focus()
-    slider.press("ArrowRight")
+    press_in_place(slider, "ArrowRight")
     expect_same_node_focused(chapter.page)
     shows(1)
     figure.get_by_role("button", name="Next tile").click()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.figures.fmt import fill
 
 from ..conftest import PHONE, expect
-from .helpers import centre, expect_same_node_focused, mark_element, text_lines
+from .helpers import centre, expect_same_node_focused, press_in_place, text_lines
 
 PAGE = "05-what-gets-passed-along.html"
 
@@ -38,9 +38,7 @@ def test_toggle_and_slider_by_keyboard(open_chapter, base_url):
 
     wide = figure.locator('button[data-word="wide"]')
     assert wide.get_attribute("data-key-control") == "Enter"
-    mark_element(wide)
-    wide.focus()
-    wide.press("Enter")
+    press_in_place(wide, "Enter")
     expect(wide).to_have_attribute("aria-pressed", "true")
     expect_same_node_focused(chapter.page)
     assert chapter.numbers("value-sum") == text_lines(data, 1)

@@ -3,7 +3,7 @@ plot's label are the model's text for the ending shown."""
 from __future__ import annotations
 
 from ..conftest import PHONE, expect
-from .helpers import centre, expect_same_node_focused, mark_element, text_lines
+from .helpers import centre, expect_same_node_focused, press_in_place, text_lines
 
 PAGE = "01-why-attention.html"
 
@@ -18,9 +18,7 @@ def test_toggle_by_keyboard_and_touch_shows_the_engine_weights(open_chapter, bas
 
     wide = figure.locator('button[data-word="wide"]')
     assert wide.get_attribute("data-key-control") == "Enter"
-    mark_element(wide)
-    wide.focus()
-    wide.press("Enter")
+    press_in_place(wide, "Enter")
     expect(wide).to_have_attribute("aria-pressed", "true")
     expect_same_node_focused(chapter.page)
     assert chapter.numbers("winograd-head") == text_lines(data, wide_state)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.figures.fmt import fill
 
 from ..conftest import PHONE, expect
-from .helpers import centre, expect_same_node_focused, mark_element, text_lines
+from .helpers import centre, expect_same_node_focused, press_in_place, text_lines
 
 PAGE = "08-where-words-are.html"
 
@@ -36,9 +36,7 @@ def test_toggle_positions_by_keyboard_mouse_and_touch(open_chapter, base_url):
 
     on_button = figure.locator('button[data-setting="on"]')
     assert on_button.get_attribute("data-key-control") == "Enter"
-    mark_element(on_button)
-    on_button.focus()
-    on_button.press("Enter")
+    press_in_place(on_button, "Enter")
     expect(on_button).to_have_attribute("aria-pressed", "true")
     expect_same_node_focused(chapter.page)
     assert chapter.numbers("word-order") == text_lines(data, on)
