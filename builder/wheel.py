@@ -1,10 +1,11 @@
-"""Package `engine/` as a pure-Python wheel for Pyodide.
+"""Package `engine/` as a pure-Python wheel for Pyodide, without the code only the build runs.
 
 Written with zipfile rather than `pip wheel`: a wheel is a zip with three metadata files,
 and doing it here gives byte-identical output on every build in milliseconds, offline.
 """
 from __future__ import annotations
 
+import ast
 import base64
 import hashlib
 import io
@@ -20,11 +21,56 @@ def _record_hash(data: bytes) -> str:
     return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
 
 
+BUILD_ONLY_MODULES = {"bench.py"}  # timed against PyTorch on CPython by the benchmarks; no page runs it
+BUILD_ONLY_FUNCTION = "facts"  # a figure model's numbers for the prose: the build computes them, never the worker
+
+
+def _functions(tree: ast.Module) -> dict[str, ast.FunctionDef]:
+    return {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+
+def _names_used(nodes) -> set[str]:
+    return {n.id if isinstance(n, ast.Name) else n.attr
+            for node in nodes for n in ast.walk(node) if isinstance(n, (ast.Name, ast.Attribute))}
+
+
+def _build_only(tree: ast.Module, imported: set[str]) -> list[ast.FunctionDef]:
+    """A model's `facts`, and its private helpers that nothing else in the wheel uses."""
+    functions = _functions(tree)
+    gone = {BUILD_ONLY_FUNCTION} & functions.keys()
+    while True:
+        kept = [n for n in tree.body if getattr(n, "name", None) not in gone]
+        used = _names_used(kept) | imported
+        more = {name for name in functions if name.startswith("_") and name not in used} - gone
+        if not more:
+            return [functions[name] for name in sorted(gone)]
+        gone |= more
+
+
+def without_build_only(source: bytes, imported: set[str]) -> bytes:
+    """A figure model's source with its build-only functions blanked out, line for line: a
+    traceback from the worker names the line that the same code has in engine/."""
+    lines = source.decode().splitlines(keepends=True)
+    for fn in _build_only(ast.parse(source), imported):
+        first = min([fn.lineno, *(d.lineno for d in fn.decorator_list)])
+        lines[first - 1:fn.end_lineno] = ["\n"] * (fn.end_lineno - first + 1)
+    return "".join(lines).encode()
+
+
 def engine_files(package_dir: Path) -> list[tuple[str, bytes]]:
-    """(archive name, bytes) of every .py file of the package, sorted."""
+    """(archive name, bytes) of every .py file of the package that a page can run, sorted; a
+    figure model without its build-only functions."""
     root = package_dir.parent
-    return [(p.relative_to(root).as_posix(), p.read_bytes())
-            for p in sorted(package_dir.rglob("*.py")) if "__pycache__" not in p.parts]
+    paths = [p for p in sorted(package_dir.rglob("*.py"))
+             if "__pycache__" not in p.parts and p.relative_to(package_dir).as_posix() not in BUILD_ONLY_MODULES]
+    # Names other modules import from a module: a private helper they use is no build-only code.
+    imported = {a.name for p in paths for n in ast.walk(ast.parse(p.read_bytes()))
+                if isinstance(n, ast.ImportFrom) for a in n.names}
+    models = package_dir / "figures"
+    return [(p.relative_to(root).as_posix(),
+             without_build_only(p.read_bytes(), imported) if p.parent == models and p.stem != "__init__"
+             else p.read_bytes())
+            for p in paths]
 
 
 def build_wheel(package_dir: Path) -> tuple[str, bytes]:

@@ -1,4 +1,10 @@
-"""Fixtures shared by every test folder."""
+"""Fixtures shared by every test folder.
+
+Builder and browser tests build the series many times: they share one figure cache across the
+session. The engine does not change while tests run, so a model's output and its fallback SVG for
+the same options are the same in every build; recomputing them per build only costs minutes.
+Tests that need a cold cache pass their own FigureCache.
+"""
 from __future__ import annotations
 
 import os
@@ -22,6 +28,19 @@ def content(tmp_path) -> Path:
     dest = tmp_path / "content"
     shutil.copytree(ROOT / "content", dest)
     return dest
+
+
+@pytest.fixture(scope="session")
+def shared_figure_cache():
+    """The FigureCache every build.build() of the session uses (builder and browser tests ask for
+    it in their conftest)."""
+    import builder.build
+    from builder.figures import FigureCache
+
+    shared = FigureCache()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(builder.build, "FigureCache", lambda: shared)
+        yield shared
 
 
 def pyodide_kit() -> Path:

@@ -20,6 +20,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -49,6 +50,7 @@ FIGURES = ("softmax-bars", "softmax-temperature", "scaling-experiment")  # the f
 CDN = "https://cdn.jsdelivr.net/**"  # where Pyodide fetches numpy when the build does not vendor it
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 SETTLE_MS = 90_000  # how long the runtime may take to reach ready or unavailable
+PHONE = {"viewport": {"width": 375, "height": 800}, "has_touch": True}  # context options: a phone's screen and touch
 
 # Records every data-stage the runtime status passes through in window.__runtimeStages.
 RECORD_STAGES = """
@@ -72,6 +74,20 @@ def wait_for_fallback(page, img) -> None:
     page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=img.element_handle(), timeout=5_000)
 
 
+def serious_violations(page) -> list[dict]:
+    """axe-core's serious and critical findings on the page."""
+    assert AXE.is_file(), f"{AXE} is missing: run 'npm ci' (axe-core is a dev dependency)"
+    page.add_script_tag(path=str(AXE))
+    return page.evaluate("""async () => {
+        const result = await axe.run(document, { resultTypes: ["violations"] });
+        return result.violations
+          .filter((v) => v.impact === "serious" || v.impact === "critical")
+          .map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+                         nodes: v.nodes.map((n) => ({ target: n.target.join(" "), html: n.html,
+                                                      summary: n.failureSummary })) }));
+    }""")
+
+
 def _unavailable(reason: str):
     if os.environ.get("ATTN_REQUIRE_BROWSER"):
         pytest.fail(reason + " (ATTN_REQUIRE_BROWSER is set, so browser tests must run)")
@@ -79,6 +95,11 @@ def _unavailable(reason: str):
 
 
 # --- the site and its server -------------------------------------------------------------
+
+@pytest.fixture(scope="session", autouse=True)
+def _figures_computed_once(shared_figure_cache):
+    """Every build in these tests computes and draws a figure once per session (tests/conftest.py)."""
+
 
 @pytest.fixture(scope="session")
 def serve_folder():
@@ -121,6 +142,39 @@ def real_site(tmp_path_factory, serve_folder) -> dict:
     out = tmp_path_factory.mktemp("browser-site-real") / "dist"
     build(Paths.at(ROOT), out, pyodide_dist=kit)
     return {"out": out, "url": serve_folder(out)}
+
+
+@pytest.fixture(scope="session")
+def stand_in_distribution(tmp_path_factory) -> Path:
+    """A Pyodide distribution folder: the npm core, and a lock whose numpy entry is a tiny pure-Python
+    wheel. It exercises everything on the vendored path that does not need numpy's code."""
+    import base64
+    import hashlib
+    import json
+    import shutil
+    import zipfile
+
+    from builder.runtime import loaded_files
+
+    core = ROOT / "node_modules" / "pyodide"
+    folder = tmp_path_factory.mktemp("pyodide-stand-in")
+    for name in loaded_files(core):
+        shutil.copyfile(core / name, folder / name)
+    lock = json.loads((core / "pyodide-lock.json").read_text())
+    entry = lock["packages"]["numpy"]
+    files = {"numpy/__init__.py": b"__version__ = '0.0+stand-in'\nSTAND_IN = True\n",
+             f"numpy-{entry['version']}.dist-info/METADATA": f"Metadata-Version: 2.1\nName: numpy\nVersion: {entry['version']}\n".encode(),
+             f"numpy-{entry['version']}.dist-info/WHEEL": b"Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+    record = "".join(f"{n},sha256={base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b'=').decode()},{len(d)}\n"
+                     for n, d in files.items()) + f"numpy-{entry['version']}.dist-info/RECORD,,\n"
+    files[f"numpy-{entry['version']}.dist-info/RECORD"] = record.encode()
+    wheel = folder / entry["file_name"]
+    with zipfile.ZipFile(wheel, "w") as zf:
+        for n, d in files.items():
+            zf.writestr(n, d)
+    entry["sha256"] = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    (folder / "pyodide-lock.json").write_text(json.dumps(lock))
+    return folder
 
 
 @pytest.fixture(scope="session")
@@ -181,6 +235,93 @@ def new_context(browser):
         context.close()
 
 
+# --- steps several test files take -------------------------------------------------------
+
+def save_for_offline(page) -> None:
+    """Press "Save for offline reading" and wait until every file is saved, the size shown first."""
+    box = page.locator("[data-offline]")
+    expect(box).to_be_visible(timeout=15_000)
+    button = page.get_by_role("button", name="Save for offline reading")
+    expect(box.locator("[data-offline-note]")).to_contain_text(" MB")  # the size, before saving
+    button.click()
+    expect(box).to_have_attribute("data-state", "saved", timeout=60_000)
+    expect(box.locator("[data-offline-note]")).to_contain_text("available offline")
+    bar = box.locator("progress")
+    assert bar.evaluate("b => b.value === b.max && b.max > 1e6"), "the progress bar did not reach the size"
+
+
+def type_code(section, code: str) -> None:
+    """Replace the code in an exercise's editor, as typed (test_real_python.py pastes instead)."""
+    editor = section.locator(".cm-content")
+    editor.click()
+    editor.press("Control+a")
+    editor.page.keyboard.insert_text(code)
+
+
+# --- a page under its Content-Security-Policy ------------------------------------------------
+
+RECORD_VIOLATIONS = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__csp.push(e.effectiveDirective + " blocked " + (e.blockedURI || "?") + " at " + e.sourceFile + ":" + e.lineNumber);
+});
+"""
+
+
+class Visit:
+    """One page opened with the policy enforced (bypass_csp=False), and every violation it reports."""
+
+    def __init__(self, new_context, url: str, width: int, routes=()):
+        # a routed file is not this build's: the service worker would rightly refuse it
+        context = new_context(bypass_csp=False, viewport={"width": width, "height": 800},
+                              **({"service_workers": "block"} if routes else {}))
+        context.route(CDN, lambda route: route.abort())  # numpy's CDN is unreachable here anyway
+        for pattern, handler in routes:
+            context.route(pattern, handler)
+        self.page = context.new_page()
+        self.console: list[str] = []
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: self.console.append(f"{m.type}: {m.text}"))
+        self.page.on("pageerror", lambda err: self.errors.append(str(err)))
+        self.page.add_init_script(RECORD_VIOLATIONS)
+        self.page.goto(url)
+        self.page.wait_for_load_state("load")
+
+    def violations(self) -> list[str]:
+        events = self.page.evaluate("window.__csp")
+        logged = [m for m in self.console if "Content Security Policy" in m or "Content-Security-Policy" in m]
+        return events + logged
+
+    def poll(self, script: str, arg=None, timeout: float = 10.0) -> bool:
+        """Evaluate `script` (a function of arg) until it returns true; False on timeout."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.page.evaluate(script, arg):
+                return True
+            time.sleep(0.05)
+        return False
+
+    def scroll_through(self) -> None:
+        """Scroll to the end a screen at a time, so that lazy images load and every figure comes on
+        screen: each part of the page is in view for at least one frame (half screens took twice as long)."""
+        self.page.evaluate("""async () => {
+            for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight) {
+              scrollTo(0, y);
+              await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 30)));
+            }
+            // Hidden lazy images (fallbacks behind a drawn view) never load: wait for the shown ones.
+            const shown = [...document.images].filter((i) => i.checkVisibility());
+            await Promise.all(shown.map((i) => i.decode().catch(() => {})));
+        }""")
+
+
+
+@pytest.fixture
+def csp_visit(new_context):
+    """csp_visit(url, width, routes=()) -> a Visit: the page at that width, its policy enforced."""
+    return lambda url, width, routes=(): Visit(new_context, url, width, routes)
+
+
 class ChapterPage:
     """The chapter page with figures, and what the tests ask of it."""
 
@@ -206,6 +347,10 @@ class ChapterPage:
 
     def numbers(self, name: str) -> list[str]:
         return [t.strip() for t in self.figure(name).locator("ul.figure-numbers li").all_text_contents()]
+
+    def scroll_width(self) -> int:
+        """How wide the page scrolls: wider than the screen means something overflows."""
+        return self.page.evaluate("document.documentElement.scrollWidth")
 
     def wait_prerendered(self, timeout: float = 15_000) -> None:
         names = self.figure_names()

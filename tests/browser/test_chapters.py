@@ -35,6 +35,6 @@ def test_one_control_per_figure_answers_the_keyboard(open_live_chapter, base_url
         except Exception:
             pytest.fail(f"{page} at {width}px: pressing {key} on figure {name}'s control changed nothing")
         expect(figure.locator(".figure-note")).to_be_hidden()
-    scroll_width = chapter.page.evaluate("document.documentElement.scrollWidth")
+    scroll_width = chapter.scroll_width()
     assert scroll_width <= width, f"{page} at {width}px overflows to {scroll_width}px after using the figures"
     assert chapter.page_errors == [], f"{page}: {chapter.page_errors}"

@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import ROOT
 
-from .conftest import CDN, chapter_pages
+from .conftest import CDN, PHONE, chapter_pages
 
 CONTROLS = ("main button, main select, main input[type=range], main summary, main input[type=search], "
             "main label:has(> input[type=radio]), main label:has(> input[type=checkbox])")
@@ -23,7 +23,7 @@ SMALL = """(sel) => [...document.querySelectorAll(sel)]
 
 @pytest.mark.parametrize("page", chapter_pages())
 def test_every_control_is_a_touch_target_with_a_focus_ring_at_375px(new_context, base_url, page):
-    tab = new_context(viewport={"width": 375, "height": 800}, has_touch=True).new_page()
+    tab = new_context(**PHONE).new_page()
     tab.route(CDN, lambda route: route.abort())
     tab.goto(base_url + page)
     tab.wait_for_function("[...document.querySelectorAll('[data-figure]')].every((e) => e.dataset.state === 'prerendered')")

@@ -10,67 +10,15 @@ from __future__ import annotations
 
 import html.parser
 import re
-import time
 
 import pytest
 
-from .conftest import CDN, CHAPTER, LIVE_ROUTES, SETTLE_MS, expect
+from .conftest import CHAPTER, LIVE_ROUTES, SETTLE_MS, Visit, expect
 
-RECORD_VIOLATIONS = """
-window.__csp = [];
-document.addEventListener("securitypolicyviolation", (e) => {
-  window.__csp.push(e.effectiveDirective + " blocked " + (e.blockedURI || "?") + " at " + e.sourceFile + ":" + e.lineNumber);
-});
-"""
 WIDTHS = (1200, 375)
 # What the policy must say (the whole policy lives in theme/templates/base.html).
 REQUIRED = {"default-src": "'none'", "script-src": "'self'", "object-src": "'none'", "base-uri": "'none'"}
 
-
-class Visit:
-    """One page opened with the policy enforced, and every violation it reports."""
-
-    def __init__(self, new_context, url: str, width: int, routes=()):
-        # a routed file is not this build's: the service worker would rightly refuse it
-        context = new_context(bypass_csp=False, viewport={"width": width, "height": 800},
-                              **({"service_workers": "block"} if routes else {}))
-        context.route(CDN, lambda route: route.abort())  # numpy's CDN is unreachable here anyway
-        for pattern, handler in routes:
-            context.route(pattern, handler)
-        self.page = context.new_page()
-        self.console: list[str] = []
-        self.errors: list[str] = []
-        self.page.on("console", lambda m: self.console.append(f"{m.type}: {m.text}"))
-        self.page.on("pageerror", lambda err: self.errors.append(str(err)))
-        self.page.add_init_script(RECORD_VIOLATIONS)
-        self.page.goto(url)
-        self.page.wait_for_load_state("load")
-
-    def violations(self) -> list[str]:
-        events = self.page.evaluate("window.__csp")
-        logged = [m for m in self.console if "Content Security Policy" in m or "Content-Security-Policy" in m]
-        return events + logged
-
-    def poll(self, script: str, arg=None, timeout: float = 10.0) -> bool:
-        """Evaluate `script` (a function of arg) until it returns true; False on timeout."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.page.evaluate(script, arg):
-                return True
-            time.sleep(0.05)
-        return False
-
-    def scroll_through(self) -> None:
-        """Scroll to the end in half screens, so that lazy images load and figures come on screen."""
-        self.page.evaluate("""async () => {
-            for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
-              scrollTo(0, y);
-              await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 30)));
-            }
-            // Hidden lazy images (fallbacks behind a drawn view) never load: wait for the shown ones.
-            const shown = [...document.images].filter((i) => i.checkVisibility());
-            await Promise.all(shown.map((i) => i.decode().catch(() => {})));
-        }""")
 
 
 SNAPSHOT = """(fig) => fig.querySelector(".figure-view").innerHTML + "\\n" + fig.querySelector(".figure-numbers").textContent"""
@@ -140,11 +88,11 @@ def test_every_page_declares_a_strict_policy(site):
 # --- the site under the policy ---------------------------------------------------------------
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_no_violation_on_any_page_with_the_live_runtime(new_context, base_url, site, width):
+def test_no_violation_on_any_page_with_the_live_runtime(csp_visit, base_url, site, width):
     """Every page at this width; on chapters the stand-in worker reaches "ready" and every
     figure's key control is used, so views draw worker results."""
     for name in _pages(site):
-        visit = Visit(new_context, base_url + name, width, routes=LIVE_ROUTES)
+        visit = csp_visit(base_url + name, width, routes=LIVE_ROUTES)
         if visit.page.locator("[data-figure][data-live]").count():  # pages that use Python
             assert _boot_runtime(visit, "ready")["state"] == "ready"
             _use_every_figure(visit, f"{name} at {width}px")
@@ -153,12 +101,12 @@ def test_no_violation_on_any_page_with_the_live_runtime(new_context, base_url, s
         assert visit.errors == [], f"{name} at {width}px"
 
 
-def test_no_violation_while_pyodide_boots_from_the_site(new_context, base_url, site, width=1200):
+def test_no_violation_while_pyodide_boots_from_the_site(csp_visit, base_url, site, width=1200):
     """The default build: the real worker boots Pyodide's core from the site, then finds numpy's
     CDN unreachable (routed away) and says so; figures keep working on their embedded data.
     One width: the boot does not depend on it, and the test above covers both widths' views."""
     for name in _pages(site):
-        visit = Visit(new_context, base_url + name, width)
+        visit = csp_visit(base_url + name, width)
         if visit.page.locator("[data-figure][data-live]").count():  # pages that use Python
             status = _boot_runtime(visit, "unavailable")
             assert status["stage"] == "numpy", status  # Pyodide itself started under the policy
@@ -168,9 +116,9 @@ def test_no_violation_while_pyodide_boots_from_the_site(new_context, base_url, s
         assert visit.errors == [], f"{name} at {width}px"
 
 
-def test_file_url_status_line_runs_under_the_policy(new_context, site):
+def test_file_url_status_line_runs_under_the_policy(csp_visit, site):
     """From file:// the classic status script (an external file, not inline) still says why."""
-    visit = Visit(new_context, site.as_uri() + "/" + CHAPTER, 1200)
+    visit = csp_visit(site.as_uri() + "/" + CHAPTER, 1200)
     status = visit.page.locator("[data-runtime-status]")
     expect(status).to_have_attribute("data-state", "unavailable")
     assert "file" in status.text_content().lower(), status.text_content()
@@ -189,8 +137,8 @@ def _with_violations(route):
     route.fulfill(response=response, body=body)
 
 
-def test_a_violating_page_is_caught(new_context, base_url):
-    visit = Visit(new_context, base_url + CHAPTER, 1200, routes=[("**/" + CHAPTER, _with_violations)])
+def test_a_violating_page_is_caught(csp_visit, base_url):
+    visit = csp_visit(base_url + CHAPTER, 1200, routes=[("**/" + CHAPTER, _with_violations)])
     assert visit.poll("() => window.__csp.length >= 3"), visit.violations()
     found = " ".join(visit.violations())
     for directive in ("script-src-elem", "style-src-attr", "img-src"):

@@ -8,8 +8,7 @@ import pytest
 
 from tests.builder.test_exercise import GOOD
 
-from .conftest import LIVE_ROUTES, expect
-from .test_layout_a11y import _serious_violations
+from .conftest import LIVE_ROUTES, expect, serious_violations, type_code
 
 RIGHT = ("def softmax(x):\n    e = np.exp(x - x.max(axis=-1, keepdims=True))\n"
          "    return e / e.sum(axis=-1, keepdims=True)\n")
@@ -28,12 +27,6 @@ def exercise(open_chapter, url):
     return chapter, section
 
 
-def _write(section, code: str) -> None:
-    editor = section.locator(".cm-content")
-    editor.click()
-    editor.press("Control+a")
-    editor.page.keyboard.insert_text(code)
-
 
 def _run(section, state: str):
     section.get_by_role("button", name="Run").click()
@@ -50,31 +43,31 @@ def test_wrong_then_right(exercise):
     expect(result).to_contain_text("Each row should sum to 1")
     expect(result).to_contain_text("First failing case: x = [1., 2., 3.]")
     expect(solution).to_be_visible()
-    _write(section, RIGHT.replace("x - x.max(axis=-1, keepdims=True)", "x"))
+    type_code(section, RIGHT.replace("x - x.max(axis=-1, keepdims=True)", "x"))
     expect(_run(section, "failed")).to_contain_text("overflow")
-    _write(section, RIGHT)
+    type_code(section, RIGHT)
     expect(_run(section, "passed")).to_contain_text("All cases pass")
     assert chapter.page_errors == []
 
 
 def test_a_python_error_names_the_line_of_the_readers_code(exercise):
     _, section = exercise
-    _write(section, "def softmax(x):\n    y = x\n    return y / missing\n")
+    type_code(section, "def softmax(x):\n    y = x\n    return y / missing\n")
     expect(_run(section, "error")).to_contain_text("softmax raised an error (line 3): NameError")
 
 
 def test_a_runaway_loop_is_stopped_and_the_next_run_works(exercise):
     chapter, section = exercise
-    _write(section, "def softmax(x):\n    while True:\n        pass\n")
+    type_code(section, "def softmax(x):\n    while True:\n        pass\n")
     expect(_run(section, "timeout")).to_contain_text("Stopped after 5 seconds")
-    _write(section, RIGHT)
+    type_code(section, RIGHT)
     _run(section, "passed")
     assert chapter.page_errors == []
 
 
 def test_code_is_kept_and_reset_restores_the_starter(exercise):
     chapter, section = exercise
-    _write(section, "def softmax(x):\n    return x * 2\n")
+    type_code(section, "def softmax(x):\n    return x * 2\n")
     chapter.page.reload()
     section = chapter.page.locator('[data-exercise="softmax"]')
     expect(section.locator(".cm-content")).to_contain_text("return x * 2")
@@ -143,15 +136,13 @@ def test_axe_and_narrow_screens(new_context, url, width):
     page = new_context(viewport={"width": width, "height": 800}).new_page()
     page.goto(url)
     expect(page.locator(".cm-content")).to_be_visible()
-    assert _serious_violations(page) == []
+    assert serious_violations(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
-def test_the_editor_and_a_run_break_no_content_security_policy(new_context, url):
+def test_the_editor_and_a_run_break_no_content_security_policy(csp_visit, url):
     """CodeMirror styles itself in a shadow root (constructed style sheets), never with <style>."""
-    from .test_csp import Visit
-
-    visit = Visit(new_context, url, 1200, routes=LIVE_ROUTES)
+    visit = csp_visit(url, 1200, routes=LIVE_ROUTES)
     section = visit.page.locator('[data-exercise="softmax"]')
     expect(section.locator(".cm-content")).to_be_visible()
     section.get_by_role("button", name="Run").click()

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from .conftest import FIGURES, expect
+from .conftest import FIGURES, PHONE, expect
 
 TOLERANCE = 0.005 + 1e-9  # numbers are shown with two decimals
 
@@ -115,7 +115,7 @@ def test_width_slider_moves_with_the_keyboard(open_chapter):
 def test_touch_picks_a_width_and_drags_a_score(open_chapter):
     """Touch: a tap on the scaling chart picks the nearest width; a drag on a score bar changes
     that score (which then needs Python: here it is unavailable, so the figure says so)."""
-    chapter = open_chapter(has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_chapter(**PHONE)
     chapter.wait_prerendered()
     figure = chapter.figure("scaling-experiment")
     readout = figure.locator(".figure-controls output")
@@ -148,7 +148,7 @@ def test_touch_picks_a_width_and_drags_a_score(open_chapter):
 def test_touch_drag_across_the_scaling_chart_keeps_picking(open_chapter):
     """A finger sliding along the chart walks through the widths: every redraw replaces the
     SVG under it, and the drag must survive that."""
-    chapter = open_chapter(has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_chapter(**PHONE)
     chapter.wait_prerendered()
     figure = chapter.figure("scaling-experiment")
     rows = chapter.data("scaling-experiment")["rows"]

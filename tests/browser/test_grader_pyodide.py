@@ -8,8 +8,8 @@ import pytest
 
 from tests.builder.test_exercise import GOOD
 
-from .conftest import expect, pyodide_kit
-from .test_exercise import RIGHT, _write
+from .conftest import expect, pyodide_kit, type_code
+from .test_exercise import RIGHT
 
 WRONG = "def softmax(x):\n    return x\n"
 PATCHES = {
@@ -41,13 +41,13 @@ def test_no_patch_fools_the_grader_in_pyodide(open_chapter, url):
     section = chapter.page.locator('[data-exercise="softmax"]')
     expect(section.locator(".cm-content")).to_be_visible()
     for name, patch in PATCHES.items():
-        _write(section, patch + WRONG)
+        type_code(section, patch + WRONG)
         state, text = _run(section)
         assert state == "failed" and "fooled" not in text, (name, state, text)
-        _write(section, WRONG)  # the patch is gone for the next run
+        type_code(section, WRONG)  # the patch is gone for the next run
         state, text = _run(section)
         assert state == "failed" and "Each row should sum to 1" in text, (name, state, text)
-    _write(section, RIGHT)
+    type_code(section, RIGHT)
     state, text = _run(section)
     assert state == "passed", text
     assert chapter.cdn_requests == [] and chapter.page_errors == []

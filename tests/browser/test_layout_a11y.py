@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from .conftest import AXE, chapter_pages
+from .conftest import chapter_pages, serious_violations
 
 PAGES = {**{page: page for page in chapter_pages()}, "index": "index.html", "bibliography": "bibliography.html",
          "search": "search.html?q=softmax"}  # the search page with results on it
@@ -41,19 +41,6 @@ def test_no_horizontal_overflow(new_context, base_url, which, javascript, width)
         pytest.fail(f"{PAGES[which]} at {width}px is {scroll_width}px wide; past the edge: {wide}")
 
 
-def _serious_violations(page) -> list[dict]:
-    assert AXE.is_file(), f"{AXE} is missing: run 'npm ci' (axe-core is a dev dependency)"
-    page.add_script_tag(path=str(AXE))
-    return page.evaluate("""async () => {
-        const result = await axe.run(document, { resultTypes: ["violations"] });
-        return result.violations
-          .filter((v) => v.impact === "serious" || v.impact === "critical")
-          .map((v) => ({ id: v.id, impact: v.impact, help: v.help,
-                         nodes: v.nodes.map((n) => ({ target: n.target.join(" "), html: n.html,
-                                                      summary: n.failureSummary })) }));
-    }""")
-
-
 # Both widths: a wide formula becomes a scroll box only on a narrow screen (axe's scrollable-region-
 # focusable), which a scan at Playwright's default 1280 px viewport alone never saw. Both colour
 # schemes: the dark palette's contrast is checked as the light one's is.
@@ -61,7 +48,7 @@ def _serious_violations(page) -> list[dict]:
 @pytest.mark.parametrize("which", list(PAGES))
 def test_no_serious_accessibility_violations(new_context, base_url, which, width, scheme):
     page = _open(new_context, base_url, which, viewport={"width": width, "height": 800}, color_scheme=scheme)
-    violations = _serious_violations(page)
+    violations = serious_violations(page)
     assert violations == [], f"axe on {PAGES[which]}:\n" + json.dumps(violations, indent=1)
 
 

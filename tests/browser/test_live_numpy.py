@@ -2,52 +2,20 @@
 code, and how a worker that cannot compute says so. Real numpy in Pyodide is test_real_python.py's."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from .conftest import CHAPTER, ROOT, SETTLE_MS, expect
 
 
-def _stand_in_distribution(folder: Path) -> Path:
-    """A Pyodide distribution folder: the npm core, and a lock whose numpy entry is a tiny pure-Python
-    wheel. It exercises everything on the vendored path that does not need numpy's code."""
-    import base64
-    import hashlib
-    import json
-    import shutil
-    import zipfile
-
-    from builder.runtime import loaded_files
-
-    core = ROOT / "node_modules" / "pyodide"
-    folder.mkdir(parents=True)
-    for name in loaded_files(core):
-        shutil.copyfile(core / name, folder / name)
-    lock = json.loads((core / "pyodide-lock.json").read_text())
-    entry = lock["packages"]["numpy"]
-    files = {"numpy/__init__.py": b"__version__ = '0.0+stand-in'\nSTAND_IN = True\n",
-             f"numpy-{entry['version']}.dist-info/METADATA": f"Metadata-Version: 2.1\nName: numpy\nVersion: {entry['version']}\n".encode(),
-             f"numpy-{entry['version']}.dist-info/WHEEL": b"Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
-    record = "".join(f"{n},sha256={base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b'=').decode()},{len(d)}\n"
-                     for n, d in files.items()) + f"numpy-{entry['version']}.dist-info/RECORD,,\n"
-    files[f"numpy-{entry['version']}.dist-info/RECORD"] = record.encode()
-    wheel = folder / entry["file_name"]
-    with zipfile.ZipFile(wheel, "w") as zf:
-        for n, d in files.items():
-            zf.writestr(n, d)
-    entry["sha256"] = hashlib.sha256(wheel.read_bytes()).hexdigest()
-    (folder / "pyodide-lock.json").write_text(json.dumps(lock))
-    return folder
 
 
 @pytest.fixture(scope="module")
-def stand_in_url(tmp_path_factory, serve_folder) -> str:
+def stand_in_url(tmp_path_factory, serve_folder, stand_in_distribution) -> str:
     from builder.build import Paths, build
 
     tmp = tmp_path_factory.mktemp("browser-site-stand-in")
     out = tmp / "dist"
-    build(Paths.at(ROOT), out, pyodide_dist=_stand_in_distribution(tmp / "pyodide"))
+    build(Paths.at(ROOT), out, pyodide_dist=stand_in_distribution)
     return serve_folder(out)
 
 

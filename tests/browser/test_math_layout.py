@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from .conftest import chapter_pages, expect
+from .conftest import chapter_pages, expect, serious_violations
 
 CHAPTERS = chapter_pages()
 
@@ -55,8 +55,7 @@ UNBREAKABLE = "# Wide\n\n$$" + " + ".join(f"a_{{{i}}}" for i in range(1, 14)) + 
 def test_a_formula_that_must_scroll_is_a_focusable_labelled_region(new_context, scratch_page, width):
     """A sum of 13 terms has nowhere to break: at 375 px it scrolls, and the keyboard reaches it;
     a formula that fits is no tab stop."""
-    from .test_layout_a11y import _serious_violations
-
+    
     page = new_context(viewport={"width": width, "height": 800}).new_page()
     page.goto(scratch_page(UNBREAKABLE))
     wide, short = page.locator(".math-display").all()
@@ -78,4 +77,4 @@ def test_a_formula_that_must_scroll_is_a_focusable_labelled_region(new_context, 
     else:
         assert wide.get_attribute("tabindex") is None
     assert short.get_attribute("tabindex") is None
-    assert _serious_violations(page) == []
+    assert serious_violations(page) == []

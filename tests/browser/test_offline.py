@@ -10,15 +10,14 @@ import pytest
 
 from builder.build import Paths, build
 
-from .conftest import ROOT, SETTLE_MS, chapter_pages, expect
-from .test_live_numpy import _stand_in_distribution
+from .conftest import ROOT, SETTLE_MS, chapter_pages, expect, save_for_offline
 
 
 @pytest.fixture(scope="module")
-def offline_site(tmp_path_factory, serve_folder):
+def offline_site(tmp_path_factory, serve_folder, stand_in_distribution):
     """A vendored build (numpy a stand-in) served from a folder the update test rebuilds."""
     tmp = tmp_path_factory.mktemp("offline-site")
-    dist = _stand_in_distribution(tmp / "pyodide")
+    dist = stand_in_distribution
     content = tmp / "content"
     shutil.copytree(ROOT / "content", content)
     out = tmp / "dist"
@@ -31,17 +30,6 @@ def _version(out) -> str:
     return json.loads(head.removeprefix("const MANIFEST = ").rstrip(";"))["version"]
 
 
-def _save(page):
-    box = page.locator("[data-offline]")
-    expect(box).to_be_visible(timeout=15_000)
-    button = page.get_by_role("button", name="Save for offline reading")
-    expect(box.locator("[data-offline-note]")).to_contain_text(" MB")  # the size, before saving
-    button.click()
-    expect(box).to_have_attribute("data-state", "saved", timeout=60_000)
-    expect(box.locator("[data-offline-note]")).to_contain_text("available offline")
-    bar = box.locator("progress")
-    assert bar.evaluate("b => b.value === b.max && b.max > 1e6"), "the progress bar did not reach the size"
-
 
 def test_save_then_read_every_chapter_offline(new_context, offline_site):
     context = new_context(viewport={"width": 1200, "height": 800})
@@ -49,7 +37,7 @@ def test_save_then_read_every_chapter_offline(new_context, offline_site):
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(offline_site["url"] + "index.html")
-    _save(page)
+    save_for_offline(page)
 
     context.set_offline(True)
     for name in ["index.html", *chapter_pages()]:
@@ -72,7 +60,7 @@ def test_a_new_build_is_offered_then_replaces_the_old_cache(new_context, offline
     page = context.new_page()
     url = offline_site["url"] + "01-why-attention.html"
     page.goto(url)
-    _save(page)
+    save_for_offline(page)
     old = _version(offline_site["out"])
     # A saved copy whose stored hash header is right but whose bytes are not: the new build must
     # hash what it carries over, and download this file instead of keeping it.

@@ -7,8 +7,7 @@ import pytest
 
 from tests.builder.test_quiz import GOOD
 
-from .conftest import expect
-from .test_layout_a11y import _serious_violations
+from .conftest import expect, serious_violations
 
 PAGE = GOOD + "\n" + GOOD.split("\n", 2)[2].replace("quiz | weights-sum", "quiz | several").replace(
     "answer: a", "answer: [a, b]")
@@ -71,5 +70,5 @@ def test_no_serious_accessibility_violations_and_no_overflow(new_context, url, w
     page = new_context(viewport={"width": width, "height": 800}).new_page()
     page.goto(url)
     page.locator('[data-quiz="weights-sum"]').get_by_role("radio").first.check()
-    assert _serious_violations(page) == []
+    assert serious_violations(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= width

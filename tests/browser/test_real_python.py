@@ -14,7 +14,7 @@ import pytest
 from engine.figures import FigureJob, compute
 from tests.engine.exercises.test_graders import ATTENTION, BACKWARD, SOFTMAX
 
-from .conftest import CDN, SETTLE_MS, chapter_pages, expect
+from .conftest import CDN, SETTLE_MS, chapter_pages, expect, save_for_offline
 
 # Before any page script: record policy violations, and every request to and answer from a worker
 # (figures' and grader's), so the test can recompute each on CPython.
@@ -275,11 +275,9 @@ def test_each_exercise_grades_right_and_wrong_answers_and_survives_a_runaway(new
 # --- offline --------------------------------------------------------------------------------------
 
 def test_saved_for_offline_python_boots_without_the_network(new_context, real_site):
-    from .test_offline import _save
-
     context = new_context(bypass_csp=False, viewport={"width": 1200, "height": 800})
     reader = Reader(new_context, real_site["url"] + "index.html", context=context)
-    _save(reader.page)
+    save_for_offline(reader.page)
     context.set_offline(True)
     reader.page.goto(real_site["url"] + "04-scores-to-weights.html")
     expect(reader.page.locator("[data-offline-status]")).to_contain_text("reading offline")

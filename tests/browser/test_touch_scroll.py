@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import expect
 from .figures.helpers import touch_drag
 
 # (page, figure, handle, an empty spot of the plot as fractions of its box)

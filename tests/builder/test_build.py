@@ -39,6 +39,17 @@ def test_figure_embeds_the_engine_output(site):
     assert "Figure 4.1" in html and "Figure 4.2" in html and "Figure 4.3" in html
 
 
+def test_every_figure_on_every_page_embeds_the_engine_output_for_its_options(site):
+    """The data in a page is what browser tests compare a view with: it is the engine's own."""
+    names = set()
+    for page in sorted(site.glob("*.html")):
+        for raw in re.findall(r'class="figure-data">(.*?)</script>', page.read_text()):
+            data = json.loads(raw)
+            names.add(data["figure"])
+            assert data == json.loads(json.dumps(compute(data["figure"], data["params"]))), (page.name, data["figure"])
+    assert len(names) >= 30, names  # every figure of the series (engine.figures.FIGURES)
+
+
 def test_fallbacks_are_svg_with_alt_text_and_numbers(site):
     html = (site / "04-scores-to-weights.html").read_text()
     imgs = re.findall(r'<img src="(figures/[^"]+\.svg)" alt="([^"]+)"', html)

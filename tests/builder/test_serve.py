@@ -7,7 +7,6 @@ import re
 import shutil
 import socket
 import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -19,14 +18,17 @@ import pytest
 import builder.serve
 from builder.build import Paths, build
 from builder.serve import static_server
+from tests.builder import prewarmed
 from tests.conftest import ROOT
 
 CHAPTER = "04-scores-to-weights.html"
 
 
-def _start(build_py: Path, content: Path, out: Path):
+def _start(command: list[str], content: Path, out: Path):
+    """`build.py serve` in a real process (restarting is an exec); `command` runs that build.py
+    with the figures already computed (conftest `prewarmed`): the tests are about serving."""
     proc = subprocess.Popen(
-        [sys.executable, "-u", str(build_py), "serve", "--port", "0", "--content", str(content), "--out", str(out)],
+        [*command, "serve", "--port", "0", "--content", str(content), "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     lines = queue.Queue()
     threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout], daemon=True).start()
@@ -39,8 +41,8 @@ def _stop(proc) -> None:
 
 
 @pytest.fixture
-def server(content, tmp_path):
-    proc, lines = _start(ROOT / "build.py", content, tmp_path / "dist")
+def server(content, tmp_path, prewarmed):
+    proc, lines = _start(prewarmed(ROOT / "build.py"), content, tmp_path / "dist")
     try:
         url = re.search(r"at (http://127\.0\.0\.1:\d+/)", wait_for(lines, r"at http://127\.0\.0\.1:\d+/", 60)).group(1)
         wait_for(lines, r"^built ", 120)
@@ -148,10 +150,26 @@ def repo_copy(tmp_path):
     return repo
 
 
-def test_code_that_fails_to_import_or_crashes_never_stops_the_server(repo_copy, content, tmp_path):
+def test_prewarmed_figures_are_used_only_while_their_code_is_unchanged(repo_copy):
+    """What keeps the tests below honest: a process whose model is broken computes it (prewarmed.py)."""
+    files, made = prewarmed.digest(ROOT)
+    assert "engine/figures/softmax_temperature.py" in files and "builder/fallbacks/softmax_temperature.py" in files
+    assert prewarmed.digest(repo_copy, files)[1] == made
+    registry = repo_copy / "engine" / "figures" / "__init__.py"
+    listed = registry.read_text().replace('    "softmax-bars",\n', '    "softmax-bars",\n    "value-mix",\n', 1)
+    assert listed != registry.read_text()
+    registry.write_text(listed)
+    assert prewarmed.digest(repo_copy, files)[1] == made  # a new name in FIGURES changes no figure
+    for name in ("engine/figures/softmax_temperature.py", "engine/attention.py", "builder/fallbacks/softmax_temperature.py"):
+        changed = shutil.copytree(repo_copy, repo_copy.parent / f"changed-{name.replace('/', '-')}", symlinks=True)
+        (changed / name).write_text((changed / name).read_text() + "\n")
+        assert prewarmed.digest(changed, files)[1] != made, name
+
+
+def test_code_that_fails_to_import_or_crashes_never_stops_the_server(repo_copy, content, tmp_path, prewarmed):
     """A builder change that does not import is shown and the server stays; one that imports
     but crashes the build restarts the server, whose build error is shown; the fix reloads."""
-    proc, lines = _start(repo_copy / "build.py", content, tmp_path / "dist")
+    proc, lines = _start(prewarmed(repo_copy / "build.py"), content, tmp_path / "dist")
     try:
         url = re.search(r"at (http://127\.0\.0\.1:\d+/)", wait_for(lines, r"at http://127\.0\.0\.1:\d+/", 60)).group(1)
         wait_for(lines, r"^built ", 120)
@@ -294,10 +312,10 @@ def test_idle_connections_time_out_but_the_event_stream_stays(folder, monkeypatc
         server.server_close()
 
 
-def test_a_fix_saved_while_the_server_restarts_is_built(repo_copy, content, tmp_path):
+def test_a_fix_saved_while_the_server_restarts_is_built(repo_copy, content, tmp_path, prewarmed):
     """An engine file that imports but breaks the build restarts the server; its fix, saved the
     moment the restarted process is up (while it builds), is seen: no later save is needed."""
-    proc, lines = _start(repo_copy / "build.py", content, tmp_path / "dist")
+    proc, lines = _start(prewarmed(repo_copy / "build.py"), content, tmp_path / "dist")
     try:
         url = re.search(r"at (http://127\.0\.0\.1:\d+/)", wait_for(lines, r"at http://127\.0\.0\.1:\d+/", 60)).group(1)
         wait_for(lines, r"^built ", 120)

@@ -1,7 +1,11 @@
+import ast
 import base64
 import csv
 import hashlib
 import io
+import json
+import subprocess
+import sys
 import zipfile
 
 from builder.wheel import build_wheel
@@ -22,3 +26,47 @@ def test_wheel_is_byte_identical_and_its_record_is_right():
                 want = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
                 assert digest == f"sha256={want}" and int(size) == len(data)
         assert not any("__pycache__" in n for n in zf.namelist())
+
+
+def _shipped() -> dict[str, bytes]:
+    with zipfile.ZipFile(io.BytesIO(build_wheel(ROOT / "engine")[1])) as zf:
+        return {n: zf.read(n) for n in zf.namelist()}
+
+
+def _functions(source: str) -> set[str]:
+    return {n.name for n in ast.parse(source).body if isinstance(n, ast.FunctionDef)}
+
+
+def test_the_wheel_holds_no_build_only_code():
+    """No benchmark and no model's facts() (nor a helper only facts() used), and what stays stands
+    on the line it has in engine/, so a traceback from the worker points at the right line."""
+    shipped = _shipped()
+    assert (ROOT / "engine/bench.py").is_file() and "engine/bench.py" not in shipped
+    models = [n for n in shipped if n.startswith("engine/figures/") and not n.endswith("__init__.py")]
+    helpers_gone = 0
+    for name in models:
+        source, lines = (ROOT / name).read_text(), shipped[name].decode()
+        gone = _functions(source) - _functions(lines)
+        assert "facts" not in _functions(lines), name
+        assert gone <= {"facts"} | {f for f in gone if f.startswith("_") and f"{f}(" in source}, (name, gone)
+        helpers_gone += len(gone - {"facts"})
+        assert len(lines.splitlines()) == len(source.splitlines()), name
+        assert all(ln == src for ln, src in zip(lines.splitlines(), source.splitlines()) if ln), name
+    assert sum("\ndef facts(" in (ROOT / n).read_text() for n in models) >= 10  # the models checked have facts
+    assert helpers_gone >= 1  # a helper that only facts() called goes with it
+
+
+def test_every_figure_computes_the_same_from_the_wheel(tmp_path):
+    """The wheel alone, unpacked, computes every figure as engine/ does, and has no facts to give."""
+    with zipfile.ZipFile(io.BytesIO(build_wheel(ROOT / "engine")[1])) as zf:
+        zf.extractall(tmp_path)
+    script = ("import json, sys; from engine import figures as f\n"
+              "assert f.__file__.startswith(sys.argv[1]), f.__file__\n"
+              "assert not any(hasattr(f.module(n), 'facts') for n in f.FIGURES)\n"
+              "print(json.dumps({n: f.compute(n, None) for n in f.FIGURES}))\n")
+    run = subprocess.run([sys.executable, "-c", script, str(tmp_path)], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    from engine.figures import FIGURES, compute
+
+    assert json.loads(run.stdout) == {n: json.loads(json.dumps(compute(n, None))) for n in FIGURES}

@@ -47,6 +47,14 @@ def mark_element(locator) -> None:
     locator.evaluate("el => { el.__sameNode = true; }")
 
 
+def press_in_place(control, key: str) -> None:
+    """Tag the control (mark_element), focus it and press `key`, as a keyboard reader does; the test
+    then checks what changed and that focus stayed on this node (expect_same_node_focused)."""
+    mark_element(control)
+    control.focus()
+    control.press(key)
+
+
 def expect_same_node_focused(page) -> None:
     """Focus is on the very node mark_element tagged: the view updated it in place (no redraw
     replaced it and no workaround moved focus to a copy)."""
@@ -59,13 +67,6 @@ def opened(open_chapter, url: str, name: str, **context_options):
     chapter = open_chapter(url, **context_options)
     chapter.wait_prerendered()
     return chapter, chapter.data(name), chapter.figure(name)
-
-
-def serious_violations(chapter) -> list[dict]:
-    """axe-core's serious and critical findings on the chapter's page (test_layout_a11y's scan)."""
-    from ..test_layout_a11y import _serious_violations
-
-    return _serious_violations(chapter.page)
 
 
 def one_step_slices(route):

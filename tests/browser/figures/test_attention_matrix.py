@@ -2,10 +2,9 @@
 output line and every cell are the model's text."""
 from __future__ import annotations
 
-from engine.figures import compute
 from engine.figures.fmt import fill
 
-from ..conftest import expect
+from ..conftest import PHONE, expect
 from .helpers import text_lines
 
 PAGE = "05-what-gets-passed-along.html"
@@ -21,7 +20,7 @@ def _row_centre(figure, data, i):
 def test_rows_by_keyboard_and_mouse_and_the_cells_are_the_models(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE, viewport={"width": 1200, "height": 900})
     chapter.wait_prerendered()
-    data = compute("attention-matrix")
+    data = chapter.data("attention-matrix")
     figure = chapter.figure("attention-matrix")
     start = data["start"]
     assert chapter.numbers("attention-matrix") == data["text"]["numbers"] == text_lines(data, start)
@@ -48,14 +47,14 @@ def test_rows_by_keyboard_and_mouse_and_the_cells_are_the_models(open_chapter, b
 
 
 def test_tap_at_375_scrolls_inside_the_figure_not_the_page(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_chapter(base_url + PAGE, **PHONE)
     chapter.wait_prerendered()
-    data = compute("attention-matrix")
+    data = chapter.data("attention-matrix")
     figure = chapter.figure("attention-matrix")
     figure.locator(".am-grid").scroll_into_view_if_needed()
     last = len(data["words"]) - 1
     chapter.page.touchscreen.tap(*_row_centre(figure, data, last))
     assert chapter.numbers("attention-matrix") == text_lines(data, last)
     expect(figure.locator(".am-output")).to_have_text(data["text"]["states"][last]["numbers"][1])
-    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert chapter.scroll_width() <= 375
     assert chapter.page_errors == []

@@ -7,8 +7,8 @@ import pytest
 
 from engine.figures.fmt import fill
 
-from ..conftest import expect
-from .helpers import opened, serious_violations, text_lines
+from ..conftest import PHONE, expect, serious_violations
+from .helpers import opened, text_lines
 
 NAME = "attention-stages"
 FILLER = "\n\n".join(["A paragraph of the chapter, long enough to scroll past. " * 6] * 4)
@@ -124,7 +124,7 @@ def test_slider_and_rows_by_keyboard_and_click(open_chapter, url):
 
 
 def test_narrow_stacks_every_stage_and_a_tap_picks_a_row(open_chapter, url):
-    chapter, data, figure = opened(open_chapter, url, NAME, viewport={"width": 375, "height": 800}, has_touch=True)
+    chapter, data, figure = opened(open_chapter, url, NAME, **PHONE)
     n = len(data["words"])
     expect(figure.locator(".as-scrolly")).to_be_hidden()
     expect(figure.locator(".as-stack .as-grid")).to_have_count(3)
@@ -135,7 +135,7 @@ def test_narrow_stacks_every_stage_and_a_tap_picks_a_row(open_chapter, url):
     assert chapter.numbers(NAME) == text_lines(data, _state(data, data["start"]["checkpoint"], 3))
     expect(figure.locator(".as-stack .as-selected")).to_have_count(3)  # the row is marked in every stage
     assert figure.locator(".as-stack .as-cell").count() == 3 * n * n
-    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert chapter.scroll_width() <= 375
     assert chapter.page_errors == []
 
 
@@ -151,4 +151,4 @@ def test_without_javascript_the_fallback_stacks_the_stages(open_chapter, url):
 @pytest.mark.parametrize("width", [1200, 375])
 def test_no_serious_accessibility_violations(open_chapter, url, width):
     chapter, _, _ = opened(open_chapter, url, NAME, viewport={"width": width, "height": 800})
-    assert serious_violations(chapter) == []
+    assert serious_violations(chapter.page) == []

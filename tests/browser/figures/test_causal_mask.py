@@ -2,28 +2,25 @@
 states; the key numbers, the readout and the grid's label are the model's text for the state shown."""
 from __future__ import annotations
 
-from engine.figures import compute
 from engine.figures.fmt import fill
 
-from ..conftest import expect
-from .helpers import centre, expect_same_node_focused, mark_element, text_lines
+from ..conftest import PHONE, expect
+from .helpers import centre, expect_same_node_focused, press_in_place, text_lines
 
 PAGE = "06-no-peeking-ahead.html"
 
 
 def test_keyboard_slider_and_touch_toggle_show_the_engine_states(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_chapter(base_url + PAGE, **PHONE)
     chapter.wait_prerendered()
-    data = compute("causal-mask")
+    data = chapter.data("causal-mask")
     n = len(data["words"])
     figure = chapter.figure("causal-mask")
     assert chapter.numbers("causal-mask") == data["text"]["numbers"] == text_lines(data, n - 1)
 
     slider = figure.locator('input[type="range"]')
     assert slider.get_attribute("data-key-control") == "ArrowLeft"
-    mark_element(slider)
-    slider.focus()
-    slider.press("ArrowLeft")
+    press_in_place(slider, "ArrowLeft")
     expect(slider).to_have_value(str(n - 1))
     expect_same_node_focused(chapter.page)
     assert chapter.numbers("causal-mask") == text_lines(data, n - 2)
@@ -41,7 +38,7 @@ def test_keyboard_slider_and_touch_toggle_show_the_engine_states(open_chapter, b
     expect(figure.locator("svg[role=img]")).to_have_attribute("aria-label", data["text"]["states"][state]["label"])
     expect(figure.locator(".grid-row.changed")).to_have_count(n - 2)  # every earlier row moved
     expect(figure.locator(".grid-cell.blocked")).to_have_count(0)
-    width = chapter.page.evaluate("document.documentElement.scrollWidth")
+    width = chapter.scroll_width()
     assert width <= 375
     assert chapter.page_errors == []
 
@@ -49,7 +46,7 @@ def test_keyboard_slider_and_touch_toggle_show_the_engine_states(open_chapter, b
 def test_mouse_moves_the_slider_to_the_first_word(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE)
     chapter.wait_prerendered()
-    data = compute("causal-mask")
+    data = chapter.data("causal-mask")
     figure = chapter.figure("causal-mask")
     slider = figure.locator('input[type="range"]')
     slider.scroll_into_view_if_needed()

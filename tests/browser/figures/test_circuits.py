@@ -2,10 +2,9 @@
 model's key numbers; a tapped cell prints the model's value; fits 375 px."""
 from __future__ import annotations
 
-from engine.figures import compute
 from engine.figures.fmt import fixed
 
-from ..conftest import expect
+from ..conftest import PHONE, expect
 from .helpers import centre, text_lines
 
 PAGE = "12-what-attention-is-and-is-not.html"
@@ -13,9 +12,9 @@ NAME = "circuits"
 
 
 def test_views_by_keyboard_mouse_and_touch(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_chapter(base_url + PAGE, **PHONE)
     chapter.wait_prerendered()
-    data = compute(NAME)
+    data = chapter.data(NAME)
     figure = chapter.figure(NAME)
     start = data["start"]
     assert chapter.numbers(NAME) == text_lines(data, start)
@@ -47,5 +46,5 @@ def test_views_by_keyboard_mouse_and_touch(open_chapter, base_url):
     figure.locator(".ci-views label").nth(0).click()
     assert chapter.numbers(NAME) == text_lines(data, 0)
     expect(figure.locator(".ci-readout")).to_have_text("")
-    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert chapter.scroll_width() <= 375
     assert chapter.page_errors == []

@@ -9,8 +9,8 @@ import pytest
 
 from engine.figures import compute
 
-from ..conftest import expect
-from .helpers import expect_same_node_focused, mark_element, without_python
+from ..conftest import PHONE, expect
+from .helpers import expect_same_node_focused, press_in_place, without_python
 
 NAME = "colour-tokens"
 SCRATCH = f"""# Colour tokens
@@ -79,7 +79,7 @@ def test_every_combination_shows_the_engine_numbers(open_chapter, url):
 
 
 def test_blue_row_by_touch_and_keyboard(open_chapter, url):
-    chapter = open_chapter(url, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_chapter(url, **PHONE)
     chapter.wait_prerendered()
     figure = chapter.figure(NAME)
     blue = figure.locator(".ct-pick").nth(1)
@@ -97,9 +97,7 @@ def test_blue_row_by_touch_and_keyboard(open_chapter, url):
 
     # the third token from the table's row buttons, with the keyboard
     third = figure.locator(".ct-row-pick").nth(2)
-    mark_element(third)
-    third.focus()
-    third.press("Enter")
+    press_in_place(third, "Enter")
     expect(figure.locator(".ct-who")).to_have_text("How red (3) gathers")
     expect(figure.locator(".ct-row-pick").nth(2)).to_be_focused()
     expect_same_node_focused(chapter.page)  # the row's button is marked in place, never redrawn
@@ -116,7 +114,7 @@ def test_blue_row_by_touch_and_keyboard(open_chapter, url):
     figure.locator(".ct-pick").first.tap()
     expect(figure.locator(".ct-steps")).to_contain_text("blue (2): blocked, scaled score = −∞")
     expect(figure.locator(".ct-steps")).to_contain_text("total = 1.6487 + 0 + 0 = 1.6487")
-    scroll_width = chapter.page.evaluate("document.documentElement.scrollWidth")
+    scroll_width = chapter.scroll_width()
     assert scroll_width <= 375, f"the page is {scroll_width}px wide at 375px"
     assert chapter.page_errors == []
 
@@ -182,6 +180,6 @@ def test_two_heads_show_the_concatenation_times_w_o(open_chapter, scratch_page):
         f"{v:.4f}" for v in case["projected"][0]) + "]")
     figure.locator(".ct-row-pick").nth(1).click()  # blue gathers: the projection follows the row
     expect(figure.locator(".ct-who-o")).to_have_text("Concatenate, then project: blue (2)")
-    scroll_width = chapter.page.evaluate("document.documentElement.scrollWidth")
+    scroll_width = chapter.scroll_width()
     assert scroll_width <= 375, f"the page is {scroll_width}px wide at 375px"
     assert chapter.page_errors == []

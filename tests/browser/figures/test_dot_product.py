@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.figures import compute
 
 from ..conftest import expect
-from .helpers import centre, expect_same_node_focused, mark_element, mouse_drag, touch_drag
+from .helpers import centre, expect_same_node_focused, mouse_drag, press_in_place, touch_drag
 
 PAGE = "02-words-as-points.html"
 
@@ -24,9 +24,7 @@ def test_tips_by_keyboard_touch_and_mouse(open_chapter, base_url):
     tip_a = figure.locator(".tip.arrow-a")
     tip_b = figure.locator(".tip.arrow-b")
     assert tip_b.get_attribute("data-key-control") == "ArrowRight"
-    mark_element(tip_b)
-    tip_b.focus()
-    tip_b.press("ArrowRight")
+    press_in_place(tip_b, "ArrowRight")
     expect(tip_b).to_have_attribute("aria-valuetext", "(2, 2)")
     assert chapter.numbers("dot-product") == _expected((3, 1), (2, 2))
     expect_same_node_focused(chapter.page)

@@ -2,9 +2,7 @@
 model's precomputed state for (head, token); leading spaces are visible marks; masked tokens are empty."""
 from __future__ import annotations
 
-from engine.figures import compute
-
-from ..conftest import expect
+from ..conftest import PHONE, expect
 from .helpers import centre, text_lines
 
 PAGE = "07-many-heads.html"
@@ -18,7 +16,7 @@ def _state(data, head: str, row: int) -> int:
 def test_heads_and_tokens_by_keyboard_and_mouse(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE)
     chapter.wait_prerendered()
-    data = compute(NAME)
+    data = chapter.data(NAME)
     figure = chapter.figure(NAME)
     assert chapter.numbers(NAME) == data["text"]["numbers"] == text_lines(data, _state(data, "induction", 8))
     chips = figure.locator(".ht-chip")
@@ -59,9 +57,9 @@ def test_heads_and_tokens_by_keyboard_and_mouse(open_chapter, base_url):
 
 
 def test_tap_a_token_at_375px(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_chapter(base_url + PAGE, **PHONE)
     chapter.wait_prerendered()
-    data = compute(NAME)
+    data = chapter.data(NAME)
     figure = chapter.figure(NAME)
     chip = figure.locator(".ht-chip").nth(10)
     chip.scroll_into_view_if_needed()
@@ -69,6 +67,6 @@ def test_tap_a_token_at_375px(open_chapter, base_url):
     expect(chip).to_have_attribute("aria-pressed", "true")
     assert chapter.numbers(NAME) == text_lines(data, _state(data, "induction", 10))
     expect(figure.locator(".ht-chip.chip-target")).to_have_count(2)  # " ball" and " dog" follow earlier " the"
-    scroll_width = chapter.page.evaluate("document.documentElement.scrollWidth")
+    scroll_width = chapter.scroll_width()
     assert scroll_width <= 375, f"the page is {scroll_width}px wide at 375px"
     assert chapter.page_errors == []

@@ -9,8 +9,8 @@ import pytest
 
 from engine.figures import compute
 
-from ..conftest import expect, pyodide_kit
-from .helpers import SLOW_JOBS, serious_violations, text_lines
+from ..conftest import expect, pyodide_kit, serious_violations
+from .helpers import SLOW_JOBS, text_lines
 
 NAME = "induction-forms"
 SCRATCH = f"""# Induction
@@ -51,8 +51,8 @@ def test_the_embedded_run_and_the_slider(open_chapter, url, width):
     assert chapter.numbers(NAME) == text_lines(data, 0)
     assert _weights(figure, 2) != trained
     expect(figure.locator("output").first).to_have_text("step 0")
-    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= width
-    assert serious_violations(chapter) == []
+    assert chapter.scroll_width() <= width
+    assert serious_violations(chapter.page) == []
     assert chapter.page_errors == []
 
 

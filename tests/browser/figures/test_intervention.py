@@ -2,9 +2,7 @@
 the model's precomputed state for (ablation, edit), one word changed at a time; fits 375 px."""
 from __future__ import annotations
 
-from engine.figures import compute
-
-from ..conftest import expect
+from ..conftest import PHONE, expect
 from .helpers import centre, text_lines
 
 PAGE = "12-what-attention-is-and-is-not.html"
@@ -20,7 +18,7 @@ def _state(data, ablation: str, position: int = -1, word: str | None = None) -> 
 def test_ablate_and_swap_by_keyboard_and_mouse(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE)
     chapter.wait_prerendered()
-    data = compute(NAME)
+    data = chapter.data(NAME)
     figure = chapter.figure(NAME)
     assert chapter.numbers(NAME) == text_lines(data, _state(data, "none"))
     n = len(data["words"])
@@ -58,15 +56,15 @@ def test_ablate_and_swap_by_keyboard_and_mouse(open_chapter, base_url):
 
 
 def test_tap_at_375px_fits(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_chapter(base_url + PAGE, **PHONE)
     chapter.wait_prerendered()
-    data = compute(NAME)
+    data = chapter.data(NAME)
     figure = chapter.figure(NAME)
     radio = figure.locator("input[type=radio]").nth(2)
     radio.scroll_into_view_if_needed()
     chapter.page.touchscreen.tap(*centre(radio))
     expect(radio).to_be_checked()
     assert chapter.numbers(NAME) == text_lines(data, _state(data, "head2"))
-    scroll_width = chapter.page.evaluate("document.documentElement.scrollWidth")
+    scroll_width = chapter.scroll_width()
     assert scroll_width <= 375, f"the page is {scroll_width}px wide at 375px"
     assert chapter.page_errors == []

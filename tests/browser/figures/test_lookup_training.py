@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from ..conftest import expect
-from .helpers import SLOW_JOBS, centre, opened, serious_violations, text_lines
+from ..conftest import expect, serious_violations
+from .helpers import SLOW_JOBS, centre, opened, text_lines
 
 NAME = "lookup-training"
 SCRATCH = f"""# Lookup
@@ -159,7 +159,7 @@ def test_touch_at_375_px_stacks_and_fits(open_chapter, url):
     loss = figure.locator(".lt-loss").bounding_box()
     grid = figure.locator(".lt-grid").bounding_box()
     assert grid["y"] >= loss["y"] + loss["height"] - 1, "at 375 px the grid should sit below the loss plot"
-    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert chapter.scroll_width() <= 375
     assert chapter.page_errors == []
 
 
@@ -168,5 +168,5 @@ def test_side_by_side_when_wide_and_no_serious_axe_violations(open_chapter, url)
     loss = figure.locator(".lt-loss").bounding_box()
     grid = figure.locator(".lt-grid").bounding_box()
     assert grid["x"] >= loss["x"] + loss["width"] - 1 and grid["y"] < loss["y"] + loss["height"]
-    violations = serious_violations(chapter)
+    violations = serious_violations(chapter.page)
     assert violations == [], json.dumps(violations, indent=1)

@@ -6,8 +6,8 @@ import pytest
 
 from engine.figures.fmt import fill
 
-from ..conftest import expect
-from .helpers import opened, serious_violations, text_lines
+from ..conftest import PHONE, expect, serious_violations
+from .helpers import opened, text_lines
 
 NAME = "qkv-matrices"
 SCRATCH = f"""# Q, K and V
@@ -60,14 +60,14 @@ def test_keyboard_moves_the_selection_and_wraps(open_chapter, url):
 
 
 def test_a_tap_at_375_px(open_chapter, url):
-    chapter, data, figure = opened(open_chapter, url, NAME, viewport={"width": 375, "height": 800}, has_touch=True)
+    chapter, data, figure = opened(open_chapter, url, NAME, **PHONE)
     figure.locator(".qkv-query tr").nth(3).locator("td").nth(2).tap()
     assert chapter.numbers(NAME) == text_lines(data, 3)
-    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert chapter.scroll_width() <= 375
     assert chapter.page_errors == []
 
 
 @pytest.mark.parametrize("width", [1200, 375])
 def test_no_serious_accessibility_violations(open_chapter, url, width):
     chapter, _, _ = opened(open_chapter, url, NAME, viewport={"width": width, "height": 800})
-    assert serious_violations(chapter) == []
+    assert serious_violations(chapter.page) == []

@@ -2,27 +2,23 @@
 step through the model's lengths; the key numbers, readout and grid label are the model's text."""
 from __future__ import annotations
 
-from engine.figures import compute
-
-from ..conftest import expect
-from .helpers import expect_same_node_focused, mark_element, mouse_drag, text_lines
+from ..conftest import PHONE, expect
+from .helpers import expect_same_node_focused, mouse_drag, press_in_place, text_lines
 
 PAGE = "11-the-price-of-looking-everywhere.html"
 
 
 def test_keyboard_mouse_and_touch_change_the_length(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_chapter(base_url + PAGE, **PHONE)
     chapter.wait_prerendered()
-    data = compute("quadratic-cost")
+    data = chapter.data("quadratic-cost")
     rows, start = data["rows"], data["start"]
     figure = chapter.figure("quadratic-cost")
     assert chapter.numbers("quadratic-cost") == data["text"]["numbers"] == text_lines(data, start)
 
     slider = figure.locator('input[type="range"]')
     assert slider.get_attribute("data-key-control") == "ArrowRight"
-    mark_element(slider)
-    slider.focus()
-    slider.press("ArrowRight")
+    press_in_place(slider, "ArrowRight")
     expect(slider).to_have_value(str(start + 1))
     expect_same_node_focused(chapter.page)
     assert chapter.numbers("quadratic-cost") == text_lines(data, start + 1)
@@ -43,5 +39,5 @@ def test_keyboard_mouse_and_touch_change_the_length(open_chapter, base_url):
     mouse_drag(chapter.page, (box["x"] + 1, y), (box["x"] + box["width"] - 1, y))
     expect(slider).to_have_value(str(len(rows) - 1))
     assert chapter.numbers("quadratic-cost") == text_lines(data, len(rows) - 1)
-    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert chapter.scroll_width() <= 375
     assert chapter.page_errors == []

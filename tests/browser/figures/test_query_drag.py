@@ -9,7 +9,7 @@ from engine.figures.query_drag import scores_and_weights
 from engine.tasks import winograd
 
 from ..conftest import expect
-from .helpers import expect_same_node_focused, mark_element, text_lines
+from .helpers import expect_same_node_focused, press_in_place, text_lines
 
 PAGE = "03-queries-keys-values.html"
 
@@ -39,7 +39,7 @@ def test_keyboard_moves_the_query_one_step(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE)
     chapter.wait_prerendered()
     figure = chapter.figure("query-drag")
-    data = compute("query-drag")
+    data = chapter.data("query-drag")
     axis = data["axis"]
     assert chapter.numbers("query-drag") == data["text"]["numbers"]
     _close(chapter.numbers("query-drag"), _expected((3.0, 0.0)))
@@ -49,9 +49,7 @@ def test_keyboard_moves_the_query_one_step(open_chapter, base_url):
     expect(scaled.nth(winograd.words("tired").index("animal"))).to_have_text(
         f"{facts('query-drag')['right']['animal_scaled']:.2f}")
     handle = figure.locator(".qd-handle")
-    mark_element(handle)
-    handle.focus()
-    handle.press("ArrowUp")
+    press_in_place(handle, "ArrowUp")
     handle.press("ArrowLeft")
     expect(figure.locator(".qd-readout")).to_have_text("Query (2.50, 0.50)")
     _close(chapter.numbers("query-drag"), _expected((2.5, 0.5)))

@@ -2,10 +2,10 @@
 the model's text for each grid position."""
 from __future__ import annotations
 
-from engine.figures import compute, facts
+from engine.figures import facts
 from engine.tasks import winograd
 
-from ..conftest import expect
+from ..conftest import PHONE, expect
 from .helpers import expect_same_node_focused, mark_element, text_lines
 
 PAGE = "03-queries-keys-values.html"
@@ -28,10 +28,10 @@ def _state(data, last, copy, strength) -> int:
 
 
 def test_sliders_and_words_follow_the_engine(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_chapter(base_url + PAGE, **PHONE)
     chapter.wait_prerendered()
     figure = chapter.figure("query-matrix")
-    data = compute("query-matrix")
+    data = chapter.data("query-matrix")
     assert chapter.numbers("query-matrix") == data["text"]["numbers"] == text_lines(data, _state(data, "tired", 0.6, 5))
     assert chapter.numbers("query-matrix") == _expected("tired", 0.6, 5)
 
@@ -64,7 +64,7 @@ def test_sliders_and_words_follow_the_engine(open_chapter, base_url):
 
 
 def test_touch_drag_on_the_strength_slider(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_chapter(base_url + PAGE, **PHONE)
     chapter.wait_prerendered()
     figure = chapter.figure("query-matrix")
     strength = figure.get_by_label("Query matrix strength")

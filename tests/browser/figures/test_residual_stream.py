@@ -3,9 +3,7 @@ precomputed state for (stage, word); the columns stack only the stages reached; 
 the model's probabilities."""
 from __future__ import annotations
 
-from engine.figures import compute
-
-from ..conftest import expect
+from ..conftest import PHONE, expect
 from .helpers import centre, text_lines
 
 PAGE = "10-stacking-it-up.html"
@@ -19,7 +17,7 @@ def _state(data, stage: int, word: int) -> int:
 def test_stages_and_words_by_keyboard_and_mouse(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE)
     chapter.wait_prerendered()
-    data = compute(NAME)
+    data = chapter.data(NAME)
     figure = chapter.figure(NAME)
     last = len(data["tokens"]) - 1
     assert chapter.numbers(NAME) == data["text"]["numbers"] == text_lines(data, _state(data, 0, last))
@@ -69,9 +67,9 @@ def test_stages_and_words_by_keyboard_and_mouse(open_chapter, base_url):
 
 
 def test_tap_at_375px(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_chapter(base_url + PAGE, **PHONE)
     chapter.wait_prerendered()
-    data = compute(NAME)
+    data = chapter.data(NAME)
     figure = chapter.figure(NAME)
     nxt = figure.locator(".rs-next")
     nxt.scroll_into_view_if_needed()
@@ -82,6 +80,6 @@ def test_tap_at_375px(open_chapter, base_url):
     chapter.page.touchscreen.tap(*centre(word))
     expect(word).to_have_attribute("aria-pressed", "true")
     assert chapter.numbers(NAME) == text_lines(data, _state(data, 4, 2))
-    scroll_width = chapter.page.evaluate("document.documentElement.scrollWidth")
+    scroll_width = chapter.scroll_width()
     assert scroll_width <= 375, f"the page is {scroll_width}px wide at 375px"
     assert chapter.page_errors == []

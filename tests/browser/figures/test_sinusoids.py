@@ -2,10 +2,8 @@
 bars' labels and the key numbers are the model's text for that position; it fits 375 px."""
 from __future__ import annotations
 
-from engine.figures import compute
-
-from ..conftest import expect
-from .helpers import centre, expect_same_node_focused, mark_element, text_lines
+from ..conftest import PHONE, expect
+from .helpers import centre, expect_same_node_focused, press_in_place, text_lines
 
 PAGE = "08-where-words-are.html"
 
@@ -19,9 +17,9 @@ def _check(chapter, figure, data, pos):
 
 
 def test_pick_a_position_by_keys_click_and_tap(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_chapter(base_url + PAGE, **PHONE)
     chapter.wait_prerendered()
-    data = compute("sinusoids")
+    data = chapter.data("sinusoids")
     figure = chapter.figure("sinusoids")
     start = data["position"]
     assert chapter.numbers("sinusoids") == data["text"]["numbers"] == text_lines(data, start)
@@ -30,9 +28,7 @@ def test_pick_a_position_by_keys_click_and_tap(open_chapter, base_url):
 
     slider = figure.locator('input[type="range"]')
     assert slider.get_attribute("data-key-control") == "ArrowRight"
-    mark_element(slider)
-    slider.focus()
-    slider.press("ArrowRight")
+    press_in_place(slider, "ArrowRight")
     expect_same_node_focused(chapter.page)
     expect(slider).to_have_value(str(start + 1))
     _check(chapter, figure, data, start + 1)
@@ -49,5 +45,5 @@ def test_pick_a_position_by_keys_click_and_tap(open_chapter, base_url):
     expect(slider).to_have_value(str(last))
     _check(chapter, figure, data, last)
     assert figure.evaluate("f => f.scrollWidth <= f.clientWidth + 1")
-    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert chapter.scroll_width() <= 375
     assert chapter.page_errors == []

@@ -2,11 +2,10 @@
 answer hover, tap and focus."""
 from __future__ import annotations
 
-from engine.figures import compute
 from engine.figures.fmt import fill
 
-from ..conftest import expect
-from .helpers import expect_same_node_focused, mark_element, text_lines
+from ..conftest import PHONE, expect
+from .helpers import expect_same_node_focused, press_in_place, text_lines
 
 PAGE = "03-queries-keys-values.html"
 
@@ -16,9 +15,9 @@ def _weights_shown(figure) -> list[str]:
 
 
 def test_modes_and_scores_match_the_engine(open_chapter, base_url):
-    data = compute("soft-lookup")
-    chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_chapter(base_url + PAGE, **PHONE)
     chapter.wait_prerendered()
+    data = chapter.data("soft-lookup")
     figure = chapter.figure("soft-lookup")
     # The key numbers list every score and both modes, as the static page does.
     hard_state, soft_state = data["modes"].index("hard"), data["modes"].index("soft")
@@ -48,9 +47,7 @@ def test_modes_and_scores_match_the_engine(open_chapter, base_url):
     assert chapter.numbers("soft-lookup") == text_lines(data, soft_state)
 
     # Keyboard: Enter on the hard button goes back; focus stays on that very button.
-    mark_element(hard)
-    hard.focus()
-    hard.press("Enter")
+    press_in_place(hard, "Enter")
     expect(hard).to_have_attribute("aria-pressed", "true")
     expect_same_node_focused(chapter.page)
     assert chapter.numbers("soft-lookup") == text_lines(data, hard_state)
@@ -58,11 +55,11 @@ def test_modes_and_scores_match_the_engine(open_chapter, base_url):
 
 
 def test_each_key_tells_its_score_on_hover_tap_and_focus(open_chapter, base_url):
-    data = compute("soft-lookup")
-    scores = {e["key"]: e["score"] for e in data["entries"]}
-    soft = {e["key"]: e["soft"] for e in data["entries"]}
     chapter = open_chapter(base_url + PAGE, has_touch=True)
     chapter.wait_prerendered()
+    data = chapter.data("soft-lookup")
+    scores = {e["key"]: e["score"] for e in data["entries"]}
+    soft = {e["key"]: e["soft"] for e in data["entries"]}
     figure = chapter.figure("soft-lookup")
     detail = figure.locator(".sl-detail")
     keys = figure.locator("button.sl-key")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.figures import compute
 from engine.figures.fmt import fill
 
-from ..conftest import expect
+from ..conftest import PHONE, expect
 from .helpers import expect_same_node_focused, mark_element
 
 PAGE = "04-scores-to-weights.html"
@@ -75,7 +75,7 @@ def test_arrow_keys_change_a_score_and_the_engine_recomputes(open_live_chapter, 
 
 
 def test_a_touch_drag_sets_a_score_and_the_engine_recomputes(open_live_chapter, base_url):
-    chapter = open_live_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_live_chapter(base_url + PAGE, **PHONE)
     figure = chapter.figure("softmax-bars")
     data = chapter.data("softmax-bars")
     bar = _bars(figure).first  # animal, 3.0: drag it down to the others' level and below
@@ -91,7 +91,7 @@ def test_a_touch_drag_sets_a_score_and_the_engine_recomputes(open_live_chapter, 
     assert scores[0] < 0 and scores[1:] == data["scores"][1:], scores
     want = _expect_engine_numbers(figure, {**data["params"], "scores": scores})
     assert want["weights"][0] < want["weights"][2]  # street now outweighs animal
-    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert chapter.scroll_width() <= 375
     assert chapter.page_errors == []
 
 

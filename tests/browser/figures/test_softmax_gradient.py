@@ -54,5 +54,5 @@ def test_keys_and_drags_recompute_live(open_live_chapter, url, width):
     now = [float(v) for v in figure.locator(".score-bar").evaluate_all("(bars) => bars.map((b) => b.getAttribute('aria-valuenow'))")]
     want = compute(NAME, {"scores": now[:4], "upstream": now[4:]})["text"]["cells"]
     assert now[0] < 2 and _table(figure) == [want["weights"], want["formula"], want["numeric"]]
-    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= width
+    assert chapter.scroll_width() <= width
     assert chapter.page_errors == []

@@ -2,18 +2,16 @@
 the engine's tiles; the framed tile, its rows' running max and sum, and the key numbers follow the model."""
 from __future__ import annotations
 
-from engine.figures import compute
-
-from ..conftest import expect
-from .helpers import centre, expect_same_node_focused, mark_element, text_lines
+from ..conftest import PHONE, expect
+from .helpers import centre, expect_same_node_focused, press_in_place, text_lines
 
 PAGE = "11-the-price-of-looking-everywhere.html"
 
 
 def test_stepping_through_the_tiles(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_chapter(base_url + PAGE, **PHONE)
     chapter.wait_prerendered()
-    data = compute("tiled-attention")
+    data = chapter.data("tiled-attention")
     steps = data["steps"]
     figure = chapter.figure("tiled-attention")
     assert chapter.numbers("tiled-attention") == data["text"]["numbers"] == text_lines(data, 0)
@@ -32,9 +30,7 @@ def test_stepping_through_the_tiles(open_chapter, base_url):
 
     slider = figure.locator('input[type="range"]')
     assert slider.get_attribute("data-key-control") == "ArrowRight"
-    mark_element(slider)
-    slider.focus()
-    slider.press("ArrowRight")
+    press_in_place(slider, "ArrowRight")
     expect_same_node_focused(chapter.page)
     shows(1)
     figure.get_by_role("button", name="Next tile").click()
@@ -51,5 +47,5 @@ def test_stepping_through_the_tiles(open_chapter, base_url):
     # At the end the panel adds the engine's check against plain attention.
     expect(figure.locator(".ta-rows li").last).to_have_text(data["text"]["fixed"][-1])
     expect(figure.locator(".ta-done")).to_have_count(data["allowed"] - unmasked(last))  # every other tile is done
-    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert chapter.scroll_width() <= 375
     assert chapter.page_errors == []

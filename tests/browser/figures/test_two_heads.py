@@ -63,7 +63,7 @@ def test_retrain_streams_progress_and_draws_the_new_run_live(open_live_chapter, 
     steps = chapter.page.evaluate("window.__steps")
     assert len(steps) >= 3 and steps == sorted(steps), steps  # drawn as it learned, never backwards
     assert figure.locator("progress").evaluate("(p) => p.value") == 400
-    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= width
+    assert chapter.scroll_width() <= width
     assert chapter.page_errors == []
 
 

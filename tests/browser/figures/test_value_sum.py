@@ -2,11 +2,10 @@
 weight first, and every number shown is the model's (its text, or its templates filled from its data)."""
 from __future__ import annotations
 
-from engine.figures import compute
 from engine.figures.fmt import fill
 
-from ..conftest import expect
-from .helpers import centre, expect_same_node_focused, mark_element, text_lines
+from ..conftest import PHONE, expect
+from .helpers import centre, expect_same_node_focused, press_in_place, text_lines
 
 PAGE = "05-what-gets-passed-along.html"
 
@@ -19,7 +18,7 @@ def _pair(data, p):
 def test_toggle_and_slider_by_keyboard(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE, viewport={"width": 1200, "height": 900})
     chapter.wait_prerendered()
-    data = compute("value-sum")
+    data = chapter.data("value-sum")
     figure = chapter.figure("value-sum")
     assert chapter.numbers("value-sum") == data["text"]["numbers"] == text_lines(data, 0)
     tired = data["modes"]["tired"]
@@ -39,9 +38,7 @@ def test_toggle_and_slider_by_keyboard(open_chapter, base_url):
 
     wide = figure.locator('button[data-word="wide"]')
     assert wide.get_attribute("data-key-control") == "Enter"
-    mark_element(wide)
-    wide.focus()
-    wide.press("Enter")
+    press_in_place(wide, "Enter")
     expect(wide).to_have_attribute("aria-pressed", "true")
     expect_same_node_focused(chapter.page)
     assert chapter.numbers("value-sum") == text_lines(data, 1)
@@ -52,9 +49,9 @@ def test_toggle_and_slider_by_keyboard(open_chapter, base_url):
 
 
 def test_touch_and_mouse_at_375_without_overflow(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_chapter(base_url + PAGE, **PHONE)
     chapter.wait_prerendered()
-    data = compute("value-sum")
+    data = chapter.data("value-sum")
     figure = chapter.figure("value-sum")
     wide = figure.locator('button[data-word="wide"]')
     wide.scroll_into_view_if_needed()
@@ -70,5 +67,5 @@ def test_touch_and_mouse_at_375_without_overflow(open_chapter, base_url):
     plot = figure.locator(".vs-plot svg").bounding_box()
     table = figure.locator(".vs-table").bounding_box()
     assert table["y"] >= plot["y"] + plot["height"] - 1  # stacked, not squeezed side by side
-    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert chapter.scroll_width() <= 375
     assert chapter.page_errors == []

@@ -2,9 +2,7 @@
 precomputed state for (head, row); bar labels are the model's numbers; fits 375 px."""
 from __future__ import annotations
 
-from engine.figures import compute
-
-from ..conftest import expect
+from ..conftest import PHONE, expect
 from .helpers import centre, text_lines
 
 PAGE = "12-what-attention-is-and-is-not.html"
@@ -12,9 +10,9 @@ NAME = "weight-norms"
 
 
 def test_heads_and_rows_by_keyboard_mouse_and_touch(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_chapter(base_url + PAGE, **PHONE)
     chapter.wait_prerendered()
-    data = compute(NAME)
+    data = chapter.data(NAME)
     n = len(data["words"])
     figure = chapter.figure(NAME)
     h, i = data["start"]["head"], data["start"]["row"]
@@ -39,5 +37,5 @@ def test_heads_and_rows_by_keyboard_mouse_and_touch(open_chapter, base_url):
     rows.nth(3).scroll_into_view_if_needed()
     chapter.page.touchscreen.tap(*centre(rows.nth(3)))
     assert chapter.numbers(NAME) == text_lines(data, other * n + 3)
-    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert chapter.scroll_width() <= 375
     assert chapter.page_errors == []

@@ -2,27 +2,23 @@
 plot's label are the model's text for the ending shown."""
 from __future__ import annotations
 
-from engine.figures import compute
-
-from ..conftest import expect
-from .helpers import centre, expect_same_node_focused, mark_element, text_lines
+from ..conftest import PHONE, expect
+from .helpers import centre, expect_same_node_focused, press_in_place, text_lines
 
 PAGE = "01-why-attention.html"
 
 
 def test_toggle_by_keyboard_and_touch_shows_the_engine_weights(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_chapter(base_url + PAGE, **PHONE)
     chapter.wait_prerendered()
-    data = compute("winograd-head")
+    data = chapter.data("winograd-head")
     figure = chapter.figure("winograd-head")
     tired_state, wide_state = data["last_words"].index("tired"), data["last_words"].index("wide")
     assert chapter.numbers("winograd-head") == data["text"]["numbers"] == text_lines(data, tired_state)
 
     wide = figure.locator('button[data-word="wide"]')
     assert wide.get_attribute("data-key-control") == "Enter"
-    mark_element(wide)
-    wide.focus()
-    wide.press("Enter")
+    press_in_place(wide, "Enter")
     expect(wide).to_have_attribute("aria-pressed", "true")
     expect_same_node_focused(chapter.page)
     assert chapter.numbers("winograd-head") == text_lines(data, wide_state)
@@ -44,7 +40,7 @@ def test_toggle_by_keyboard_and_touch_shows_the_engine_weights(open_chapter, bas
 def test_table_shows_the_six_numbers_of_each_word(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE)
     chapter.wait_prerendered()
-    data = compute("winograd-head")
+    data = chapter.data("winograd-head")
     figure = chapter.figure("winograd-head")
     figure.locator(".figure-view summary").click()  # the view's own, not the Numbers disclosure
     rows = figure.locator("tbody tr")

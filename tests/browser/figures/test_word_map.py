@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import re
 
-from engine.figures import compute
 from engine.tasks.corpus import word_space
 
 from ..conftest import expect
-from .helpers import centre, expect_same_node_focused, mark_element, mouse_drag, text_lines, touch_drag
+from .helpers import centre, expect_same_node_focused, mouse_drag, press_in_place, text_lines, touch_drag
 
 PAGE = "02-words-as-points.html"
 
@@ -36,16 +35,14 @@ def _assert_engine_agrees(chapter, data):
 def test_probe_by_keyboard_touch_and_mouse(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 900})
     chapter.wait_prerendered()
-    data = compute("word-map")
+    data = chapter.data("word-map")
     figure = chapter.figure("word-map")
     columns = len(data["grid"]["xs"])
     assert chapter.numbers("word-map") == data["text"]["numbers"]
     assert _assert_engine_agrees(chapter, data) == tuple(data["start"])
 
     probe = figure.locator(".probe")
-    mark_element(probe)
-    probe.focus()
-    probe.press("ArrowRight")
+    press_in_place(probe, "ArrowRight")
     ix, iy = _assert_engine_agrees(chapter, data)
     assert (ix, iy) == (data["start"][0] + 1, data["start"][1])
     assert chapter.numbers("word-map") == text_lines(data, iy * columns + ix)

@@ -2,19 +2,18 @@
 the model's text for that word."""
 from __future__ import annotations
 
-from engine.figures import compute
 from engine.figures.fmt import fill
 
-from ..conftest import expect
+from ..conftest import PHONE, expect
 from .helpers import centre, text_lines
 
 PAGE = "02-words-as-points.html"
 
 
 def test_pick_words_with_keys_mouse_and_touch(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_chapter(base_url + PAGE, **PHONE)
     chapter.wait_prerendered()
-    data = compute("word-neighbours")
+    data = chapter.data("word-neighbours")
     words = data["words"]
     figure = chapter.figure("word-neighbours")
     assert chapter.numbers("word-neighbours") == data["text"]["numbers"] == text_lines(data, data["start"])

@@ -2,11 +2,10 @@
 engine's two settings; the tables show the model's weights and outputs, and fit 375 px."""
 from __future__ import annotations
 
-from engine.figures import compute
 from engine.figures.fmt import fill
 
-from ..conftest import expect
-from .helpers import centre, expect_same_node_focused, mark_element, text_lines
+from ..conftest import PHONE, expect
+from .helpers import centre, expect_same_node_focused, press_in_place, text_lines
 
 PAGE = "08-where-words-are.html"
 
@@ -26,9 +25,9 @@ def _shown(figure, data, setting):
 
 
 def test_toggle_positions_by_keyboard_mouse_and_touch(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_chapter(base_url + PAGE, **PHONE)
     chapter.wait_prerendered()
-    data = compute("word-order")
+    data = chapter.data("word-order")
     figure = chapter.figure("word-order")
     off, on = data["settings"].index("off"), data["settings"].index("on")
     assert chapter.numbers("word-order") == data["text"]["numbers"] == text_lines(data, off)
@@ -37,9 +36,7 @@ def test_toggle_positions_by_keyboard_mouse_and_touch(open_chapter, base_url):
 
     on_button = figure.locator('button[data-setting="on"]')
     assert on_button.get_attribute("data-key-control") == "Enter"
-    mark_element(on_button)
-    on_button.focus()
-    on_button.press("Enter")
+    press_in_place(on_button, "Enter")
     expect(on_button).to_have_attribute("aria-pressed", "true")
     expect_same_node_focused(chapter.page)
     assert chapter.numbers("word-order") == text_lines(data, on)
@@ -58,5 +55,5 @@ def test_toggle_positions_by_keyboard_mouse_and_touch(open_chapter, base_url):
     assert chapter.numbers("word-order") == text_lines(data, on)
     # Nothing in the figure is wider than the phone's screen.
     assert figure.evaluate("f => f.scrollWidth <= f.clientWidth + 1")
-    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert chapter.scroll_width() <= 375
     assert chapter.page_errors == []

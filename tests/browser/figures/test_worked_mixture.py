@@ -14,8 +14,7 @@ import pytest
 
 from engine.figures import compute
 
-from ..conftest import ROOT, expect
-from ..test_layout_a11y import _serious_violations
+from ..conftest import PHONE, ROOT, expect, serious_violations
 from .helpers import text_lines
 
 CHAPTER = """# Worked mixture
@@ -96,7 +95,7 @@ def test_the_arithmetic_is_the_engines_for_each_head(open_live_chapter, mixture_
 
 
 def test_a_tap_switches_heads_and_the_figure_stacks_at_375(open_chapter, mixture_url):
-    chapter = open_chapter(mixture_url, has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_chapter(mixture_url, **PHONE)
     chapter.wait_prerendered()
     figure = chapter.figure("worked-mixture")
     heads = chapter.data("worked-mixture")["heads"]
@@ -118,7 +117,7 @@ def test_a_tap_switches_heads_and_the_figure_stacks_at_375(open_chapter, mixture
         .map((e) => e.tagName + "." + e.className)""")
     assert wide == [], f"past the figure's right edge at 375 px: {wide}"
     assert body["x"] + body["width"] <= 375
-    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert chapter.scroll_width() <= 375
     assert chapter.page_errors == []
 
 
@@ -131,5 +130,5 @@ def test_when_wide_the_plot_is_large_below_the_arithmetic_and_no_serious_axe_vio
     steps = figure.locator(".worked-mixture-steps").bounding_box()
     plot = figure.locator(".worked-mixture-plot svg:visible").bounding_box()
     assert plot["y"] >= steps["y"] + steps["height"] - 1 and plot["width"] >= 300
-    violations = _serious_violations(chapter.page)
+    violations = serious_violations(chapter.page)
     assert violations == [], json.dumps(violations, indent=1)

@@ -12,8 +12,8 @@ import pytest
 
 from engine.figures import compute
 
-from ..conftest import expect, pyodide_kit
-from .helpers import first_request_on_intent, serious_violations, text_lines, without_python
+from ..conftest import expect, pyodide_kit, serious_violations
+from .helpers import first_request_on_intent, text_lines, without_python
 
 NAME = "your-sentence"
 SCRATCH = f"""# Your sentence

@@ -8,8 +8,8 @@ import pytest
 
 from engine.figures import compute
 
-from ..conftest import expect, pyodide_kit
-from .helpers import first_request_on_intent, serious_violations, text_lines
+from ..conftest import expect, pyodide_kit, serious_violations
+from .helpers import first_request_on_intent, text_lines
 
 NAME = "your-sequence"
 SCRATCH = f"""# Your sequence
@@ -52,8 +52,8 @@ def test_the_embedded_sequence_the_slider_and_a_tap(open_chapter, url, width):
     assert chapter.numbers(NAME) == text_lines(data, 1)
     expect(figure.locator(".ys-copy")).to_have_count(0)
     expect(slider).to_have_value("1")
-    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= width
-    assert serious_violations(chapter) == []
+    assert chapter.scroll_width() <= width
+    assert serious_violations(chapter.page) == []
     assert chapter.page_errors == []
 
 

@@ -1,0 +1,60 @@
+"""`python prewarmed.py CACHE BUILD_PY ARGS...`: build.py ARGS with the figures already computed.
+
+The serve and new-figure tests run build.py in real processes (a restart is an exec), and a fresh
+process computes and draws every figure of the series again: ~10 s of CPU each time, for output
+the test run already holds. CACHE is that output (a pickled FigureCache, tests/builder/conftest.py
+`prewarmed`), with a digest of the code figures are made from. A process uses it only where that
+code is as it was (a test that breaks a model gets the model run), and restarts keep it: serve
+re-executes this command line.
+"""
+from __future__ import annotations
+
+import hashlib
+import pickle
+import re
+import runpy
+import sys
+from pathlib import Path
+
+# What a figure's data and fallback are made of; the registry's list of names is not (a new figure
+# added to it changes no other figure's output).
+SOURCES = ("engine/**/*.py", "builder/fallbacks/**/*.py", "builder/figures.py", "builder/palette.py", "theme/palette.toml")
+_REGISTRY = re.compile(r"^FIGURES = \(.*?^\)", re.S | re.M)
+
+
+def digest(root: Path, manifest: list[str] | None = None) -> tuple[list[str], str]:
+    """(files hashed, their digest): every source file, or the files `manifest` lists (a file added
+    since cannot change what the cached figures were made of)."""
+    files = manifest if manifest is not None else sorted(
+        {p.relative_to(root).as_posix() for pattern in SOURCES for p in root.glob(pattern) if "__pycache__" not in p.parts})
+    h = hashlib.sha256()
+    for name in files:
+        path = root / name
+        data = path.read_bytes() if path.is_file() else b"\0missing"
+        if name == "engine/figures/__init__.py":
+            data = _REGISTRY.sub("FIGURES = ()", data.decode()).encode()
+        h.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+    return files, h.hexdigest()
+
+
+def save(cache, root: Path, path: Path) -> None:
+    files, hexdigest = digest(root)
+    path.write_bytes(pickle.dumps((files, hexdigest, cache)))
+
+
+def main() -> None:
+    cache_file, build_py, *args = sys.argv[1:]
+    root = Path(build_py).resolve().parent
+    sys.path[0] = str(root)  # as `python build.py` would have it: that repository's builder/ and engine/
+    files, hexdigest, cache = pickle.loads(Path(cache_file).read_bytes())
+    if digest(root, files)[1] == hexdigest:
+        import builder.build
+        import builder.serve
+
+        builder.build.FigureCache = builder.serve.FigureCache = lambda: cache
+    sys.argv = [build_py, *args]
+    runpy.run_path(build_py, run_name="__main__")
+
+
+if __name__ == "__main__":
+    main()
