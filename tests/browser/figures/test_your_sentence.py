@@ -78,7 +78,7 @@ def test_the_embedded_sentence_the_slider_and_a_tap(open_chapter, url, width):
     figure.locator(".th-grid").nth(1).locator("tbody th").nth(len(data["words"]) - 1).tap()  # a word of a grid
     assert chapter.numbers(NAME) == text_lines(data, len(data["words"]) - 1)
     assert chapter.page.evaluate("document.documentElement.scrollWidth") <= width
-    assert serious_violations(chapter) == []
+    assert serious_violations(chapter.page) == []
     assert chapter.page_errors == []
 
 
