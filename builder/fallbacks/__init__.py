@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import io
+import textwrap
 import xml.etree.ElementTree as etree
 
 import matplotlib
@@ -30,6 +31,11 @@ STYLE = {
     "axes.spines.top": False,
     "axes.spines.right": False,
 }
+
+
+def legend(data: dict, width: int = 100) -> str:
+    """The model's legend (text.legend), the sentence its view shows under the drawing, in lines that fit."""
+    return textwrap.fill(data["text"]["legend"], width)
 
 
 def module(name: str):

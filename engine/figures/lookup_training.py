@@ -166,6 +166,8 @@ def text(p: Params, data: dict) -> dict:
         "scope": SCOPE,
         "fixed": _fixed(data),
         "parts": {"rate": "{v}"},  # the step-size menu's entries
+        "legend": ("Grid: the score of each question letter (rows) against each key letter (columns); purple is high, "
+                   "grey low, and each row’s largest score is outlined. The diagonal is the matching letter."),
     }
 
 

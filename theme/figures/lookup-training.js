@@ -38,8 +38,7 @@ export function mount(root, ctx) {
   const plot = html("div", { class: "figure-plot" }, plotBox);
   const gridBox = html("div", { class: "lt-grid-box" }, panels);
   const cells = grid(gridBox);
-  html("p", { class: "figure-hint" }, root,
-    "Grid: the score of each question letter (rows) against each key letter (columns); purple is high, grey low, and each row’s largest score is outlined. The diagonal is the matching letter.");
+  html("p", { class: "figure-hint" }, root, data.text.legend);
 
   play.addEventListener("click", () => (playing ? pause() : start()));
   reset.addEventListener("click", () => { pause(); live = null; k = 0; draw(); });
