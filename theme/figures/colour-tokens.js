@@ -6,7 +6,7 @@
 // projection W_O) and marks its row, so the buttons under the reader's finger or
 // focus stay where they are. The key numbers are the model's text for the case.
 import { columnRow } from "../js/weights.js";
-import { html, onResize, svg } from "../js/svg.js";
+import { html, onResize, svg, WIDE } from "../js/svg.js";
 import { fill } from "../js/text.js";
 
 const NB = "\u00a0"; // keeps a number on the same line as the operator before it
@@ -93,7 +93,7 @@ export function mount(root, ctx) {
     draw(); // on failure the selects return to the tokens the figure can show
   }
 
-  let width = 560;
+  let width = WIDE;
   let shown = null; // the case on screen and its parts that change with the gathering row
   onResize(view, (w) => { width = w; draw(); }); // only the share bars follow the width: redrawn with the arithmetic
 
