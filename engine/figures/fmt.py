@@ -40,8 +40,9 @@ def percent(x: float) -> str:
     return f"{fixed(100 * x, 0)}%"
 
 
-# A slot: "{name}", "{name.index}" (item `index` of the list `name`), either with ":d" for d decimals.
-_SLOT = re.compile(r"\{([a-z_][a-z_0-9]*)(?:\.(\d+))?(?::(\d))?\}")
+# A slot: "{name}", "{name.index}" (item `index` of the list `name`), either with ":d" for d decimals
+# or ":~d" for a whole number as written and any other to d decimals.
+_SLOT = re.compile(r"\{([a-z_][a-z_0-9]*)(?:\.(\d+))?(?::(~)?(\d))?\}")
 
 
 def _value(values: dict, name: str, index: str | None):
@@ -58,15 +59,18 @@ def _is_number(v) -> bool:
 
 
 def fill(template: str, values: dict) -> str:
-    """Fill each slot from `values`: "{name:d}" with the number to d decimals (`fixed`), "{name}" with
+    """Fill each slot from `values`: "{name:d}" with the number to d decimals (`fixed`), "{name:~d}" alike
+    unless it is whole (then as written), "{name}" with
     a string as is or a number as written (3.0 as "3", 0.6 as "0.6", JS's `String`). Views fill the same templates by the same rule (text.js
     `fill`), where a line per state would weigh too much."""
     def one(m):
-        name, index, digits = m.groups()
+        name, index, whole, digits = m.groups()
         v = _value(values, name, index)
         if digits is not None:
             if not _is_number(v):
                 raise ValueError(f"text template slot {m.group(0)}: decimals need a number")
+            if whole and float(v).is_integer() and abs(v) <= MAX_WHOLE:
+                return str(int(v))
             return fixed(v, int(digits))
         if isinstance(v, str):
             return v

@@ -13,12 +13,8 @@ const NB = "\u00a0"; // keeps a number on the same line as the operator before i
 
 export function mount(root, ctx) {
   let data = ctx.data;
-  /** Every number as the model prints it (engine/figures/colour_tokens.py `num`): whole numbers as
-   *  they are, others to 4 decimals, a blocked score as −∞, by the model's text.parts. */
-  const num = (x) => {
-    const parts = data.text.parts;
-    return x === null ? parts.blocked : fill(Number.isInteger(x) ? parts.whole : parts.number, { v: x });
-  };
+  /** Every number by the model's text.parts: a blocked score (null) as parts.blocked, others by parts.number. */
+  const num = (x) => (x === null ? data.text.parts.blocked : fill(data.text.parts.number, { v: x }));
   const vec = (xs) => "[" + xs.map(num).join(", ") + "]";
   /** A vector that moves to the next line as a whole when it can, and wraps inside only when it must. */
   const vecSpan = (xs, cls = "") => html("span", { class: "ct-vecs" + (cls ? " " + cls : "") }, null, vec(xs));

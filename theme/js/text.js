@@ -1,10 +1,11 @@
 // The model's text templates, filled in the browser the way engine/figures/fmt.py `fill` fills
 // them at build time (keep the two byte-for-byte alike): "{name:d}" is the number to d decimals
-// (never "-0.00"), "{name}" a string as is or a number as written (3.0 as "3", 0.6 as "0.6");
+// (never "-0.00"), "{name:~d}" alike unless it is whole (then as written), "{name}" a string as is
+// or a number as written (3.0 as "3", 0.6 as "0.6");
 // "{name.i}" takes item i of the list `name`. Figures with too many states to ship a line per state send templates instead.
 
 const MIN_PLAIN = 1e-4; // fmt.py MIN_PLAIN
-const SLOT = /\{([a-z_][a-z_0-9]*)(?:\.(\d+))?(?::(\d))?\}/g;
+const SLOT = /\{([a-z_][a-z_0-9]*)(?:\.(\d+))?(?::(~)?(\d))?\}/g;
 
 /** x with `digits` decimals, as fmt.py `fixed`: a negative number that rounds to zero reads as zero. */
 export function fixed(x, digits) {
@@ -22,10 +23,11 @@ function value(values, name, index) {
 
 /** Fill a template's slots from values (a slot with no value is an error: the model and view disagree). */
 export function fill(template, values) {
-  return template.replace(SLOT, (slot, name, index, digits) => {
+  return template.replace(SLOT, (slot, name, index, whole, digits) => {
     const v = value(values, name, index);
     if (digits !== undefined) {
       if (typeof v !== "number") throw new Error(`text template slot ${slot}: decimals need a number`);
+      if (whole && Number.isSafeInteger(v)) return String(v);
       return fixed(v, Number(digits));
     }
     if (typeof v === "string") return v;
