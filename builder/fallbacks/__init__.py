@@ -33,7 +33,7 @@ STYLE = {
 }
 
 
-def legend(data: dict, width: int = 100) -> str:
+def legend(data: dict, width: int = 110) -> str:
     """The model's legend (text.legend), the sentence its view shows under the drawing, in lines that fit."""
     return textwrap.fill(data["text"]["legend"], width)
 
