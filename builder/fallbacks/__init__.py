@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import io
 import re
+import textwrap
 import xml.etree.ElementTree as etree
 from pathlib import Path as FilePath
 
@@ -88,6 +89,11 @@ def cells(ax, values, colour: str, *, lim: float = 1.0, negative: str | None = N
     ax.set_xlim(-0.5, cols - 0.5)
     ax.set_ylim(rows - 0.5, -0.5)
     ax.set_aspect(aspect)
+
+
+def legend(data: dict, width: int = 110) -> str:
+    """The model's legend (text.legend), the sentence its view shows under the drawing, in lines that fit."""
+    return textwrap.fill(data["text"]["legend"], width)
 
 
 def module(name: str):

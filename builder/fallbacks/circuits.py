@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import COLOURS, cells
+from . import COLOURS, cells, legend
 
 
 def _grid(ax, panel, ticks: bool):
@@ -31,6 +31,5 @@ def draw(fig, data):
     _grid(axes[1][0], trained["panels"][0], True)
     _grid(axes[1][1], trained["panels"][1], True)
     axes[1][1].set_yticks(range(len(trained["panels"][1]["rows"])), [""] * len(trained["panels"][1]["rows"]))
-    fig.text(0.01, 0.99, f"Top: {data['labels'][0]}. Bottom: {data['labels'][2]} {data['head']}.\n"
-             "Rows: the query's or the input's feature. Purple: large positive, grey: negative.",
+    fig.text(0.01, 0.99, f"Top: {data['labels'][0]}. Bottom: {data['labels'][2]} {data['head']}.\n" + legend(data),
              fontsize=8, color=COLOURS["muted"], va="bottom")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.patches import Rectangle
 
-from . import COLOURS, cells
+from . import COLOURS, cells, legend
 
 
 def draw(fig, data):
@@ -40,5 +40,4 @@ def draw(fig, data):
     grid.tick_params(length=0)
     for side in grid.spines.values():
         side.set_visible(False)
-    fig.text(0.02, -0.04, "Outlined: each row's largest score. Purple: high score, grey: low.", fontsize=8,
-             color=COLOURS["muted"], va="top")
+    fig.text(0.02, -0.04, legend(data), fontsize=8, color=COLOURS["muted"], va="top")

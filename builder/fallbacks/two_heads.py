@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.patches import Rectangle
 
-from . import COLOURS, cells
+from . import COLOURS, cells, legend
 
 LINES = {"attached": "solid", "previous": "dashed"}  # the live view's outlines
 
@@ -30,6 +30,4 @@ def draw(fig, data):
     axes = fig.subplots(1, len(shown["heads"]))
     for h, (ax, head) in enumerate(zip(np.atleast_1d(axes), shown["heads"])):
         head_grid(ax, head["weights"], shown["words"], shown["targets"], h)
-    fig.text(0.02, -0.04, "Rows: the word looking; columns: the words it reads.\n"
-             "Solid outline: the word it attaches to; dashed: the previous word.", fontsize=8,
-             color=COLOURS["muted"], va="top")
+    fig.text(0.02, -0.04, legend(data), fontsize=8, color=COLOURS["muted"], va="top")

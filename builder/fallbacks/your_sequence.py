@@ -2,7 +2,6 @@
 (outlined: the letters after earlier copies of it), and the model's top guesses for the next letter."""
 from __future__ import annotations
 
-import numpy as np
 from matplotlib.patches import Rectangle
 
 from . import COLOURS, cells

@@ -8,7 +8,8 @@ Every module defines
   view steps through precomputed states (the module's docstring says how they are indexed). The
   key numbers of state i are `states[i]["numbers"] + text.get("fixed", [])`: lines that never
   change while stepping are listed once, in "fixed". Where states would weigh too much, "templates"
-  replace them: lines with slots the view fills from the data (fmt.py `fill`, the module's `scope`);
+  replace them: lines with slots the view fills from the data where "scope" says they lie (fmt.py
+  `fill` and `scope_at`);
 - optionally `facts(params, data) -> dict`: numbers quoted only in the prose, computed at build
   time and never shipped to the page or the worker;
 - `LIVE = True` when its view asks the worker for anything (ctx.request), or a function

@@ -5,8 +5,8 @@ The view steps through the three stages (buttons, or scrolling the stage paragra
 beside the grid), selects a row, and replays training with a slider; every state is precomputed here:
 `grids[c][s]` is stage s at checkpoint c, rounded to 3 decimals (21 × 3 × n² numbers), `top[c][r]` the
 column of row r's largest weight. Text: 21 × n states of a row's numbers would repeat the grids, so
-`templates` are filled for state i = checkpoint * n + row from `scope` below; `parts` are the cells'
-templates per stage, filled from {v}.
+`templates` are filled for state i = checkpoint * n + row from `text.scope` (SCOPE below, read by
+engine/figures/fmt.py `scope_at`); `parts` are the cells' templates per stage, filled from {v}.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..tasks import grammar
-from .fmt import fill_all, fixed, rounded
+from .fmt import fill_all, fixed, rounded, scope_at
 from .params import ParamError, field
 from .qkv_matrices import SEED, check_sentence
 
@@ -73,14 +73,12 @@ def templates(words, d: int) -> list[str]:
             "Softmax weights: " + each("weights")]
 
 
-def scope(data: dict, i: int) -> dict:
-    """The values the templates name at state i = checkpoint * n + row."""
-    n = len(data["words"])
-    c, r = divmod(i, n)
-    grids, top = data["grids"][c], data["top"][c][r]
-    return {"step": data["steps"][c], "last": data["steps"][-1], "head": data["head"], "word": data["words"][r],
-            "place": r + 1, "top_word": data["words"][top], "top_weight": grids[2][r][top],
-            **{s: grids[k][r] for k, s in enumerate(STAGES)}}
+SCOPE = {  # the values the templates name at state i = checkpoint c * n + row r
+    "index": [["c", "steps"], ["r", "words"]],
+    "values": {"step": "steps[c]", "last": "steps[-1]", "head": "head", "word": "words[r]", "place": "r + 1",
+               "top_word": "words[top[c][r]]", "top_weight": f"grids[c][{STAGES.index('weights')}][r][top[c][r]]",
+               **{s: f"grids[c][{k}][r]" for k, s in enumerate(STAGES)}},
+}
 
 
 def text(p: Params, data: dict) -> dict:
@@ -94,8 +92,9 @@ def text(p: Params, data: dict) -> dict:
         "alt": (f"Three {n}×{n} grids for “{' '.join(words)}”, head {data['head']} of the trained model at step "
                 f"{data['steps'][start['checkpoint']]}, one row per word looking and one column per word it reads: "
                 f"{titles[0]}, then divided by √{d} ≈ {root}, then the softmax of each row, whose weights sum to 1."),
-        "numbers": fill_all(lines, scope(data, start["checkpoint"] * n + start["row"])),
+        "numbers": fill_all(lines, scope_at(SCOPE, data, start["checkpoint"] * n + start["row"])),
         "templates": lines,
+        "scope": SCOPE,
         "stages": [
             {"title": titles[0],
              "text": f"Each word's query meets every word's key: row i, column j is the dot product of word i's query "

@@ -149,6 +149,8 @@ def text(p: Params, data: dict) -> dict:
         "states": [{"numbers": s["numbers"], "label": s["label"]} for s in states],
         "fixed": fixed_lines,
         "parts": {"cell": "{v:2}"},  # a cell's value, after its panel's title, row and column
+        "legend": ("Rows: the feature or word of the query (W_Q W_Kᵀ) or of the input (W_V W_O). "
+                   "Purple: positive, grey: negative."),
     }
 
 

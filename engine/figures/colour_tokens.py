@@ -6,8 +6,8 @@ The model computes every combination of the reader's toggles (one or two heads, 
 positional encoding) for the offered token sequences, so the view only looks numbers up.
 Text states are indexed like the cases, flattened: state ((q * 2 + heads - 1) * 2 + causal) * 2 +
 positions is sequences[q]["cases"][heads - 1][causal][positions] (causal, positions as 0 or 1).
-`text.parts` is how every number of the figure prints (`num`): a whole number by "whole", others by
-"number" (4 decimals), a blocked score as "blocked". The view prints the arithmetic of any token in
+`text.parts` is how every number of the figure prints (`num`): "number" (a whole number as written,
+others to 4 decimals), a blocked score as "blocked". The view prints the arithmetic of any token in
 any case with them: as lines of text that would be some 100 kB for all cases, so it is not shipped.
 """
 from __future__ import annotations
@@ -165,14 +165,12 @@ def compute(p: Params) -> dict:
     }
 
 
-PARTS = {"whole": "{v}", "number": "{v:4}", "blocked": "−∞"}  # shipped as text.parts: the view prints by them
+PARTS = {"number": "{v:~4}", "blocked": "−∞"}  # shipped as text.parts: the view prints by them
 
 
 def num(x) -> str:
-    """Whole numbers as they are, others to 4 decimals, blocked scores as −∞ (the view's rule too)."""
-    if x is None:
-        return PARTS["blocked"]
-    return fill(PARTS["whole"] if float(x).is_integer() else PARTS["number"], {"v": x})
+    """Whole numbers as they are, others to 4 decimals (PARTS["number"]), blocked scores (None) as −∞."""
+    return PARTS["blocked"] if x is None else fill(PARTS["number"], {"v": x})
 
 
 def vec(xs) -> str:

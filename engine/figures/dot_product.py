@@ -11,9 +11,10 @@ the coordinates, one from the lengths and the angle between the arrows' directio
 their agreement in the figure is the engine's result, not a copy.
 Text: 2,304 states of three lines would weigh some 380 kB, so instead of `states` the text has
 `templates`, three lines with slots that the view fills for the pair on screen (i, j) =
-(a's tip, b's tip): {a1} {a2} {b1} {b2} from points[i] and points[j], {la} {lb} from
-length[i] and length[j], and {dot} {angle:1} {cos:3} {geometric:2} from dot[i][j], angle[i][j],
-cos[i][j] and geometric[i][j]; "{name:d}" means d decimals (engine/figures/fmt.py `fill`).
+(a's tip, b's tip), state i * len(points) + j, from `text.scope` (SCOPE below: {a1} {a2} {b1} {b2}
+from points[i] and points[j], {la} {lb} from length[i] and length[j], and {dot} {angle:1} {cos:3}
+{geometric:2} from dot[i][j], angle[i][j], cos[i][j] and geometric[i][j], read by
+engine/figures/fmt.py `scope_at`); "{name:d}" means d decimals (`fill`).
 The arrays hold the values rounded to the decimals shown, so no number is rounded twice.
 """
 from __future__ import annotations
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .fmt import fill, rounded
+from .fmt import fill, rounded, scope_at
 from .params import ParamError, field
 
 
@@ -82,21 +83,23 @@ TEMPLATES = (
 )
 
 
-def slots(data: dict, i: int, j: int) -> dict:
-    """The values the templates name, for a's tip at points[i] and b's at points[j]."""
-    (a1, a2), (b1, b2) = data["points"][i], data["points"][j]
-    return {"a1": a1, "a2": a2, "b1": b1, "b2": b2, "la": data["length"][i], "lb": data["length"][j],
-            "dot": data["dot"][i][j], "angle": data["angle"][i][j], "cos": data["cos"][i][j],
-            "geometric": data["geometric"][i][j]}
+SCOPE = {  # the values the templates name, for a's tip at points[a] and b's at points[b]
+    "index": [["a", "points"], ["b", "points"]],
+    "values": {"a1": "points[a].0", "a2": "points[a].1", "b1": "points[b].0", "b2": "points[b].1",
+               "la": "length[a]", "lb": "length[b]", "dot": "dot[a][b]", "angle": "angle[a][b]", "cos": "cos[a][b]",
+               "geometric": "geometric[a][b]"},
+}
 
 
 def text(p: Params, data: dict) -> dict:
-    s = slots(data, *data["start"])
+    a, b = data["start"]
+    s = scope_at(SCOPE, data, a * len(data["points"]) + b)
     return {
         "alt": (fill("Two arrows from the origin, a = ({a1}, {a2}) and b = ({b1}, {b2}), {angle:1} degrees apart. "
                      "Their dot product is {dot} as a sum of products and {geometric:2} as |a| |b| cos θ.", s)),
         "numbers": [fill(t, s) for t in TEMPLATES],
         "templates": list(TEMPLATES),
+        "scope": SCOPE,
     }
 
 

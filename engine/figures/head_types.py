@@ -182,6 +182,7 @@ def text(p: Params, data: dict) -> dict:
         "states": states,
         "fixed": summary,
         "heads": [NAMES[h["name"]] for h in data["heads"]],  # the head buttons, indexed like heads
+        "space": {"mark": SPACE, "name": "a leading space"},  # a chip starting with the mark shows it apart
         "parts": PARTS,
     }
 

@@ -20,6 +20,7 @@ from ..tasks import grammar
 from .fmt import percent
 from .params import field
 from .qkv_matrices import check_sentence
+from .two_heads import LEGEND
 
 SENTENCE = "the old dog slept under a box"
 HELD_OUT = 300  # chapter 9's held-out sentences (engine/figures/two_heads.py HELD_OUT)
@@ -160,6 +161,7 @@ def text(p: Params, data: dict) -> dict:
         "numbers": opening + fixed,
         "states": states,
         "fixed": fixed,
+        "legend": LEGEND + " Ablation acts after attention, so it leaves the weights as they are.",
     }
 
 

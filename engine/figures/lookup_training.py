@@ -9,7 +9,8 @@ one entry per step, so the plot streams step by step.
 The job "train" runs the same trajectory live in the worker from option `start`, replaying the
 steps before it (same seed, same batches, so the same numbers); each slice's snapshot is the run so
 far in the same shape as a precomputed run, with `from` the state it starts at.
-Text: `templates` filled for state i = run * (STEPS // EVERY + 1) + k from `scope(data, i)`;
+Text: `templates` filled for state i = run * (STEPS // EVERY + 1) + k from `text.scope` (SCOPE
+below, read by engine/figures/fmt.py `scope_at`; a view drawing a live run gives it as `run`);
 `fixed` lines never change; `parts.rate` labels the step-size menu.
 """
 from __future__ import annotations
@@ -22,7 +23,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..tasks.lookup import LETTERS, LookupConfig, LookupTrainer
-from .fmt import fill_all, fixed, rounded
+from .fmt import fill_all, fixed, rounded, scope_at
 from .params import ParamError, field
 
 STEPS = 150  # steps each run goes: every offered step size has flattened out or clearly not by then
@@ -134,16 +135,13 @@ def templates(n_letters: int) -> list[str]:
             "(the question's own letter); mean diagonal score {diag:2}, mean off-diagonal {off:2}"]
 
 
-def scope(data: dict, i: int, run: dict | None = None) -> dict:
-    """The values the templates name in state i = run * states per run + k (of `run`, if given:
-    a live run from the worker, whose arrays start at state run["from"])."""
-    r, k = divmod(i, _states(data))
-    run = run or data["runs"][r]
-    at = k - run["from"]
-    step = k * data["every"]
-    return {"step": step, "steps": data["steps"], "rate": run["rate"],
-            "loss": run["losses"][step - run["from"] * data["every"]],
-            "rows": run["rows"][at], "diag": run["diag"][at], "off": run["off"][at]}
+SCOPE = {  # the values the templates name in state i = run r * states per run + k, of `run`: runs[r], or
+    # a live run from the worker given in its place, whose arrays start at state run.from
+    "index": [["r", "runs"], ["k", "runs.0.grids"]],
+    "let": {"run": "runs[r]"},
+    "values": {"step": "k * every", "steps": "steps", "rate": "run.rate", "loss": "run.losses[k * every - run.from * every]",
+               "rows": "run.rows[k - run.from]", "diag": "run.diag[k - run.from]", "off": "run.off[k - run.from]"},
+}
 
 
 def _fixed(data: dict) -> list[str]:
@@ -156,7 +154,7 @@ def _fixed(data: dict) -> list[str]:
 def text(p: Params, data: dict) -> dict:
     start = data["start"]["run"] * _states(data) + data["start"]["state"]
     lines = templates(len(data["letters"]))
-    now = scope(data, start)
+    now = scope_at(SCOPE, data, start)
     return {
         "alt": (f"Training one attention head on the lookup task with step size {now['rate']}: the loss curve "
                 f"falls from {fixed(data['runs'][data['start']['run']]['losses'][0], 3)} at step 0 to "
@@ -165,8 +163,11 @@ def text(p: Params, data: dict) -> dict:
                 + " ".join(l + "." for l in fill_all(lines, now))),
         "numbers": fill_all(lines, now) + _fixed(data),
         "templates": lines,
+        "scope": SCOPE,
         "fixed": _fixed(data),
         "parts": {"rate": "{v}"},  # the step-size menu's entries
+        "legend": ("Grid: the score of each question letter (rows) against each key letter (columns); purple is high, "
+                   "grey low, and each row’s largest score is outlined. The diagonal is the matching letter."),
     }
 
 

@@ -16,8 +16,8 @@ keep the 2 decimals the view shows (so no number is rounded twice, and the embed
 stays near 60 kB); the facts quoted in the text keep full precision.
 Text: 289 states of three lines would weigh some 90 kB of words and numbers already in the data, so
 the text has `templates`, filled for the grid point on screen, i = row * len(axis) + column, from
-the scope {x: axis[column], y: axis[row], words, scores: scores[i], scaled: scaled[i], weights: weights[i]}
-(`scope` below; "{scores.3:2}" is item 3 to 2 decimals, engine/figures/fmt.py `fill`). The first
+`text.scope` (SCOPE below, read by engine/figures/fmt.py `scope_at`; "{scores.3:2}" is item 3 to
+2 decimals, `fill`). The first
 line is also the readout and the handle's valuetext; `parts` are the templates of the raw score,
 scaled score and weight columns' cells, filled from {v}.
 """
@@ -29,7 +29,7 @@ import numpy as np
 
 from ..attention import softmax_forward
 from ..tasks import winograd as head
-from .fmt import fill_all, fixed, rounded
+from .fmt import fill_all, fixed, rounded, scope_at
 from .params import ParamError, field
 
 DECIMALS = 2  # scores and weights are embedded rounded to this, and printed with it
@@ -109,11 +109,11 @@ def templates(words, d: int) -> list[str]:
             f"Scaled scores q·k/√{d}: " + each("scaled"), "Weights, softmax of the scaled scores: " + each("weights")]
 
 
-def scope(data: dict, i: int) -> dict:
-    """The values the templates name at grid point i = row * len(axis) + column."""
-    row, col = divmod(i, len(data["axis"]))
-    return {"x": data["axis"][col], "y": data["axis"][row], "words": data["words"],
-            "scores": data["scores"][i], "scaled": data["scaled"][i], "weights": data["weights"][i]}
+SCOPE = {  # the values the templates name at grid point i = row * len(axis) + column
+    "index": [["row", "axis"], ["col", "axis"]],
+    "values": {"x": "axis[col]", "y": "axis[row]", "words": "words", "scores": "scores[i]", "scaled": "scaled[i]",
+               "weights": "weights[i]"},
+}
 
 
 def text(p: Params, data: dict) -> dict:
@@ -129,8 +129,9 @@ def text(p: Params, data: dict) -> dict:
                 f"are short arrows near the middle. The orange query at ({fixed(axis[col])}, {fixed(axis[row])}) "
                 f"has raw score {fixed(scores[best])} against {words[best]}, scaled score {fixed(scaled[best])} "
                 f"after dividing by √{d}, and {words[best]} gets weight {fixed(weights[best])}."),
-        "numbers": fill_all(lines, scope(data, start)),
+        "numbers": fill_all(lines, scope_at(SCOPE, data, start)),
         "templates": lines,
+        "scope": SCOPE,
         "parts": {"score": f"{{v:{DECIMALS}}}", "scaled": f"{{v:{DECIMALS}}}", "weight": f"{{v:{DECIMALS}}}"},
     }
 

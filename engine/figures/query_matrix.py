@@ -6,11 +6,10 @@ the end (tired or wide) an earlier layer copied into "it", and the strength of W
 model precomputes every slider position for both last words (11 copy amounts x 11
 strengths x 2 words by default), so the view only looks results up.
 Text: 242 states of two lines would repeat the data's words and numbers, so the text has
-`templates`, filled for the state on screen from the scope {last: last_words[w], copy: copies[c],
-strength: strengths[s], words, query: queries[c][s], weights: weights[c][s]} of
-sentences[last_words[w]] (`scope` below; states are flattened as
-(w * len(copies) + c) * len(strengths) + s; "{weights.3:2}" is item 3 to 2 decimals,
-engine/figures/fmt.py `fill`). `parts` are the templates of the short texts the view places in
+`templates`, filled for the state on screen from `text.scope` (SCOPE below: the words, query and
+weights of sentences[last_words[w]] at copies[c] and strengths[s], read by engine/figures/fmt.py
+`scope_at`; states are flattened as (w * len(copies) + c) * len(strengths) + s; "{weights.3:2}" is
+item 3 to 2 decimals, `fill`). `parts` are the templates of the short texts the view places in
 the tables, at the bars and by the sliders, each filled from {v} (a slider's from the scope).
 """
 from __future__ import annotations
@@ -20,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..tasks import winograd as head
-from .fmt import fill_all, fixed, rounded
+from .fmt import fill_all, fixed, rounded, scope_at
 from .params import ParamError, field
 
 MAX_STOPS = 41  # slider positions per slider at most
@@ -87,14 +86,12 @@ def state_index(data: dict, last: str, c: int, s: int) -> int:
     return (data["last_words"].index(last) * len(data["copies"]) + c) * len(data["strengths"]) + s
 
 
-def scope(data: dict, i: int) -> dict:
-    """The values the templates name in state i (flattened like `state_index`)."""
-    w, rest = divmod(i, len(data["copies"]) * len(data["strengths"]))
-    c, s = divmod(rest, len(data["strengths"]))
-    last = data["last_words"][w]
-    sentence = data["sentences"][last]
-    return {"last": last, "copy": data["copies"][c], "strength": data["strengths"][s], "words": sentence["words"],
-            "query": sentence["queries"][c][s], "weights": sentence["weights"][c][s]}
+SCOPE = {  # the values the templates name in state i (flattened like `state_index`)
+    "index": [["w", "last_words"], ["c", "copies"], ["s", "strengths"]],
+    "values": {"last": "last_words[w]", "copy": "copies[c]", "strength": "strengths[s]",
+               "words": "sentences[last].words", "query": "sentences[last].queries[c][s]",
+               "weights": "sentences[last].weights[c][s]"},
+}
 
 
 def templates(n_words: int) -> list[str]:
@@ -127,8 +124,10 @@ def text(p: Params, data: dict) -> dict:
                 f"stronger, from {fixed(curve[0])} at strength 0 to {fixed(curve[-1])} at strength "
                 f"{data['strengths'][-1]:g} with copy {copy:g}; at strength {strength:g} the weight is "
                 f"{fixed(curve[start['strength']])}, and bars show every word's weight there."),
-        "numbers": fill_all(lines, scope(data, state_index(data, start["last_word"], start["copy"], start["strength"]))),
+        "numbers": fill_all(lines, scope_at(SCOPE, data, state_index(data, start["last_word"], start["copy"],
+                                                                     start["strength"]))),
         "templates": lines,
+        "scope": SCOPE,
         "parts": PARTS,
     }
 

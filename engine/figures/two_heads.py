@@ -25,6 +25,8 @@ SENTENCES = ("the old dog slept under a box", "the cat sat on the mat",
              "a small bird hid behind the big tree", "the fox ran by a red bed")
 HELD_OUT = 300  # sentences the readouts are scored on, none seen in training
 TARGET_NAMES = {"attached": "the word it attaches to", "previous": "the previous word"}
+LEGEND = ("Rows: the word looking; columns: the words it reads. Outlined: each word’s targets, solid for "
+          f"{TARGET_NAMES['attached']}, dashed for {TARGET_NAMES['previous']}.")  # under the grids, view and fallback
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,7 @@ def text(p: Params, data: dict) -> dict:
         "states": [{"numbers": _hit_lines(s), "label": " ".join(s["words"])} for s in data["sentences"]],
         "fixed": fixed_lines,
         "status": status,
+        "legend": LEGEND,
         "training": "Training a new model…",
         "stopped": "Retraining stopped: the figure shows the previous model again.",
     }

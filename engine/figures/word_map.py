@@ -5,9 +5,9 @@ length 1, PCA to two dimensions). The probe moves on a grid over the map, and th
 at every grid point, so dragging it only looks answers up: the view measures no distances.
 Text: a line per grid cell (625 at the default 25 steps) would repeat the data's words and
 distances, so the text has one template, filled for the cell on screen, iy * len(xs) + ix (the
-probe at (xs[ix], ys[iy])), from the scope {x: xs[ix], y: ys[iy], near: the words
-grid.nearest[cell] names, distance: grid.distance[cell]} (`scope` below; "{distance.0:2}" is item 0
-to 2 decimals, engine/figures/fmt.py `fill`). Its line comes before `text.fixed` (the map
+probe at (xs[ix], ys[iy])), from `text.scope` (SCOPE below: x, y, the words grid.nearest[cell]
+names, their distances; read by engine/figures/fmt.py `scope_at`; "{distance.0:2}" is item 0 to 2
+decimals, `fill`). Its line comes before `text.fixed` (the map
 positions) in the key numbers, and is the probe's valuetext. `parts.near` is the template of an
 item of the readout list, filled from {word, v}. Distances are embedded rounded to the decimals
 shown, so no number is rounded twice.
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..tasks.corpus import CORPUS, word_space
-from .fmt import fill_all, fixed
+from .fmt import fill_all, fixed, scope_at
 from .params import ParamError, field
 
 GROUPS = ("animal", "place", "describing")  # the shapes on the map, in the legend's order
@@ -79,10 +79,11 @@ def start_cell(data: dict) -> int:
     return iy * len(data["grid"]["xs"]) + ix
 
 
-def scope(data: dict, cell: int) -> dict:
-    """The values the template names with the probe at grid cell `cell`."""
-    (x, y), found = probe(data, cell)
-    return {"x": x, "y": y, "near": [w for w, _ in found], "distance": [d for _, d in found]}
+SCOPE = {  # the values the template names with the probe at grid cell i = iy * len(xs) + ix
+    "index": [["iy", "grid.ys"], ["ix", "grid.xs"]],
+    "values": {"x": "grid.xs[ix]", "y": "grid.ys[iy]", "near": "words[grid.nearest[i]]",
+               "distance": "grid.distance[i]"},
+}
 
 
 def template(nearest: int) -> str:
@@ -102,8 +103,9 @@ def text(p: Params, data: dict) -> dict:
                 f"to two. Animals ({', '.join(groups['animal'])}), places ({', '.join(groups['place'])}) and "
                 f"describing words ({', '.join(groups['describing'])}) are marked with different shapes. "
                 f"A probe at ({fixed(px)}, {fixed(py)}) is nearest to " + ", ".join(w for w, _ in found) + "."),
-        "numbers": fill_all(lines, scope(data, start_cell(data))) + fixed_lines,
+        "numbers": fill_all(lines, scope_at(SCOPE, data, start_cell(data))) + fixed_lines,
         "templates": lines,
+        "scope": SCOPE,
         "fixed": fixed_lines,
         "parts": {"near": f"{{word}} (distance {{v:{DECIMALS}}})"},
     }

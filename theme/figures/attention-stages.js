@@ -7,10 +7,9 @@
 // A click or tap on a row (or Tab to its word, arrow keys to move) selects it; the training slider
 // replays the checkpoints; the key numbers are the selected row's at the checkpoint shown.
 import { gridKeys } from "../js/keys.js";
-import { html, onResize, rangeControl } from "../js/svg.js";
-import { fill, fillAll } from "../js/text.js";
+import { html, onResize, rangeControl, WIDE } from "../js/svg.js";
+import { fill, fillAll, scopeAt } from "../js/text.js";
 
-const WIDE = 540; // px of figure width from which the grid and the paragraphs sit side by side
 
 export function mount(root, ctx) {
   const data = ctx.data;
@@ -86,15 +85,6 @@ export function mount(root, ctx) {
     return { fixedStage, caption, rows, buttons, cells, readout };
   }
 
-  /** The values the model's templates name at state i = checkpoint * n + row (attention_stages.py `scope`). */
-  function scope(c, r) {
-    const g = data.grids[c], top = data.top[c][r];
-    const out = { step: data.steps[c], last: data.steps[last], head: data.head, word: words[r], place: r + 1,
-      top_word: words[top], top_weight: g[2][r][top] };
-    keys.forEach((k, s) => { out[k] = g[s][r]; });
-    return out;
-  }
-
   function drawGrid(gr, lines) {
     const s = gr.fixedStage ?? stage;
     const key = keys[s], values = data.grids[checkpoint][s], extent = data.extent[s];
@@ -113,7 +103,7 @@ export function mount(root, ctx) {
   }
 
   function draw() {
-    const lines = fillAll(templates, scope(checkpoint, row));
+    const lines = fillAll(templates, scopeAt(data.text.scope, data, checkpoint * n + row));
     slider.value = String(checkpoint);
     const stepText = fill(parts.step, { v: data.steps[checkpoint] });
     stepOut.textContent = stepText;

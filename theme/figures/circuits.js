@@ -20,8 +20,7 @@ export function mount(root, ctx) {
     v.panels.forEach((p) => grid(box, p));
     return box;
   });
-  html("p", { class: "figure-hint" }, root,
-    "Rows: the feature or word of the query (W_Q W_Kᵀ) or of the input (W_V W_O). Purple: positive, grey: negative. Click or tap a cell for its value.");
+  html("p", { class: "figure-hint" }, root, `${data.text.legend} Click or tap a cell for its value.`);
 
   /** One panel as a table, coloured once: the values never change, only which view is shown. */
   function grid(parent, panel) {

@@ -6,19 +6,15 @@
 // projection W_O) and marks its row, so the buttons under the reader's finger or
 // focus stay where they are. The key numbers are the model's text for the case.
 import { columnRow } from "../js/weights.js";
-import { html, onResize, svg } from "../js/svg.js";
+import { html, onResize, svg, WIDE } from "../js/svg.js";
 import { fill } from "../js/text.js";
 
 const NB = "\u00a0"; // keeps a number on the same line as the operator before it
 
 export function mount(root, ctx) {
   let data = ctx.data;
-  /** Every number as the model prints it (engine/figures/colour_tokens.py `num`): whole numbers as
-   *  they are, others to 4 decimals, a blocked score as −∞, by the model's text.parts. */
-  const num = (x) => {
-    const parts = data.text.parts;
-    return x === null ? parts.blocked : fill(Number.isInteger(x) ? parts.whole : parts.number, { v: x });
-  };
+  /** Every number by the model's text.parts: a blocked score (null) as parts.blocked, others by parts.number. */
+  const num = (x) => (x === null ? data.text.parts.blocked : fill(data.text.parts.number, { v: x }));
   const vec = (xs) => "[" + xs.map(num).join(", ") + "]";
   /** A vector that moves to the next line as a whole when it can, and wraps inside only when it must. */
   const vecSpan = (xs, cls = "") => html("span", { class: "ct-vecs" + (cls ? " " + cls : "") }, null, vec(xs));
@@ -93,7 +89,7 @@ export function mount(root, ctx) {
     draw(); // on failure the selects return to the tokens the figure can show
   }
 
-  let width = 560;
+  let width = WIDE;
   let shown = null; // the case on screen and its parts that change with the gathering row
   onResize(view, (w) => { width = w; draw(); }); // only the share bars follow the width: redrawn with the arithmetic
 

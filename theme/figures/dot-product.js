@@ -5,8 +5,8 @@
 import { arrowHead } from "../js/arrows.js";
 import { gridKeys } from "../js/keys.js";
 import { linear, planeGrid, ticks } from "../js/scale.js";
-import { fill } from "../js/text.js";
-import { drag, html, onResize, set, svg } from "../js/svg.js";
+import { fill, scopeAt } from "../js/text.js";
+import { drag, html, onResize, set, svg, WIDE } from "../js/svg.js";
 
 const ARROWS = [
   { name: "a", cls: "arrow-a", label: "orange arrow a" },
@@ -70,7 +70,7 @@ export function mount(root, ctx) {
   }
 
   onResize(layout, (width) => {
-    const beside = width >= 560;
+    const beside = width >= WIDE;
     const shown = Math.min(beside ? width - 240 : width, MAX);
     set(s, { width: shown, height: shown });
     s.style.setProperty("--unscale", String(MAX / shown)); // its text stays at its size on screen (dot-product.css)
@@ -78,13 +78,6 @@ export function mount(root, ctx) {
   }); // the layout, not the plot: the plot shrinks to its drawing
 
   /** The values the model's templates name, for the pair of tips on screen. */
-  function slots() {
-    const [i, j] = tips;
-    const [[a1, a2], [b1, b2]] = [data.points[i], data.points[j]];
-    return { a1, a2, b1, b2, la: data.length[i], lb: data.length[j], dot: data.dot[i][j],
-      angle: data.angle[i][j], cos: data.cos[i][j], geometric: data.geometric[i][j] };
-  }
-
   function update() {
     tips.forEach((t, k) => {
       const [x, y] = data.points[t];
@@ -93,7 +86,7 @@ export function mount(root, ctx) {
       set(tip, { transform: `translate(${px(x)} ${py(y)})`, "aria-valuenow": x, "aria-valuetext": `(${x}, ${y})` });
       set(name, { x: px(x) + (x >= 0 ? 10 : -18), y: py(y) + (y >= 0 ? -8 : 16) });
     });
-    const values = slots();
+    const values = scopeAt(data.text.scope, data, tips[0] * data.points.length + tips[1]);
     const text = { numbers: data.text.templates.map((t) => fill(t, values)) };
     text.numbers.forEach((t, k) => { lines[k].textContent = t; });
     verdict.textContent = "The dot product is " + (values.dot > 0 ? "positive: the arrows point roughly the same way"

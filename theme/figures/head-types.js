@@ -7,8 +7,6 @@ import { html, radioGroup } from "../js/svg.js";
 import { clampIndex, lineKeys } from "../js/keys.js";
 import { fill } from "../js/text.js";
 
-const SPACE = "·"; // the model's mark for a leading space (engine/figures/head_types.py SPACE)
-
 export function mount(root, ctx) {
   const data = ctx.data;
   const t = data.tokens.length;
@@ -24,13 +22,15 @@ export function mount(root, ctx) {
   radios[0].setAttribute("data-key-control", "ArrowRight");
 
   const list = html("ol", { class: "ht-chips", "aria-label": "Tokens; choose the one that looks" }, root);
+  const space = data.text.space; // the model's mark for a leading space, and its name
   const chips = data.chips.map((chip, i) => {
     const li = html("li", {}, list);
     const b = html("button", { type: "button", class: "ht-chip chip", "data-index": String(i) }, li);
     const word = html("span", { class: "ht-word" }, b);
     // A leading space is shown as a mark of its own, so "The" and "·the" read as different tokens.
-    if (chip.startsWith(SPACE)) html("span", { class: "ht-space", title: "a leading space" }, word, SPACE);
-    word.append(chip.startsWith(SPACE) ? chip.slice(SPACE.length) : chip);
+    const spaced = chip.startsWith(space.mark);
+    if (spaced) html("span", { class: "ht-space", title: space.name }, word, space.mark);
+    word.append(spaced ? chip.slice(space.mark.length) : chip);
     const bar = html("span", { class: "ht-bar", "aria-hidden": "true" }, b);
     const fillEl = html("span", { class: "ht-fill" }, bar);
     const num = html("span", { class: "ht-num" }, b);

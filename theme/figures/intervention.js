@@ -47,8 +47,7 @@ export function mount(root, ctx) {
 
   const heads = html("div", { class: "th-heads iv-heads" }, root);
   const grids = Array.from({ length: data.n_heads }, (_, h) => headTable(heads, data.words, data.targets, h));
-  html("p", { class: "figure-hint" }, root,
-    "Rows: the word looking; columns: the words it reads. Outlined: each word’s targets, solid for the word it attaches to, dashed for the previous word. Ablation acts after attention, so it leaves the weights as they are.");
+  html("p", { class: "figure-hint" }, root, data.text.legend);
 
   function update() {
     const state = ablation * E + edit;

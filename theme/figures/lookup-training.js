@@ -4,10 +4,10 @@
 // runs the same training live in the worker (the model's job "train", from the step on screen)
 // and plays its snapshots back at the same readable pace. Pause cancels the job and keeps what is
 // on screen; Reset goes back to the same start. Key numbers are the model's templates filled from
-// the run on screen (engine/figures/lookup_training.py `scope`).
+// the run on screen (its text.scope, given the worker's run in place of the embedded one).
 import { linear } from "../js/scale.js";
 import { html, onResize, rangeControl, set, svg } from "../js/svg.js";
-import { fill, fillAll } from "../js/text.js";
+import { fill, fillAll, scopeAt } from "../js/text.js";
 
 const STATE_MS = 110; // one state (data.every steps) per this long while playing: a readable pace
 
@@ -38,8 +38,7 @@ export function mount(root, ctx) {
   const plot = html("div", { class: "figure-plot" }, plotBox);
   const gridBox = html("div", { class: "lt-grid-box" }, panels);
   const cells = grid(gridBox);
-  html("p", { class: "figure-hint" }, root,
-    "Grid: the score of each question letter (rows) against each key letter (columns); purple is high, grey low, and each row’s largest score is outlined. The diagonal is the matching letter.");
+  html("p", { class: "figure-hint" }, root, data.text.legend);
 
   play.addEventListener("click", () => (playing ? pause() : start()));
   reset.addEventListener("click", () => { pause(); live = null; k = 0; draw(); });
@@ -92,15 +91,8 @@ export function mount(root, ctx) {
     return data.runs[r];
   }
 
-  /** Loss after s steps: from the worker's run where it has it, else from the embedded run. */
+  /** The curve's loss after s steps: from the worker's run where it has it, else from the embedded run. */
   const lossAt = (run, s) => (s >= run.from * data.every ? run.losses[s - run.from * data.every] : data.runs[r].losses[s]);
-
-  /** The values the model's templates name for state k of `run` (lookup_training.py `scope`). */
-  function scope(run) {
-    const at = k - run.from, step = k * data.every;
-    return { step, steps: data.steps, rate: run.rate, loss: lossAt(run, step), rows: run.rows[at],
-      diag: run.diag[at], off: run.off[at] };
-  }
 
   function draw() {
     const run = source();
@@ -108,7 +100,7 @@ export function mount(root, ctx) {
     const step = k * data.every;
     rate.value = String(r);
     slider.value = String(k);
-    const lines = fillAll(data.text.templates, scope(run));
+    const lines = fillAll(data.text.templates, scopeAt(data.text.scope, data, r * perRun + k, { run }));
     set(slider, { "aria-valuetext": lines[0] });
     run.grids[at].forEach((row, i) => row.forEach((v, j) => {
       const td = cells[i][j];

@@ -2,9 +2,9 @@
 // grid as a square with the causal triangle shaded (stairs, one per token up to 100); right, the
 // number of scores against the length on log axes, with a dot at the length chosen. Dragging or
 // tapping along the chart picks the nearest length too. Side by side where they fit, stacked below
-// 560 px. Every label and number shown is the model's text; state i is rows[i].
+// svg.js WIDE. Every label and number shown is the model's text; state i is rows[i].
 import { linear } from "../js/scale.js";
-import { drag, html, nearestIndex, onResize, rangeControl, set, svg } from "../js/svg.js";
+import { drag, html, nearestIndex, onResize, rangeControl, set, svg, WIDE } from "../js/svg.js";
 
 export function mount(root, ctx) {
   const data = ctx.data;
@@ -23,7 +23,7 @@ export function mount(root, ctx) {
   onResize(plot, (w) => { layout(w); update(); });
 
   function layout(width) {
-    const wide = width >= 560;
+    const wide = width >= WIDE;
     const side = Math.min(wide ? 200 : width - 40, 240);
     const chartW = wide ? width - side - 64 : width;
     const chartH = wide ? side + 50 : 230;

@@ -8,7 +8,7 @@ import { arrowHead } from "../js/arrows.js";
 import { clampIndex, gridKeys } from "../js/keys.js";
 import { linear } from "../js/scale.js";
 import { weightBar } from "../js/weights.js";
-import { fill, fillAll } from "../js/text.js";
+import { fill, fillAll, scopeAt } from "../js/text.js";
 import { drag, html, nearestIndex, onResize, set, svg } from "../js/svg.js";
 
 const PAD = 22;
@@ -98,17 +98,11 @@ export function mount(root, ctx) {
     set(arrow, { x1: X(0), y1: Y(0) });
   }
 
-  /** The values the model's templates name at grid point i (engine/figures/query_drag.py `scope`). */
-  function scope(i) {
-    return { x: axis[i % G], y: axis[Math.floor(i / G)], words: data.words, scores: data.scores[i],
-      scaled: data.scaled[i], weights: data.weights[i] };
-  }
-
   /** Show the query at (col, row): the model's text for that grid position, and its numbers. */
   function update() {
     const qx = axis[col], qy = axis[row];
     const i = row * G + col;
-    const text = { numbers: fillAll(data.text.templates, scope(i)) };
+    const text = { numbers: fillAll(data.text.templates, scopeAt(data.text.scope, data, i)) };
     const scores = data.scores[i], scaled = data.scaled[i], weights = data.weights[i];
     const parts = data.text.parts;
     set(arrow, { x2: X(qx), y2: Y(qy) });

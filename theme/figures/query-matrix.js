@@ -6,7 +6,7 @@
 // templates (data.text.templates, data.text.parts) filled for the grid position.
 import { weightBar } from "../js/weights.js";
 import { html, rangeControl } from "../js/svg.js";
-import { fill, fillAll } from "../js/text.js";
+import { fill, fillAll, scopeAt } from "../js/text.js";
 
 export function mount(root, ctx) {
   const data = ctx.data;
@@ -71,12 +71,9 @@ export function mount(root, ctx) {
   });
 
   const parts = data.text.parts;
-  /** The values the model's templates name for this state (engine/figures/query_matrix.py `scope`). */
-  function scope() {
-    const sentence = data.sentences[last];
-    return { last, copy: data.copies[ci], strength: data.strengths[si], words: sentence.words,
-      query: sentence.queries[ci][si], weights: sentence.weights[ci][si] };
-  }
+  /** The values the model's templates name for this state (query_matrix.py `state_index`). */
+  const scope = () => scopeAt(data.text.scope, data,
+    (data.last_words.indexOf(last) * data.copies.length + ci) * data.strengths.length + si);
 
   function draw() {
     const sentence = data.sentences[last];

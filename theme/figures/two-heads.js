@@ -24,8 +24,7 @@ export function mount(root, ctx) {
   const status = html("output", { class: "th-status", "aria-live": "polite" }, root);
 
   const heads = html("div", { class: "th-heads" }, root);
-  const legend = html("p", { class: "figure-hint" }, root,
-    "Rows: the word looking; columns: the words it reads. Outlined: each word’s targets, solid for the word it attaches to, dashed for the previous word.");
+  const legend = html("p", { class: "figure-hint" }, root, data.text.legend);
   const lossTitle = html("p", { class: "th-loss-title" }, null, "Training loss, step by step");
   const loss = html("div", { class: "th-loss" }, root);
   legend.before(lossTitle, loss);

@@ -5,7 +5,7 @@
 import { clampIndex, gridKeys } from "../js/keys.js";
 import { linear } from "../js/scale.js";
 import { drag, html, nearestIndex, onResize, set, svg } from "../js/svg.js";
-import { fill, fillAll } from "../js/text.js";
+import { fill, fillAll, scopeAt } from "../js/text.js";
 
 const SHAPES = { animal: "circle", place: "square", describing: "triangle" };
 const GROUP_NAMES = { animal: "animals", place: "places", describing: "describing words" };
@@ -49,7 +49,7 @@ function placeLabels(words, pts, w, h) {
 
 export function mount(root, ctx) {
   const data = ctx.data;
-  const { xs, ys, nearest, distance } = data.grid;
+  const { xs, ys, nearest } = data.grid;
   const K = nearest[0].length; // words listed per probe position
   let [ix, iy] = data.start;
 
@@ -126,16 +126,10 @@ export function mount(root, ctx) {
     layout.classList.toggle("stacked", !panelBeside);
   }
 
-  /** The values the model's template names at a grid cell (engine/figures/word_map.py `scope`). */
-  function scope(cell) {
-    return { x: xs[cell % xs.length], y: ys[Math.floor(cell / xs.length)],
-      near: nearest[cell].map((j) => data.words[j]), distance: distance[cell] };
-  }
-
   function update() {
     const { texts, pts, sx, sy } = view;
     const cell = iy * xs.length + ix;
-    const values = scope(cell);
+    const values = scopeAt(data.text.scope, data, cell);
     const lines = fillAll(data.text.templates, values);
     const px = sx(xs[ix]), py = sy(ys[iy]);
     const near = nearest[cell];

@@ -51,6 +51,10 @@ export function nearestIndex(values, x) {
   return best;
 }
 
+/** The figure width (px) from which views set their parts side by side (narrower, they stack), and
+ *  the width a view draws for before it is laid out. */
+export const WIDE = 560;
+
 /** Call draw(width) now and whenever the element's width changes. */
 export function onResize(el, draw) {
   let last = -1;
@@ -59,7 +63,7 @@ export function onResize(el, draw) {
     if (w > 0 && w !== last) { last = w; draw(w); }
   });
   ro.observe(el);
-  draw(Math.round(el.clientWidth) || 560);
+  draw(Math.round(el.clientWidth) || WIDE);
 }
 
 /**

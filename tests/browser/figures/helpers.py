@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import json
 
-from engine.figures import module
-from engine.figures.fmt import fill_all
+from engine.figures.fmt import fill_all, scope_at
 
 
 def touch_drag(page, start, end, steps=6):
@@ -32,13 +31,13 @@ def centre(locator):
 
 def text_lines(data: dict, state: int | None = None) -> list[str]:
     """The key numbers the model wrote for the figure's opening state (state None) or for state
-    `state` (data.text.states[state], or the templates filled from the model's scope for it),
+    `state` (data.text.states[state], or the templates filled from its text.scope),
     followed by the lines that never change (text.fixed)."""
     text = data["text"]
     if state is None:
         return text["numbers"]
     if "templates" in text:
-        return fill_all(text["templates"], module(data["figure"]).scope(data, state)) + text.get("fixed", [])
+        return fill_all(text["templates"], scope_at(text["scope"], data, state)) + text.get("fixed", [])
     return text["states"][state]["numbers"] + text.get("fixed", [])
 
 

@@ -165,5 +165,5 @@ def test_text_state_of_a_toggle_combination():
 def test_numbers_print_by_the_parts_the_view_uses():
     from engine.figures.colour_tokens import num
     parts = compute("colour-tokens")["text"]["parts"]
-    assert parts == {"whole": "{v}", "number": "{v:4}", "blocked": "−∞"}
+    assert parts == {"number": "{v:~4}", "blocked": "−∞"}
     assert [num(None), num(2.0), num(-1), num(0.5), num(-0.00001)] == ["−∞", "2", "-1", "0.5000", "0.0000"]

@@ -59,8 +59,11 @@ def test_bad_options(raw, words):
 
 
 def test_templates_filled_for_any_pair_read_the_pairs_values(data):
-    from engine.figures.dot_product import TEMPLATES, slots
-    from engine.figures.fmt import fill
+    from engine.figures.dot_product import TEMPLATES
+    from engine.figures.fmt import fill, scope_at
+
+    def slots(data, i, j):
+        return scope_at(data["text"]["scope"], data, i * len(data["points"]) + j)
     assert data["text"]["templates"] == list(TEMPLATES)
     assert data["text"]["numbers"] == ["a = (3, 1), b = (1, 2), angle 45.0°",
                                        "Sum of products: (3)(1) + (1)(2) = 5",

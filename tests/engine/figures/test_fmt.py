@@ -1,6 +1,6 @@
 import pytest
 
-from engine.figures.fmt import fill, fixed, pairs, percent
+from engine.figures.fmt import fill, fixed, pairs, percent, scope_at, states
 
 
 @pytest.mark.parametrize("x, digits, out", [
@@ -49,3 +49,34 @@ def test_fill_items_of_a_list_and_plain_numbers():
 def test_fill_refuses_what_python_and_js_would_print_differently(template, values):
     with pytest.raises(ValueError):
         fill(template, values)
+
+
+def test_fill_whole_numbers_as_written_others_to_decimals():
+    assert fill("{a:~4} {b:~4} {c:~2} {z:~2} {s.1:~1}", {"a": 2.0, "b": 0.5, "c": -1, "z": -0.0, "s": [0, 0.25]}) \
+        == "2 0.5000 -1 0 0.3"
+
+
+DATA = {"xs": [10, 20, 30], "ys": ["a", "b"], "grid": {"near": [[2, 0], [1, 1], [0, 2], [2, 2], [1, 0], [0, 1]]},
+        "every": 5, "runs": [{"from": 0, "v": [7, 8, 9]}, {"from": 1, "v": [90]}], "names": {"b": "bee"}}
+
+
+def test_a_scope_splits_the_state_over_its_index_arrays_last_fastest():
+    scope = {"index": [["y", "ys"], ["x", "xs"]],
+             "values": {"x_at": "xs[x]", "y_at": "ys[y]", "name": "names[y_at]", "near": "xs[grid.near[i]]",
+                        "last": "xs[-1]", "place": "x + 1", "step": "x * every - 2 * every"}}
+    assert states(scope, DATA) == 6
+    assert scope_at(scope, DATA, 4) == {"x_at": 20, "y_at": "b", "name": "bee", "near": [20, 10], "last": 30,
+                                        "place": 2, "step": -5}
+
+
+def test_a_caller_may_give_a_scopes_step_in_its_place():
+    scope = {"index": [["k", "xs"]], "let": {"run": "runs.0"}, "values": {"v": "run.v[k - run.from]"}}
+    assert scope_at(scope, DATA, 2) == {"v": 9}
+    assert scope_at(scope, DATA, 1, {"run": DATA["runs"][1]}) == {"v": 90}
+
+
+@pytest.mark.parametrize("expr, i", [("xs[x + 3]", 0), ("ys[x]", 2), ("xs * 2", 0), ("ys.0 + 1", 0), ("zs", 0),
+                                     ("xs[x", 0), ("xs[x] xs", 0), ("xs.b", 0), ("xs[x]", 3)])
+def test_a_scope_refuses_what_it_cannot_read(expr, i):
+    with pytest.raises(ValueError):
+        scope_at({"index": [["x", "xs"]], "values": {"v": expr}}, DATA, i)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from engine.figures import FigureJob, JsonJob, ParamError, compute, facts, module
-from engine.figures.fmt import fill_all
+from engine.figures.fmt import fill_all, scope_at
 from engine.tasks.lookup import LookupTrainer
 
 NAME = "lookup-training"
@@ -88,9 +88,9 @@ def test_a_state_matches_the_trainer_after_that_many_steps(data):
 
 def test_templates_read_each_state(data):
     states = data["steps"] // data["every"] + 1
-    first = fill_all(data["text"]["templates"], lt.scope(data, 0))
+    first = fill_all(data["text"]["templates"], scope_at(data["text"]["scope"], data, 0))
     assert first[0].startswith(f"Step 0 of {data['steps']}, step size {data['rates'][0]}: loss 1.38")
-    last = fill_all(data["text"]["templates"], lt.scope(data, data["start"]["run"] * states + states - 1))
+    last = fill_all(data["text"]["templates"], scope_at(data["text"]["scope"], data, data["start"]["run"] * states + states - 1))
     assert last + data["text"]["fixed"] == data["text"]["numbers"]
     assert "8 of 8 rows" in last[1]
 
@@ -121,7 +121,8 @@ def test_a_job_from_a_later_step_replays_to_it_and_continues_alike(data):
     assert live["losses"] == run["losses"][40:]
     assert live["grids"] == run["grids"][8:] and live["diag"] == run["diag"][8:]
     live_data = {**data, "runs": [run]}
-    assert lt.scope(live_data, 10, live) == lt.scope(live_data, 10)  # the view fills templates alike from either
+    scope = data["text"]["scope"]
+    assert scope_at(scope, live_data, 10, {"run": live}) == scope_at(scope, live_data, 10)  # alike from either run
 
 
 def test_each_slice_steps_at_least_once_and_the_snapshot_is_json():

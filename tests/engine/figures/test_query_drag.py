@@ -71,13 +71,12 @@ def test_bad_options(raw, option, words):
 
 
 def test_text_templates_filled_at_a_grid_position():
-    from engine.figures.fmt import fill, fill_all
-    from engine.figures.query_drag import scope
+    from engine.figures.fmt import fill, fill_all, scope_at
     data = compute("query-drag")
     G = len(data["axis"])
     i = 2 * G + 13  # row 2, column 13
     assert "states" not in data["text"]
-    assert fill_all(data["text"]["templates"], scope(data, i)) == [
+    assert fill_all(data["text"]["templates"], scope_at(data["text"]["scope"], data, i)) == [
         f"Query ({data['axis'][13]:.2f}, {data['axis'][2]:.2f})",
         "Raw scores q·k: " + ", ".join(f"{w} {s:.2f}" for w, s in zip(data["words"], data["scores"][i])).replace("-0.00", "0.00"),
         "Scaled scores q·k/√2: " + ", ".join(f"{w} {s:.2f}" for w, s in zip(data["words"], data["scaled"][i])).replace("-0.00", "0.00"),

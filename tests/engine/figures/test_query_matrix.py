@@ -73,13 +73,13 @@ def test_bad_options(raw, option, words):
 
 
 def test_text_templates_filled_at_a_slider_position():
-    from engine.figures.fmt import fill, fill_all
-    from engine.figures.query_matrix import scope, state_index
+    from engine.figures.fmt import fill, fill_all, scope_at
+    from engine.figures.query_matrix import state_index
     data = compute("query-matrix")
     assert data["last_words"] == ["tired", "wide"] == data["schema"]["last_word"]["choices"]
     c, s = 3, 8
     wide = data["sentences"]["wide"]
-    values = scope(data, state_index(data, "wide", c, s))
+    values = scope_at(data["text"]["scope"], data, state_index(data, "wide", c, s))
     q = wide["queries"][c][s]
     assert fill_all(data["text"]["templates"], values) == [
         f"Copied {data['copies'][c]:g} of wide into it, query matrix strength {data['strengths'][s]:g}: "

@@ -3,8 +3,9 @@ import json
 
 import pytest
 
-from engine.figures import FIGURES, compute, module
-from engine.figures.fmt import fill, fill_all
+from engine.figures import FIGURES, compute
+from engine.figures import fmt
+from engine.figures.fmt import fill, fill_all, scope_at
 
 # How many states each figure's view steps through, read from the data it steps over.
 STEPPED = {
@@ -130,7 +131,7 @@ def test_every_figure_has_text_and_no_facts(figure):
     assert text["numbers"] and all(isinstance(n, str) and n for n in text["numbers"])
     assert set(text) <= {"alt", "numbers", "states", "fixed", "templates", "parts", "worked", "details", "exps",
                          "exp_sum", "total", "heads", "cells", "stages", "status", "training", "stopped",
-                         "hint", "reading"}
+                         "hint", "reading", "scope", "legend", "space"}
 
 
 def test_states_are_indexed_like_the_stepped_data(figure):
@@ -139,10 +140,10 @@ def test_states_are_indexed_like_the_stepped_data(figure):
     if name not in STEPPED:
         assert "states" not in text  # recomputed live, or (dot-product) filled from templates
         return
-    if "templates" in text:  # too many states to ship: the view fills the templates from the model's scope
-        assert "states" not in text
-        scope = module(name).scope
-        states = [{"numbers": fill_all(text["templates"], scope(data, i))} for i in range(STEPPED[name](data))]
+    if "templates" in text:  # too many states to ship: the view fills the templates from text.scope
+        assert "states" not in text and fmt.states(text["scope"], data) == STEPPED[name](data)
+        states = [{"numbers": fill_all(text["templates"], scope_at(text["scope"], data, i))}
+                  for i in range(STEPPED[name](data))]
     else:
         states = text["states"]
     assert len(states) == STEPPED[name](data)
@@ -160,8 +161,8 @@ def test_templated_states_differ_where_their_data_differs():
     """Filled templates carry every state's numbers: no two grid points read alike."""
     for name in ("query-drag", "word-map"):
         data = compute(name)
-        scope = module(name).scope
-        lines = {tuple(fill_all(data["text"]["templates"], scope(data, i))) for i in range(STEPPED[name](data))}
+        lines = {tuple(fill_all(data["text"]["templates"], scope_at(data["text"]["scope"], data, i)))
+                 for i in range(STEPPED[name](data))}
         assert len(lines) == STEPPED[name](data), name
 
 
@@ -173,5 +174,5 @@ def test_parts_are_templates_filled_from_the_data(figure):
     for key, template in parts.items():
         values = {"v": 0.5, "word": "w"}
         if "templates" in data["text"] and name in START:
-            values |= module(name).scope(data, START[name](data))
+            values |= scope_at(data["text"]["scope"], data, START[name](data))
         assert fill(template, values), (name, key)

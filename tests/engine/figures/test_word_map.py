@@ -70,14 +70,13 @@ def test_bad_options(raw, words):
 
 
 def test_text_template_filled_at_a_grid_cell(data):
-    from engine.figures.fmt import fill, fill_all
-    from engine.figures.word_map import scope
+    from engine.figures.fmt import fill, fill_all, scope_at
     xs, ys = data["grid"]["xs"], data["grid"]["ys"]
     cell = 7 * len(xs) + 3
     words = [data["words"][i] for i in data["grid"]["nearest"][cell]]
     dist = data["grid"]["distance"][cell]
     assert "states" not in data["text"]
-    assert fill_all(data["text"]["templates"], scope(data, cell)) == [f"Probe at ({xs[3]:.2f}, {ys[7]:.2f}), nearest: "
+    assert fill_all(data["text"]["templates"], scope_at(data["text"]["scope"], data, cell)) == [f"Probe at ({xs[3]:.2f}, {ys[7]:.2f}), nearest: "
                                        + ", ".join(f"{w} {d:.2f}" for w, d in zip(words, dist))]
     assert data["text"]["fixed"][0].startswith(f"Map positions: {data['words'][0]} ({data['coords'][0][0]:.2f}, ")
     assert f"from {data['vector_length']} numbers" in data["text"]["alt"]
