@@ -2,7 +2,7 @@
 them what each readout names for every word, a wrong name marked with ✗."""
 from __future__ import annotations
 
-from . import COLOURS
+from . import COLOURS, legend
 from .two_heads import head_grid
 
 
@@ -27,6 +27,4 @@ def draw(fig, data):
         cell.set_facecolor("none")  # the page shows through, in either scheme
         cell.get_text().set_color(COLOURS["muted"] if r == 0 else COLOURS["ink"])
     ax.set_title("what the readouts name", fontsize=10, loc="left")
-    fig.text(0.02, -0.02, "Rows: the word looking; columns: the words it reads. "
-             "Solid outline: the word it attaches to; dashed: the previous word.", fontsize=7,
-             color=COLOURS["muted"], va="top")
+    fig.text(0.02, -0.02, legend(data), fontsize=7, color=COLOURS["muted"], va="top")

@@ -21,6 +21,7 @@ import numpy as np
 from ..tasks import grammar
 from .fmt import fixed, rounded
 from .params import ParamError, field
+from .two_heads import LEGEND
 
 SENTENCE = "a big fox hid under the red box"
 TOP = 3  # words listed per readout
@@ -162,6 +163,7 @@ def text(p: Params, data: dict) -> dict:
         "numbers": _state_lines(data, k) + fixed_lines,
         "states": [{"numbers": _state_lines(data, i), "label": f"{w} (word {i + 1})"} for i, w in enumerate(data["words"])],
         "fixed": fixed_lines,
+        "legend": LEGEND,  # the grids are two-heads' grids: one legend for both figures, views and fallbacks
         "cells": {t: [f"{top[0][0]} {top[0][2]}" + ("" if ok else " ✗") for top, ok in zip(data["readouts"][t], data["right"][t])]
                   for t in grammar.TARGETS},  # the readouts' table: the word each names, how sure, ✗ where wrong
         "hint": ("Pick a word for each place, or type a sentence and press Read: a determiner, perhaps an adjective, "

@@ -34,8 +34,7 @@ export function mount(root, ctx) {
     { max: String(data.words.length - 1), value: String(k), "data-key-control": "ArrowLeft" });
   const heads = html("div", { class: "th-heads" }, root);
   const readouts = html("table", { class: "ysn-readouts" }, root);
-  html("p", { class: "figure-hint" }, root,
-    "Rows: the word looking; columns: the words it reads. Outlined: each word’s targets, solid for the word it attaches to, dashed for the previous word. Tap a word to look from it.");
+  html("p", { class: "figure-hint" }, root, `${data.text.legend} Tap a word to look from it.`);
 
   let grids = []; // per head, headTable's parts; rebuilt with the readouts' rows when the sentence changes
   let rows = [];
