@@ -18,7 +18,6 @@ import subprocess
 import sys
 import threading
 import time
-import traceback
 from http import HTTPStatus
 from pathlib import Path
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
