@@ -1,7 +1,7 @@
 """The build as named steps, each a function from what the step before made to what the next needs:
 
     read_config -> read_chapters -> compute_figures -> render_markdown -> write_pages
-    -> index_search -> write_offline_manifest -> write (the swap)
+    -> index_search -> print_pdf -> write_offline_manifest -> write (the swap)
 
 gather() runs every step but the last, so nothing touches the output folder until the whole site
 is in memory; write() puts it in a temporary sibling folder that is swapped in whole
@@ -23,7 +23,7 @@ import jinja2
 
 from engine.figures import FIGURES, ParamError
 
-from . import offline, palette, swap
+from . import offline, palette, print_edition, swap
 from .favicon import PATH as FAVICON, favicon_svg
 from .directives import DIRECTIVES, NAMES, exercise, quiz
 from .directives.figure import param_error
@@ -221,7 +221,8 @@ def _assets(theme: Path, live_reload: bool = False) -> tuple[dict[str, Path], di
     colours = palette.load(theme / "palette.toml")
     css = palette.css(colours, palette.load_dark(theme / "palette.toml")).encode()  # the custom properties first
     css += b"".join(f"/* {p.relative_to(theme).as_posix()} */\n".encode() + p.read_bytes() for p in sheets)
-    return copies, {"assets/css/site.css": css, FAVICON: favicon_svg(colours)}
+    return copies, {"assets/css/site.css": css, "assets/css/print.css": (theme / "css" / "print.css").read_bytes(),
+                    FAVICON: favicon_svg(colours)}
 
 
 @dataclass(frozen=True)
@@ -231,6 +232,7 @@ class Options:
     runtime: Runtime
     cache: FigureCache
     live_reload: bool = False  # `serve`: pages reload on change, no service worker
+    pdf: bool = False  # print the print edition as a PDF (seconds of Chromium: the command line's build)
 
 
 @dataclass(frozen=True)
@@ -239,6 +241,7 @@ class Config:
     options: Options
     site: SiteConfig
     bibliography: Bibliography | None
+    pdf: str | None  # the print edition's PDF, when this build prints one (asked for, and Chromium found)
 
 
 @dataclass
@@ -252,7 +255,9 @@ def read_config(options: Options) -> Config:
     paths = options.paths
     for name in FIGURES:
         check_parts(name, paths.theme)
-    return Config(options, load_site_config(paths.content), load_bibliography(paths.content))
+    site = load_site_config(paths.content)
+    pdf = print_edition.pdf_name(site.title) if options.pdf and print_edition.chromium() else None
+    return Config(options, site, load_bibliography(paths.content), pdf)
 
 
 def read_chapters(config: Config) -> Book:
@@ -288,7 +293,7 @@ def _runtime_files(config: Config, site: Site) -> dict:
 
 
 def write_pages(book: Book) -> Site:
-    """Every file of the site into memory (the runtime, the theme, the pages), links checked."""
+    """Every file of the site into memory: the runtime, the theme, the pages (print.html too)."""
     config, chapters = book.config, book.chapters
     paths, live_reload, bibliography = config.options.paths, config.options.live_reload, config.bibliography
     site = Site(chapters=chapters, config=config)
@@ -305,7 +310,7 @@ def write_pages(book: Book) -> Site:
     if not cited_in:
         bibliography = None  # nothing cited: no bibliography page, and no link to one
     common = {"site": config.site, "chapters": chapters, "live_reload": live_reload,
-              "runtime_config": embed_json(runtime_config), "bibliography": bibliography}
+              "runtime_config": embed_json(runtime_config), "bibliography": bibliography, "pdf": config.pdf}
     try:
         for ch in chapters:  # the reference list is part of the chapter, for the link check too
             ch.html += env.get_template("_references.html").render(chapter=ch)
@@ -321,6 +326,7 @@ def write_pages(book: Book) -> Site:
         if bibliography:
             site.files["bibliography.html"] = env.get_template("bibliography.html").render(
                 works=bibliography.sorted(cited_in), cited_in=cited_in, **common).encode()
+        site.files[print_edition.PAGE] = _print_page(env, common, cited_in)
     except jinja2.TemplateError as err:
         raise BuildError(getattr(err, "filename", None) or paths.theme / "templates",
                          getattr(err, "lineno", None), f"template error: {err.message}") from None
@@ -331,6 +337,17 @@ def write_pages(book: Book) -> Site:
     return site
 
 
+def _print_page(env: jinja2.Environment, common: dict, cited_in: dict) -> bytes:
+    """print.html: every chapter, static, on one page; links between the pages become links within it."""
+    chapters = common["chapters"]
+    pages = {ch.url: f"{print_edition.chapter_anchor(ch.entry.number)}-" for ch in chapters}
+    pages["bibliography.html"] = "bibliography-"
+    bodies = [(ch, print_edition.static_chapter(ch.html, ch.entry.number, pages)) for ch in chapters]
+    works = common["bibliography"].sorted(cited_in) if common["bibliography"] else []
+    return env.get_template("print.html").render(print_chapters=bodies, works=works, cited_in=cited_in,
+                                                  **common).encode()
+
+
 def index_search(site: Site) -> Site:
     """Pagefind's index of the chapters; then every link between the pages is checked."""
     chapters = site.chapters
@@ -339,24 +356,39 @@ def index_search(site: Site) -> Site:
     return site
 
 
-def write_offline_manifest(site: Site) -> Site:
-    """sw.js, which precaches every file of this build by its hash; not for `serve`, whose pages
-    change on every save and would be shown stale from a cache."""
-    options = site.config.options
-    if not options.live_reload:
-        site.files[offline.SW] = offline.service_worker(options.paths.theme, site.files, site.copies)
+def print_pdf(site: Site) -> Site:
+    """The print edition as a PDF, printed by Chromium, when asked for; without Chromium the build
+    says so and the pages link no PDF."""
+    config = site.config
+    if config.pdf:
+        site.files[config.pdf] = print_edition.print_pdf(site.files, print_edition.CHROMIUM)
+    elif config.options.pdf:
+        site.notes.append(print_edition.WITHOUT)
     return site
 
 
-def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, live_reload: bool = False) -> Site:
+def write_offline_manifest(site: Site) -> Site:
+    """sw.js, which precaches every file of this build by its hash but the PDF (a download, not a
+    page: saving the site for offline reading does not fetch it); not for `serve`, whose pages
+    change on every save and would be shown stale from a cache."""
+    options = site.config.options
+    if not options.live_reload:
+        files = {rel: data for rel, data in site.files.items() if rel != site.config.pdf}
+        site.files[offline.SW] = offline.service_worker(options.paths.theme, files, site.copies)
+    return site
+
+
+def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, live_reload: bool = False,
+           pdf: bool = False) -> Site:
     """Every step but the swap, in order: the whole site in memory, nothing written yet. The
     figures are computed before the Markdown is rendered, which embeds their data and values."""
-    config = read_config(Options(paths, runtime, cache or FigureCache(), live_reload))
+    config = read_config(Options(paths, runtime, cache or FigureCache(), live_reload, pdf))
     book = read_chapters(config)
     book = compute_figures(book)
     book = render_markdown(book)
     site = write_pages(book)
     site = index_search(site)
+    site = print_pdf(site)
     return write_offline_manifest(site)
 
 
@@ -424,8 +456,8 @@ def load_runtime(paths: Paths, pyodide_dist: Path | None) -> Runtime:
 
 
 def build(paths: Paths, out: Path, pyodide_dist: Path | None = None, cache: FigureCache | None = None,
-          live_reload: bool = False) -> Site:
-    site = gather(paths, load_runtime(paths, pyodide_dist), cache, live_reload)
+          live_reload: bool = False, pdf: bool = False) -> Site:
+    site = gather(paths, load_runtime(paths, pyodide_dist), cache, live_reload, pdf)
     write(site, out, paths)
     return site
 
