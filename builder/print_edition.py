@@ -60,7 +60,7 @@ class _Static(HTMLParser):
             if name == "loading":  # a lazy image might not be fetched before the page is printed
                 continue
             if value is not None:
-                if name == "id":
+                if name == "id" or (name == "name" and tag == "input"):  # a radio group is one chapter's
                     value = self.prefix + value
                 elif name in ID_REFS:
                     value = " ".join(self.prefix + v for v in value.split())
