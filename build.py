@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Build the attention explainer from content/ into dist/ (CLI only; the work is in builder/).
 
-    python build.py [--out DIR] [--pyodide-dist DIR]     build the site
-    python build.py serve [--port N]                      build, serve, rebuild on change
+    python build.py [--out DIR] [--pyodide-dist DIR] [--no-pdf]
+                                                          build the site and the print edition's PDF
+    python build.py serve [--port N]                      build, serve, rebuild on change (no PDF)
     python build.py check                                 validate without writing
     python build.py fetch-runtime [--out DIR] [--url URL] a Pyodide distribution folder for --pyodide-dist:
                                                           the pinned core and numpy from the official release
@@ -31,6 +32,8 @@ def main(argv=None) -> int:
     ap.add_argument("--pyodide-dist", type=Path, default=None,
                     help="a Pyodide distribution folder to vendor the core and numpy from (offline reading)")
     ap.add_argument("--port", type=int, default=8000, help="port for serve (default 8000; 0 picks a free one)")
+    ap.add_argument("--no-pdf", action="store_true",
+                    help="build: skip the PDF of the print edition (Chromium prints it, which takes seconds)")
     ap.add_argument("--traceback", action="store_true",
                     help="with an error in a figure's code, also print the Python traceback")
     args = ap.parse_args(argv)
@@ -58,7 +61,7 @@ def main(argv=None) -> int:
             for note in site.notes:
                 print(note, flush=True)
         else:
-            site = build(paths, args.out, args.pyodide_dist)
+            site = build(paths, args.out, args.pyodide_dist, pdf=not args.no_pdf)
             print(f"built {len(site.files) + len(site.copies)} files into {args.out} "
                   f"in {time.perf_counter() - t0:.2f} s", flush=True)
             for note in site.notes:

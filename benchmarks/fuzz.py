@@ -333,25 +333,34 @@ def make_case(seed: int, kinds: list[str]) -> tuple[str, dict]:
     return kind, GENERATORS[kind](rng)
 
 
-_chapters: dict = {}  # (file name, number, description, its text, references.bib's text) -> Chapter
+_chapters: dict = {}  # each chapter step's output by its input (file, number, description, text; references.bib)
 
 
 def _reuse_chapters() -> None:
-    """Chapters are rendered once per distinct input: before the fork for the real content, so a
-    case renders only what it changed. Each use gets a copy (gather appends the reference list)."""
+    """Chapters are read, computed and rendered once per distinct input: before the fork for the real
+    content, so a case redoes only what it changed. A rendered chapter is copied for each use (the
+    pages step appends its reference list)."""
     import builder.build as build
 
-    original = build.gather_chapter
+    read, compute, render = build.read_chapter, build.compute_chapter, build.render_chapter
 
-    def gather_chapter(entry, cache, bibliography=None):
-        bib = entry.path.parent / "references.bib"
-        key = (entry.path.name, entry.number, entry.description, entry.path.read_bytes(),
-               bib.read_bytes() if bib.is_file() else None)
+    def once(key, step, *args):
         if key not in _chapters:
-            _chapters[key] = original(entry, cache, bibliography)
-        return copy.copy(_chapters[key])
+            _chapters[key] = step(*args)
+        return _chapters[key]
 
-    build.gather_chapter = gather_chapter
+    def read_chapter(entry):
+        return once(("read", entry.path.name, entry.number, entry.description, entry.path.read_bytes()), read, entry)
+
+    def compute_chapter(source, cache):  # a Source kept in _chapters is the same object each time
+        return once(("compute", id(source)), compute, source, cache)
+
+    def render_chapter(computed, bibliography=None):
+        bib = computed.source.entry.path.parent / "references.bib"
+        key = ("render", id(computed), bib.read_bytes() if bib.is_file() else None)
+        return copy.copy(once(key, render, computed, bibliography))
+
+    build.read_chapter, build.compute_chapter, build.render_chapter = read_chapter, compute_chapter, render_chapter
 
 
 def gather_all(content: Path, cache):

@@ -1,8 +1,13 @@
-"""Build in phases: gather every chapter (scan, validate, compute, render) into memory, then write.
+"""The build as named steps, each a function from what the step before made to what the next needs:
 
-Nothing touches the output folder until everything has been gathered; the write goes to a
-temporary sibling folder that is swapped in whole (builder/swap.py), so a failed build leaves
-the old site and readers never find the output folder missing or half written.
+    read_config -> read_chapters -> compute_figures -> render_markdown -> write_pages
+    -> index_search -> print_pdf -> write_offline_manifest -> write (the swap)
+
+gather() runs every step but the last, so nothing touches the output folder until the whole site
+is in memory; write() puts it in a temporary sibling folder that is swapped in whole
+(builder/swap.py), so a failed build leaves the old site and readers never find the output folder
+missing or half written. The chapter steps go chapter by chapter (read_chapter, compute_chapter,
+render_chapter), which is also how tests look at one page (gather_chapter).
 """
 from __future__ import annotations
 
@@ -18,7 +23,7 @@ import jinja2
 
 from engine.figures import FIGURES, ParamError
 
-from . import offline, palette, swap
+from . import offline, palette, print_edition, swap
 from .favicon import PATH as FAVICON, favicon_svg
 from .directives import DIRECTIVES, NAMES, exercise, quiz
 from .directives.figure import param_error
@@ -35,7 +40,7 @@ from .references import Bibliography, citing_chapters, uncited_warnings
 from .references import load as load_bibliography
 from .runtime import Runtime, from_distribution, from_npm
 from .search import search_index
-from .site_config import ChapterEntry, load_site_config
+from .site_config import ChapterEntry, SiteConfig, load_site_config
 from .source import ScannedSource, scan, substitute
 from .views import check_scripts
 from .wheel import build_wheel
@@ -99,6 +104,7 @@ class Site:
     chapters: list[Chapter] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # `path:line: warning: ...`, for stderr
     notes: list[str] = field(default_factory=list)  # how this build differs from the usual, for stdout
+    config: "Config | None" = None  # what the steps after write_pages read
 
 
 def _title(path: Path, toc_tokens) -> str:
@@ -130,16 +136,36 @@ def _code_error(path: Path, line: int, figure: str, err: Exception) -> BuildErro
     return BuildError(path, line, f"figure '{figure}': {clip(describe(err, ROOT), 300)}")
 
 
-def gather_chapter(entry: ChapterEntry, cache: FigureCache, bibliography: Bibliography | None = None) -> Chapter:
+@dataclass
+class Source:
+    """A chapter read: its file scanned line by line and its directives validated."""
+    entry: ChapterEntry
+    scanned: ScannedSource
+
+
+@dataclass
+class Computed:
+    """A chapter's figures computed: every inline expression's value and every figure's data and drawing."""
+    source: Source
+    values: dict  # (line, column) -> the expression's value
+    figures: list[RenderedFigure]
+
+
+def read_chapter(entry: ChapterEntry) -> Source:
     path = entry.path
-    text = read_source(path)
-    scanned = scan(path, text, NAMES)
+    scanned = scan(path, read_source(path), NAMES)
     by_name = {d.NAME: d for d in DIRECTIVES}
     for use in scanned.directives:
         by_name[use.name].validate(use, path)
     for directive in DIRECTIVES:
         if hasattr(directive, "check_page"):
             directive.check_page(scanned.directives, path)
+    return Source(entry, scanned)
+
+
+def compute_chapter(source: Source, cache: FigureCache) -> Computed:
+    entry, scanned = source.entry, source.scanned
+    path = entry.path
     values = {}
     for use in scanned.expressions:
         try:
@@ -149,25 +175,35 @@ def gather_chapter(entry: ChapterEntry, cache: FigureCache, bibliography: Biblio
         except Exception as err:  # the figure's own code failed: both places, the traceback on request
             m = RE_EXPR.match(use.source.strip())
             raise _code_error(path, use.line, m.group("name") if m else "?", err) from err
-    slug = path.stem
     figures = []
     for i, use in enumerate((u for u in scanned.directives if u.name == "figure"), 1):
         try:  # options that pass the type checks can still fail the model's own (labels vs scores)
-            figures.append(render_figure(cache, use, entry.number, i, slug))
+            figures.append(render_figure(cache, use, entry.number, i, path.stem))
         except ParamError as err:
             raise param_error(err, use, path) from None
         except BuildError:
             raise
         except Exception as err:  # its model, text or fallback failed
             raise _code_error(path, use.line, use.argument, err) from err
+    return Computed(source, values, figures)
+
+
+def render_chapter(computed: Computed, bibliography: Bibliography | None = None) -> Chapter:
+    entry, scanned, figures = computed.source.entry, computed.source.scanned, computed.figures
+    path = entry.path
     references = _check_citations(path, scanned, bibliography)
     numbers = {ref.key: i for i, ref in enumerate(references, 1)}
     blocks = {"figure": figures}
     for directive in (quiz, exercise):
         blocks[directive.NAME] = [directive.render(use, path) for use in scanned.directives if use.name == directive.NAME]
-    html, toc = render(path, substitute(scanned, values), blocks, scanned, numbers, bibliography)
-    return Chapter(entry, slug, _title(path, toc), html, figures, scanned, references, bool(blocks["quiz"]),
+    html, toc = render(path, substitute(scanned, computed.values), blocks, scanned, numbers, bibliography)
+    return Chapter(entry, path.stem, _title(path, toc), html, figures, scanned, references, bool(blocks["quiz"]),
                    bool(blocks["exercise"]))
+
+
+def gather_chapter(entry: ChapterEntry, cache: FigureCache, bibliography: Bibliography | None = None) -> Chapter:
+    """One chapter through the three chapter steps (tests and tools that look at one page)."""
+    return render_chapter(compute_chapter(read_chapter(entry), cache), bibliography)
 
 
 DEV_ONLY = ("js/livereload.js",)  # theme files for `build.py serve` only, never in a production build
@@ -185,25 +221,66 @@ def _assets(theme: Path, live_reload: bool = False) -> tuple[dict[str, Path], di
     colours = palette.load(theme / "palette.toml")
     css = palette.css(colours, palette.load_dark(theme / "palette.toml")).encode()  # the custom properties first
     css += b"".join(f"/* {p.relative_to(theme).as_posix()} */\n".encode() + p.read_bytes() for p in sheets)
-    return copies, {"assets/css/site.css": css, FAVICON: favicon_svg(colours)}
+    return copies, {"assets/css/site.css": css, "assets/css/print.css": (theme / "css" / "print.css").read_bytes(),
+                    FAVICON: favicon_svg(colours)}
 
 
-def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, live_reload: bool = False) -> Site:
-    """Phase one: read, validate and render everything into memory."""
-    cache = cache or FigureCache()
+@dataclass(frozen=True)
+class Options:
+    """How to build, as the command line, `serve` or a test asks."""
+    paths: Paths
+    runtime: Runtime
+    cache: FigureCache
+    live_reload: bool = False  # `serve`: pages reload on change, no service worker
+    pdf: bool = False  # print the print edition as a PDF (seconds of Chromium: the command line's build)
+
+
+@dataclass(frozen=True)
+class Config:
+    """The options and the series' own settings (site.toml, references.bib): every step reads it."""
+    options: Options
+    site: SiteConfig
+    bibliography: Bibliography | None
+    pdf: str | None  # the print edition's PDF, when this build prints one (asked for, and Chromium found)
+
+
+@dataclass
+class Book:
+    """The chapters as far as the steps have taken them: Source, then Computed, then Chapter."""
+    config: Config
+    chapters: list
+
+
+def read_config(options: Options) -> Config:
+    paths = options.paths
     for name in FIGURES:
         check_parts(name, paths.theme)
-    config = load_site_config(paths.content)
-    bibliography = load_bibliography(paths.content)
-    chapters = [gather_chapter(e, cache, bibliography) for e in config.chapters]
-    site = Site(chapters=chapters)
-    wheel_name, wheel = build_wheel(paths.engine)
+    site = load_site_config(paths.content)
+    pdf = print_edition.pdf_name(site.title) if options.pdf and print_edition.chromium() else None
+    return Config(options, site, load_bibliography(paths.content), pdf)
+
+
+def read_chapters(config: Config) -> Book:
+    return Book(config, [read_chapter(entry) for entry in config.site.chapters])
+
+
+def compute_figures(book: Book) -> Book:
+    return Book(book.config, [compute_chapter(source, book.config.options.cache) for source in book.chapters])
+
+
+def render_markdown(book: Book) -> Book:
+    return Book(book.config, [render_chapter(computed, book.config.bibliography) for computed in book.chapters])
+
+
+def _runtime_files(config: Config, site: Site) -> dict:
+    """Pyodide's core and the engine's wheel into `site`; the runtime config pages embed."""
+    wheel_name, wheel = build_wheel(config.options.paths.engine)
     # The engine beside Pyodide's packages (a folder named by its hash, so no cache keeps an old
     # one), registered in the shipped lock by pyodide-build's tooling: the worker loads it by name.
     # Without that tool the lock ships untouched and the worker loads the wheel by its URL.
     wheel_rel = f"{hashlib.sha256(wheel).hexdigest()[:12]}/{wheel_name}"
     site.files[f"pyodide/{wheel_rel}"] = wheel
-    copies = dict(runtime.files)
+    copies = dict(config.options.runtime.files)
     engine_wheel = None
     if lockfile.available():
         site.files["pyodide/pyodide-lock.json"] = lockfile.add_wheel(copies.pop("pyodide/pyodide-lock.json"),
@@ -212,6 +289,15 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
         engine_wheel = wheel_rel
         site.notes.append(lockfile.WITHOUT)
     site.copies.update(copies)
+    return config.options.runtime.config(engine_wheel)
+
+
+def write_pages(book: Book) -> Site:
+    """Every file of the site into memory: the runtime, the theme, the pages (print.html too)."""
+    config, chapters = book.config, book.chapters
+    paths, live_reload, bibliography = config.options.paths, config.options.live_reload, config.bibliography
+    site = Site(chapters=chapters, config=config)
+    runtime_config = _runtime_files(config, site)
     copies, files = _assets(paths.theme, live_reload)
     check_scripts([p for rel, p in sorted(copies.items()) if rel.endswith(".js")], paths.node_modules)
     site.copies.update(copies)
@@ -219,13 +305,12 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
     if any(ch.has_exercises for ch in chapters):
         site.files["assets/js/editor.js"] = editor_bundle(paths.root, paths.node_modules)
     env = environment(paths.theme)
-    runtime_config = runtime.config(engine_wheel)
     cited_in = citing_chapters(chapters)
     site.warnings += uncited_warnings(bibliography, cited_in)
     if not cited_in:
         bibliography = None  # nothing cited: no bibliography page, and no link to one
-    common = {"site": config, "chapters": chapters, "live_reload": live_reload,
-              "runtime_config": embed_json(runtime_config), "bibliography": bibliography}
+    common = {"site": config.site, "chapters": chapters, "live_reload": live_reload,
+              "runtime_config": embed_json(runtime_config), "bibliography": bibliography, "pdf": config.pdf}
     try:
         for ch in chapters:  # the reference list is part of the chapter, for the link check too
             ch.html += env.get_template("_references.html").render(chapter=ch)
@@ -241,18 +326,70 @@ def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, liv
         if bibliography:
             site.files["bibliography.html"] = env.get_template("bibliography.html").render(
                 works=bibliography.sorted(cited_in), cited_in=cited_in, **common).encode()
+        site.files[print_edition.PAGE] = _print_page(env, common, cited_in)
     except jinja2.TemplateError as err:
         raise BuildError(getattr(err, "filename", None) or paths.theme / "templates",
                          getattr(err, "lineno", None), f"template error: {err.message}") from None
     if any("<math" in ch.html for ch in chapters):
         site.files[MATH_FONT] = math_font(characters([ch.html for ch in chapters]))
-    site.files.update(search_index({ch.url: site.files[ch.url] for ch in chapters}, paths.node_modules))
     site.files[".nojekyll"] = b""
     site.files[MARKER] = (json.dumps(runtime_config, indent=2) + "\n").encode()
-    check_links(chapters, set(site.files) | set(site.copies))
-    if not live_reload:  # `serve` rebuilds on every save: a cache in front of it would show stale pages
-        site.files[offline.SW] = offline.service_worker(paths.theme, site.files, site.copies)
     return site
+
+
+def _print_page(env: jinja2.Environment, common: dict, cited_in: dict) -> bytes:
+    """print.html: every chapter, static, on one page; links between the pages become links within it."""
+    chapters = common["chapters"]
+    pages = {ch.url: f"{print_edition.chapter_anchor(ch.entry.number)}-" for ch in chapters}
+    pages["bibliography.html"] = "bibliography-"
+    bodies = [(ch, print_edition.static_chapter(ch.html, ch.entry.number, pages)) for ch in chapters]
+    works = common["bibliography"].sorted(cited_in) if common["bibliography"] else []
+    return env.get_template("print.html").render(print_chapters=bodies, works=works, cited_in=cited_in,
+                                                  **common).encode()
+
+
+def index_search(site: Site) -> Site:
+    """Pagefind's index of the chapters; then every link between the pages is checked."""
+    chapters = site.chapters
+    site.files.update(search_index({ch.url: site.files[ch.url] for ch in chapters}, site.config.options.paths.node_modules))
+    check_links(chapters, set(site.files) | set(site.copies))
+    return site
+
+
+def print_pdf(site: Site) -> Site:
+    """The print edition as a PDF, printed by Chromium, when asked for; without Chromium the build
+    says so and the pages link no PDF."""
+    config = site.config
+    if config.pdf:
+        site.files[config.pdf] = print_edition.print_pdf(site.files, print_edition.CHROMIUM)
+    elif config.options.pdf:
+        site.notes.append(print_edition.WITHOUT)
+    return site
+
+
+def write_offline_manifest(site: Site) -> Site:
+    """sw.js, which precaches every file of this build by its hash but the PDF (a download, not a
+    page: saving the site for offline reading does not fetch it); not for `serve`, whose pages
+    change on every save and would be shown stale from a cache."""
+    options = site.config.options
+    if not options.live_reload:
+        files = {rel: data for rel, data in site.files.items() if rel != site.config.pdf}
+        site.files[offline.SW] = offline.service_worker(options.paths.theme, files, site.copies)
+    return site
+
+
+def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, live_reload: bool = False,
+           pdf: bool = False) -> Site:
+    """Every step but the swap, in order: the whole site in memory, nothing written yet. The
+    figures are computed before the Markdown is rendered, which embeds their data and values."""
+    config = read_config(Options(paths, runtime, cache or FigureCache(), live_reload, pdf))
+    book = read_chapters(config)
+    book = compute_figures(book)
+    book = render_markdown(book)
+    site = write_pages(book)
+    site = index_search(site)
+    site = print_pdf(site)
+    return write_offline_manifest(site)
 
 
 def unused_facts(chapters: list[Chapter], cache: FigureCache) -> list[str]:
@@ -289,7 +426,7 @@ def _check_out(out: Path, root: Path, sources: list[Path]) -> None:
 
 
 def write(site: Site, out: Path, paths: Paths | None = None) -> None:
-    """Phase two: under the output's lock, write a temporary sibling folder, then swap it in whole."""
+    """The swap: under the output's lock, write a temporary sibling folder, then swap it in whole."""
     out = out.resolve()
     if paths is not None:  # before the lock file: a refused folder gets nothing beside it either
         _check_out(out, paths.root.resolve(), [p.resolve() for p in (paths.content, paths.theme, paths.engine)])
@@ -319,8 +456,8 @@ def load_runtime(paths: Paths, pyodide_dist: Path | None) -> Runtime:
 
 
 def build(paths: Paths, out: Path, pyodide_dist: Path | None = None, cache: FigureCache | None = None,
-          live_reload: bool = False) -> Site:
-    site = gather(paths, load_runtime(paths, pyodide_dist), cache, live_reload)
+          live_reload: bool = False, pdf: bool = False) -> Site:
+    site = gather(paths, load_runtime(paths, pyodide_dist), cache, live_reload, pdf)
     write(site, out, paths)
     return site
 

@@ -8,7 +8,8 @@ import pytest
 from .conftest import chapter_pages, serious_violations
 
 PAGES = {**{page: page for page in chapter_pages()}, "index": "index.html", "bibliography": "bibliography.html",
-         "search": "search.html?q=softmax"}  # the search page with results on it
+         "search": "search.html?q=softmax",  # the search page with results on it
+         "print": "print.html"}  # the print edition, read on a screen
 CHAPTERS = chapter_pages()
 
 def _open(new_context, base_url, which: str, **options):
@@ -27,7 +28,7 @@ def _open(new_context, base_url, which: str, **options):
 @pytest.mark.parametrize("width", [375, 1200])
 @pytest.mark.parametrize("which, javascript",
                          [*((c, True) for c in CHAPTERS), *((c, False) for c in CHAPTERS), ("index", True),
-                          ("bibliography", True), ("search", True)])
+                          ("bibliography", True), ("search", True), ("print", False)])
 def test_no_horizontal_overflow(new_context, base_url, which, javascript, width):
     page = _open(new_context, base_url, which, viewport={"width": width, "height": 800},
                  java_script_enabled=javascript)

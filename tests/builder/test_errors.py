@@ -14,7 +14,7 @@ CHAPTER = "04-scores-to-weights.md"
 @pytest.fixture
 def built(content, tmp_path):
     out = tmp_path / "dist"
-    assert cli.main(["--content", str(content), "--out", str(out)]) == 0
+    assert cli.main(["--content", str(content), "--out", str(out), "--no-pdf"]) == 0
     return out
 
 
@@ -47,7 +47,7 @@ def test_bad_chapter_input(case, content, built, capsys):
     block, line, words = CASES[case]
     before = snapshot(built)
     insert_after_title(content / CHAPTER, block)
-    code = cli.main(["--content", str(content), "--out", str(built)])
+    code = cli.main(["--content", str(content), "--out", str(built), "--no-pdf"])
     err = capsys.readouterr().err
     if line is None:
         # Cases whose line depends on how Markdown nests them: they must either fail cleanly
@@ -68,7 +68,7 @@ def test_bad_chapter_input(case, content, built, capsys):
 def test_missing_chapter_file_in_site_toml(content, built, capsys):
     before = snapshot(built)
     (content / "site.toml").write_text((content / "site.toml").read_text() + '\n[[chapters]]\nfile = "99-gone.md"\n')
-    assert cli.main(["--content", str(content), "--out", str(built)]) == 1
+    assert cli.main(["--content", str(content), "--out", str(built), "--no-pdf"]) == 1
     err = capsys.readouterr().err
     line = (content / "site.toml").read_text().splitlines().index('file = "99-gone.md"') + 1
     assert f"site.toml:{line}: chapter file '99-gone.md' not found" in err
@@ -77,14 +77,14 @@ def test_missing_chapter_file_in_site_toml(content, built, capsys):
 
 def test_bad_toml(content, built, capsys):
     (content / "site.toml").write_text('[site]\ntitle = "x\n')
-    assert cli.main(["--content", str(content), "--out", str(built)]) == 1
+    assert cli.main(["--content", str(content), "--out", str(built), "--no-pdf"]) == 1
     assert re.search(r"site\.toml:2: invalid TOML", capsys.readouterr().err)
 
 
 def test_chapter_without_title(content, built, capsys):
     path = content / CHAPTER
     path.write_text(path.read_text().replace("# From scores to weights", "From scores to weights", 1))
-    assert cli.main(["--content", str(content), "--out", str(built)]) == 1
+    assert cli.main(["--content", str(content), "--out", str(built), "--no-pdf"]) == 1
     assert f"{CHAPTER}:1: a chapter must start with a '# Title' heading" in capsys.readouterr().err
 
 
@@ -109,7 +109,7 @@ def test_broken_links(case, content, built, capsys):
     text, words, more = LINK_CASES[case]
     before = snapshot(built)
     insert_after_title(content / CHAPTER, f"\n{text}\n")
-    assert cli.main(["--content", str(content), "--out", str(built)]) == 1
+    assert cli.main(["--content", str(content), "--out", str(built), "--no-pdf"]) == 1
     err = capsys.readouterr().err
     assert f"{CHAPTER}:3: " in err and words in err and more in err, err
     assert snapshot(built) == before
@@ -118,7 +118,7 @@ def test_broken_links(case, content, built, capsys):
 def build_page_with(block, content, built) -> str:
     """Insert `block` after the chapter's title, build (which must succeed), return the page."""
     insert_after_title(content / CHAPTER, block)
-    assert cli.main(["--content", str(content), "--out", str(built)]) == 0
+    assert cli.main(["--content", str(content), "--out", str(built), "--no-pdf"]) == 0
     return (built / CHAPTER.replace(".md", ".html")).read_text()
 
 
@@ -136,7 +136,7 @@ def test_refuses_an_output_folder_it_must_not_replace(where, content, tmp_path, 
     (foreign / "keep.txt").write_text("mine")
     out = {"root": tmp_path, "content": content, "inside-content": content / "site", "foreign": foreign}[where]
     before = snapshot(tmp_path)
-    assert cli.main(["--content", str(content), "--out", str(out)]) == 1
+    assert cli.main(["--content", str(content), "--out", str(out), "--no-pdf"]) == 1
     assert "refusing to" in capsys.readouterr().err
     assert snapshot(tmp_path) == before
 
@@ -144,7 +144,7 @@ def test_refuses_an_output_folder_it_must_not_replace(where, content, tmp_path, 
 def test_a_chapter_that_is_not_utf8(content, built, capsys):
     path = content / CHAPTER
     path.write_bytes(path.read_bytes().replace(b"# From scores to weights", b"# From scores to weights\n\nCaf\xe9", 1))
-    assert cli.main(["--content", str(content), "--out", str(built)]) == 1
+    assert cli.main(["--content", str(content), "--out", str(built), "--no-pdf"]) == 1
     assert f"{CHAPTER}:3: not UTF-8" in capsys.readouterr().err
 
 
