@@ -40,15 +40,14 @@ class Params:
     rate: float = field(LookupConfig.lr, lo=0.001, hi=1.0)  # the step size shown first; one of `rates`
     start: int = field(STEPS, lo=0, hi=STEPS, step=EVERY)  # the step shown first, and where a job starts
 
-
-def _check(p: Params) -> None:
-    if p.rate not in p.rates:
-        raise ParamError("rate", f"option 'rate' must be one of the offered rates "
-                                 f"({', '.join(map(str, p.rates))}), not {p.rate}")
-    if len(set(p.rates)) != len(p.rates):
-        raise ParamError("rates", "option 'rates' must not offer the same step size twice")
-    if p.start % EVERY:
-        raise ParamError("start", f"option 'start' must be a multiple of {EVERY}, not {p.start}")
+    def __post_init__(self):
+        if self.rate not in self.rates:
+            raise ParamError("rate", f"option 'rate' must be one of the offered rates "
+                                     f"({', '.join(map(str, self.rates))}), not {self.rate}")
+        if len(set(self.rates)) != len(self.rates):
+            raise ParamError("rates", "option 'rates' must not offer the same step size twice")
+        if self.start % EVERY:
+            raise ParamError("start", f"option 'start' must be a multiple of {EVERY}, not {self.start}")
 
 
 def trajectory(seed: int, rate: float, start: int = 0):
@@ -105,7 +104,6 @@ def _scale(runs) -> float:
 
 
 def compute(p: Params) -> dict:
-    _check(p)
     runs = [run(p.seed, r) for r in p.rates]
     c = LookupConfig()
     ln4 = math.log(c.n_pairs)
@@ -200,7 +198,6 @@ class TrainJob:
     (at least one step) and returns the run so far as its snapshot."""
 
     def __init__(self, p: Params):
-        _check(p)
         self.steps = trajectory(p.seed, p.rate, p.start)
         self.run = empty_run(p.rate, p.start)
         self.step = p.start

@@ -160,7 +160,7 @@ def test_every_fallback_of_any_label_is_well_formed_svg(labels):
     import xml.etree.ElementTree as etree
 
     from builder.fallbacks import render_svg
-    from engine.figures import compute
+    from engine.figures import compute, parse
 
-    svg = render_svg("softmax-bars", compute("softmax-bars", {"labels": labels}))
+    svg = render_svg("softmax-bars", compute(parse("softmax-bars", {"labels": labels})))
     assert etree.fromstring(svg) is not None

@@ -1,7 +1,7 @@
 """access-chart in the browser: the toggle and the slider show the engine's masks and counts."""
 from __future__ import annotations
 
-from engine.figures import compute
+from engine.figures import compute, parse
 
 from ..conftest import expect
 from .helpers import centre, expect_same_node_focused, mark_element, text_lines
@@ -12,7 +12,7 @@ PAGE = "06-no-peeking-ahead.html"
 def test_toggle_by_keyboard_slider_by_touch(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
     chapter.wait_prerendered()
-    data = compute("access-chart")
+    data = compute(parse("access-chart"))
     n = len(data["words"])
     figure = chapter.figure("access-chart")
     assert chapter.numbers("access-chart") == data["text"]["numbers"] == text_lines(data, n - 1)

@@ -2,7 +2,7 @@
 output line and every cell are the model's text."""
 from __future__ import annotations
 
-from engine.figures import compute
+from engine.figures import compute, parse
 from engine.figures.fmt import fill
 
 from ..conftest import expect
@@ -21,7 +21,7 @@ def _row_centre(figure, data, i):
 def test_rows_by_keyboard_and_mouse_and_the_cells_are_the_models(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE, viewport={"width": 1200, "height": 900})
     chapter.wait_prerendered()
-    data = compute("attention-matrix")
+    data = compute(parse("attention-matrix"))
     figure = chapter.figure("attention-matrix")
     start = data["start"]
     assert chapter.numbers("attention-matrix") == data["text"]["numbers"] == text_lines(data, start)
@@ -50,7 +50,7 @@ def test_rows_by_keyboard_and_mouse_and_the_cells_are_the_models(open_chapter, b
 def test_tap_at_375_scrolls_inside_the_figure_not_the_page(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
     chapter.wait_prerendered()
-    data = compute("attention-matrix")
+    data = compute(parse("attention-matrix"))
     figure = chapter.figure("attention-matrix")
     figure.locator(".am-grid").scroll_into_view_if_needed()
     last = len(data["words"]) - 1

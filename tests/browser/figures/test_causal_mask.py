@@ -2,7 +2,7 @@
 states; the key numbers, the readout and the grid's label are the model's text for the state shown."""
 from __future__ import annotations
 
-from engine.figures import compute
+from engine.figures import compute, parse
 from engine.figures.fmt import fill
 
 from ..conftest import expect
@@ -14,7 +14,7 @@ PAGE = "06-no-peeking-ahead.html"
 def test_keyboard_slider_and_touch_toggle_show_the_engine_states(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
     chapter.wait_prerendered()
-    data = compute("causal-mask")
+    data = compute(parse("causal-mask"))
     n = len(data["words"])
     figure = chapter.figure("causal-mask")
     assert chapter.numbers("causal-mask") == data["text"]["numbers"] == text_lines(data, n - 1)
@@ -49,7 +49,7 @@ def test_keyboard_slider_and_touch_toggle_show_the_engine_states(open_chapter, b
 def test_mouse_moves_the_slider_to_the_first_word(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE)
     chapter.wait_prerendered()
-    data = compute("causal-mask")
+    data = compute(parse("causal-mask"))
     figure = chapter.figure("causal-mask")
     slider = figure.locator('input[type="range"]')
     slider.scroll_into_view_if_needed()

@@ -2,7 +2,7 @@
 model's key numbers; a tapped cell prints the model's value; fits 375 px."""
 from __future__ import annotations
 
-from engine.figures import compute
+from engine.figures import compute, parse
 from engine.figures.fmt import fixed
 
 from ..conftest import expect
@@ -15,7 +15,7 @@ NAME = "circuits"
 def test_views_by_keyboard_mouse_and_touch(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
     chapter.wait_prerendered()
-    data = compute(NAME)
+    data = compute(parse(NAME))
     figure = chapter.figure(NAME)
     start = data["start"]
     assert chapter.numbers(NAME) == text_lines(data, start)

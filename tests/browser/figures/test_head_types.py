@@ -2,7 +2,7 @@
 model's precomputed state for (head, token); leading spaces are visible marks; masked tokens are empty."""
 from __future__ import annotations
 
-from engine.figures import compute
+from engine.figures import compute, parse
 
 from ..conftest import expect
 from .helpers import centre, text_lines
@@ -18,7 +18,7 @@ def _state(data, head: str, row: int) -> int:
 def test_heads_and_tokens_by_keyboard_and_mouse(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE)
     chapter.wait_prerendered()
-    data = compute(NAME)
+    data = compute(parse(NAME))
     figure = chapter.figure(NAME)
     assert chapter.numbers(NAME) == data["text"]["numbers"] == text_lines(data, _state(data, "induction", 8))
     chips = figure.locator(".ht-chip")
@@ -61,7 +61,7 @@ def test_heads_and_tokens_by_keyboard_and_mouse(open_chapter, base_url):
 def test_tap_a_token_at_375px(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
     chapter.wait_prerendered()
-    data = compute(NAME)
+    data = compute(parse(NAME))
     figure = chapter.figure(NAME)
     chip = figure.locator(".ht-chip").nth(10)
     chip.scroll_into_view_if_needed()

@@ -2,7 +2,7 @@
 the model's precomputed state for (ablation, edit), one word changed at a time; fits 375 px."""
 from __future__ import annotations
 
-from engine.figures import compute
+from engine.figures import compute, parse
 
 from ..conftest import expect
 from .helpers import centre, text_lines
@@ -20,7 +20,7 @@ def _state(data, ablation: str, position: int = -1, word: str | None = None) -> 
 def test_ablate_and_swap_by_keyboard_and_mouse(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE)
     chapter.wait_prerendered()
-    data = compute(NAME)
+    data = compute(parse(NAME))
     figure = chapter.figure(NAME)
     assert chapter.numbers(NAME) == text_lines(data, _state(data, "none"))
     n = len(data["words"])
@@ -60,7 +60,7 @@ def test_ablate_and_swap_by_keyboard_and_mouse(open_chapter, base_url):
 def test_tap_at_375px_fits(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
     chapter.wait_prerendered()
-    data = compute(NAME)
+    data = compute(parse(NAME))
     figure = chapter.figure(NAME)
     radio = figure.locator("input[type=radio]").nth(2)
     radio.scroll_into_view_if_needed()

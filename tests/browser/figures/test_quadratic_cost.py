@@ -2,7 +2,7 @@
 step through the model's lengths; the key numbers, readout and grid label are the model's text."""
 from __future__ import annotations
 
-from engine.figures import compute
+from engine.figures import compute, parse
 
 from ..conftest import expect
 from .helpers import expect_same_node_focused, mark_element, mouse_drag, text_lines
@@ -13,7 +13,7 @@ PAGE = "11-the-price-of-looking-everywhere.html"
 def test_keyboard_mouse_and_touch_change_the_length(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
     chapter.wait_prerendered()
-    data = compute("quadratic-cost")
+    data = compute(parse("quadratic-cost"))
     rows, start = data["rows"], data["start"]
     figure = chapter.figure("quadratic-cost")
     assert chapter.numbers("quadratic-cost") == data["text"]["numbers"] == text_lines(data, start)

@@ -3,7 +3,7 @@ precomputed state for (stage, word); the columns stack only the stages reached; 
 the model's probabilities."""
 from __future__ import annotations
 
-from engine.figures import compute
+from engine.figures import compute, parse
 
 from ..conftest import expect
 from .helpers import centre, text_lines
@@ -19,7 +19,7 @@ def _state(data, stage: int, word: int) -> int:
 def test_stages_and_words_by_keyboard_and_mouse(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE)
     chapter.wait_prerendered()
-    data = compute(NAME)
+    data = compute(parse(NAME))
     figure = chapter.figure(NAME)
     last = len(data["tokens"]) - 1
     assert chapter.numbers(NAME) == data["text"]["numbers"] == text_lines(data, _state(data, 0, last))
@@ -71,7 +71,7 @@ def test_stages_and_words_by_keyboard_and_mouse(open_chapter, base_url):
 def test_tap_at_375px(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
     chapter.wait_prerendered()
-    data = compute(NAME)
+    data = compute(parse(NAME))
     figure = chapter.figure(NAME)
     nxt = figure.locator(".rs-next")
     nxt.scroll_into_view_if_needed()

@@ -2,7 +2,7 @@
 bars' labels and the key numbers are the model's text for that position; it fits 375 px."""
 from __future__ import annotations
 
-from engine.figures import compute
+from engine.figures import compute, parse
 
 from ..conftest import expect
 from .helpers import centre, expect_same_node_focused, mark_element, text_lines
@@ -21,7 +21,7 @@ def _check(chapter, figure, data, pos):
 def test_pick_a_position_by_keys_click_and_tap(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
     chapter.wait_prerendered()
-    data = compute("sinusoids")
+    data = compute(parse("sinusoids"))
     figure = chapter.figure("sinusoids")
     start = data["position"]
     assert chapter.numbers("sinusoids") == data["text"]["numbers"] == text_lines(data, start)

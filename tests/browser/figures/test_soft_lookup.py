@@ -2,7 +2,7 @@
 answer hover, tap and focus."""
 from __future__ import annotations
 
-from engine.figures import compute
+from engine.figures import compute, parse
 from engine.figures.fmt import fill
 
 from ..conftest import expect
@@ -16,7 +16,7 @@ def _weights_shown(figure) -> list[str]:
 
 
 def test_modes_and_scores_match_the_engine(open_chapter, base_url):
-    data = compute("soft-lookup")
+    data = compute(parse("soft-lookup"))
     chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
     chapter.wait_prerendered()
     figure = chapter.figure("soft-lookup")
@@ -58,7 +58,7 @@ def test_modes_and_scores_match_the_engine(open_chapter, base_url):
 
 
 def test_each_key_tells_its_score_on_hover_tap_and_focus(open_chapter, base_url):
-    data = compute("soft-lookup")
+    data = compute(parse("soft-lookup"))
     scores = {e["key"]: e["score"] for e in data["entries"]}
     soft = {e["key"]: e["soft"] for e in data["entries"]}
     chapter = open_chapter(base_url + PAGE, has_touch=True)

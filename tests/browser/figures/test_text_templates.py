@@ -3,7 +3,7 @@
 refuses the other refuses too."""
 from __future__ import annotations
 
-from engine.figures import compute, module
+from engine.figures import compute, module, parse
 from engine.figures.fmt import fill_all
 
 PAGE = "04-scores-to-weights.html"  # any page: the test imports text.js from the built site
@@ -37,25 +37,25 @@ def _figure_cases():
                           ("query-matrix", None), ("query-matrix", {"copy_stops": 41, "strength_stops": 41,
                                                                      "max_strength": 20}),
                           ("word-map", None), ("word-map", {"nearest": 5})):
-        data = compute(name, options)
+        data = compute(parse(name, options))
         scope = module(name).scope
         n = STATES[name](data)
         for i in sorted({0, 1, n // 3, n // 2, n - 1, *range(7, n, max(1, n // 40))}):
             cases.append((data["text"]["templates"], scope(data, i)))
         for template in data["text"].get("parts", {}).values():
             cases.append(([template], {"v": -0.004, "word": "cat", **scope(data, n - 1)}))
-    data = compute("colour-tokens", {"positions": True})  # every number it prints goes through its parts
+    data = compute(parse("colour-tokens", {"positions": True}))  # every number it prints goes through its parts
     parts = data["text"]["parts"]
     case = data["sequences"][0]["cases"][1][1][1]
     numbers = [x for head in case["heads"] for key in ("raw", "exps", "shares", "scaled") for row in head[key]
                for x in row if x is not None] + [x for row in case["inputs"] + case["out"] for x in row]
     for x in numbers:
         cases.append(([parts["whole"] if float(x).is_integer() else parts["number"]], {"v": x}))
-    data = compute("winograd-head")
+    data = compute(parse("winograd-head"))
     for row in data["modes"]["tired"]["vectors"]:
         cases += [([data["text"]["parts"]["cell"]], {"v": x}) for x in row]
     cases += _label_cases()
-    data = compute("dot-product")
+    data = compute(parse("dot-product"))
     points = len(data["points"])
     for i, j in ((0, 1), (5, 5), (points - 1, 3), (17, 30)):
         cases.append((data["text"]["templates"], module("dot-product").slots(data, i, j)))
@@ -65,20 +65,20 @@ def _figure_cases():
 def _label_cases():
     """The parts the bar figures label their bars and sliders by, each filled with every number it labels."""
     cases = []
-    data = compute("soft-lookup")
+    data = compute(parse("soft-lookup"))
     for mode in data["modes"]:
         cases += [([data["text"]["parts"][mode]], {"v": e[mode]}) for e in data["entries"]]
     for options in (None, {"scores": [10, -10, 0.5, -0.5, 2.5]}):
-        data = compute("softmax-bars", options and {**options, "labels": list("abcde")})
+        data = compute(parse("softmax-bars", options and {**options, "labels": list("abcde")}))
         parts = data["text"]["parts"]
         cases += [([parts["score"]], {"v": s}) for s in data["scores"]]
         cases += [([parts["weight"]], {"v": w}) for w in data["weights"]]
-    data = compute("softmax-temperature")
+    data = compute(parse("softmax-temperature"))
     parts = data["text"]["parts"]
     cases += [([parts["score"]], {"v": s}) for s in data["scores"]]
     cases += [([parts["temperature"], parts["readout"]], {"v": t}) for t in data["temperatures"]]
     cases += [([parts["weight"]], {"v": w}) for row in data["weights"][::7] for w in row]
-    data = compute("word-neighbours")
+    data = compute(parse("word-neighbours"))
     cases += [([data["text"]["parts"]["similarity"]], {"v": s}) for row in data["rankings"][::3] for _, s in row]
     return cases
 

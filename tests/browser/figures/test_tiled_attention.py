@@ -2,7 +2,7 @@
 the engine's tiles; the framed tile, its rows' running max and sum, and the key numbers follow the model."""
 from __future__ import annotations
 
-from engine.figures import compute
+from engine.figures import compute, parse
 
 from ..conftest import expect
 from .helpers import centre, expect_same_node_focused, mark_element, text_lines
@@ -13,7 +13,7 @@ PAGE = "11-the-price-of-looking-everywhere.html"
 def test_stepping_through_the_tiles(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
     chapter.wait_prerendered()
-    data = compute("tiled-attention")
+    data = compute(parse("tiled-attention"))
     steps = data["steps"]
     figure = chapter.figure("tiled-attention")
     assert chapter.numbers("tiled-attention") == data["text"]["numbers"] == text_lines(data, 0)

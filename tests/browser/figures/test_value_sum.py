@@ -2,7 +2,7 @@
 weight first, and every number shown is the model's (its text, or its templates filled from its data)."""
 from __future__ import annotations
 
-from engine.figures import compute
+from engine.figures import compute, parse
 from engine.figures.fmt import fill
 
 from ..conftest import expect
@@ -19,7 +19,7 @@ def _pair(data, p):
 def test_toggle_and_slider_by_keyboard(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE, viewport={"width": 1200, "height": 900})
     chapter.wait_prerendered()
-    data = compute("value-sum")
+    data = compute(parse("value-sum"))
     figure = chapter.figure("value-sum")
     assert chapter.numbers("value-sum") == data["text"]["numbers"] == text_lines(data, 0)
     tired = data["modes"]["tired"]
@@ -54,7 +54,7 @@ def test_toggle_and_slider_by_keyboard(open_chapter, base_url):
 def test_touch_and_mouse_at_375_without_overflow(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
     chapter.wait_prerendered()
-    data = compute("value-sum")
+    data = compute(parse("value-sum"))
     figure = chapter.figure("value-sum")
     wide = figure.locator('button[data-word="wide"]')
     wide.scroll_into_view_if_needed()

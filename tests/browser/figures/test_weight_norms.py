@@ -2,7 +2,7 @@
 precomputed state for (head, row); bar labels are the model's numbers; fits 375 px."""
 from __future__ import annotations
 
-from engine.figures import compute
+from engine.figures import compute, parse
 
 from ..conftest import expect
 from .helpers import centre, text_lines
@@ -14,7 +14,7 @@ NAME = "weight-norms"
 def test_heads_and_rows_by_keyboard_mouse_and_touch(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
     chapter.wait_prerendered()
-    data = compute(NAME)
+    data = compute(parse(NAME))
     n = len(data["words"])
     figure = chapter.figure(NAME)
     h, i = data["start"]["head"], data["start"]["row"]

@@ -2,7 +2,7 @@
 plot's label are the model's text for the ending shown."""
 from __future__ import annotations
 
-from engine.figures import compute
+from engine.figures import compute, parse
 
 from ..conftest import expect
 from .helpers import centre, expect_same_node_focused, mark_element, text_lines
@@ -13,7 +13,7 @@ PAGE = "01-why-attention.html"
 def test_toggle_by_keyboard_and_touch_shows_the_engine_weights(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
     chapter.wait_prerendered()
-    data = compute("winograd-head")
+    data = compute(parse("winograd-head"))
     figure = chapter.figure("winograd-head")
     tired_state, wide_state = data["last_words"].index("tired"), data["last_words"].index("wide")
     assert chapter.numbers("winograd-head") == data["text"]["numbers"] == text_lines(data, tired_state)
@@ -44,7 +44,7 @@ def test_toggle_by_keyboard_and_touch_shows_the_engine_weights(open_chapter, bas
 def test_table_shows_the_six_numbers_of_each_word(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE)
     chapter.wait_prerendered()
-    data = compute("winograd-head")
+    data = compute(parse("winograd-head"))
     figure = chapter.figure("winograd-head")
     figure.locator(".figure-view summary").click()  # the view's own, not the Numbers disclosure
     rows = figure.locator("tbody tr")

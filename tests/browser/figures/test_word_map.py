@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from engine.figures import compute
+from engine.figures import compute, parse
 from engine.tasks.corpus import word_space
 
 from ..conftest import expect
@@ -36,7 +36,7 @@ def _assert_engine_agrees(chapter, data):
 def test_probe_by_keyboard_touch_and_mouse(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 900})
     chapter.wait_prerendered()
-    data = compute("word-map")
+    data = compute(parse("word-map"))
     figure = chapter.figure("word-map")
     columns = len(data["grid"]["xs"])
     assert chapter.numbers("word-map") == data["text"]["numbers"]

@@ -2,7 +2,7 @@
 the model's text for that word."""
 from __future__ import annotations
 
-from engine.figures import compute
+from engine.figures import compute, parse
 from engine.figures.fmt import fill
 
 from ..conftest import expect
@@ -14,7 +14,7 @@ PAGE = "02-words-as-points.html"
 def test_pick_words_with_keys_mouse_and_touch(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
     chapter.wait_prerendered()
-    data = compute("word-neighbours")
+    data = compute(parse("word-neighbours"))
     words = data["words"]
     figure = chapter.figure("word-neighbours")
     assert chapter.numbers("word-neighbours") == data["text"]["numbers"] == text_lines(data, data["start"])

@@ -2,7 +2,7 @@
 engine's two settings; the tables show the model's weights and outputs, and fit 375 px."""
 from __future__ import annotations
 
-from engine.figures import compute
+from engine.figures import compute, parse
 from engine.figures.fmt import fill
 
 from ..conftest import expect
@@ -28,7 +28,7 @@ def _shown(figure, data, setting):
 def test_toggle_positions_by_keyboard_mouse_and_touch(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 800})
     chapter.wait_prerendered()
-    data = compute("word-order")
+    data = compute(parse("word-order"))
     figure = chapter.figure("word-order")
     off, on = data["settings"].index("off"), data["settings"].index("on")
     assert chapter.numbers("word-order") == data["text"]["numbers"] == text_lines(data, off)
