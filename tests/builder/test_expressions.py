@@ -72,8 +72,8 @@ def test_widths_within_the_bound_still_format():
                                           (-1, "not in range")])
 def test_the_c_format_never_writes_what_no_page_can_hold(value, words):
     with pytest.raises(ExpressionError, match=words.replace("+", r"\+")):
-        evaluate("softmax-bars.x :c", lambda name, params: {"x": value})
+        evaluate("softmax-bars.x :c", lambda params: {"x": value})
 
 
 def test_the_c_format_writes_text_escaped():
-    assert [evaluate("softmax-bars.x :c", lambda name, params: {"x": ord(c)}) for c in "<$["] == ["&lt;", "&#36;", "&#91;"]
+    assert [evaluate("softmax-bars.x :c", lambda params: {"x": ord(c)}) for c in "<$["] == ["&lt;", "&#36;", "&#91;"]
