@@ -104,7 +104,7 @@ def test_every_format_code_writes_text_or_fails_cleanly(value, fmt):
     from builder.expressions import ExpressionError, evaluate
 
     try:
-        out = evaluate(f"softmax-bars.x {fmt}", lambda name, params: {"x": value})
+        out = evaluate(f"softmax-bars.x {fmt}", lambda params: {"x": value})
     except ExpressionError:
         return
     out.encode("utf-8")
