@@ -52,10 +52,10 @@ def time_numpy(seed: int, config: InductionConfig, repeats: int) -> dict:
 def time_job(seed: int) -> dict:
     """The figure's Train job as the worker runs it: 50 ms slices, a snapshot of the heads and scores after
     each, and the whole figure (every checkpoint scored) at the end."""
-    from engine.figures import FigureJob
+    from engine.figures import FigureJob, parse
 
     t0 = time.perf_counter()
-    job, slices = FigureJob("induction-forms", "train", {"seed": seed}), 1
+    job, slices = FigureJob(parse("induction-forms", {"seed": seed}), "train"), 1
     while not job.advance(0.05)["done"]:
         slices += 1
     return {"seconds": round(time.perf_counter() - t0, 3), "slices": slices}
@@ -66,14 +66,14 @@ READER_SEQUENCES = ("KCFNAHKCF", "PANCAKEPANCAKE", "ABACADABAC")  # what a reade
 
 def time_requests(repeats: int = 20) -> dict:
     """your-sequence's requests as the worker answers them: the first trains seed 0's model (cached after)."""
-    from engine.figures import compute
+    from engine.figures import compute, parse
 
     t0 = time.perf_counter()
-    compute("your-sequence", {"sequence": READER_SEQUENCES[0]})
+    compute(parse("your-sequence", {"sequence": READER_SEQUENCES[0]}))
     first = time.perf_counter() - t0
     t0 = time.perf_counter()
     for i in range(repeats):
-        compute("your-sequence", {"sequence": READER_SEQUENCES[i % len(READER_SEQUENCES)]})
+        compute(parse("your-sequence", {"sequence": READER_SEQUENCES[i % len(READER_SEQUENCES)]}))
     return {"first_seconds": round(first, 3), "warm_ms": round(1000 * (time.perf_counter() - t0) / repeats, 2)}
 
 
@@ -143,19 +143,19 @@ for _ in range({repeats}):
     run = finish()
     out.append(dict(seconds=t1 - t0, cpu_seconds=c1 - c0, scoring_seconds=time.perf_counter() - t1,
                     phase_change_step=run.phase_change_step(), final_loss=run.losses[-1]))
-from engine.figures import FigureJob
+from engine.figures import FigureJob, parse
 t0, c0 = time.perf_counter(), cpu()
-job, slices = FigureJob("induction-forms", "train", {{"seed": {seed}}}), 1
+job, slices = FigureJob(parse("induction-forms", {{"seed": {seed}}}), "train"), 1
 while not job.advance(0.05)["done"]:
     slices += 1
 out.append(dict(job_seconds=time.perf_counter() - t0, job_cpu_seconds=cpu() - c0, job_slices=slices))
-from engine.figures import compute
+from engine.figures import compute, parse
 t0 = time.perf_counter()
-compute("your-sequence", {{"sequence": "{reader[0]}"}})
+compute(parse("your-sequence", {{"sequence": "{reader[0]}"}}))
 first = time.perf_counter() - t0
 t0 = time.perf_counter()
 for i in range(20):
-    compute("your-sequence", {{"sequence": {reader}[i % {n_reader}]}})
+    compute(parse("your-sequence", {{"sequence": {reader}[i % {n_reader}]}}))
 out.append(dict(request_first_seconds=first, request_warm_ms=1000 * (time.perf_counter() - t0) / 20))
 print("RESULT " + json.dumps(out))
 """

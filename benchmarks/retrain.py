@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine import bench  # noqa: E402
-from engine.figures import FigureJob  # noqa: E402
+from engine.figures import FigureJob, parse  # noqa: E402
 from engine.tasks.grammar import GrammarConfig, train_grammar_model  # noqa: E402
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -40,7 +40,7 @@ PAGE = "# Retrain\n\n/// figure | two-heads\n\nThe trained model.\n///\n"
 def job_seconds(seed: int) -> dict:
     """One Retrain job on CPython, sliced as the worker slices it."""
     t0 = time.perf_counter()
-    job = FigureJob("two-heads", "retrain", {"seed": seed})
+    job = FigureJob(parse("two-heads", {"seed": seed}), "retrain")
     slices = 0
     while not job.advance(0.05)["done"]:
         slices += 1

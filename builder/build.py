@@ -21,12 +21,11 @@ from pathlib import Path
 
 import jinja2
 
-from engine.figures import FIGURES, ParamError
+from engine.figures import FIGURES, parse
 
 from . import offline, palette, print_edition, swap
 from .favicon import PATH as FAVICON, favicon_svg
 from .directives import DIRECTIVES, NAMES, exercise, quiz
-from .directives.figure import param_error
 from .errors import BuildError, clip, describe, display_path, read_source
 from .expressions import RE_EXPR, ExpressionError, evaluate
 from .figures import FigureCache, RenderedFigure, check_parts, embed_json, model_file, render_figure
@@ -177,10 +176,8 @@ def compute_chapter(source: Source, cache: FigureCache) -> Computed:
             raise _code_error(path, use.line, m.group("name") if m else "?", err) from err
     figures = []
     for i, use in enumerate((u for u in scanned.directives if u.name == "figure"), 1):
-        try:  # options that pass the type checks can still fail the model's own (labels vs scores)
+        try:  # its options were parsed into valid Params by figure.validate
             figures.append(render_figure(cache, use, entry.number, i, path.stem))
-        except ParamError as err:
-            raise param_error(err, use, path) from None
         except BuildError:
             raise
         except Exception as err:  # its model, text or fallback failed
@@ -399,13 +396,13 @@ def unused_facts(chapters: list[Chapter], cache: FigureCache) -> list[str]:
     for ch in chapters:
         for use in ch.source.directives:
             if use.name == "figure":  # every figure on a page, quoted or not
-                seen.setdefault(use.argument, set()).update(cache.lookup(use.argument, use.options)["facts"])
+                seen.setdefault(use.argument, set()).update(cache.lookup(use.params)["facts"])
         for use in ch.source.expressions:
             m = RE_EXPR.match(use.source.strip())
             if not m:
                 continue
             name, keys = m.group("name"), m.group("path").split(".")[1:]
-            seen.setdefault(name, set()).update(cache.lookup(name, None)["facts"])
+            seen.setdefault(name, set()).update(cache.lookup(parse(name))["facts"])
             if len(keys) > 1 and keys[0] == "facts":
                 used.add((name, keys[1]))
     return [f"{display_path(model_file(name))}: warning: fact '{key}' is quoted by no chapter"

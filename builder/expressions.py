@@ -11,7 +11,7 @@ import re
 
 import yaml
 
-from engine.figures import FIGURES, ParamError
+from engine.figures import FIGURES, ParamError, parse
 from . import yaml_options
 from .errors import clip
 
@@ -42,8 +42,8 @@ def _check_format(fmt: str) -> None:
                               f"(at most {MAX_FORMAT_NUMBER})")
 
 
-def evaluate(source: str, compute) -> str:
-    """Evaluate one expression with `compute(name, params) -> dict` and format the value."""
+def evaluate(source: str, lookup) -> str:
+    """Evaluate one expression with `lookup(params) -> dict` (the figure's data and facts) and format the value."""
     m = RE_EXPR.match(source.strip())
     if not m:
         raise ExpressionError(
@@ -66,7 +66,7 @@ def evaluate(source: str, compute) -> str:
     fmt = (m.group("fmt") or "").strip()
     _check_format(fmt)
     try:
-        value = compute(name, params)
+        value = lookup(parse(name, params))
     except ParamError as err:
         raise ExpressionError(f"inline expression '{name}': {clip(err, 160)}") from None
     walked = name

@@ -7,7 +7,6 @@ from html import escape
 from pathlib import Path
 
 from engine import figures as models
-from engine.figures.params import validate
 from . import fallbacks
 from .errors import BuildError
 
@@ -50,8 +49,9 @@ def check_parts(name: str, theme: Path) -> None:
                                          f"theme/figures/<name>.js (see README, 'Writing a figure')")
 
 
-def _check_output(name: str, data: dict) -> None:
+def _check_output(data: dict) -> None:
     """The model's output must be JSON (finite numbers) and carry the text the page shows."""
+    name = data["figure"]
     model = model_file(name)
     try:
         json.dumps(data, allow_nan=False)
@@ -65,39 +65,33 @@ def _check_output(name: str, data: dict) -> None:
 
 
 class FigureCache:
-    """Model outputs, prose facts and fallback SVGs by (name, params); shared across rebuilds in `serve`."""
+    """Model outputs, prose facts and fallback SVGs by Params (a frozen dataclass, hashable, and of
+    its figure's own class); shared across rebuilds in `serve`."""
 
     def __init__(self):
         self._data: dict = {}
         self._facts: dict = {}
         self._svg: dict[str, bytes] = {}
 
-    @staticmethod
-    def _key(name: str, raw_params: dict | None) -> tuple:
-        """(name, validated Params): the frozen dataclass is hashable (ParamError for bad options)."""
-        return name, validate(models.module(name).Params, raw_params)
+    def data(self, params) -> dict:
+        """What the page embeds and the view draws."""
+        if params not in self._data:
+            data = models.compute(params)
+            _check_output(data)
+            self._data[params] = data
+        return self._data[params]
 
-    def data(self, name: str, raw_params: dict | None, key: tuple | None = None) -> dict:
-        """What the page embeds and the view draws (ParamError for bad options)."""
-        key = key or self._key(name, raw_params)
-        if key not in self._data:
-            data = models.compute(name, raw_params)
-            _check_output(name, data)
-            self._data[key] = data
-        return self._data[key]
-
-    def lookup(self, name: str, raw_params: dict | None) -> dict:
+    def lookup(self, params) -> dict:
         """What an inline expression may read: the figure's data and its build-time facts."""
-        key = self._key(name, raw_params)
-        data = self.data(name, raw_params, key)
-        if key not in self._facts:
-            self._facts[key] = models.facts(name, raw_params, data)
-        return {**data, "facts": self._facts[key]}
+        data = self.data(params)
+        if params not in self._facts:
+            self._facts[params] = models.facts(params, data)
+        return {**data, "facts": self._facts[params]}
 
-    def svg(self, name: str, data: dict) -> bytes:
+    def svg(self, data: dict) -> bytes:
         key = json.dumps(data, sort_keys=True)
         if key not in self._svg:
-            self._svg[key] = fallbacks.render_svg(name, data)
+            self._svg[key] = fallbacks.render_svg(data["figure"], data)
         return self._svg[key]
 
 
@@ -113,7 +107,7 @@ def embed_json(data) -> str:
 
 
 def render_figure(cache: FigureCache, use, chapter_number: int, index: int, page_slug: str) -> RenderedFigure:
-    data = cache.data(use.argument, use.options)
+    data = cache.data(use.params)
     text = data["text"]
     svg_path = f"figures/{page_slug}-{index}.svg"
     numbers = "".join(f"<li>{escape(n)}</li>" for n in text["numbers"])
@@ -129,9 +123,9 @@ def render_figure(cache: FigureCache, use, chapter_number: int, index: int, page
     label = f"Figure {chapter_number}.{index}"
     attributes = {"class": "figure", "id": f"figure-{chapter_number}-{index}",
                   "data-figure": use.argument, "data-state": "static"}
-    if models.is_live(use.argument, use.options):
+    if models.is_live(use.params):
         attributes["data-live"] = ""  # its view can ask the worker: the page loads Python (figures.js)
     # A fallback that cannot draw these options raises: the builder names the chapter's line and
     # the line of our code that failed (build.py's _code_error), as for a model that raises.
-    svg = cache.svg(use.argument, data)
+    svg = cache.svg(data)
     return RenderedFigure(use.argument, use.line, label, attributes, body, svg_path, svg)

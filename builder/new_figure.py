@@ -219,11 +219,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.figures import ParamError, compute
+from engine.figures import ParamError, compute, parse
 
 
 def test_every_stop_is_the_softmax_of_the_sharpened_scores():
-    data = compute("__NAME__")
+    data = compute(parse("__NAME__"))
     scores = np.array(data["scores"])
     for s, w in zip(data["sharpnesses"], data["weights"]):
         e = np.exp(s * scores - (s * scores).max())
@@ -232,7 +232,7 @@ def test_every_stop_is_the_softmax_of_the_sharpened_scores():
 
 
 def test_the_opening_stop_is_the_option_and_its_numbers_are_listed():
-    data = compute("__NAME__", {"sharpness": 2.0})
+    data = compute(parse("__NAME__", {"sharpness": 2.0}))
     i = data["start"]
     assert data["sharpnesses"][i] == 2.0
     assert data["text"]["numbers"] == data["text"]["states"][i]["numbers"] + data["text"]["fixed"]
@@ -242,13 +242,13 @@ def test_the_opening_stop_is_the_option_and_its_numbers_are_listed():
 
 def test_a_sharpness_out_of_range_is_refused():
     with pytest.raises(ParamError, match="'sharpness' must lie between"):
-        compute("__NAME__", {"sharpness": 9})
+        parse("__NAME__", {"sharpness": 9})
 ''',
     "tests/browser/figures/test_{mod}.py": '''"""__NAME__ in the browser: the slider steps by keyboard and by touch, the numbers and bar labels are
 the model's, and it fits a 375 px screen."""
 from __future__ import annotations
 
-from engine.figures import compute
+from engine.figures import compute, parse
 
 from ..conftest import expect
 from .helpers import text_lines
@@ -260,7 +260,7 @@ PAGE = f"# A page\\n\\n/// figure | {NAME}\\n\\nA caption.\\n///\\n"
 def test_slider_by_keyboard_and_touch_at_375_px(open_chapter, scratch_page):
     chapter = open_chapter(scratch_page(PAGE), has_touch=True, viewport={"width": 375, "height": 800})
     chapter.wait_prerendered()
-    data = compute(NAME)
+    data = compute(parse(NAME))
     figure = chapter.figure(NAME)
     start = data["start"]
     assert chapter.numbers(NAME) == text_lines(data, start)

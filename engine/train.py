@@ -1,4 +1,4 @@
-"""Losses, optimisers and a seeded training loop with checkpoints and a progress callback.
+"""Losses, optimisers and the one training loop: seeded, stepped one update at a time, with checkpoints.
 
 Parameters live in one flat float64 buffer with named views into it, so an optimiser
 updates every weight with a handful of vector operations per step.
@@ -132,31 +132,20 @@ class SGD:
 
 # ---- the loop ----------------------------------------------------------------------
 
-class TrainingCancelled(Exception):
-    """Raise from a progress callback to stop training; the run keeps what it has so far."""
-
-
-@dataclass(frozen=True)
-class Progress:
-    step: int     # steps done so far, 1-based
-    steps: int    # steps planned
-    loss: float   # loss of the batch of this step, before the update
-
-
 @dataclass
 class TrainResult:
     losses: list = field(default_factory=list)       # one float per step done
     checkpoints: list = field(default_factory=list)  # dicts name -> array copy
     checkpoint_steps: list = field(default_factory=list)  # step count of each checkpoint
     params: dict = field(default_factory=dict)       # the weights after the last step done
-    cancelled: bool = False
 
 
 class Training:
     """A run advanced one step at a time, so a caller can stop between steps: the browser's
     worker interleaves slices of steps with its messages (a cancel, another figure's request).
 
-    ``loss_and_grads(views, step) -> (loss, grads)`` must be seeded by step; grads is a dict
+    ``loss_and_grads(views, step) -> (loss, grads)`` must give the same numbers for the same step
+    (seeded by step, or drawing from a seeded generator in step order); grads is a dict
     like params, or already one flat vector in params' order (no copy needed). ``params`` is a
     dict of arrays (copied into one ``dtype`` buffer, never modified); ``optimizer.step(flat,
     grad)`` updates that buffer in place. Checkpoints are taken at the start and every
@@ -184,37 +173,37 @@ class Training:
         self.result.checkpoints.append({n: self.views[n].copy() for n in self.names})
         self.result.checkpoint_steps.append(step)
 
-    def step(self) -> Progress:
-        """One update; the loss is the batch's before it."""
+    def step(self) -> None:
+        """One update; its loss (the batch's, before the update) joins result.losses."""
         step = self.done_steps
         loss, grads = self.loss_and_grads(self.views, step)
         self.optimizer.step(self.flat, grads if isinstance(grads, np.ndarray) else flatten(grads, self.names))
         self.result.losses.append(loss)
         if self.checkpoint_every and (step + 1) % self.checkpoint_every == 0:
             self._save(step + 1)
-        return Progress(step + 1, self.steps, loss)
 
-    def run(self, callback=None) -> TrainResult:
-        """Step to the end; ``callback(Progress)`` runs after each step, and returning False or
-        raising TrainingCancelled stops the run early (the result keeps what was done)."""
+    def run(self) -> TrainResult:
+        """Step to the end (the build's runs; the browser's worker steps a run in slices instead)."""
         while not self.done:
-            progress = self.step()
-            if callback is not None:
-                try:
-                    keep_going = callback(progress)
-                except TrainingCancelled:
-                    keep_going = False
-                if keep_going is False:
-                    break
+            self.step()
         return self.finish()
 
     def finish(self) -> TrainResult:
-        """The result so far: the weights after the last step done, cancelled if steps remain."""
+        """The result so far, with the weights after the last step done."""
         self.result.params = {n: self.views[n].copy() for n in self.names}
-        self.result.cancelled = not self.done
         return self.result
 
 
-def train(loss_and_grads, params, optimizer, steps, checkpoint_every=0, callback=None, dtype=np.float64):
-    """Run a whole `Training` (see `Training.run` for the callback)."""
-    return Training(loss_and_grads, params, optimizer, steps, checkpoint_every, dtype).run(callback)
+def adam_training(loss_and_grads, params, lr, steps, checkpoint_every=0, dtype=np.float64) -> Training:
+    """A `Training` of every weight in `params` with Adam at step size `lr`: how chapters 9 and 13's
+    models learn, whether the build trains them to the end or the browser's Retrain in slices."""
+    dtype = np.dtype(dtype)
+    optimizer = Adam(sum(np.size(p) for p in params.values()), AdamConfig(lr=lr), dtype)
+    return Training(loss_and_grads, params, optimizer, steps, checkpoint_every, dtype)
+
+
+def to_the_end(run):
+    """A run `(training, finish)` stepped to its last step: what its finish() makes of the result."""
+    training, finish = run
+    training.run()
+    return finish()

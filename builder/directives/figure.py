@@ -13,7 +13,7 @@ import xml.etree.ElementTree as etree
 
 from pymdownx.blocks.block import Block as _Block, type_any
 
-from engine.figures import FIGURES, ParamError, module, validate as validate_params
+from engine.figures import FIGURES, ParamError, module, parse
 from ..errors import BuildError, clip
 from .common import take
 
@@ -22,18 +22,17 @@ RE_OPTION_SLIP = re.compile(r"^[ ]*([A-Za-z_][\w-]*)[ ]*:(?:[ ]|$)")  # `tempera
 
 
 def validate(use, path):
-    """Check the figure name and its options against the figure model's Params."""
+    """Check the figure name and parse its options into the model's Params, once: `use.params`."""
     if not use.argument:
         raise BuildError(path, use.line, f"figure directive needs a name: '/// figure | name' (known: {', '.join(FIGURES)})")
     if use.argument not in FIGURES:
         raise BuildError(path, use.line, f"unknown figure '{clip(use.argument, 40)}' (known: {', '.join(FIGURES)})")
-    params = module(use.argument).Params
     try:
-        validate_params(params, use.options)
+        use.params = parse(use.argument, use.options)
     except ParamError as err:
         raise param_error(err, use, path) from None
     slip = RE_OPTION_SLIP.match(use.first_body_line[1]) if use.first_body_line else None
-    if slip and slip.group(1) in params.__dataclass_fields__:
+    if slip and slip.group(1) in module(use.argument).Params.__dataclass_fields__:
         raise BuildError(path, use.first_body_line[0], f"option '{slip.group(1)}' would become caption text: "
                                                        "options must be indented by four spaces")
 

@@ -4,13 +4,12 @@ from __future__ import annotations
 import numpy as np
 
 from engine.figures.fmt import fill
-from engine.figures.softmax_temperature import _shown
 
 from . import COLOURS
 
 
 def draw(fig, data):
-    shown = _shown(data)
+    shown = data["shown"]  # the temperatures the model says a static figure shows
     axes = fig.subplots(1, len(shown), sharey=True)
     x = np.arange(len(data["labels"]))
     for ax, i in zip(np.atleast_1d(axes), shown):

@@ -1,7 +1,10 @@
 """Figure models: one module per figure, each a pure seeded function from parameters to JSON-able data.
 
 Every module defines
-- `Params`, a frozen dataclass: the options, their defaults (the figure as printed) and ranges;
+- `Params`, a frozen dataclass: the options, their defaults (the figure as printed) and ranges; rules
+  that tie options together live in its `__post_init__` (raising ParamError), so a Params that
+  exists is valid: `parse(name, options)` checks a figure's options once, and everything after
+  takes the Params;
 - `compute(params) -> dict`: what the view draws;
 - `text(params, data) -> dict`: what a reader reads about it, `{"alt": str, "numbers": [str]}`
   for the state the figure opens in, plus `"states": [{"numbers": [...], "label"?: str}]` when the
@@ -68,39 +71,48 @@ def module(name: str):
     return importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
 
 
-def is_live(name: str, raw_params: dict | None = None) -> bool:
-    """Whether figure `name`'s view, given these options, can ask the worker for anything: its page
+def parse(name: str, options: dict | None = None):
+    """Figure `name`'s options (a mapping from YAML or JSON) as its valid Params: KeyError for an
+    unknown figure, ParamError naming the first bad option. The one check; the rest take Params."""
+    return validate(module(name).Params, options)
+
+
+def name_of(params) -> str:
+    """The figure a Params belongs to: the model module that defines it."""
+    return type(params).__module__.rsplit(".", 1)[-1].replace("_", "-")
+
+
+def is_live(params) -> bool:
+    """Whether the figure's view, given these options, can ask the worker for anything: its page
     then loads Python. `LIVE` is True, or a function of the Params for a view that asks only under
     some options (a control the chapter hides never asks)."""
-    mod = module(name)
+    mod = module(name_of(params))
     if getattr(mod, "JOBS", None):
         return True
     live = getattr(mod, "LIVE", False)
-    return bool(live(validate(mod.Params, raw_params)) if callable(live) else live)
+    return bool(live(params) if callable(live) else live)
 
 
-def compute(name: str, raw_params: dict | None = None) -> dict:
-    """Validate raw options and run the figure model: its data, the params it used, the options'
-    schema and the text a reader reads. Everything a view shows comes from here."""
-    mod = module(name)
-    params = validate(mod.Params, raw_params)
-    return _output(name, mod, params, mod.compute(params))
+def compute(params) -> dict:
+    """Run the figure model: its data, the params it used, the options' schema and the text a
+    reader reads. Everything a view shows comes from here."""
+    mod = module(name_of(params))
+    return _output(mod, params, mod.compute(params))
 
 
-def _output(name: str, mod, params, data: dict) -> dict:
+def _output(mod, params, data: dict) -> dict:
     """A model's data as every view receives it: with its params, schema and text."""
-    return {"figure": name, "params": to_json(params), "schema": schema(mod.Params), **data,
+    return {"figure": name_of(params), "params": to_json(params), "schema": schema(mod.Params), **data,
             "text": mod.text(params, data)}
 
 
-def facts(name: str, raw_params: dict | None = None, data: dict | None = None) -> dict:
-    """The numbers a chapter quotes about figure `name` (build time only); `data` is its compute()
+def facts(params, data: dict | None = None) -> dict:
+    """The numbers a chapter quotes about the figure (build time only); `data` is its compute()
     output when the caller already has it."""
-    mod = module(name)
-    params = validate(mod.Params, raw_params)
+    mod = module(name_of(params))
     if not hasattr(mod, "facts"):
         return {}
-    return mod.facts(params, data if data is not None else compute(name, raw_params))
+    return mod.facts(params, data if data is not None else compute(params))
 
 
 def _message(err: Exception) -> str:
@@ -111,7 +123,7 @@ def _message(err: Exception) -> str:
 def compute_json(name: str, params_json: str) -> str:
     """The browser worker's entry point: JSON in, JSON out, so no proxies cross the boundary."""
     try:
-        return json.dumps({"ok": True, "data": compute(name, json.loads(params_json))})
+        return json.dumps({"ok": True, "data": compute(parse(name, json.loads(params_json)))})
     except (ParamError, KeyError) as err:
         return json.dumps({"ok": False, "error": _message(err)})
 
@@ -120,18 +132,17 @@ class FigureJob:
     """A long job of a figure model (its JOBS[job], engine/jobs.py): the last slice's result is the
     figure for the new model, as compute() would give it, so the view redraws it like any data."""
 
-    def __init__(self, name: str, job: str, raw_params: dict | None = None):
-        self.name, self.mod = name, module(name)
+    def __init__(self, params, job: str):
+        self.params, self.mod = params, module(name_of(params))
         factory = getattr(self.mod, "JOBS", {}).get(job)
         if factory is None:
-            raise KeyError(f"figure '{name}' has no job '{job}'")
-        self.params = validate(self.mod.Params, raw_params)
-        self.job = factory(self.params)
+            raise KeyError(f"figure '{name_of(params)}' has no job '{job}'")
+        self.job = factory(params)
 
     def advance(self, budget: float) -> dict:
         out = self.job.advance(budget)
         if "result" in out:
-            out["result"] = _output(self.name, self.mod, self.params, out["result"])
+            out["result"] = _output(self.mod, self.params, out["result"])
         return out
 
 
@@ -141,7 +152,7 @@ class JsonJob:
     def __init__(self, name: str, job: str, params_json: str):
         self.error = None
         try:
-            self.job = FigureJob(name, job, json.loads(params_json))
+            self.job = FigureJob(parse(name, json.loads(params_json)), job)
         except (ParamError, KeyError) as err:
             self.job, self.error = None, _message(err)
 
@@ -151,4 +162,5 @@ class JsonJob:
         return json.dumps({"ok": True, "data": self.job.advance(budget)})
 
 
-__all__ = ["FIGURES", "FigureJob", "JsonJob", "ParamError", "compute", "compute_json", "facts", "module"]
+__all__ = ["FIGURES", "FigureJob", "JsonJob", "ParamError", "compute", "compute_json", "facts", "is_live", "module",
+           "name_of", "parse"]

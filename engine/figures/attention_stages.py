@@ -17,7 +17,8 @@ import numpy as np
 from ..tasks import grammar
 from .fmt import fill_all, fixed, rounded, scope_at
 from .params import ParamError, field
-from .qkv_matrices import SEED, check_sentence
+from .qkv_matrices import SEED
+from .sentences import check_sentence
 
 STAGES = ("scores", "scaled", "weights")  # the export's names, in the order the head computes them
 DIGITS = {"scores": 2, "scaled": 2, "weights": 3}  # printed in a row's numbers; the data keeps 3
@@ -32,15 +33,16 @@ class Params:
     stage: int = field(0, lo=0, hi=len(STAGES) - 1)  # the stage shown first: raw, scaled, softmax
     checkpoint: int = field(20, lo=0, hi=20)  # the checkpoint shown first (20: the end of training)
 
+    def __post_init__(self):
+        n = check_sentence(self.sentence)
+        if self.row >= n:
+            raise ParamError("row", f"option 'row' must name one of the {n} words (0 to {n - 1}), not {self.row}")
+
 
 def compute(p: Params) -> dict:
-    check_sentence(p.sentence)
     run = grammar.trained(SEED)
     exports = [run.export(p.sentence, c) for c in range(len(run.checkpoints))]
     words = exports[0]["words"]
-    n = len(words)
-    if p.row >= n:
-        raise ParamError("row", f"option 'row' must name one of the {n} words (0 to {n - 1}), not {p.row}")
     heads = [e["heads"][p.head - 1] for e in exports]
     grids = [[rounded(h[s], 3) for s in STAGES] for h in heads]
     d = run.config.d_k

@@ -50,6 +50,12 @@ class Params:
     row: int = field(0, lo=0, hi=MAX_TOKENS - 1)  # the gathering token whose arithmetic is shown first
     controls: tuple[str, ...] = field(CONTROLS, length=(0, len(CONTROLS)), choices=CONTROLS)  # which controls the reader gets
 
+    def __post_init__(self):
+        for c in self.choices:
+            _sequence("choices", c.split())
+        if self.row >= len(self.tokens):
+            raise ParamError("row", f"option 'row' must name one of the {len(self.tokens)} tokens "
+                                    f"(0 to {len(self.tokens) - 1}), not {self.row}")
 
 
 def LIVE(p: Params) -> bool:
@@ -148,9 +154,7 @@ def _all_cases(tokens, tidy=_short) -> list:
 
 def compute(p: Params) -> dict:
     tokens = tuple(p.tokens)  # each a colour of PALETTE: Params checked it
-    offered = [_sequence("choices", c.split()) for c in p.choices]
-    if p.row >= len(tokens):
-        raise ParamError("row", f"option 'row' must name one of the {len(tokens)} tokens (0 to {len(tokens) - 1}), not {p.row}")
+    offered = [tuple(c.split()) for c in p.choices]
     sequences = list(dict.fromkeys(offered))  # menu order, repeats dropped
     if tokens not in sequences:
         sequences.append(tokens)  # a reader's own edit joins the menu at the end

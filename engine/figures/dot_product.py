@@ -33,6 +33,14 @@ class Params:
     b: tuple[int, ...] = field((1, 2), lo=-5, hi=5, length=(2, 2))  # tip of the blue arrow at the start
     extent: int = field(3, lo=1, hi=5)  # tips move on whole numbers from -extent to extent
 
+    def __post_init__(self):
+        for name in ("a", "b"):
+            tip = getattr(self, name)
+            if tip == (0, 0):
+                raise ParamError(name, f"option '{name}' must not be (0, 0): an arrow needs a direction")
+            if max(abs(v) for v in tip) > self.extent:
+                raise ParamError(name, f"option '{name}' {list(tip)} lies outside the grid of extent {self.extent}")
+
 
 def grid_points(extent: int) -> np.ndarray:
     """(n, 2) whole-number points of the square, row by row from the bottom left, origin left out."""
@@ -54,12 +62,6 @@ def readouts(pts: np.ndarray) -> dict:
 
 
 def compute(p: Params) -> dict:
-    for name in ("a", "b"):
-        tip = getattr(p, name)
-        if tip == (0, 0):
-            raise ParamError(name, f"option '{name}' must not be (0, 0): an arrow needs a direction")
-        if max(abs(v) for v in tip) > p.extent:
-            raise ParamError(name, f"option '{name}' {list(tip)} lies outside the grid of extent {p.extent}")
     pts = grid_points(p.extent)  # (n, 2)
     r = readouts(pts)
     index = {tuple(int(v) for v in pt): i for i, pt in enumerate(pts)}

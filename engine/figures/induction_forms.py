@@ -35,14 +35,13 @@ class Params:
     sequence: str = field(FIRST)  # the first half of the sequence whose heads are drawn
     step: int = field(CONFIG.steps, lo=0, hi=CONFIG.steps, step=CONFIG.checkpoint_every)  # the step shown first
 
-
-def _check(p: Params) -> None:
-    if p.step % CONFIG.checkpoint_every:
-        raise ParamError("step", f"option 'step' must be a multiple of {CONFIG.checkpoint_every}, not {p.step}")
-    bad = sorted(set(p.sequence) - set(LETTERS))
-    if bad or len(set(p.sequence)) != len(p.sequence) or not CONFIG.half_min <= len(p.sequence) <= CONFIG.half_max:
-        raise ParamError("sequence", f"option 'sequence' must be {CONFIG.half_min} to {CONFIG.half_max} different "
-                                     f"letters from {LETTERS[0]} to {LETTERS[-1]}, not {p.sequence[:60]!r}")
+    def __post_init__(self):
+        if self.step % CONFIG.checkpoint_every:
+            raise ParamError("step", f"option 'step' must be a multiple of {CONFIG.checkpoint_every}, not {self.step}")
+        s = self.sequence
+        if set(s) - set(LETTERS) or len(set(s)) != len(s) or not CONFIG.half_min <= len(s) <= CONFIG.half_max:
+            raise ParamError("sequence", f"option 'sequence' must be {CONFIG.half_min} to {CONFIG.half_max} different "
+                                         f"letters from {LETTERS[0]} to {LETTERS[-1]}, not {s[:60]!r}")
 
 
 def _shown(p: Params):
@@ -108,7 +107,6 @@ def _axis(run) -> dict:
 
 
 def compute(p: Params) -> dict:
-    _check(p)
     return _data(p, induction.trained(p.seed))
 
 
@@ -167,7 +165,6 @@ def text(p: Params, data: dict) -> dict:
 
 def train(p: Params) -> TrainingJob:
     """A new run from p.seed in slices; each snapshot is one state for the weights so far."""
-    _check(p)
     training, finish = induction.induction_training(p.seed)
     seqs, held_out = _shown(p), induction.held_out(p.seed, CONFIG)
 

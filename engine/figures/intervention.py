@@ -19,7 +19,7 @@ import numpy as np
 from ..tasks import grammar
 from .fmt import percent
 from .params import field
-from .qkv_matrices import check_sentence
+from .sentences import check_sentence
 from .two_heads import LEGEND
 
 SENTENCE = "the old dog slept under a box"
@@ -38,6 +38,9 @@ class Params:
     seed: int = field(0, lo=0, hi=2 ** 31 - 1)  # which training run of chapter 9's model
     sentence: str = field(SENTENCE)  # must follow the toy grammar
     ablate: str = field("none", choices=ABLATIONS)  # the ablation shown first
+
+    def __post_init__(self):
+        check_sentence(self.sentence)
 
 
 def _held_out(run):
@@ -101,7 +104,6 @@ def _sentence_states(run, means, words: list[str]):
 
 
 def compute(p: Params) -> dict:
-    check_sentence(p.sentence)
     run = grammar.trained(p.seed)
     s, x, means = _held_out(run)
     words = [grammar.VOCAB[w] for w in grammar.parse(p.sentence).words[0] if w >= 0]

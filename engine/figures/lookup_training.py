@@ -4,9 +4,9 @@ Each offered step size has its whole run precomputed (`STEPS` steps of gradient 
 from the same seeded start on the same batches), so Play, the step-size menu and Reset work before
 Python loads and without it. A run's state k is the model after k * EVERY steps: the loss of those
 weights on the next batch (state 0: the untrained guess, near ln 4) and the query-key grid
-(LookupTrainer.grid(): question letter against key letter) with its diagonal summary. `losses` has
+(tasks/lookup.py grid(): question letter against key letter) with its diagonal summary. `losses` has
 one entry per step, so the plot streams step by step.
-The job "train" runs the same trajectory live in the worker from option `start`, replaying the
+The job "train" runs the same Training live in the worker from option `start`, replaying the
 steps before it (same seed, same batches, so the same numbers); each slice's snapshot is the run so
 far in the same shape as a precomputed run, with `from` the state it starts at.
 Text: `templates` filled for state i = run * (STEPS // EVERY + 1) + k from `text.scope` (SCOPE
@@ -16,13 +16,14 @@ below, read by engine/figures/fmt.py `scope_at`; a view drawing a live run gives
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
-from ..tasks.lookup import LETTERS, LookupConfig, LookupTrainer
+from ..jobs import TrainingJob
+from ..tasks.lookup import LETTERS, LookupConfig, grid, lookup_training
+from ..train import Training
 from .fmt import fill_all, fixed, rounded, scope_at
 from .params import ParamError, field
 
@@ -41,29 +42,20 @@ class Params:
     rate: float = field(LookupConfig.lr, lo=0.001, hi=1.0)  # the step size shown first; one of `rates`
     start: int = field(STEPS, lo=0, hi=STEPS, step=EVERY)  # the step shown first, and where a job starts
 
+    def __post_init__(self):
+        if self.rate not in self.rates:
+            raise ParamError("rate", f"option 'rate' must be one of the offered rates "
+                                     f"({', '.join(map(str, self.rates))}), not {self.rate}")
+        if len(set(self.rates)) != len(self.rates):
+            raise ParamError("rates", "option 'rates' must not offer the same step size twice")
+        if self.start % EVERY:
+            raise ParamError("start", f"option 'start' must be a multiple of {EVERY}, not {self.start}")
 
-def _check(p: Params) -> None:
-    if p.rate not in p.rates:
-        raise ParamError("rate", f"option 'rate' must be one of the offered rates "
-                                 f"({', '.join(map(str, p.rates))}), not {p.rate}")
-    if len(set(p.rates)) != len(p.rates):
-        raise ParamError("rates", "option 'rates' must not offer the same step size twice")
-    if p.start % EVERY:
-        raise ParamError("start", f"option 'start' must be a multiple of {EVERY}, not {p.start}")
 
-
-def trajectory(seed: int, rate: float, start: int = 0):
-    """(step, loss, grid or None) for step = start..STEPS: the loss of the weights after `step` steps on
-    the next batch, before it updates them; the grid at every EVERY-th step. Steps before `start`
-    are replayed without output: the same seed gives the same start and batches, so the same numbers."""
-    trainer = LookupTrainer(seed)
-    trainer.reset(rate)
-    if start:
-        trainer.step(start)
-    for step in range(start, STEPS + 1):
-        grid = trainer.grid() if step % EVERY == 0 else None  # (L, L)
-        (loss,) = trainer.step()
-        yield step, loss, grid
+def training(seed: int, rate: float) -> Training:
+    """One step size's run: the loss of step s (s = 0..STEPS) is the weights' after s steps on the
+    next batch, before it updates them; checkpoint k holds the weights after k * EVERY steps."""
+    return lookup_training(seed, STEPS + 1, rate, EVERY)
 
 
 def empty_run(rate: float, start: int = 0) -> dict:
@@ -71,12 +63,21 @@ def empty_run(rate: float, start: int = 0) -> dict:
     return {"rate": rate, "from": start // EVERY, "losses": [], "grids": [], "top": [], "rows": [], "diag": [], "off": []}
 
 
-def record(run: dict, loss: float, grid) -> None:
-    """Add one step's loss, and a state where the step has a grid: the grid, each row's largest
-    entry, how many of those sit on the diagonal, and the mean diagonal and off-diagonal scores."""
-    run["losses"].append(round(float(loss), LOSS_DECIMALS))
-    if grid is None:
-        return
+def record(run: dict, t: Training) -> dict:
+    """Add to `run` what `t` has done since: each step's loss from the run's start, and a state for
+    each checkpoint whose step's loss is known."""
+    done = t.result.losses
+    for loss in done[run["from"] * EVERY + len(run["losses"]):]:
+        run["losses"].append(round(float(loss), LOSS_DECIMALS))
+    for k in range(run["from"] + len(run["grids"]), len(t.result.checkpoints)):
+        if k * EVERY < len(done):
+            _state(run, grid(t.result.checkpoints[k]))  # (L, L)
+    return run
+
+
+def _state(run: dict, grid) -> None:
+    """A state: the grid, each row's largest entry, how many of those sit on the diagonal, and the
+    mean diagonal and off-diagonal scores."""
     n = len(grid)
     top = grid.argmax(axis=1)  # (L,)
     off = (grid.sum() - np.trace(grid)) / (n * n - n)
@@ -89,10 +90,9 @@ def record(run: dict, loss: float, grid) -> None:
 
 @lru_cache(maxsize=16)
 def _run(seed: int, rate: float) -> dict:
-    run = empty_run(rate)
-    for _, loss, grid in trajectory(seed, rate):
-        record(run, loss, grid)
-    return run
+    t = training(seed, rate)
+    t.run()
+    return record(empty_run(rate), t)
 
 
 def run(seed: int, rate: float) -> dict:
@@ -106,7 +106,6 @@ def _scale(runs) -> float:
 
 
 def compute(p: Params) -> dict:
-    _check(p)
     runs = [run(p.seed, r) for r in p.rates]
     c = LookupConfig()
     ln4 = math.log(c.n_pairs)
@@ -118,7 +117,7 @@ def compute(p: Params) -> dict:
         "runs": runs,
         "scale": _scale(runs),
         "start": {"run": p.rates.index(p.rate), "state": p.start // EVERY},
-        "trained": LookupTrainer(p.seed).n_trained,
+        "trained": training(p.seed, p.rate).flat.size,
         "axis": {"x": [[s, str(s)] for s in range(0, STEPS + 1, 50)],
                  "y": [[0, "0"], [round(ln4, LOSS_DECIMALS), f"ln {c.n_pairs} = {fixed(ln4, 3)}"]],
                  "top": round(1.1 * max(ln4, *(max(r["losses"]) for r in runs)), LOSS_DECIMALS)},  # room above
@@ -196,25 +195,14 @@ def facts(p: Params, data: dict) -> dict:
     }
 
 
-class TrainJob:
-    """The run for p.rate from step p.start, live: each slice steps until its time budget is spent
-    (at least one step) and returns the run so far as its snapshot."""
-
-    def __init__(self, p: Params):
-        _check(p)
-        self.steps = trajectory(p.seed, p.rate, p.start)
-        self.run = empty_run(p.rate, p.start)
-        self.step = p.start
-
-    def advance(self, budget: float) -> dict:
-        end = time.perf_counter() + budget
-        first = len(self.run["losses"])
-        for self.step, loss, grid in self.steps:
-            record(self.run, loss, grid)
-            if self.step == STEPS or time.perf_counter() >= end:
-                break
-        return {"step": self.step, "steps": STEPS, "losses": self.run["losses"][first:],
-                "done": self.step == STEPS, "snapshot": self.run}
+def train(p: Params) -> TrainingJob:
+    """The run for p.rate from step p.start, live; every slice's snapshot (the last one's too) is the
+    run so far. The steps before p.start are replayed first: same seed, same numbers."""
+    t = training(p.seed, p.rate)
+    while t.done_steps < p.start:
+        t.step()
+    run = empty_run(p.rate, p.start)
+    return TrainingJob(t, lambda t: record(run, t))
 
 
-JOBS = {"train": TrainJob}
+JOBS = {"train": train}

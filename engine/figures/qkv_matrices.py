@@ -15,6 +15,7 @@ import numpy as np
 from ..tasks import grammar
 from .fmt import fixed, pairs, rounded
 from .params import ParamError, field
+from .sentences import check_sentence
 
 SEED = 0  # the run chapter 9's figures share
 DECIMALS = {"matrix": 2, "score": 2, "weight": 3}  # digits printed; the data keeps one more
@@ -27,23 +28,15 @@ class Params:
     head: int = field(1, choices=(1, 2))  # which of the model's two heads
     query: int = field(1, lo=0, hi=grammar.MAX_LEN - 1)  # the word whose query is selected first
 
-
-def check_sentence(sentence: str) -> None:
-    """A ParamError naming option 'sentence' unless it follows the model's grammar."""
-    try:
-        grammar.parse(sentence)
-    except ValueError:
-        raise ParamError("sentence", "option 'sentence' must follow the grammar det [adj] noun verb prep det [adj] "
-                                     f"noun with the model's words, not {sentence[:60]!r}") from None
+    def __post_init__(self):
+        n = check_sentence(self.sentence)
+        if self.query >= n:
+            raise ParamError("query", f"option 'query' must name one of the {n} words (0 to {n - 1}), not {self.query}")
 
 
 def compute(p: Params) -> dict:
-    check_sentence(p.sentence)
     run = grammar.trained(SEED)
     e = run.export(p.sentence, -1)
-    n = len(e["words"])
-    if p.query >= n:
-        raise ParamError("query", f"option 'query' must name one of the {n} words (0 to {n - 1}), not {p.query}")
     h = e["heads"][p.head - 1]
     mats = {r: np.asarray(h[r]) for r, _, _ in ROLES}
     return {

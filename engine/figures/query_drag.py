@@ -51,6 +51,15 @@ class Params:
     extent: float = field(4.0, lo=1.0, hi=6.0)  # the grid runs from -extent to extent on both axes
     step: float = field(0.5, lo=0.05, hi=1.0)  # distance between neighbouring grid positions
 
+    def __post_init__(self):
+        n = int(round(self.extent / self.step))
+        if 2 * n + 1 > MAX_SIDE:
+            raise ParamError("step", f"extent / step must stay at most {(MAX_SIDE - 1) // 2}, not {self.extent / self.step:g}")
+        if abs(n * self.step - self.extent) > 1e-9:
+            raise ParamError("step", f"option 'step' ({self.step:g}) must divide 'extent' ({self.extent:g}) evenly")
+        if max(abs(c) for c in self.query) > self.extent:
+            raise ParamError("query", f"option 'query' must lie inside the grid, within ±{self.extent:g}")
+
 
 def scores_and_weights(queries, k):
     """Raw scores q·k, scaled scores q·k / √d and the head's weights softmax(q·k / √d), per query row."""
@@ -76,12 +85,6 @@ def _probe(point, k, words):
 
 def compute(p: Params) -> dict:
     n = int(round(p.extent / p.step))
-    if 2 * n + 1 > MAX_SIDE:
-        raise ParamError("step", f"extent / step must stay at most {(MAX_SIDE - 1) // 2}, not {p.extent / p.step:g}")
-    if abs(n * p.step - p.extent) > 1e-9:
-        raise ParamError("step", f"option 'step' ({p.step:g}) must divide 'extent' ({p.extent:g}) evenly")
-    if max(abs(c) for c in p.query) > p.extent:
-        raise ParamError("query", f"option 'query' must lie inside the grid, within ±{p.extent:g}")
     words = list(head.words(p.last_word))
     k = head.run(p.last_word)["keys"]  # (T, 2) the key matrix ignores what was copied into "it"
     axis = np.round(np.arange(-n, n + 1) * p.step, 10)  # (G,) grid coordinates, shared by x and y

@@ -35,6 +35,11 @@ class Params:
     max_strength: float = field(10.0, lo=1.0, hi=20.0)  # right end of the strength slider
     strength_stops: int = field(11, lo=2, hi=MAX_STOPS)  # strength slider positions, evenly from 0
 
+    def __post_init__(self):
+        if self.strength > self.max_strength:
+            raise ParamError("strength", f"option 'strength' ({self.strength:g}) must not exceed 'max_strength' "
+                                         f"({self.max_strength:g})")
+
 
 def _grid(lo, hi, stops, start):
     """Slider stops, kept to 4 decimals: they print as written ("0.6", "0.025"), and a template prints a
@@ -49,8 +54,6 @@ def query_matrix(strength: float) -> np.ndarray:
 
 
 def compute(p: Params) -> dict:
-    if p.strength > p.max_strength:
-        raise ParamError("strength", f"option 'strength' ({p.strength:g}) must not exceed 'max_strength' ({p.max_strength:g})")
     copies, copy_start = _grid(0.0, 1.0, p.copy_stops, p.copy)
     strengths, strength_start = _grid(0.0, p.max_strength, p.strength_stops, p.strength)
     sentences = {}

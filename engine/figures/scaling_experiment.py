@@ -28,10 +28,12 @@ class Params:
     start_d: int = field(512, lo=1, hi=4096)  # the width shown first (the nearest one in `widths`)
     seed: int = field(0, lo=0, hi=2**31 - 1)  # one seed for the whole experiment
 
+    def __post_init__(self):
+        if self.queries * self.keys * max(self.widths) > MAX_NUMBERS:
+            raise ParamError("queries", f"queries x keys x widest width must stay below {MAX_NUMBERS:,}")
+
 
 def compute(p: Params) -> dict:
-    if p.queries * p.keys * max(p.widths) > MAX_NUMBERS:
-        raise ParamError("queries", f"queries x keys x widest width must stay below {MAX_NUMBERS:,}")
     rng = np.random.default_rng(p.seed)
     widths = sorted(set(p.widths))
     rows = []

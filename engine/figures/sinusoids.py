@@ -23,10 +23,12 @@ class Params:
     width: int = field(16, lo=2, hi=64, step=2)  # numbers in each code (even: sine-cosine pairs)
     position: int = field(6, lo=0, hi=63)  # the position picked first
 
+    def __post_init__(self):
+        if self.width % 2:
+            raise ParamError("width", f"option 'width' must be even, not {self.width}")
+
 
 def compute(p: Params) -> dict:
-    if p.width % 2:
-        raise ParamError("width", f"option 'width' must be even, not {p.width}")
     pe = sinusoidal_positions(p.positions, p.width)  # (P, width)
     dots = pe @ pe.T  # (P, P) dot product of every pair of codes
     return {

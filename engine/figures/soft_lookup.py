@@ -41,6 +41,15 @@ class Params:
     ), length=(2, 8))
     mode: str = field("hard", choices=MODES)  # the mode the figure opens in
 
+    def __post_init__(self):
+        for name, word in [("query", self.query), *((f"keys[{i}]", k) for i, k in enumerate(self.keys))]:
+            if not WORD.fullmatch(word):
+                raise ParamError(name.split("[")[0], f"option '{name}' must be 1 to 12 lower-case letters a-z, not {word!r}")
+        if len(set(self.keys)) != len(self.keys):
+            raise ParamError("keys", "option 'keys' must not repeat a key (a dictionary has one entry per word)")
+        if len(self.values) != len(self.keys):
+            raise ParamError("values", f"option 'values' needs one value per key ({len(self.keys)}), not {len(self.values)}")
+
 
 def bigrams(word: str) -> list[str]:
     """The letter pairs of word, with start and end marks: cat -> ^c, ca, at, t$."""
@@ -59,18 +68,7 @@ def shared_bigrams(query: str, key: str) -> list[str]:
     return out
 
 
-def _check(p: Params) -> None:
-    for name, word in [("query", p.query), *((f"keys[{i}]", k) for i, k in enumerate(p.keys))]:
-        if not WORD.fullmatch(word):
-            raise ParamError(name.split("[")[0], f"option '{name}' must be 1 to 12 lower-case letters a-z, not {word!r}")
-    if len(set(p.keys)) != len(p.keys):
-        raise ParamError("keys", "option 'keys' must not repeat a key (a dictionary has one entry per word)")
-    if len(p.values) != len(p.keys):
-        raise ParamError("values", f"option 'values' needs one value per key ({len(p.keys)}), not {len(p.values)}")
-
-
 def compute(p: Params) -> dict:
-    _check(p)
     shared = [shared_bigrams(p.query, k) for k in p.keys]
     scores = np.array([len(s) for s in shared], dtype=float)  # (n,) letter pairs in common
     soft, _ = softmax_forward(scores)  # (n,)

@@ -29,12 +29,14 @@ class Params:
     scores: tuple[float, ...] = field((3.0, 0.0, 1.0, 0.0, 0.0), lo=-10, hi=10, length=(2, 8), step=0.5)
     labels: tuple[str, ...] = field(("animal", "cross", "street", "because", "tired"), length=(2, 8))  # one word per score
 
+    def __post_init__(self):
+        if len(self.labels) != len(self.scores):
+            raise ParamError("labels", f"option 'labels' needs one label per score ({len(self.scores)}), not {len(self.labels)}")
+        if len(set(self.labels)) != len(self.labels):
+            raise ParamError("labels", f"option 'labels' must not repeat a word: {list(self.labels)}")
+
 
 def compute(p: Params) -> dict:
-    if len(p.labels) != len(p.scores):
-        raise ParamError("labels", f"option 'labels' needs one label per score ({len(p.scores)}), not {len(p.labels)}")
-    if len(set(p.labels)) != len(p.labels):
-        raise ParamError("labels", f"option 'labels' must not repeat a word: {list(p.labels)}")
     scores = np.asarray(p.scores, dtype=float)  # (n,)
     exps = np.exp(scores)  # (n,) step 1: e to the power of each score (scores are at most 10: no overflow)
     total = float(exps.sum())

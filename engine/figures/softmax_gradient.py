@@ -30,6 +30,12 @@ class Params:
     upstream: tuple[float, ...] = field((1.0, 0.0, 0.0, 0.0), lo=-5, hi=5, length=(2, 6), step=0.5)  # G = dL/dA
     labels: tuple[str, ...] = field(("cat", "sat", "on", "mat"), length=(2, 6))
 
+    def __post_init__(self):
+        n = len(self.scores)
+        for name in ("upstream", "labels"):
+            if len(getattr(self, name)) != n:
+                raise ParamError(name, f"option '{name}' needs one entry per score ({n}), not {len(getattr(self, name))}")
+
 
 def _loss(scores: np.ndarray, g: np.ndarray) -> float:
     return float(g @ softmax_forward(scores)[0])  # L = G · A: a loss whose gradient in A is G
@@ -37,9 +43,6 @@ def _loss(scores: np.ndarray, g: np.ndarray) -> float:
 
 def compute(p: Params) -> dict:
     n = len(p.scores)
-    for name in ("upstream", "labels"):
-        if len(getattr(p, name)) != n:
-            raise ParamError(name, f"option '{name}' needs one entry per score ({n}), not {len(getattr(p, name))}")
     s = np.asarray(p.scores, dtype=float)  # (n,)
     g = np.asarray(p.upstream, dtype=float)  # (n,)
     a, cache = softmax_forward(s)  # (n,)

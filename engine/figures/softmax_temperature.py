@@ -31,12 +31,14 @@ class Params:
     t_max: float = field(5.0, lo=1.0, hi=20.0)  # right end of the slider
     steps: int = field(50, lo=2, hi=200)  # slider stops between the ends, spaced evenly on a log scale
 
+    def __post_init__(self):
+        if len(self.labels) != len(self.scores):
+            raise ParamError("labels", f"option 'labels' needs one label per score ({len(self.scores)}), not {len(self.labels)}")
+        if self.t_min >= self.t_max:
+            raise ParamError("t_min", f"option 't_min' ({self.t_min}) must be below 't_max' ({self.t_max})")
+
 
 def compute(p: Params) -> dict:
-    if len(p.labels) != len(p.scores):
-        raise ParamError("labels", f"option 'labels' needs one label per score ({len(p.scores)}), not {len(p.labels)}")
-    if p.t_min >= p.t_max:
-        raise ParamError("t_min", f"option 't_min' ({p.t_min}) must be below 't_max' ({p.t_max})")
     scores = np.asarray(p.scores, dtype=float)  # (n,)
     grid = np.geomspace(p.t_min, p.t_max, p.steps)  # (S,)
     temps = np.unique(np.round(np.append(grid, [1.0, p.temperature]), 6))  # (S',) the grid plus T = 1 and the start
@@ -47,6 +49,7 @@ def compute(p: Params) -> dict:
         "temperatures": temps.tolist(),
         "weights": weights.tolist(),
         "start": int(np.argmin(np.abs(temps - p.temperature))),
+        "shown": sorted({0, int(np.argmin(np.abs(temps - 1.0))), len(temps) - 1}),  # static: coldest, T = 1, hottest
     }
 
 
@@ -64,16 +67,10 @@ def _weights(labels, weights) -> str:
     return ", ".join(f"{label} {_weight(w)}" for label, w in zip(labels, weights))
 
 
-def _shown(data) -> list[int]:
-    """The three temperatures the static figure shows: the coldest, T = 1 and the hottest."""
-    temps = np.array(data["temperatures"])
-    return sorted({0, int(np.argmin(np.abs(temps - 1.0))), len(temps) - 1})
-
-
 def text(p: Params, data: dict) -> dict:
     labels, temps, weights = data["labels"], data["temperatures"], data["weights"]
     scores_line = "Scores: " + _pairs(labels, data["scores"], "g")
-    shown = _shown(data)
+    shown = data["shown"]
     return {
         "alt": ("Bar charts of softmax weights for the words " + ", ".join(labels) + " with scores "
                 + ", ".join(f"{s:g}" for s in data["scores"]) + ": "

@@ -20,6 +20,7 @@ from ..jobs import TrainingJob
 from ..tasks import grammar
 from .fmt import fixed, percent
 from .params import ParamError, field
+from .sentences import check_sentence
 
 SENTENCES = ("the old dog slept under a box", "the cat sat on the mat",
              "a small bird hid behind the big tree", "the fox ran by a red bed")
@@ -35,17 +36,12 @@ class Params:
     sentences: tuple[str, ...] = field(SENTENCES, length=(1, 6))  # each must follow the toy grammar
     sentence: int = field(0, lo=0, hi=5)  # the sentence shown first
 
-
-def _check(p: Params) -> None:
-    if p.sentence >= len(p.sentences):
-        raise ParamError("sentence", f"option 'sentence' must name one of the {len(p.sentences)} sentences "
-                                     f"(0 to {len(p.sentences) - 1}), not {p.sentence}")
-    for i, s in enumerate(p.sentences):
-        try:
-            grammar.parse(s)
-        except ValueError:
-            raise ParamError("sentences", f"option 'sentences[{i}]' must follow the grammar det [adj] noun verb "
-                                          f"prep det [adj] noun with the model's words, not {s[:60]!r}") from None
+    def __post_init__(self):
+        if self.sentence >= len(self.sentences):
+            raise ParamError("sentence", f"option 'sentence' must name one of the {len(self.sentences)} sentences "
+                                         f"(0 to {len(self.sentences) - 1}), not {self.sentence}")
+        for i, s in enumerate(self.sentences):
+            check_sentence(s, f"sentences[{i}]")
 
 
 def _looks(params, sentences) -> list[dict]:
@@ -79,7 +75,6 @@ def _data(p: Params, run) -> dict:
 
 
 def compute(p: Params) -> dict:
-    _check(p)
     return _data(p, grammar.trained(p.seed))
 
 
@@ -142,7 +137,6 @@ def facts(p: Params, data: dict) -> dict:
 
 def retrain(p: Params) -> TrainingJob:
     """400 steps from p.seed in slices; snapshots redraw the heads on p's sentences as they learn."""
-    _check(p)
     training, finish = grammar.grammar_training(p.seed)
 
     def snapshot(t) -> dict:

@@ -12,7 +12,7 @@ import numpy as np
 from ..tasks import grammar
 from .fmt import fixed, rounded
 from .params import ParamError, field
-from .qkv_matrices import check_sentence
+from .sentences import check_sentence
 
 SENTENCE = "a box stood behind the small bed"  # seed 1 (chapter 9's blurrier run): head 2's row of "box" splits
 
@@ -24,13 +24,15 @@ class Params:
     head: int = field(2, choices=(1, 2))  # the head shown first
     row: int = field(1, lo=0, hi=grammar.MAX_LEN - 1)  # the word whose row is shown first
 
+    def __post_init__(self):
+        n = check_sentence(self.sentence)
+        if self.row >= n:
+            raise ParamError("row", f"option 'row' must name one of the {n} words (0 to {n - 1}), not {self.row}")
+
 
 def compute(p: Params) -> dict:
-    check_sentence(p.sentence)
     run = grammar.trained(p.seed)
     words, targets, weights = grammar.sentence_attention(run.params, p.sentence)  # weights (H, n, n)
-    if p.row >= len(words):
-        raise ParamError("row", f"option 'row' must name one of the {len(words)} words (0 to {len(words) - 1}), not {p.row}")
     x = grammar.encode(grammar.parse(p.sentence).words[:, :len(words)])[0]  # (n, D)
     lengths = np.linalg.norm(x @ run.params["wv"], axis=-1)  # (H, n) each value vector's length
     weighted = weights * lengths[:, None, :]  # (H, n, n) ‖α_ij v_j‖

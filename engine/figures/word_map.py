@@ -33,6 +33,11 @@ class Params:
     nearest: int = field(3, lo=1, hi=6)  # how many nearest words the probe names
     margin: float = field(0.1, lo=0.0, hi=2.0)  # space around the outermost words, in map units
 
+    def __post_init__(self):
+        words = len(word_space().words)
+        if self.nearest > words:
+            raise ParamError("nearest", f"option 'nearest' must be at most {words}, not {self.nearest}")
+
 
 def _index(axis: np.ndarray, value: float) -> int:
     return int(np.argmin(np.abs(axis - value)))
@@ -40,8 +45,6 @@ def _index(axis: np.ndarray, value: float) -> int:
 
 def compute(p: Params) -> dict:
     space = word_space()
-    if p.nearest > len(space.words):
-        raise ParamError("nearest", f"option 'nearest' must be at most {len(space.words)}, not {p.nearest}")
     lo = space.coords.min(axis=0) - p.margin  # (2,)
     hi = space.coords.max(axis=0) + p.margin  # (2,)
     xs = np.round(np.linspace(lo[0], hi[0], p.steps), 4)  # (S,) rounded as embedded

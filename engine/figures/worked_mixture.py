@@ -40,6 +40,12 @@ class Params:
     values2: Vectors = field(((2.0, 0.0), (0.0, 2.0), (1.0, 1.0)), lo=-10, hi=10, length=(1, 6))
     head: int = field(1, lo=1, hi=2)  # the head the figure shows first
 
+    def __post_init__(self):
+        if len(set(self.labels)) != len(self.labels):
+            raise ParamError("labels", f"option 'labels' must not repeat a word: {list(self.labels)}")
+        for h in (1, 2):
+            _check_head(self, h)
+
 
 def _check_head(p: Params, h: int) -> None:
     n, q = len(p.labels), getattr(p, f"query{h}")
@@ -88,11 +94,8 @@ def _head(labels, query, keys, values) -> dict:
 
 
 def compute(p: Params) -> dict:
-    if len(set(p.labels)) != len(p.labels):
-        raise ParamError("labels", f"option 'labels' must not repeat a word: {list(p.labels)}")
     heads = []
     for h in (1, 2):
-        _check_head(p, h)
         heads.append(_head(p.labels, getattr(p, f"query{h}"), getattr(p, f"keys{h}"), getattr(p, f"values{h}")))
     return {"labels": list(p.labels), "heads": heads, "start": p.head - 1}
 

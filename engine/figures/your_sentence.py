@@ -41,6 +41,9 @@ class Params:
     sentence: str = field(SENTENCE)  # the reader's sentence: det [adj] noun verb prep det [adj] noun
     seed: int = field(0, lo=0, hi=3)  # which of chapter 9's reported runs reads it
 
+    def __post_init__(self):
+        read(self.sentence)
+
 
 def _quoted(word: str) -> str:
     """A word as a reason quotes it: cut short, anything unprintable shown as '?'."""

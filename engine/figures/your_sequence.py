@@ -34,6 +34,9 @@ class Params:
     sequence: str = field("PANCAKEPAN")  # the reader's letters (spaces ignored, either case)
     seed: int = field(0, lo=0, hi=4)  # which of chapter 13's reported runs reads it
 
+    def __post_init__(self):
+        letters(self.sequence)
+
 
 def letters(text: str) -> str:
     """The letters the model reads, or ParamError with the reason a reader is told."""

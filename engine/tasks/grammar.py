@@ -20,7 +20,7 @@ import numpy as np
 
 from engine.attention import attention_backward, attention_forward
 from engine.tasks.grammar_step import GrammarStep
-from engine.train import Adam, AdamConfig, cross_entropy_backward, cross_entropy_forward, Training, to_json
+from engine.train import adam_training, cross_entropy_backward, cross_entropy_forward, to_json, to_the_end
 
 DETS = ("the", "a")
 ADJS = ("old", "big", "small", "red", "lazy")
@@ -257,7 +257,7 @@ def draw_batches(rng, config, steps):
 
 
 class GrammarRun:
-    """A finished (or cancelled) training run: losses, checkpoints and ways to look inside."""
+    """A finished training run: losses, checkpoints and ways to look inside."""
 
     def __init__(self, config, seed, result, train_words):
         self.config = config
@@ -266,7 +266,6 @@ class GrammarRun:
         self.checkpoints = [{n: a.astype(np.float64) for n, a in c.items()} for c in result.checkpoints]
         self.checkpoint_steps = result.checkpoint_steps
         self.params = {n: a.astype(np.float64) for n, a in result.params.items()}
-        self.cancelled = result.cancelled
         self._train_words = train_words
 
     def seen(self):
@@ -348,20 +347,17 @@ def grammar_training(seed=0, steps=None, config=GrammarConfig()):
     params = init_params(rng, config)
     data = draw_batches(rng, config, steps)
 
-    dt = np.dtype(config.dtype)
-    optimizer = Adam(sum(p.size for p in params.values()), AdamConfig(lr=config.lr), dt)
-    training = Training(GrammarStep(data, dt), params, optimizer, steps, config.checkpoint_every, dt)
+    step = GrammarStep(data, np.dtype(config.dtype))
+    training = adam_training(step, params, config.lr, steps, config.checkpoint_every, config.dtype)
 
     def finish():
         return GrammarRun(config, seed, training.finish(), data.sentences.words)
     return training, finish
 
 
-def train_grammar_model(seed=0, steps=None, config=GrammarConfig(), callback=None):
-    """Train to the end (or until `callback` says stop); same seed, same numbers."""
-    training, finish = grammar_training(seed, steps, config)
-    training.run(callback)
-    return finish()
+def train_grammar_model(seed=0, steps=None, config=GrammarConfig()):
+    """Train to the end; same seed, same numbers."""
+    return to_the_end(grammar_training(seed, steps, config))
 
 
 @functools.lru_cache(maxsize=4)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.decoder import ablate, decoder_backward, decoder_forward, head_weights
-from engine.train import Adam, AdamConfig, Training, cross_entropy_backward, cross_entropy_forward
+from engine.train import adam_training, cross_entropy_backward, cross_entropy_forward, to_the_end
 
 
 @dataclass(frozen=True)
@@ -186,7 +186,7 @@ def held_out(seed, config):
 
 
 class InductionRun:
-    """A finished (or cancelled) run: losses, checkpoints, and the scores at each checkpoint."""
+    """A finished run: losses, checkpoints, and the scores at each checkpoint."""
 
     def __init__(self, config, seed, result):
         self.config, self.seed = config, seed
@@ -194,7 +194,6 @@ class InductionRun:
         self.checkpoints = [{n: a.astype(np.float64) for n, a in c.items()} for c in result.checkpoints]
         self.checkpoint_steps = list(result.checkpoint_steps)
         self.params = {n: a.astype(np.float64) for n, a in result.params.items()}
-        self.cancelled = result.cancelled
         self.held_out = held_out(seed, config)
         self.scores = [scores(c, self.held_out) for c in self.checkpoints]
 
@@ -251,20 +250,16 @@ def induction_training(seed=0, steps=None, config=InductionConfig()):
     def step_fn(views, step):
         return loss_and_grads(views, batches[step])
 
-    dt = np.dtype(config.dtype)
-    optimizer = Adam(sum(p.size for p in params.values()), AdamConfig(lr=config.lr), dt)
-    training = Training(step_fn, params, optimizer, steps, config.checkpoint_every, dt)
+    training = adam_training(step_fn, params, config.lr, steps, config.checkpoint_every, config.dtype)
 
     def finish():
         return InductionRun(config, seed, training.finish())
     return training, finish
 
 
-def train_induction_model(seed=0, steps=None, config=InductionConfig(), callback=None):
-    """Train to the end (or until `callback` says stop); same seed, same numbers."""
-    training, finish = induction_training(seed, steps, config)
-    training.run(callback)
-    return finish()
+def train_induction_model(seed=0, steps=None, config=InductionConfig()):
+    """Train to the end; same seed, same numbers."""
+    return to_the_end(induction_training(seed, steps, config))
 
 
 @functools.lru_cache(maxsize=8)

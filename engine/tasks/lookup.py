@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.attention import attention_backward, attention_forward
-from engine.train import SGD, SGDConfig, flatten, pack
+from engine.train import SGD, SGDConfig, Training
 
 LETTERS = "ABCDEFGH"
 
@@ -75,53 +75,26 @@ def loss_and_grads(params, batch, config):
     dout = np.zeros_like(out)  # (B, P+1, L)
     dout[np.arange(B), -1, batch.answer] = -1.0 / (B * p)
     grads = attention_backward(dout, cache, x_grad=False)
-    return float(-np.log(p).mean()), {"wq": grads["wq"], "wk": grads["wk"]}, cache.weights[:, 0, -1, :-1]
+    return float(-np.log(p).mean()), {"wq": grads["wq"], "wk": grads["wk"]}
 
 
-class LookupTrainer:
-    """Step-by-step training for play/pause in the browser; reset() returns to the same start."""
+def lookup_training(seed=0, steps=300, lr=None, checkpoint_every=0, config=LookupConfig()):
+    """A seeded run of gradient descent with momentum on fresh batches (step size `lr`, default
+    config.lr): the same seed gives the same start and the same batches, whatever the step size."""
+    c = config
+    rng = np.random.default_rng(seed)
+    params = {"wq": rng.normal(0.0, c.init_scale, (1, 2 * c.n_letters, c.d_k)),
+              "wk": rng.normal(0.0, c.init_scale, (1, 2 * c.n_letters, c.d_k))}  # 128 numbers
+    batches = np.random.default_rng([seed, 1])  # drawn in step order: Training steps in order
 
-    def __init__(self, seed=0, config=LookupConfig()):
-        self.seed = seed
-        self.config = config
-        self.reset()
+    def step_fn(views, step):
+        return loss_and_grads(views, sample_batch(batches, c), c)
 
-    def reset(self, lr=None):
-        """Same starting weights and the same sequence of batches; optionally a new step size."""
-        c = self.config
-        rng = np.random.default_rng(self.seed)
-        self._flat, self.params = pack({
-            "wq": rng.normal(0.0, c.init_scale, (1, 2 * c.n_letters, c.d_k)),
-            "wk": rng.normal(0.0, c.init_scale, (1, 2 * c.n_letters, c.d_k)),
-        })  # 128 numbers in one vector, with named views
-        self.lr = c.lr if lr is None else lr
-        self._sgd = SGD(self._flat.size, SGDConfig(lr=self.lr, momentum=c.momentum))
-        self._batches = np.random.default_rng([self.seed, 1])
-        self.losses = []
-        self.last_weights = None
+    sgd = SGD(sum(p.size for p in params.values()), SGDConfig(lr=c.lr if lr is None else lr, momentum=c.momentum))
+    return Training(step_fn, params, sgd, steps, checkpoint_every)
 
-    @property
-    def n_trained(self):
-        return self._flat.size
 
-    def step(self, n=1):
-        """n steps of gradient descent with momentum on fresh batches; returns their losses."""
-        new = []
-        for _ in range(n):
-            batch = sample_batch(self._batches, self.config)
-            loss, grads, weights = loss_and_grads(self.params, batch, self.config)
-            self._sgd.step(self._flat, flatten(grads, self.params))
-            self.losses.append(loss)
-            new.append(loss)
-            self.last_weights = weights
-        return new
-
-    def grid(self):
-        """Scaled score of question letter (rows) against key letter (columns), L x L."""
-        L, K = self.config.n_letters, self.config.d_k
-        return self.params["wq"][0, :L] @ self.params["wk"][0, :L].T / np.sqrt(K)  # (L, L)
-
-    def state(self):
-        """JSON-able snapshot for the figure: losses so far and the query-key grid."""
-        return {"step": len(self.losses), "lr": self.lr, "losses": list(map(float, self.losses)),
-                "grid": self.grid().tolist(), "letters": LETTERS[:self.config.n_letters]}
+def grid(params, config=LookupConfig()):
+    """Scaled score of question letter (rows) against key letter (columns), L x L."""
+    L, K = config.n_letters, config.d_k
+    return params["wq"][0, :L] @ params["wk"][0, :L].T / np.sqrt(K)  # (L, L)

@@ -8,7 +8,7 @@ lifecycle, and each view drawing a result (and the text the model wrote for it) 
 """
 from __future__ import annotations
 
-from engine.figures import compute
+from engine.figures import compute, parse
 
 from .conftest import expect
 from .figures.helpers import expect_same_node_focused, mark_element
@@ -30,7 +30,7 @@ def test_a_new_score_is_recomputed_and_drawn(open_live_chapter):
     bar.press("ArrowUp")
     expect(figure).to_have_attribute("data-state", "live")
     scores = [data["scores"][0] + data["schema"]["scores"]["step"], *data["scores"][1:]]
-    want = compute("softmax-temperature", {**data["params"], "scores": scores, "temperature": 1.0})
+    want = compute(parse("softmax-temperature", {**data["params"], "scores": scores, "temperature": 1.0}))
     weights = want["weights"][want["start"]]
     line = ", ".join(f"{l} {w:.2f}" for l, w in zip(want["labels"], weights))
     expect(figure.locator("ul.figure-numbers li").nth(1)).to_have_text(f"Temperature 1.00: {line}")
@@ -47,7 +47,7 @@ def test_a_new_draw_and_fewer_keys_are_recomputed(open_live_chapter):
     params = chapter.data("scaling-experiment")["params"]
     figure.get_by_role("button", name="Draw new random vectors").click()
     expect(figure).to_have_attribute("data-state", "live")
-    redrawn = compute("scaling-experiment", {**params, "seed": params["seed"] + 1})
+    redrawn = compute(parse("scaling-experiment", {**params, "seed": params["seed"] + 1}))
     last = redrawn["rows"][-1]
     expect(figure.locator("ul.figure-numbers li").last).to_have_text(
         f"d = {last['d']}: {last['unscaled']:.2f} unscaled, {last['scaled']:.2f} scaled")
@@ -55,7 +55,7 @@ def test_a_new_draw_and_fewer_keys_are_recomputed(open_live_chapter):
     expect(figure.locator(".figure-controls output")).to_have_text(redrawn["text"]["states"][redrawn["start"]]["label"])
 
     figure.locator("select").select_option("2")
-    two = compute("scaling-experiment", {**params, "seed": params["seed"] + 1, "keys": 2})["rows"][-1]
+    two = compute(parse("scaling-experiment", {**params, "seed": params["seed"] + 1, "keys": 2}))["rows"][-1]
     expect(figure.locator("ul.figure-numbers li").last).to_have_text(
         f"d = {two['d']}: {two['unscaled']:.2f} unscaled, {two['scaled']:.2f} scaled")
     expect(figure.locator("select")).to_have_value("2")

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from engine.figures import FigureJob, compute
+from engine.figures import FigureJob, compute, parse
 from tests.engine.exercises.test_graders import ATTENTION, BACKWARD, SOFTMAX
 
 from .conftest import CDN, SETTLE_MS, chapter_pages, expect, save_for_offline
@@ -93,8 +93,8 @@ def _differences(a, b, path="data", tol=1e-6) -> list[str]:
 def _on_cpython(ask: dict) -> dict:
     """What the engine on CPython answers to a request the page sent its worker."""
     if ask["type"] == "compute":
-        return compute(ask["name"], ask["params"])
-    job = FigureJob(ask["name"], ask["job"], ask["params"])
+        return compute(parse(ask["name"], ask["params"]))
+    job = FigureJob(parse(ask["name"], ask["params"]), ask["job"])
     while True:
         out = job.advance(60.0)
         if out["done"]:

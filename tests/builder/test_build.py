@@ -8,7 +8,7 @@ import pytest
 
 from builder import lockfile
 from builder.build import Paths, build, check
-from engine.figures import compute
+from engine.figures import compute, parse
 from tests.conftest import ROOT
 
 
@@ -34,7 +34,7 @@ def test_figure_embeds_the_engine_output(site):
         m = re.search(rf'data-figure="{name}"[^>]*>\s*<div class="figure-body"><script type="application/json" '
                       r'class="figure-data">(.*?)</script>', html)
         assert m, name
-        assert json.loads(m.group(1)) == json.loads(json.dumps(compute(name)))
+        assert json.loads(m.group(1)) == json.loads(json.dumps(compute(parse(name))))
     assert html.count('data-state="static"') == 3
     assert "Figure 4.1" in html and "Figure 4.2" in html and "Figure 4.3" in html
 
@@ -46,7 +46,7 @@ def test_every_figure_on_every_page_embeds_the_engine_output_for_its_options(sit
         for raw in re.findall(r'class="figure-data">(.*?)</script>', page.read_text()):
             data = json.loads(raw)
             names.add(data["figure"])
-            assert data == json.loads(json.dumps(compute(data["figure"], data["params"]))), (page.name, data["figure"])
+            assert data == json.loads(json.dumps(compute(parse(data["figure"], data["params"])))), (page.name, data["figure"])
     assert len(names) >= 30, names  # every figure of the series (engine.figures.FIGURES)
 
 
@@ -63,7 +63,7 @@ def test_fallbacks_are_svg_with_alt_text_and_numbers(site):
 
 def test_prose_numbers_come_from_the_engine(site):
     html = (site / "04-scores-to-weights.html").read_text()
-    by_d = compute("scaling-experiment")["by_d"]
+    by_d = compute(parse("scaling-experiment"))["by_d"]
     for value in (by_d["2"]["unscaled"], by_d["512"]["unscaled"], by_d["512"]["scaled"]):
         assert f"{value:.2f}" in html
     assert "{=" not in html

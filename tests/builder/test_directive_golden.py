@@ -14,7 +14,7 @@ import pytest
 from builder.build import gather_chapter
 from builder.figures import FigureCache
 from builder.site_config import load_site_config
-from engine.figures import compute
+from engine.figures import compute, parse
 from tests.builder.helpers import one_chapter_site
 
 GOLDEN = Path(__file__).with_name("golden")
@@ -68,7 +68,7 @@ def test_golden(case, tmp_path):
     found = embedded.findall(chapter.html)
     assert len(found) == len(uses) == len(chapter.figures)
     for (_, data, _), use in zip(found, uses):
-        assert json.loads(data) == json.loads(json.dumps(compute(use.argument, use.options)))
+        assert json.loads(data) == json.loads(json.dumps(compute(parse(use.argument, use.options))))
     html = embedded.sub(r"\1{...}\3", chapter.html)
     expected = GOLDEN / f"{case}.html"
     if os.environ.get("UPDATE_GOLDEN"):

@@ -2,18 +2,18 @@ import pytest
 
 from builder.expressions import ExpressionError, evaluate
 from builder.figures import FigureCache
-from engine.figures import compute
+from engine.figures import compute, parse
 
 lookup = FigureCache().lookup  # what the build reads: a figure's data and its build-time facts
 
 
 def test_reads_and_formats_a_figure_value():
-    want = compute("scaling-experiment")["by_d"]["512"]["unscaled"]
+    want = compute(parse("scaling-experiment"))["by_d"]["512"]["unscaled"]
     assert evaluate("scaling-experiment.by_d.512.unscaled :.2f", lookup) == f"{want:.2f}"
 
 
 def test_list_index_and_default_format():
-    data = compute("softmax-temperature")
+    data = compute(parse("softmax-temperature"))
     assert evaluate("softmax-temperature.labels.0", lookup) == data["labels"][0]
     assert evaluate("softmax-temperature.params.steps", lookup) == str(data["params"]["steps"])
 
@@ -72,8 +72,8 @@ def test_widths_within_the_bound_still_format():
                                           (-1, "not in range")])
 def test_the_c_format_never_writes_what_no_page_can_hold(value, words):
     with pytest.raises(ExpressionError, match=words.replace("+", r"\+")):
-        evaluate("softmax-bars.x :c", lambda name, params: {"x": value})
+        evaluate("softmax-bars.x :c", lambda params: {"x": value})
 
 
 def test_the_c_format_writes_text_escaped():
-    assert [evaluate("softmax-bars.x :c", lambda name, params: {"x": ord(c)}) for c in "<$["] == ["&lt;", "&#36;", "&#91;"]
+    assert [evaluate("softmax-bars.x :c", lambda params: {"x": ord(c)}) for c in "<$["] == ["&lt;", "&#36;", "&#91;"]

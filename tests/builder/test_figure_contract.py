@@ -10,10 +10,11 @@ import types
 import pytest
 
 from builder import figures, palette
-from builder.build import Paths, check
+from builder.build import Paths, check, gather_chapter
 from builder.errors import BuildError
 from builder.figures import FigureCache, embed_json
 from engine import figures as models
+from builder.site_config import load_site_config
 from tests.builder.helpers import one_chapter_site, paths_for
 from tests.conftest import ROOT
 
@@ -78,13 +79,27 @@ def test_model_output_that_is_not_json_or_lacks_text_is_a_build_error(monkeypatc
                                  text=lambda p, d: {"alt": 1} if "x" in d and d["x"] == 1 else {"alt": "", "numbers": []})
     monkeypatch.setattr(models, "module", lambda name: fake)
     with pytest.raises(BuildError) as err:
-        FigureCache().data("dot-product", None)
+        FigureCache().data(models.parse("dot-product"))
     assert words in str(err.value) and err.value.path.name == "dot_product.py"
+
+
+def test_a_figure_s_options_are_parsed_once(tmp_path, monkeypatch):
+    """The directive's check parses them into Params; the model, the facts, the page and the fallback
+    all take that Params: nothing validates them again."""
+    params = models.module("softmax-temperature").Params
+    expected = [params(temperature=2.0), params()]  # the figure's options, and the expression's (none)
+    made = []
+    check_rules = params.__post_init__
+    monkeypatch.setattr(params, "__post_init__", lambda self: made.append(self) or check_rules(self))
+    page = "# T\n\n/// figure | softmax-temperature\n    temperature: 2.0\n\nCaption {= softmax-temperature.start =}.\n///\n"
+    chapter = gather_chapter(load_site_config(one_chapter_site(tmp_path / "content", page)).chapters[0], FigureCache())
+    assert chapter.figures[0].live
+    assert made == expected
 
 
 def test_embedded_data_carries_no_facts_and_the_schema_of_every_option():
     for name in models.FIGURES:
-        data = FigureCache().data(name, None)
+        data = FigureCache().data(models.parse(name))
         assert "facts" not in data, name
         assert set(data["schema"]) == set(data["params"]), name
 

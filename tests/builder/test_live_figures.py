@@ -3,7 +3,7 @@ runtime's config only on pages with one (or an exercise)."""
 import re
 
 from builder.build import Paths, build
-from engine.figures import FIGURES, is_live, module
+from engine.figures import FIGURES, is_live, module, parse
 from tests.conftest import ROOT
 
 
@@ -23,7 +23,7 @@ def _asks_the_worker(name: str) -> bool:
 
 
 def test_live_marks_exactly_the_views_that_ask_the_worker():
-    live = {name for name in FIGURES if is_live(name)}
+    live = {name for name in FIGURES if is_live(parse(name))}
     assert live == {name for name in FIGURES if _asks_the_worker(name)}
     assert "two-heads" in live and hasattr(module("two-heads"), "JOBS")  # a model with jobs is live
 
@@ -34,7 +34,7 @@ def test_only_pages_that_use_python_carry_the_runtime(tmp_path):
     for ch in site.chapters:
         html = (out / ch.url).read_text()
         live = re.findall(r'<figure [^>]*data-figure="([^"]+)"[^>]*\bdata-live\b', html)
-        assert set(live) <= {name for name in FIGURES if is_live(name)}, ch.url
+        assert set(live) <= {name for name in FIGURES if is_live(parse(name))}, ch.url
         assert ch.uses_python == bool(live or ch.has_exercises), ch.url
         assert ('id="runtime-config"' in html) == ch.uses_python, ch.url
         assert ("data-runtime-status" in html) == bool(live), ch.url  # the status line speaks of live figures
@@ -47,8 +47,8 @@ def test_only_pages_that_use_python_carry_the_runtime(tmp_path):
 def test_a_figure_is_live_only_where_its_options_let_it_ask(tmp_path):
     """colour-tokens asks the worker only through its token editor: where a chapter hides the
     editor (chapter 7 offers the heads alone) the figure is not live and the page loads no Python."""
-    assert is_live("colour-tokens", {"controls": ["tokens"]})
-    assert not is_live("colour-tokens", {"controls": ["heads"]})
+    assert is_live(parse("colour-tokens", {"controls": ["tokens"]}))
+    assert not is_live(parse("colour-tokens", {"controls": ["heads"]}))
     site = build(Paths.at(ROOT), tmp_path / "dist")
     chapters = {ch.url: ch for ch in site.chapters}
     seven = chapters["07-many-heads.html"]

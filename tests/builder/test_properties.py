@@ -104,7 +104,7 @@ def test_every_format_code_writes_text_or_fails_cleanly(value, fmt):
     from builder.expressions import ExpressionError, evaluate
 
     try:
-        out = evaluate(f"softmax-bars.x {fmt}", lambda name, params: {"x": value})
+        out = evaluate(f"softmax-bars.x {fmt}", lambda params: {"x": value})
     except ExpressionError:
         return
     out.encode("utf-8")
@@ -160,7 +160,7 @@ def test_every_fallback_of_any_label_is_well_formed_svg(labels):
     import xml.etree.ElementTree as etree
 
     from builder.fallbacks import render_svg
-    from engine.figures import compute
+    from engine.figures import compute, parse
 
-    svg = render_svg("softmax-bars", compute("softmax-bars", {"labels": labels}))
+    svg = render_svg("softmax-bars", compute(parse("softmax-bars", {"labels": labels})))
     assert etree.fromstring(svg) is not None

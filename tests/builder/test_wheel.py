@@ -63,10 +63,10 @@ def test_every_figure_computes_the_same_from_the_wheel(tmp_path):
     script = ("import json, sys; from engine import figures as f\n"
               "assert f.__file__.startswith(sys.argv[1]), f.__file__\n"
               "assert not any(hasattr(f.module(n), 'facts') for n in f.FIGURES)\n"
-              "print(json.dumps({n: f.compute(n, None) for n in f.FIGURES}))\n")
+              "print(json.dumps({n: f.compute(f.parse(n)) for n in f.FIGURES}))\n")
     run = subprocess.run([sys.executable, "-c", script, str(tmp_path)], cwd=tmp_path,
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
-    from engine.figures import FIGURES, compute
+    from engine.figures import FIGURES, compute, parse
 
-    assert json.loads(run.stdout) == {n: json.loads(json.dumps(compute(n, None))) for n in FIGURES}
+    assert json.loads(run.stdout) == {n: json.loads(json.dumps(compute(parse(n)))) for n in FIGURES}

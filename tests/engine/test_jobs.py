@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from engine.figures import FigureJob, JsonJob, compute
+from engine.figures import FigureJob, JsonJob, compute, parse
 from engine.jobs import TrainingJob
 from engine.tasks import grammar
 from engine.train import SGD, SGDConfig, Training
@@ -53,10 +53,10 @@ def test_training_stepped_by_hand_equals_the_whole_run():
 
 
 def test_a_figure_job_ends_in_the_figure_compute_gives():
-    job = FigureJob("two-heads", "retrain", {"seed": 2})
+    job = FigureJob(parse("two-heads", {"seed": 2}), "retrain")
     while not (out := job.advance(1.0))["done"]:
         pass
-    assert out["result"] == compute("two-heads", {"seed": 2})
+    assert out["result"] == compute(parse("two-heads", {"seed": 2}))
 
 
 @pytest.mark.parametrize("name, job, params, message", [

@@ -8,15 +8,14 @@ from engine.train import (
     SGD,
     Adam,
     AdamConfig,
-    Progress,
     SGDConfig,
-    TrainingCancelled,
     cross_entropy_backward,
     cross_entropy_forward,
     flatten,
     pack,
+    Training,
+    adam_training,
     to_json,
-    train,
 )
 from tests.engine.gradcheck import assert_close_grad, numerical_grad
 
@@ -127,8 +126,8 @@ def test_sgd_momentum_carries_the_previous_step():
 @pytest.mark.parametrize("make", [lambda n: Adam(n, AdamConfig(lr=0.1)), lambda n: SGD(n, SGDConfig(lr=0.05))])
 def test_optimisers_minimise_a_quadratic(make):
     target = np.array([3.0, -1.0, 0.5])
-    result = train(lambda v, step: (float(((v["w"] - target) ** 2).sum()), {"w": 2 * (v["w"] - target)}),
-                   {"w": np.zeros(3)}, make(3), steps=300)
+    result = Training(lambda v, step: (float(((v["w"] - target) ** 2).sum()), {"w": 2 * (v["w"] - target)}),
+                      {"w": np.zeros(3)}, make(3), steps=300).run()
     assert result.losses[-1] < 1e-3 * result.losses[0]
     np.testing.assert_allclose(result.params["w"], target, atol=0.05)
 
@@ -141,12 +140,12 @@ def quadratic(v, step):
 
 def test_train_checkpoints_the_start_and_every_n_steps():
     start = {"w": np.array([1.0, 2.0])}
-    result = train(quadratic, start, SGD(2, SGDConfig(lr=0.1, momentum=0.0)), steps=10, checkpoint_every=5)
+    result = Training(quadratic, start, SGD(2, SGDConfig(lr=0.1, momentum=0.0)), steps=10, checkpoint_every=5).run()
     assert result.checkpoint_steps == [0, 5, 10]
     np.testing.assert_array_equal(result.checkpoints[0]["w"], [1.0, 2.0])
     np.testing.assert_allclose(result.checkpoints[1]["w"], np.array([1.0, 2.0]) * 0.8 ** 5)
     np.testing.assert_array_equal(start["w"], [1.0, 2.0])  # the caller's arrays are untouched
-    assert len(result.losses) == 10 and not result.cancelled
+    assert len(result.losses) == 10
 
 
 def test_a_flat_gradient_vector_trains_like_the_dict():
@@ -159,39 +158,30 @@ def test_a_flat_gradient_vector_trains_like_the_dict():
         loss, g = as_dict(v, step)
         return loss, np.concatenate([g["w"], g["b"].ravel()])  # packed order: w, then b
 
-    a = train(as_dict, start, Adam(4, AdamConfig(lr=0.1)), steps=5)
-    b = train(as_flat, start, Adam(4, AdamConfig(lr=0.1)), steps=5)
+    a = Training(as_dict, start, Adam(4, AdamConfig(lr=0.1)), steps=5).run()
+    b = Training(as_flat, start, Adam(4, AdamConfig(lr=0.1)), steps=5).run()
     assert a.losses == b.losses
     for n in start:
         np.testing.assert_array_equal(a.params[n], b.params[n])
 
 
-def test_callback_sees_every_step_and_can_stop_by_returning_false():
-    seen = []
-
-    def callback(progress):
-        seen.append(progress)
-        return progress.step < 3
-
-    result = train(quadratic, {"w": np.ones(2)}, SGD(2), steps=10, callback=callback)
-    assert [p.step for p in seen] == [1, 2, 3]
-    assert seen[0] == Progress(1, 10, result.losses[0])
-    assert len(result.losses) == 3 and result.cancelled
-
-
-def test_callback_can_stop_by_raising_training_cancelled():
-    def callback(progress):
-        if progress.step == 4:
-            raise TrainingCancelled
-
-    result = train(quadratic, {"w": np.ones(2)}, SGD(2), steps=10, checkpoint_every=2, callback=callback)
-    assert len(result.losses) == 4 and result.cancelled
-    assert result.checkpoint_steps == [0, 2, 4]
+def test_a_run_stepped_in_slices_is_the_run_to_the_end():
+    """The worker steps a run a slice at a time; finish() part way keeps what was done."""
+    whole = Training(quadratic, {"w": np.ones(2)}, Adam(2), steps=10, checkpoint_every=2).run()
+    sliced = Training(quadratic, {"w": np.ones(2)}, Adam(2), steps=10, checkpoint_every=2)
+    for _ in range(4):
+        sliced.step()
+    part = sliced.finish()
+    assert len(part.losses) == 4 and part.checkpoint_steps == [0, 2, 4] and not sliced.done
+    np.testing.assert_array_equal(part.params["w"], part.checkpoints[-1]["w"])
+    while not sliced.done:
+        sliced.step()
+    assert sliced.finish().losses == whole.losses and sliced.done_steps == 10
 
 
-def test_other_exceptions_from_the_callback_propagate():
-    def callback(progress):
-        raise KeyError("boom")
-
-    with pytest.raises(KeyError):
-        train(quadratic, {"w": np.ones(2)}, SGD(2), steps=3, callback=callback)
+def test_adam_training_is_adam_over_every_weight():
+    start = {"w": np.array([1.0, 2.0]), "b": np.array([[0.5], [-1.0]])}
+    a = adam_training(lambda v, s: (float((v["w"] ** 2).sum()), {"w": 2 * v["w"], "b": 0 * v["b"]}), start, 0.1, 5).run()
+    b = Training(lambda v, s: (float((v["w"] ** 2).sum()), {"w": 2 * v["w"], "b": 0 * v["b"]}), start,
+                 Adam(4, AdamConfig(lr=0.1)), 5).run()
+    assert a.losses == b.losses

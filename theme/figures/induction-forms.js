@@ -137,8 +137,9 @@ export function mount(root, ctx) {
     if (hadFocus) cancel.focus();
     progress.value = 0;
     status.textContent = data.text.training;
-    const out = await ctx.job("train", { ...data.params, seed: data.seed + 1, step: data.steps }, (p) => {
-      losses = losses.concat(p.losses);
+    const out = await ctx.job("train", { ...data.params, seed: data.seed + 1, step: data.steps }, (slices) => {
+      for (const s of slices) losses = losses.concat(s.losses);
+      const p = slices[slices.length - 1];
       state = p.snapshot.state;
       icl.push([p.step, state.in_context]);
       progress.value = p.step;

@@ -153,8 +153,8 @@ export function mount(root, ctx) {
     const mine = { r, run: null, over: false };
     live = mine;
     say("Training in the worker…");
-    const out = await ctx.job("train", { ...data.params, rate: data.rates[r], start: k * data.every }, (p) => {
-      if (live === mine) mine.run = p.snapshot;
+    const out = await ctx.job("train", { ...data.params, rate: data.rates[r], start: k * data.every }, (slices) => {
+      if (live === mine) mine.run = slices[slices.length - 1].snapshot; // the run so far
     });
     if (live !== mine) return;
     mine.over = true;

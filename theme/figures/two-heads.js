@@ -80,9 +80,10 @@ export function mount(root, ctx) {
     if (hadFocus) cancel.focus();
     progress.value = 0;
     status.textContent = data.text.training;
-    const out = await ctx.job("retrain", { ...data.params, seed: data.seed + 1, sentence: shown }, (p) => {
+    const out = await ctx.job("retrain", { ...data.params, seed: data.seed + 1, sentence: shown }, (slices) => {
+      for (const s of slices) losses = losses.concat(s.losses);
+      const p = slices[slices.length - 1];
       looks = p.snapshot.sentences;
-      losses = losses.concat(p.losses);
       progress.value = p.step;
       status.textContent = p.snapshot.text.progress;
       draw();

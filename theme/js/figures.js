@@ -83,8 +83,9 @@ async function hydrate(el) {
     },
     /**
      * Run a long job of this figure's model in the worker (one per figure: a newer start cancels
-     * the older one, and so does scrolling the figure away). onProgress(data) gets throttled
-     * progress. Resolves with the finished job's data, or null if it was cancelled or Python is
+     * the older one, and so does scrolling the figure away). onProgress(slices) gets the slices
+     * made since its last call, in order, for the view to merge (runtime.js job). Resolves with
+     * the last slice, or null if it was cancelled or Python is
      * unavailable (the figure then says why). aria-busy is set while a job runs.
      */
     async job(job, params, onProgress) {

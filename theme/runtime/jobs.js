@@ -1,9 +1,10 @@
 // Long jobs in the worker (engine/jobs.py): a job runs in slices of about SLICE_S seconds, and
 // between slices the worker reads its messages, so a cancel, or a newer start for the same
-// figure, stops a job within one slice. Progress is throttled to one message per PROGRESS_MS
-// (losses of the steps in between are batched into it), so the page draws at most ~10 frames a
-// second however fast the engine steps. `backend` starts and advances jobs: Pyodide in
-// worker.js, the engine on CPython behind the tests' stand-in worker.
+// figure, stops a job within one slice. A slice's output is the figure's own (engine/jobs.py):
+// this file reads only its `done`. Progress is throttled to one message per PROGRESS_MS, which
+// carries every slice since the last one, in order, for the figure to merge; so the page draws at
+// most ~10 frames a second however fast the engine steps, and no slice is lost. `backend` starts
+// and advances jobs: Pyodide in worker.js, the engine on CPython behind the tests' stand-in worker.
 
 export const SLICE_S = 0.05;
 export const PROGRESS_MS = 100;
@@ -13,7 +14,8 @@ const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 /**
  * backend: { start(name, job, params) -> handle, advance(handle, seconds) -> {ok, data | error},
  *            drop(handle) } (each may return a promise); post(message) sends to the page.
- * Messages out: job-progress {id, data}, job-done {id, data}, job-cancelled {id}, job-error {id, message}.
+ * Messages out: job-progress {id, data: [slice, ...]} (the slices not yet posted), job-done {id,
+ * data: the last slice}, job-cancelled {id}, job-error {id, message}.
  */
 export function jobRunner(backend, post) {
   const running = new Map(); // figure key -> { id, cancelled }
@@ -28,18 +30,20 @@ export function jobRunner(backend, post) {
     let handle = null;
     try {
       handle = await backend.start(name, job, params);
-      let losses = [];
+      let slices = []; // made since the last progress message
       let last = -Infinity;
       for (;;) {
         if (entry.cancelled) return post({ type: "job-cancelled", id });
         const out = await backend.advance(handle, SLICE_S);
         if (!out.ok) return post({ type: "job-error", id, message: out.error });
-        const data = { ...out.data, losses: losses.concat(out.data.losses) };
-        if (data.done) return post({ type: "job-done", id, data });
-        losses = data.losses;
+        if (out.data.done) {
+          if (slices.length) post({ type: "job-progress", id, data: slices });
+          return post({ type: "job-done", id, data: out.data });
+        }
+        slices.push(out.data);
         if (performance.now() - last >= PROGRESS_MS) {
-          post({ type: "job-progress", id, data });
-          losses = [];
+          post({ type: "job-progress", id, data: slices });
+          slices = [];
           last = performance.now();
         }
         await nextTask();

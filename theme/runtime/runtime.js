@@ -43,8 +43,9 @@ export const runtime = {
   },
   /**
    * Start a long job of figure `name` (its model's JOBS[job]) in the worker. `key` names the
-   * figure: a newer start with the same key cancels the older job. onProgress(data) receives the
-   * throttled progress. Returns { result, cancel }: result resolves with the last slice's data,
+   * figure: a newer start with the same key cancels the older job. onProgress(slices) receives the
+   * job's slices (the model's own dicts, engine/jobs.py) since the last call, in order, at most
+   * about ten times a second. Returns { result, cancel }: result resolves with the last slice,
    * or null if the job was cancelled; it rejects on an error or when Python is unavailable.
    */
   job(key, name, job, params, onProgress) {

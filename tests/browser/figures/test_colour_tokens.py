@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from engine.figures import compute
+from engine.figures import compute, parse
 
 from ..conftest import PHONE, expect
 from .helpers import expect_same_node_focused, press_in_place, without_python
@@ -126,7 +126,7 @@ def test_editing_a_colour_recomputes_in_the_worker(open_live_chapter, url):
     figure.get_by_label("Block future tokens").check()
     figure.locator(".ct-edit select").nth(2).select_option("green")
     expect(figure).to_have_attribute("data-state", "live")
-    want = compute(NAME, {**params, "tokens": ["red", "blue", "green"], "causal": True})
+    want = compute(parse(NAME, {**params, "tokens": ["red", "blue", "green"], "causal": True}))
     assert want["sequences"][want["start"]["sequence"]]["tokens"] == ["red", "blue", "green"]
     expect(figure.locator("ul.figure-numbers li").first).to_have_text(
         "Tokens: red, blue, green (one head, future tokens blocked, no positional encoding)")

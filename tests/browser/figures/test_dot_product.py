@@ -2,7 +2,7 @@
 filled into the model's text templates the way the build fills them."""
 from __future__ import annotations
 
-from engine.figures import compute
+from engine.figures import compute, parse
 
 from ..conftest import expect
 from .helpers import centre, expect_same_node_focused, mouse_drag, press_in_place, touch_drag
@@ -12,7 +12,7 @@ PAGE = "02-words-as-points.html"
 
 def _expected(a, b):
     """The key numbers the model writes (at build time, in Python) for the figure opening at a and b."""
-    return compute("dot-product", {"a": list(a), "b": list(b)})["text"]["numbers"]
+    return compute(parse("dot-product", {"a": list(a), "b": list(b)}))["text"]["numbers"]
 
 
 def test_tips_by_keyboard_touch_and_mouse(open_chapter, base_url):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.figures import compute
+from engine.figures import compute, parse
 
 from ..conftest import expect, pyodide_kit, serious_violations
 from .helpers import SLOW_JOBS, text_lines
@@ -67,7 +67,7 @@ def test_train_streams_progress_and_draws_the_new_run_live(open_live_chapter, ur
     expect(figure.get_by_role("button", name="Cancel")).to_be_visible()
     expect(figure).to_have_attribute("data-state", "live", timeout=90_000)
     expect(figure).not_to_have_attribute("aria-busy", "true")
-    want = compute(NAME, {"seed": 1})
+    want = compute(parse(NAME, {"seed": 1}))
     assert chapter.numbers(NAME) == text_lines(want, want["start"])
     expect(figure.locator(".th-status")).to_have_text(want["text"]["status"])
     assert f"formed at step {want['phase_change']}" in want["text"]["status"]
@@ -107,9 +107,9 @@ def test_train_forms_the_head_in_pyodide_with_real_numpy(open_chapter, pyodide_u
     figure = chapter.figure(NAME)
     figure.get_by_role("button", name="Train").click()
     expect(figure).to_have_attribute("data-state", "live", timeout=180_000)
-    assert figure.locator("progress").evaluate("(p) => p.value") == compute(NAME)["steps"]
+    assert figure.locator("progress").evaluate("(p) => p.value") == compute(parse(NAME))["steps"]
     # float64 in Pyodide agrees with CPython to about 1e-12: the reader's run is the build's run for that seed
-    want = compute(NAME, {"seed": 1})
+    want = compute(parse(NAME, {"seed": 1}))
     expect(figure.locator(".th-status")).to_have_text(want["text"]["status"])
     assert chapter.numbers(NAME) == text_lines(want, want["start"])
     assert chapter.page_errors == []

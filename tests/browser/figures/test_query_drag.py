@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.figures import compute, facts
+from engine.figures import compute, facts, parse
 from engine.figures.query_drag import scores_and_weights
 from engine.tasks import winograd
 
@@ -47,7 +47,7 @@ def test_keyboard_moves_the_query_one_step(open_chapter, base_url):
     expect(figure.locator(".qd-row-head")).to_have_text("wordraw q·kscaled ÷√2weight")
     scaled = figure.locator(".qd-row:not(.qd-row-head) .qd-scaled")
     expect(scaled.nth(winograd.words("tired").index("animal"))).to_have_text(
-        f"{facts('query-drag')['right']['animal_scaled']:.2f}")
+        f"{facts(parse('query-drag'))['right']['animal_scaled']:.2f}")
     handle = figure.locator(".qd-handle")
     press_in_place(handle, "ArrowUp")
     handle.press("ArrowLeft")
@@ -66,7 +66,7 @@ def test_keyboard_moves_the_query_one_step(open_chapter, base_url):
 def _plane_point(figure, x, y):
     """Page coordinates of the plane point (x, y)."""
     box = figure.locator(".qd-plane svg").bounding_box()
-    lim, pad = compute("query-drag")["axis"][-1], 22
+    lim, pad = compute(parse("query-drag"))["axis"][-1], 22
     s = (box["width"] - 2 * pad) / (2 * lim)
     return box["x"] + pad + (x + lim) * s, box["y"] + pad + (lim - y) * s
 
@@ -85,7 +85,7 @@ def test_mouse_drag_and_touch_tap_move_the_query(open_chapter, base_url):
     page.mouse.up()
     expect(figure.locator(".qd-readout")).to_have_text("Query (0.00, 3.00)")
     _close(chapter.numbers("query-drag"), _expected((0.0, 3.0)))
-    street = facts("query-drag")["up"]["street_weight"]
+    street = facts(parse("query-drag"))["up"]["street_weight"]
     assert f"street {street:.2f}" in chapter.numbers("query-drag")[3]
     # Touch: a tap anywhere on the plane puts the query there.
     page.touchscreen.tap(*_plane_point(figure, -2, -2))

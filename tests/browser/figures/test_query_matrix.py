@@ -2,7 +2,7 @@
 the model's text for each grid position."""
 from __future__ import annotations
 
-from engine.figures import facts
+from engine.figures import facts, parse
 from engine.tasks import winograd
 
 from ..conftest import PHONE, expect
@@ -42,7 +42,7 @@ def test_sliders_and_words_follow_the_engine(open_chapter, base_url):
         strength.press("ArrowRight")
     assert chapter.numbers("query-matrix") == _expected("tired", 0.6, 8) == text_lines(data, _state(data, "tired", 0.6, 8))
     expect_same_node_focused(chapter.page)
-    quoted = facts("query-matrix")
+    quoted = facts(parse("query-matrix"))
     assert f"animal {quoted['animal_at_8']:.2f}" in chapter.numbers("query-matrix")[1]
     strength.fill("1")  # slider index 1 = strength 1
     assert chapter.numbers("query-matrix") == _expected("tired", 0.6, 1)

@@ -3,7 +3,7 @@ changes a score with the keyboard or by dragging with a finger: the key numbers,
 exponentials and the sentence under the plot are the model's text for the scores it computed."""
 from __future__ import annotations
 
-from engine.figures import compute
+from engine.figures import compute, parse
 from engine.figures.fmt import fill
 
 from ..conftest import PHONE, expect
@@ -21,7 +21,7 @@ def _shown_scores(figure) -> list[float]:
 
 
 def _expect_engine_numbers(figure, params: dict) -> dict:
-    want = compute("softmax-bars", params)
+    want = compute(parse("softmax-bars", params))
     items = figure.locator("ul.figure-numbers li")
     for i, line in enumerate(want["text"]["numbers"]):
         expect(items.nth(i)).to_have_text(line)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.figures import compute
+from engine.figures import compute, parse
 
 from ..conftest import expect
 from .helpers import centre, mouse_drag
@@ -40,7 +40,7 @@ def test_keys_and_drags_recompute_live(open_live_chapter, url, width):
     g_bar.press("ArrowUp")
     g_bar.press("ArrowUp")
     expect(figure).to_have_attribute("data-state", "live")
-    want = compute(NAME, {"upstream": [1, 1, 0, 0]})
+    want = compute(parse(NAME, {"upstream": [1, 1, 0, 0]}))
     expect(figure.locator(".sg-total")).to_have_text(want["text"]["total"])
     assert chapter.numbers(NAME) == want["text"]["numbers"]
     before = _table(figure)
@@ -52,7 +52,7 @@ def test_keys_and_drags_recompute_live(open_live_chapter, url, width):
         " && fig.querySelector('.sg-table tbody td').textContent !== before",
         arg=[figure.element_handle(), before[0][0]])
     now = [float(v) for v in figure.locator(".score-bar").evaluate_all("(bars) => bars.map((b) => b.getAttribute('aria-valuenow'))")]
-    want = compute(NAME, {"scores": now[:4], "upstream": now[4:]})["text"]["cells"]
+    want = compute(parse(NAME, {"scores": now[:4], "upstream": now[4:]}))["text"]["cells"]
     assert now[0] < 2 and _table(figure) == [want["weights"], want["formula"], want["numeric"]]
     assert chapter.scroll_width() <= width
     assert chapter.page_errors == []

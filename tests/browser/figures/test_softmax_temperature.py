@@ -3,7 +3,7 @@ the key numbers are the model's (its text.parts filled with the state's numbers)
 temperature, after a slider step and after the reader changes a score."""
 from __future__ import annotations
 
-from engine.figures import compute
+from engine.figures import compute, parse
 from engine.figures.fmt import fill
 
 from ..conftest import expect
@@ -34,7 +34,7 @@ def test_a_slider_step_shows_the_models_numbers(open_chapter, base_url):
     chapter = open_chapter(base_url + PAGE)
     chapter.wait_prerendered()
     data = chapter.data(NAME)
-    assert data["text"] == compute(NAME, data["params"])["text"]
+    assert data["text"] == compute(parse(NAME, data["params"]))["text"]
     start = data["start"]
     _expect_state(chapter, data, start)
     slider = chapter.figure(NAME).locator("input[type=range]")
@@ -57,7 +57,7 @@ def test_a_changed_score_shows_the_recomputed_numbers(open_live_chapter, base_ur
     expect(figure).to_have_attribute("data-state", "live")
     scores = list(data["scores"])
     scores[3] += data["schema"]["scores"]["step"]
-    want = compute(NAME, {**data["params"], "scores": scores})
+    want = compute(parse(NAME, {**data["params"], "scores": scores}))
     expect(figure.locator("output")).not_to_contain_text("recomputing")
     _expect_state(chapter, want, want["start"])
     assert chapter.page_errors == []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from engine.figures import FIGURES, compute
+from engine.figures import FIGURES, compute, parse
 from engine.figures.fmt import fill_all, scope_at, states
 
 PAGE = "04-scores-to-weights.html"  # any page: the test imports text.js from the built site
@@ -57,12 +57,12 @@ def _templated():
     out = []
     for name in FIGURES:
         for options in (None, *VARIANTS.get(name, [])):
-            data = compute(name, options)
+            data = compute(parse(name, options))
             if "scope" not in data["text"]:
                 assert name not in VARIANTS, f"{name} has no text.scope to vary"
                 break
             out.append((data, _sampled(states(data["text"]["scope"], data)), {}))
-    data = compute("lookup-training")
+    data = compute(parse("lookup-training"))
     run = data["runs"][0]
     live = {**run, "from": 8, **{k: run[k][8:] for k in ("grids", "top", "rows", "diag", "off")},
             "losses": run["losses"][8 * data["every"]:]}
@@ -77,14 +77,14 @@ def _figure_cases():
         scope = scope_at(data["text"]["scope"], data, states(data["text"]["scope"], data) - 1)
         for template in data["text"].get("parts", {}).values():
             cases.append(([template], {"v": -0.004, "word": "cat", **scope}))
-    data = compute("colour-tokens", {"positions": True})  # every number it prints goes through its parts
+    data = compute(parse("colour-tokens", {"positions": True}))  # every number it prints goes through its parts
     parts = data["text"]["parts"]
     case = data["sequences"][0]["cases"][1][1][1]
     numbers = [x for head in case["heads"] for key in ("raw", "exps", "shares", "scaled") for row in head[key]
                for x in row if x is not None] + [x for row in case["inputs"] + case["out"] for x in row]
     for x in numbers:
         cases.append(([parts["number"]], {"v": x}))
-    data = compute("winograd-head")
+    data = compute(parse("winograd-head"))
     for row in data["modes"]["tired"]["vectors"]:
         cases += [([data["text"]["parts"]["cell"]], {"v": x}) for x in row]
     cases += _label_cases()
@@ -94,20 +94,20 @@ def _figure_cases():
 def _label_cases():
     """The parts the bar figures label their bars and sliders by, each filled with every number it labels."""
     cases = []
-    data = compute("soft-lookup")
+    data = compute(parse("soft-lookup"))
     for mode in data["modes"]:
         cases += [([data["text"]["parts"][mode]], {"v": e[mode]}) for e in data["entries"]]
     for options in (None, {"scores": [10, -10, 0.5, -0.5, 2.5]}):
-        data = compute("softmax-bars", options and {**options, "labels": list("abcde")})
+        data = compute(parse("softmax-bars", options and {**options, "labels": list("abcde")}))
         parts = data["text"]["parts"]
         cases += [([parts["score"]], {"v": s}) for s in data["scores"]]
         cases += [([parts["weight"]], {"v": w}) for w in data["weights"]]
-    data = compute("softmax-temperature")
+    data = compute(parse("softmax-temperature"))
     parts = data["text"]["parts"]
     cases += [([parts["score"]], {"v": s}) for s in data["scores"]]
     cases += [([parts["temperature"], parts["readout"]], {"v": t}) for t in data["temperatures"]]
     cases += [([parts["weight"]], {"v": w}) for row in data["weights"][::7] for w in row]
-    data = compute("word-neighbours")
+    data = compute(parse("word-neighbours"))
     cases += [([data["text"]["parts"]["similarity"]], {"v": s}) for row in data["rankings"][::3] for _, s in row]
     return cases
 

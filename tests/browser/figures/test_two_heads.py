@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.figures import compute
+from engine.figures import compute, parse
 
 from ..conftest import expect
 from .helpers import SLOW_JOBS, text_lines, without_python
@@ -58,7 +58,7 @@ def test_retrain_streams_progress_and_draws_the_new_run_live(open_live_chapter, 
     expect(figure).to_have_attribute("data-state", "live", timeout=60_000)
     expect(figure).not_to_have_attribute("aria-busy", "true")
     expect(figure.get_by_role("button", name="Cancel")).to_be_hidden()
-    want = compute(NAME, {"seed": 1})
+    want = compute(parse(NAME, {"seed": 1}))
     assert chapter.numbers(NAME) == text_lines(want, want["start"])
     steps = chapter.page.evaluate("window.__steps")
     assert len(steps) >= 3 and steps == sorted(steps), steps  # drawn as it learned, never backwards

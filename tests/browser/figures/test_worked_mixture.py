@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from engine.figures import compute
+from engine.figures import compute, parse
 
 from ..conftest import PHONE, ROOT, expect, serious_violations
 from .helpers import text_lines
@@ -71,7 +71,7 @@ def test_the_arithmetic_is_the_engines_for_each_head(open_live_chapter, mixture_
     chapter = open_live_chapter(mixture_url)
     figure = chapter.figure("worked-mixture")
     data = chapter.data("worked-mixture")
-    assert data == json.loads(json.dumps(compute("worked-mixture")))
+    assert data == json.loads(json.dumps(compute(parse("worked-mixture"))))
     heads, labels = data["heads"], data["labels"]
     # The essay's numbers, as the figure prints them.
     assert [_four(w) for w in heads[0]["weights"]] == ["0.6652", "0.2447", "0.0900"]

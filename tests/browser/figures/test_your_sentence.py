@@ -10,7 +10,7 @@ import time
 import numpy as np
 import pytest
 
-from engine.figures import compute
+from engine.figures import compute, parse
 
 from ..conftest import expect, pyodide_kit, serious_violations
 from .helpers import first_request_on_intent, text_lines, without_python
@@ -90,13 +90,13 @@ def test_a_menu_reads_the_new_sentence_live_and_keeps_the_focus(open_live_chapte
     noun.focus()
     noun.select_option("dog")  # the keyboard's way: a change event on the focused menu
     expect(figure).to_have_attribute("data-state", "live", timeout=120_000)  # the stand-in trains the model first
-    want = compute(NAME, {"sentence": data["sentence"].replace("fox", "dog")})
+    want = compute(parse(NAME, {"sentence": data["sentence"].replace("fox", "dog")}))
     _drawn(chapter, figure, want, want["start"])
     expect(noun).to_be_focused()
     expect(figure.get_by_label("Or type one")).to_have_value(want["sentence"])
     adjective = figure.locator(".ysn-menu select").nth(1)
     adjective.select_option("-1")  # an optional place left empty: one word fewer, still looking from the verb
-    want = compute(NAME, {"sentence": want["sentence"].replace(" big", "")})
+    want = compute(parse(NAME, {"sentence": want["sentence"].replace(" big", "")}))
     expect(figure.locator(".th-grid").first.locator("tbody tr")).to_have_count(len(want["words"]))
     _drawn(chapter, figure, want, want["start"])
     expect(figure.locator(".figure-note")).to_be_hidden()
@@ -108,7 +108,7 @@ def test_read_computes_a_typed_sentence_live(open_live_chapter, url):
     chapter = open_live_chapter(url)
     figure = chapter.figure(NAME)
     box = _read(figure, "  The Lazy Cat SLEPT on a mat. ")
-    want = compute(NAME, {"sentence": "the lazy cat slept on a mat"})
+    want = compute(parse(NAME, {"sentence": "the lazy cat slept on a mat"}))
     _drawn(chapter, figure, want, want["start"])
     expect(box).to_have_value("the lazy cat slept on a mat")
     expect(box).to_be_focused()  # the keyboard stays where it was
@@ -176,7 +176,7 @@ def test_a_sentence_in_pyodide_with_real_numpy(open_chapter, pyodide_url):
     t0 = time.perf_counter()
     box = _read(figure, "a small bird waited near the old tree", timeout=180_000)
     first = time.perf_counter() - t0  # Python boots, trains the model, then reads
-    want = compute(NAME, {"sentence": "a small bird waited near the old tree"})
+    want = compute(parse(NAME, {"sentence": "a small bird waited near the old tree"}))
     assert chapter.numbers(NAME) == text_lines(want, want["start"])
     for h, head in enumerate(want["heads"]):  # drawn to two decimals: a rounding may fall the other way
         np.testing.assert_allclose(_weights(figure, h), head, atol=0.01 + TOL)
@@ -186,7 +186,7 @@ def test_a_sentence_in_pyodide_with_real_numpy(open_chapter, pyodide_url):
     expect(figure.get_by_label("Or type one")).to_have_value("a small bird hid near the old tree", timeout=60_000)
     print(f"\nyour-sentence in Pyodide: first Read (boot, training, reading) {first:.1f} s; "
           f"a menu's request, change to redraw, {1000 * (time.perf_counter() - t0):.0f} ms")
-    want = compute(NAME, {"sentence": "a small bird hid near the old tree"})
+    want = compute(parse(NAME, {"sentence": "a small bird hid near the old tree"}))
     assert chapter.numbers(NAME) == text_lines(want, want["start"])
     box.fill("a small bird hid near the old")  # and a sentence the grammar refuses gets Python's reason
     box.press("Enter")

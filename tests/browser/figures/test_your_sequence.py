@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.figures import compute
+from engine.figures import compute, parse
 
 from ..conftest import expect, pyodide_kit, serious_violations
 from .helpers import first_request_on_intent, text_lines
@@ -64,7 +64,7 @@ def test_read_computes_the_readers_letters_live(open_live_chapter, url):
     box.fill("ab cdab")
     box.press("Enter")
     expect(figure).to_have_attribute("data-state", "live", timeout=120_000)  # the stand-in trains the model first
-    want = compute(NAME, {"sequence": "ab cdab"})
+    want = compute(parse(NAME, {"sequence": "ab cdab"}))
     assert chapter.numbers(NAME) == text_lines(want, want["start"])
     expect(box).to_have_value("ABCDAB")
     expect(box).to_be_focused()  # the keyboard stays where it was
@@ -110,7 +110,7 @@ def test_read_in_pyodide_with_real_numpy(open_chapter, pyodide_url):
     box.fill("KCFNAHKCF")
     box.press("Enter")
     expect(figure).to_have_attribute("data-state", "live", timeout=180_000)
-    want = compute(NAME, {"sequence": "KCFNAHKCF"})
+    want = compute(parse(NAME, {"sequence": "KCFNAHKCF"}))
     assert chapter.numbers(NAME) == text_lines(want, want["start"])
     box.fill("KCFQ")  # and a bad letter gets Python's reason
     box.press("Enter")

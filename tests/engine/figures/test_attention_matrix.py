@@ -2,13 +2,13 @@ import numpy as np
 import pytest
 
 from engine.attention import softmax_forward
-from engine.figures import ParamError, compute, facts
+from engine.figures import ParamError, compute, facts, parse
 from engine.tasks import winograd
 
 
 @pytest.mark.parametrize("last", ["tired", "wide"])
 def test_the_grid_is_softmax_of_q_kt_over_root_dk_and_the_outputs_are_av(last):
-    data = compute("attention-matrix", {"last": last})
+    data = compute(parse("attention-matrix", {"last": last}))
     q, k, v = (np.array(data[n]) for n in ("queries", "keys", "values"))
     a, _ = softmax_forward(q @ k.T / np.sqrt(data["d_k"]))  # row by row
     np.testing.assert_allclose(data["weights"], a, atol=1e-12)
@@ -18,18 +18,18 @@ def test_the_grid_is_softmax_of_q_kt_over_root_dk_and_the_outputs_are_av(last):
 
 
 def test_column_sums_are_not_one():
-    f = facts("attention-matrix")
+    f = facts(parse("attention-matrix"))
     assert f["top_column_word"] == "animal"
     assert f["top_column_sum"] > 2.5  # "it" and "tired" both look hard at animal
     assert 0.8 < f["other_column_min"] <= f["other_column_max"] < 0.9
     assert f["column_total"] == pytest.approx(f["size"])  # all rows together hand out one each
-    assert facts("attention-matrix", {"last": "wide"})["top_column_word"] == "street"
+    assert facts(parse("attention-matrix", {"last": "wide"}))["top_column_word"] == "street"
     np.testing.assert_allclose(f["it_output"], (0.76, 0.02), atol=0.005)
     assert f["d_k"] == f["d_v"] == 2
 
 
 def test_states_follow_the_rows():
-    data = compute("attention-matrix", {"row": 1})
+    data = compute(parse("attention-matrix", {"row": 1}))
     text = data["text"]
     assert len(text["states"]) == len(data["words"]) == 11
     assert text["numbers"] == text["states"][1]["numbers"] + text["fixed"]
@@ -41,4 +41,4 @@ def test_states_follow_the_rows():
 @pytest.mark.parametrize("raw, words", [({"row": 11}, "between"), ({"last": "big"}, "must be one of")])
 def test_bad_options(raw, words):
     with pytest.raises(ParamError, match=words):
-        compute("attention-matrix", raw)
+        compute(parse("attention-matrix", raw))

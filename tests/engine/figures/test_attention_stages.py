@@ -4,19 +4,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.figures import ParamError, compute, facts
+from engine.figures import ParamError, compute, facts, parse
 from engine.tasks import grammar
 
 
 @pytest.fixture(scope="module")
 def data():
-    return compute("attention-stages")
+    return compute(parse("attention-stages"))
 
 
 def test_twenty_one_checkpoints_every_20_steps(data):
     assert data["steps"] == list(range(0, 401, 20))
     assert np.shape(data["grids"]) == (21, 3, 6, 6)
-    f = facts("attention-stages")
+    f = facts(parse("attention-stages"))
     assert (f["checkpoints"], f["first_step"], f["last_step"], f["every"]) == (21, 0, 400, 20)
 
 
@@ -42,14 +42,14 @@ def test_training_sharpens_the_rows(data):
     w = np.array(data["grids"])[:, 2]  # (C, n, n)
     assert w[0].max() < 0.3
     assert w[-1].max(axis=-1).min() > 0.9
-    f = facts("attention-stages")
+    f = facts(parse("attention-stages"))
     assert f["row_word"] == "cat" and f["first_top_weight"] < 0.25
     assert f["last_top_word"] == "sat" and f["last_top_weight"] > 0.99
     assert data["extent"][2] <= 1.0 and data["extent"][0] > data["extent"][1]
 
 
 def test_templates_describe_the_selected_row():
-    d = compute("attention-stages", {"row": 5, "checkpoint": 0, "head": 2})
+    d = compute(parse("attention-stages", {"row": 5, "checkpoint": 0, "head": 2}))
     lines = d["text"]["numbers"]
     assert lines[0].startswith("Step 0 of 400, head 2: row of mat (word 6)")
     assert len(d["text"]["stages"]) == 3 and "√6 ≈ 2.449" in d["text"]["stages"][1]["text"]
@@ -63,4 +63,4 @@ def test_templates_describe_the_selected_row():
 ])
 def test_bad_options_name_the_option(params, message):
     with pytest.raises(ParamError, match=message):
-        compute("attention-stages", params)
+        compute(parse("attention-stages", params))

@@ -4,13 +4,13 @@ import numpy as np
 import pytest
 
 from engine.attention import attention_forward
-from engine.figures import compute, facts
+from engine.figures import compute, facts, parse
 from engine.figures.causal_mask import TOLERANCE
 from engine.tasks import winograd
 
 
 def test_rows_of_earlier_words_are_unchanged_only_under_the_mask():
-    f = facts("causal-mask")
+    f = facts(parse("causal-mask"))
     n = f["n_words"]
     assert n == 11 and f["earlier_rows"] == n * (n - 1) // 2
     assert f["masked_rows_changed"] == 0 and f["masked_largest_change"] < TOLERANCE
@@ -20,7 +20,7 @@ def test_rows_of_earlier_words_are_unchanged_only_under_the_mask():
 
 
 def test_grid_states_match_the_engine_on_each_prefix():
-    data = compute("causal-mask")
+    data = compute(parse("causal-mask"))
     x = winograd.embeddings("tired", copied=0.0)
     wq, wk, wv = winograd.matrices()
     for mode, causal in (("on", True), ("off", False)):
@@ -37,15 +37,15 @@ def test_grid_states_match_the_engine_on_each_prefix():
 
 
 def test_the_pronoun_waits_and_the_last_word_resolves():
-    f = facts("causal-mask")
+    f = facts(parse("causal-mask"))
     assert f["masked_it_sees"] == winograd.IT + 1
     assert f["masked_it_share"] == pytest.approx(1 / f["masked_it_sees"])
     assert f["masked_last_on_animal"] > 0.9
-    assert facts("causal-mask", {"last": "wide"})["last_word"] == "wide"
+    assert facts(parse("causal-mask", {"last": "wide"}))["last_word"] == "wide"
 
 
 def test_kv_cache_counts_and_agreement():
-    f = facts("causal-mask")
+    f = facts(parse("causal-mask"))
     n = f["kv_n"]
     assert f["kv_cached_scores"] == n * (n + 1) // 2 == 66
     assert f["kv_recomputed_scores"] == n * (n + 1) * (2 * n + 1) // 6 == 506
@@ -55,7 +55,7 @@ def test_kv_cache_counts_and_agreement():
 
 
 def test_text_states_describe_each_step():
-    data = compute("causal-mask")
+    data = compute(parse("causal-mask"))
     n = len(data["words"])
     states = data["text"]["states"]
     assert len(states) == 2 * n
@@ -63,5 +63,5 @@ def test_text_states_describe_each_step():
     assert "leaves all 4 earlier rows unchanged" in states[4]["numbers"][1]
     assert "changes 4 of 4 earlier rows" in states[n + 4]["numbers"][1]
     assert "66 scores" in data["text"]["fixed"][0] and "506" in data["text"]["fixed"][0]
-    opened = compute("causal-mask", {"causal": False, "shown": 3})["text"]["numbers"]
+    opened = compute(parse("causal-mask", {"causal": False, "shown": 3}))["text"]["numbers"]
     assert opened == states[n + 2]["numbers"] + data["text"]["fixed"]

@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 
 from engine.attention import attention_forward
-from engine.figures import ParamError, compute, facts
+from engine.figures import ParamError, compute, facts, parse
 from engine.tasks import grammar, winograd
 
 
 @pytest.fixture(scope="module")
 def data():
-    return compute("circuits")
+    return compute(parse("circuits"))
 
 
 def _panels(data, view):
@@ -24,7 +24,7 @@ def test_the_hand_set_grids_are_the_products_of_chapter_3s_matrices(data):
     grids = _panels(data, 0)
     np.testing.assert_allclose(grids["W_Q W_Kᵀ"], np.round(wq @ wk.T, 2))
     np.testing.assert_allclose(grids["W_V W_O"], wv)
-    f = facts("circuits")
+    f = facts(parse("circuits"))
     assert f["hand_peak"] == f["strength"] * f["key_length"] == 8.0
     features = list(winograd.FEATURES)
     peaks = {(features[i], features[j]) for i, j in zip(*np.nonzero(grids["W_Q W_Kᵀ"] == 8.0))}
@@ -45,7 +45,7 @@ def test_other_factors_with_the_same_product_score_identically(data):
     hand, other = _panels(data, 0), _panels(data, 1)
     np.testing.assert_allclose(other["W_Q W_Kᵀ"], hand["W_Q W_Kᵀ"])
     assert np.abs(other["W_Q M"] - hand["W_Q"]).max() > 1  # the factors really differ
-    f = facts("circuits")
+    f = facts(parse("circuits"))
     assert f["it_query_0"] != f["it_query_1"] and f["factor_change"] == 2.5
     assert f["score_gap"] < 1e-14
     assert data["text"]["fixed"][1] == f"Other factors, same product: every score of “it” within {f['score_gap']:.0e}"
@@ -67,11 +67,11 @@ def test_the_trained_head_recovers_the_attached_word_rule(data):
     best = {c: t["classes"][int(np.argmax(row))] for c, row in zip(t["classes"], t["class_means"])}
     assert best == {"determiner": "noun", "adjective": "noun", "preposition": "noun", "noun": "verb",
                     "verb": "determiner"}
-    f = facts("circuits")
+    f = facts(parse("circuits"))
     assert f["verb_best"] == "determiner" and min(f["det_noun"], f["adj_noun"], f["prep_noun"], f["noun_verb"]) > 4
     assert f["copied"] == f["attachable"] == len(grammar.NOUNS) + len(grammar.VERBS)  # every noun and verb copied
     # Chapter 12 calls the verb row the grid's version of the intervention figure's verb row, whose top is "the".
-    assert facts("intervention")["verb_row"]["top"] in grammar.DETS
+    assert facts(parse("intervention"))["verb_row"]["top"] in grammar.DETS
 
 
 def test_text_states_follow_the_views(data):
@@ -81,12 +81,12 @@ def test_text_states_follow_the_views(data):
     assert states[1]["numbers"][1].startswith(states[0]["numbers"][0])  # the same scores, to two decimals
     assert len(states[2]["numbers"]) == len(data["views"][2]["classes"])
     assert data["text"]["numbers"] == states[data["start"]]["numbers"] + data["text"]["fixed"]
-    opened = compute("circuits", {"view": "trained"})
+    opened = compute(parse("circuits", {"view": "trained"}))
     assert opened["text"]["numbers"][:5] == states[2]["numbers"]
 
 
 def test_bad_options_are_refused():
     with pytest.raises(ParamError, match="view"):
-        compute("circuits", {"view": "learned"})
+        compute(parse("circuits", {"view": "learned"}))
     with pytest.raises(ParamError, match="head"):
-        compute("circuits", {"head": 3})
+        compute(parse("circuits", {"head": 3}))

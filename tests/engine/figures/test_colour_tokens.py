@@ -3,7 +3,7 @@ import math
 import numpy as np
 import pytest
 
-from engine.figures import ParamError, compute, facts
+from engine.figures import ParamError, compute, facts, parse
 
 
 def _case(data, tokens, heads=1, causal=False, positions=False):
@@ -16,7 +16,7 @@ def _r4(values):
 
 
 def test_reproduces_the_course_rows_for_red_blue_red():
-    data = compute("colour-tokens")
+    data = compute(parse("colour-tokens"))
     case = _case(data, ["red", "blue", "red"])
     head = case["heads"][0]
     assert head["raw"][0] == [1, 0, 1] and head["raw"][1] == [0, 1, 0]
@@ -27,13 +27,13 @@ def test_reproduces_the_course_rows_for_red_blue_red():
     assert _r4(case["out"][0]) == [0.7673, 0.2327, 0, 0]
     assert _r4(case["out"][1]) == [0.5481, 0.4519, 0, 0]
     assert round(sum(row[1] for row in head["shares"]), 4) == 0.9173  # blue's column
-    f = facts("colour-tokens")
+    f = facts(parse("colour-tokens"))
     assert round(f["red_share_red"], 4) == 0.3837 and round(f["red_share_blue"], 4) == 0.2327
     assert round(f["blue_share_red"], 4) == 0.2741 and round(f["blue_share_blue"], 4) == 0.4519
 
 
 def test_shares_are_the_shown_exps_over_the_shown_sums():
-    data = compute("colour-tokens")
+    data = compute(parse("colour-tokens"))
     for seq in data["sequences"]:
         for by_heads in seq["cases"]:
             for by_causal in by_heads:
@@ -51,7 +51,7 @@ def test_shares_are_the_shown_exps_over_the_shown_sums():
 
 
 def test_block_future_tokens():
-    case = _case(compute("colour-tokens"), ["red", "blue", "red"], causal=True)
+    case = _case(compute(parse("colour-tokens")), ["red", "blue", "red"], causal=True)
     head = case["heads"][0]
     assert head["scaled"][0] == [0.5, None, None]
     assert _r4(head["shares"][0]) == [1, 0, 0]
@@ -61,7 +61,7 @@ def test_block_future_tokens():
 
 
 def test_two_heads_split_the_coordinates():
-    case = _case(compute("colour-tokens"), ["red", "blue", "red"], heads=2)
+    case = _case(compute(parse("colour-tokens")), ["red", "blue", "red"], heads=2)
     first, second = case["heads"]
     assert first["d_k"] == second["d_k"] == 2 and first["coords"] == [0, 1] and second["coords"] == [2, 3]
     assert _r4(first["scaled"][0]) == [0.7071, 0, 0.7071]
@@ -71,7 +71,7 @@ def test_two_heads_split_the_coordinates():
 
 
 def test_two_heads_are_concatenated_and_projected_by_w_o():
-    data = compute("colour-tokens")
+    data = compute(parse("colour-tokens"))
     one = _case(data, ["red", "blue", "red"])
     assert one["w_o"] is None and one["projected"] is None  # one head: every projection the identity
     case = _case(data, ["red", "blue", "red"], heads=2)
@@ -88,7 +88,7 @@ def test_two_heads_are_concatenated_and_projected_by_w_o():
             for c in by_causal:
                 assert np.allclose(np.array(c["out"]) @ w_o, c["projected"])
                 assert np.allclose(sum(np.array(h["written"]) for h in c["heads"]), c["projected"])
-    f = facts("colour-tokens")
+    f = facts(parse("colour-tokens"))
     assert f["w_o_entry"] == 0.5 and f["two_head_second_written_max"] == 0  # head 2's values are all zero
     assert (f["w_o_negative"], f["w_o_entries"]) == (6, 16)  # half a 4 x 4 Sylvester Hadamard: 6 signs of 16 are minus
     assert [round(f[f"two_head_out_red_{j}"], 4) for j in range(2)] == [0.5, 0.3022]
@@ -97,7 +97,7 @@ def test_two_heads_are_concatenated_and_projected_by_w_o():
 
 
 def test_positions_make_the_two_reds_differ():
-    case = _case(compute("colour-tokens"), ["red", "blue", "red"], positions=True)
+    case = _case(compute(parse("colour-tokens")), ["red", "blue", "red"], positions=True)
     assert _r4(case["inputs"][0]) == [1, 1, 0, 1]
     assert _r4(case["inputs"][2]) == [1.9093, -0.4161, 0.02, 0.9998]
     shares = case["heads"][0]["shares"]
@@ -106,7 +106,7 @@ def test_positions_make_the_two_reds_differ():
 
 
 def test_results_move_with_their_tokens_without_positions():
-    data = compute("colour-tokens")
+    data = compute(parse("colour-tokens"))
     moved = _case(data, ["blue", "red", "red"])
     assert _r4(moved["out"][0]) == [0.5481, 0.4519, 0, 0]
     assert _r4(moved["out"][1]) == _r4(moved["out"][2]) == [0.7673, 0.2327, 0, 0]
@@ -116,7 +116,7 @@ RAW = {"tokens": ["green", "red"], "heads": 2, "causal": True, "row": 1}
 
 
 def test_every_toggle_combination_is_precomputed_and_an_edit_joins_the_menu():
-    data = compute("colour-tokens", RAW)
+    data = compute(parse("colour-tokens", RAW))
     assert data["sequences"][data["start"]["sequence"]]["tokens"] == ["green", "red"]
     assert len(data["sequences"]) == 5
     for seq in data["sequences"]:
@@ -128,7 +128,7 @@ def test_every_toggle_combination_is_precomputed_and_an_edit_joins_the_menu():
                     assert len(case["heads"]) == h + 1 and len(case["out"]) == n
     green_red = _case(data, ["green", "red"], heads=2)
     assert green_red["heads"][1]["raw"][0] == [1, 0]  # green lives in the second head's coordinates
-    assert facts("colour-tokens", RAW) == facts("colour-tokens")  # the prose's example, whatever the options
+    assert facts(parse("colour-tokens", RAW)) == facts(parse("colour-tokens"))  # the prose's example, whatever the options
 
 
 @pytest.mark.parametrize("raw, words", [
@@ -142,12 +142,12 @@ def test_every_toggle_combination_is_precomputed_and_an_edit_joins_the_menu():
 ])
 def test_bad_options(raw, words):
     with pytest.raises(ParamError, match=words):
-        compute("colour-tokens", raw)
+        compute(parse("colour-tokens", raw))
 
 
 def test_text_state_of_a_toggle_combination():
     from engine.figures.colour_tokens import vec
-    data = compute("colour-tokens")
+    data = compute(parse("colour-tokens"))
     q = next(i for i, s in enumerate(data["sequences"]) if s["tokens"] == ["blue", "red", "red"])
     state = data["text"]["states"][((q * 2 + 1) * 2 + 1) * 2 + 0]  # two heads, causal, no positions
     case = data["sequences"][q]["cases"][1][1][0]
@@ -164,6 +164,6 @@ def test_text_state_of_a_toggle_combination():
 
 def test_numbers_print_by_the_parts_the_view_uses():
     from engine.figures.colour_tokens import num
-    parts = compute("colour-tokens")["text"]["parts"]
+    parts = compute(parse("colour-tokens"))["text"]["parts"]
     assert parts == {"number": "{v:~4}", "blocked": "−∞"}
     assert [num(None), num(2.0), num(-1), num(0.5), num(-0.00001)] == ["−∞", "2", "-1", "0.5000", "0.0000"]

@@ -3,13 +3,13 @@ import math
 import numpy as np
 import pytest
 
-from engine.figures import ParamError, compute, facts
+from engine.figures import ParamError, compute, facts, parse
 from engine.figures.dot_product import grid_points, readouts
 
 
 @pytest.fixture(scope="module")
 def data():
-    return compute("dot-product")
+    return compute(parse("dot-product"))
 
 
 def test_both_readouts_agree_everywhere(data):
@@ -22,7 +22,7 @@ def test_both_readouts_agree_everywhere(data):
 
 
 def test_start_example():
-    f = facts("dot-product")
+    f = facts(parse("dot-product"))
     s = f["start"]
     assert (f["a"], f["b"]) == ([3, 1], [1, 2])
     assert s["dot"] == 5 and s["geometric"] == pytest.approx(5)
@@ -31,7 +31,7 @@ def test_start_example():
 
 
 def test_zero_at_right_angles_negative_when_opposed(data):
-    f = facts("dot-product")
+    f = facts(parse("dot-product"))
     assert f["right_angle"]["dot"] == 0 and f["right_angle"]["angle"] == pytest.approx(90)
     assert f["opposed"]["dot"] < 0 and f["opposed"]["angle"] == pytest.approx(180)
     dot, angle = np.array(data["dot"]), np.array(data["angle"])
@@ -55,7 +55,7 @@ def test_grid_size(data):
 ])
 def test_bad_options(raw, words):
     with pytest.raises(ParamError, match=words):
-        compute("dot-product", raw)
+        compute(parse("dot-product", raw))
 
 
 def test_templates_filled_for_any_pair_read_the_pairs_values(data):

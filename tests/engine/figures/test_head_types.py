@@ -1,13 +1,13 @@
 import numpy as np
 import pytest
 
-from engine.figures import ParamError, compute, facts
+from engine.figures import ParamError, compute, facts, parse
 from engine.figures.head_types import HEADS, TOKENS
 
 
 @pytest.fixture(scope="module")
 def data():
-    return compute("head-types")
+    return compute(parse("head-types"))
 
 
 def test_tokens_keep_their_leading_space(data):
@@ -59,7 +59,7 @@ def test_the_induction_keys_read_what_layer_one_wrote(data):
 
 
 def test_facts(data):
-    f = facts("head-types")
+    f = facts(parse("head-types"))
     assert f["tokens"] == len(TOKENS) and f["features"] == len(set(TOKENS)) + len(TOKENS)
     assert f["previous_share"] == f["same_share"] == f["induction_share"] == 1.0
     assert (f["previous_rows"], f["same_rows"], f["induction_rows"]) == (12, 4, 4)
@@ -86,4 +86,4 @@ def test_text_states_follow_the_heads_and_rows(data):
 @pytest.mark.parametrize("raw, words", [({"head": "copy"}, "must be one of"), ({"row": 13}, "between 0 and 12")])
 def test_bad_options(raw, words):
     with pytest.raises(ParamError, match=words):
-        compute("head-types", raw)
+        compute(parse("head-types", raw))

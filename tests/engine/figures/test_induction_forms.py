@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.figures import FigureJob, ParamError, compute
+from engine.figures import FigureJob, ParamError, compute, parse
 from engine.tasks.induction import InductionConfig, trained
 
 NAME = "induction-forms"
@@ -13,7 +13,7 @@ NAME = "induction-forms"
 
 @pytest.fixture(scope="module")
 def data():
-    return compute(NAME)
+    return compute(parse(NAME))
 
 
 def test_the_embedded_run_is_the_engines_run(data):
@@ -52,7 +52,7 @@ def test_states_text_and_phase_line(data):
 
 
 def test_train_job_streams_states_and_ends_with_the_seeds_figure():
-    job = FigureJob(NAME, "train", {"seed": 1})
+    job = FigureJob(parse(NAME, {"seed": 1}), "train")
     out, slices, steps = None, 0, 0
     while True:
         out = job.advance(0.05)
@@ -62,7 +62,7 @@ def test_train_job_streams_states_and_ends_with_the_seeds_figure():
             break
         assert set(out["snapshot"]["state"]) >= {"heads", "in_context", "prefix_matching"}
     assert slices >= 2 and steps == InductionConfig().steps
-    want = compute(NAME, {"seed": 1})
+    want = compute(parse(NAME, {"seed": 1}))
     assert out["result"]["losses"] == want["losses"]
     assert out["result"]["text"] == want["text"]
 
@@ -75,14 +75,14 @@ def test_train_job_streams_states_and_ends_with_the_seeds_figure():
 ])
 def test_bad_options_name_the_option(params, option):
     with pytest.raises(ParamError) as err:
-        compute(NAME, params)
+        compute(parse(NAME, params))
     assert err.value.option == option
 
 
 def test_facts_hold_what_chapter_13_says_of_them(data):
-    from engine.figures import facts
+    from engine.figures import facts, parse
 
-    f = facts(NAME, None, data)
+    f = facts(parse(NAME, None), data)
     assert f["formed"] == f["reported"] == 5 and [s["step"] for s in f["seeds"]][0] == data["phase_change"]
     assert {s["previous_head"] for s in f["seeds"]} == {1, 2}  # "a toss-up": both heads occur
     s0 = f["seeds"][0]

@@ -3,19 +3,19 @@ from __future__ import annotations
 
 import pytest
 
-from engine.figures import ParamError, compute, facts
+from engine.figures import ParamError, compute, facts, parse
 from engine.figures.intervention import ABLATIONS
 from engine.tasks import grammar
 
 
 @pytest.fixture(scope="module")
 def data():
-    return compute("intervention")
+    return compute(parse("intervention"))
 
 
 @pytest.fixture(scope="module")
 def f():
-    return facts("intervention")
+    return facts(parse("intervention"))
 
 
 def test_each_readout_depends_on_the_head_the_map_assigns_it(f):
@@ -132,4 +132,4 @@ def test_states_cover_every_ablation_and_edit(data):
 ])
 def test_bad_options_name_the_option(params, message):
     with pytest.raises(ParamError, match=message):
-        compute("intervention", params)
+        compute(parse("intervention", params))

@@ -8,9 +8,9 @@ import math
 import numpy as np
 import pytest
 
-from engine.figures import FigureJob, JsonJob, ParamError, compute, facts, module
+from engine.figures import FigureJob, JsonJob, ParamError, compute, facts, module, parse
 from engine.figures.fmt import fill_all, scope_at
-from engine.tasks.lookup import LookupTrainer
+from engine.tasks.lookup import grid as lookup_grid, lookup_training
 
 NAME = "lookup-training"
 lt = module(NAME)
@@ -18,11 +18,11 @@ lt = module(NAME)
 
 @pytest.fixture(scope="module")
 def data():
-    return compute(NAME)
+    return compute(parse(NAME))
 
 
 def test_the_first_loss_is_an_even_guess_among_four_pairs(data):
-    f = facts(NAME)
+    f = facts(parse(NAME))
     assert f["ln4"] == pytest.approx(math.log(4))
     assert abs(f["first_loss"] - f["ln4"]) < 0.01  # small random start: the weights are near even
     for run in data["runs"]:
@@ -30,7 +30,7 @@ def test_the_first_loss_is_an_even_guess_among_four_pairs(data):
 
 
 def test_the_loss_falls_towards_zero_within_about_a_hundred_steps(data):
-    f = facts(NAME)
+    f = facts(parse(NAME))
     assert f["rate"] == 0.2
     assert f["loss_at_100"] < 0.05 and f["last_loss"] < f["loss_at_100"]
     assert 50 <= f["first_step_below_0_1"] <= 100
@@ -45,7 +45,7 @@ def test_larger_step_sizes_learn_faster_here(data):
 
 
 def test_the_learned_grid_has_a_dominant_diagonal(data):
-    f = facts(NAME)
+    f = facts(parse(NAME))
     assert f["rows_on_diagonal_at_end"] == f["letters"] == len(data["letters"]) == 8
     assert f["mean_diagonal_at_end"] > 5 and f["mean_off_diagonal_at_end"] < 0
     start = data["runs"][data["start"]["run"]]
@@ -55,7 +55,7 @@ def test_the_learned_grid_has_a_dominant_diagonal(data):
 
 
 def test_the_trained_weights_are_the_query_and_key_matrices():
-    assert facts(NAME)["trained_weights"] == LookupTrainer().n_trained == 2 * 16 * 4 == 128
+    assert facts(parse(NAME))["trained_weights"] == lookup_training().flat.size == 2 * 16 * 4 == 128
 
 
 def test_runs_hold_a_loss_per_step_and_a_state_every_few_steps(data):
@@ -75,15 +75,15 @@ def test_a_state_matches_the_trainer_after_that_many_steps(data):
     """State k is the model after k * every steps, with the loss of its next batch."""
     k = 7
     r = data["start"]["run"]
-    t = LookupTrainer()
-    t.reset(data["rates"][r])
-    t.step(k * data["every"])
-    grid = t.grid()
-    (loss,) = t.step()
+    t = lookup_training(lr=data["rates"][r])
+    for _ in range(k * data["every"]):
+        t.step()
+    g = lookup_grid(t.views)
+    t.step()
     run = data["runs"][r]
-    assert run["losses"][k * data["every"]] == round(loss, 4)
-    assert run["grids"][k] == (np.round(grid, 1) + 0.0).tolist()
-    assert run["top"][k] == grid.argmax(axis=1).tolist()
+    assert run["losses"][k * data["every"]] == round(t.result.losses[-1], 4)
+    assert run["grids"][k] == (np.round(g, 1) + 0.0).tolist()
+    assert run["top"][k] == g.argmax(axis=1).tolist()
 
 
 def test_templates_read_each_state(data):
@@ -96,7 +96,7 @@ def test_templates_read_each_state(data):
 
 
 def _run_job(params, budget=0.0):
-    job = FigureJob(NAME, "train", params)
+    job = FigureJob(parse(NAME, params), "train")
     slices = [job.advance(budget)]
     while not slices[-1]["done"]:
         slices.append(job.advance(budget))
@@ -109,8 +109,9 @@ def test_the_live_job_gives_the_precomputed_numbers(data, rate):
     assert len(slices) > 1 and all("result" not in s for s in slices)
     live = slices[-1]["snapshot"]
     assert live == data["runs"][data["rates"].index(rate)]
-    assert sum((s["losses"] for s in slices), []) == live["losses"]
-    assert [s["step"] for s in slices] == sorted(s["step"] for s in slices) and slices[-1]["step"] == data["steps"]
+    assert [round(v, 4) for v in sum((s["losses"] for s in slices), [])] == live["losses"]
+    assert [s["step"] for s in slices] == sorted(s["step"] for s in slices)
+    assert slices[-1]["step"] == slices[-1]["steps"] == data["steps"] + 1  # steps 0 to 150, each with its loss
 
 
 def test_a_job_from_a_later_step_replays_to_it_and_continues_alike(data):
@@ -128,7 +129,7 @@ def test_a_job_from_a_later_step_replays_to_it_and_continues_alike(data):
 def test_each_slice_steps_at_least_once_and_the_snapshot_is_json():
     job = JsonJob(NAME, "train", json.dumps({"rate": 0.1, "start": 145}))
     out = json.loads(job.advance_json(0.0))
-    assert out["ok"] and out["data"]["step"] == 145 and len(out["data"]["losses"]) == 1
+    assert out["ok"] and out["data"]["step"] == 146 and len(out["data"]["losses"]) == 1
     assert len(out["data"]["snapshot"]["grids"]) == 1
 
 
@@ -140,5 +141,5 @@ def test_each_slice_steps_at_least_once_and_the_snapshot_is_json():
 ])
 def test_bad_options_name_the_option(params, message):
     with pytest.raises(ParamError, match=message):
-        compute(NAME, params)
+        compute(parse(NAME, params))
     assert json.loads(JsonJob(NAME, "train", json.dumps(params)).advance_json(0.1))["ok"] is False

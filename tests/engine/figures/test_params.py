@@ -3,7 +3,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from engine.figures import FIGURES, compute, compute_json, module
+from engine.figures import FIGURES, compute, compute_json, module, parse
 from engine.figures.params import ParamError, field, validate
 
 
@@ -40,7 +40,7 @@ def test_errors_name_the_option(raw, option, words):
 def test_registry_modules_are_pure_and_json_able():
     for name in FIGURES:
         mod = module(name)
-        first, second = compute(name), compute(name)
+        first, second = compute(parse(name)), compute(parse(name))
         assert first == second  # seeded: same params, same numbers
         assert json.loads(json.dumps(first)) == first
         assert first["params"] == json.loads(json.dumps(first["params"]))
@@ -52,3 +52,41 @@ def test_worker_entry_point_reports_errors_as_data():
     bad = json.loads(compute_json("scaling-experiment", '{"keys": "two"}'))
     assert bad == {"ok": False, "error": "option 'keys' must be a number, not str 'two'"}
     assert json.loads(compute_json("nope", "{}"))["ok"] is False
+
+
+@pytest.mark.parametrize("name, raw, option", [  # one rule of every model that ties options together
+    ("softmax-temperature", {"t_min": 1.0, "t_max": 1.0}, "t_min"),
+    ("softmax-bars", {"labels": ["a", "a", "b", "c", "d"]}, "labels"),
+    ("softmax-gradient", {"upstream": [1, 0]}, "upstream"),
+    ("soft-lookup", {"values": ["x"]}, "values"),
+    ("dot-product", {"a": [0, 0]}, "a"),
+    ("query-drag", {"step": 0.3}, "step"),
+    ("query-matrix", {"strength": 15}, "strength"),
+    ("scaling-experiment", {"queries": 5000, "keys": 32, "widths": [4096]}, "queries"),
+    ("worked-mixture", {"labels": ["a", "a", "b"]}, "labels"),
+    ("colour-tokens", {"row": 5}, "row"),
+    ("sinusoids", {"width": 3}, "width"),
+    ("qkv-matrices", {"query": 7}, "query"),
+    ("attention-stages", {"sentence": "cat the"}, "sentence"),
+    ("weight-norms", {"row": 9}, "row"),
+    ("intervention", {"sentence": "the the"}, "sentence"),
+    ("two-heads", {"sentences": ["the cat sat on the mat", "cat the"]}, "sentences"),
+    ("lookup-training", {"rate": 0.3}, "rate"),
+    ("induction-forms", {"step": 7}, "step"),
+    ("your-sequence", {"sequence": "123"}, "sequence"),
+])
+def test_a_params_that_exists_is_valid(name, raw, option):
+    """Rules across options live in Params itself: parse refuses, and so does building one directly."""
+    with pytest.raises(ParamError) as err:
+        parse(name, raw)
+    assert err.value.option == option, str(err.value)
+    with pytest.raises(ParamError):
+        module(name).Params(**{k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()})
+
+
+def test_the_engine_takes_params_and_knows_their_figure():
+    p = parse("softmax-bars", {"scores": [1, 2], "labels": ["a", "b"]})
+    data = compute(p)
+    assert data["figure"] == "softmax-bars" and data["params"]["labels"] == ["a", "b"]
+    with pytest.raises(KeyError):
+        parse("nope")

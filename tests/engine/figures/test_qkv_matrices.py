@@ -4,12 +4,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.figures import ParamError, compute, facts
+from engine.figures import ParamError, compute, facts, parse
 from engine.tasks import grammar
 
 
 def test_the_matrices_are_the_trained_heads_projections_of_the_sentence():
-    data = compute("qkv-matrices")
+    data = compute(parse("qkv-matrices"))
     assert data["words"] == ["the", "cat", "sat", "on", "the", "mat"] and data["step"] == 400
     for role in ("q", "k", "v"):
         assert np.shape(data[role]) == (6, 6)
@@ -19,7 +19,7 @@ def test_the_matrices_are_the_trained_heads_projections_of_the_sentence():
 
 
 def test_weights_are_the_softmax_of_q_dot_k_over_root_6():
-    data = compute("qkv-matrices", {"sentence": "a small bird hid behind the big tree", "head": 2})
+    data = compute(parse("qkv-matrices", {"sentence": "a small bird hid behind the big tree", "head": 2}))
     q, k = np.array(data["q"]), np.array(data["k"])
     raw = q @ k.T
     assert data["d_k"] == 6 and data["root_d"] == pytest.approx(np.sqrt(6))
@@ -31,19 +31,19 @@ def test_weights_are_the_softmax_of_q_dot_k_over_root_6():
 
 
 def test_head_1_looks_at_the_attached_word():
-    data = compute("qkv-matrices")
+    data = compute(parse("qkv-matrices"))
     s = grammar.parse("the cat sat on the mat")
     attached = s.targets[0, :6, 0]
     top = np.argmax(data["weights"], axis=1)
     assert data["top"] == top.tolist()
     assert (top == attached).sum() >= 4, top  # "sat" looks at its subject's determiner, not "cat"
-    f = facts("qkv-matrices")
+    f = facts(parse("qkv-matrices"))
     assert (f["query_word"], f["top_word"]) == ("cat", "sat") and f["top_weight"] > 0.99
     assert f["top_scaled"] == pytest.approx(f["top_score"] / np.sqrt(6))
 
 
 def test_one_state_per_query_and_repeated_words_told_apart():
-    data = compute("qkv-matrices", {"query": 4})
+    data = compute(parse("qkv-matrices", {"query": 4}))
     states = data["text"]["states"]
     assert len(states) == 6 and len({s["label"] for s in states}) == 6
     assert states[4]["label"] == "the (word 5)"
@@ -59,4 +59,4 @@ def test_one_state_per_query_and_repeated_words_told_apart():
 ])
 def test_bad_options_name_the_option(params, message):
     with pytest.raises(ParamError, match=message):
-        compute("qkv-matrices", params)
+        compute(parse("qkv-matrices", params))

@@ -1,12 +1,12 @@
 """quadratic-cost: the score counts and their memory, as the chapter quotes them, and the KV cache's bytes."""
 from __future__ import annotations
 
-from engine.figures import compute, facts
+from engine.figures import compute, facts, parse
 from engine.figures.quadratic_cost import GPT3, LENGTHS, causal_scores
 
 
 def test_counts_are_exact_for_causal_and_bidirectional():
-    data = compute("quadratic-cost")
+    data = compute(parse("quadratic-cost"))
     for n, row in zip(data["lengths"], data["rows"]):
         allowed = sum(1 for i in range(min(n, 300)) for j in range(min(n, 300)) if j <= i)
         if n <= 300:
@@ -16,7 +16,7 @@ def test_counts_are_exact_for_causal_and_bidirectional():
 
 
 def test_the_facts_the_chapter_quotes():
-    f = facts("quadratic-cost")
+    f = facts(parse("quadratic-cost"))
     assert f["causal_1000"] == 500_500 and f["bidirectional_1000"] == 1_000_000
     assert f["causal_100000"] == 5_000_050_000
     assert f["causal_100000_words"] == "5.0 billion"
@@ -29,7 +29,7 @@ def test_the_facts_the_chapter_quotes():
 
 
 def test_states_follow_the_slider_and_name_the_length():
-    data = compute("quadratic-cost", {"length": 100_000})
+    data = compute(parse("quadratic-cost", {"length": 100_000}))
     states = data["text"]["states"]
     assert len(states) == len(LENGTHS) and data["start"] == LENGTHS.index(100_000)
     assert data["text"]["numbers"][:4] == states[data["start"]]["numbers"]

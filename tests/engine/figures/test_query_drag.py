@@ -3,12 +3,12 @@ import math
 import numpy as np
 import pytest
 
-from engine.figures import ParamError, compute, facts
+from engine.figures import ParamError, compute, facts, parse
 from engine.tasks import winograd
 
 
 def test_keys_animal_right_street_up_others_short():
-    data = compute("query-drag")
+    data = compute(parse("query-drag"))
     keys = dict(zip(data["words"], data["keys"]))
     assert keys["animal"] == [1.6, 0.0]
     assert keys["street"] == [0.0, 1.6]
@@ -18,7 +18,7 @@ def test_keys_animal_right_street_up_others_short():
 
 
 def test_grid_scores_are_dot_products_scaled_by_root_2_and_weights_their_softmax():
-    data = compute("query-drag")
+    data = compute(parse("query-drag"))
     axis, keys = np.array(data["axis"]), np.array(data["keys"])
     G = len(axis)
     assert G == 17 and axis[0] == -4 and axis[-1] == 4 and len(data["scores"]) == G * G
@@ -33,7 +33,7 @@ def test_grid_scores_are_dot_products_scaled_by_root_2_and_weights_their_softmax
 
 def test_the_grid_agrees_with_the_head_itself():
     """At the query "it" really has, the grid holds the weights of the chapter 1 head's row for "it"."""
-    data = compute("query-drag")
+    data = compute(parse("query-drag"))
     col, row = data["start"]
     run = winograd.run("tired")
     assert [data["axis"][col], data["axis"][row]] == run["queries"][winograd.IT].tolist() == [3.0, 0.0]
@@ -43,7 +43,7 @@ def test_the_grid_agrees_with_the_head_itself():
 
 
 def test_pointing_the_query_picks_a_word():
-    f = facts("query-drag")
+    f = facts(parse("query-drag"))
     assert f["root_d"] == pytest.approx(math.sqrt(2))
     assert f["right"]["animal_score"] == pytest.approx(4.8)
     assert f["right"]["animal_scaled"] == pytest.approx(4.8 / math.sqrt(2))
@@ -66,13 +66,13 @@ def test_pointing_the_query_picks_a_word():
 ])
 def test_bad_options(raw, option, words):
     with pytest.raises(ParamError, match=words) as err:
-        compute("query-drag", raw)
+        compute(parse("query-drag", raw))
     assert err.value.option == option
 
 
 def test_text_templates_filled_at_a_grid_position():
     from engine.figures.fmt import fill, fill_all, scope_at
-    data = compute("query-drag")
+    data = compute(parse("query-drag"))
     G = len(data["axis"])
     i = 2 * G + 13  # row 2, column 13
     assert "states" not in data["text"]

@@ -1,12 +1,12 @@
 import numpy as np
 import pytest
 
-from engine.figures import ParamError, compute, facts
+from engine.figures import ParamError, compute, facts, parse
 from engine.tasks import winograd
 
 
 def test_the_facts_of_the_text():
-    f = facts("query-matrix")
+    f = facts(parse("query-matrix"))
     assert (f["copy"], f["strength"]) == (0.6, 5.0)
     assert f"{f['animal_default']:.0%}" == "75%"
     assert f"{f['street_default_wide']:.0%}" == "75%"
@@ -17,7 +17,7 @@ def test_the_facts_of_the_text():
 
 
 def test_nothing_copied_means_a_zero_query_and_even_weights():
-    data = compute("query-matrix")
+    data = compute(parse("query-matrix"))
     sentence = data["sentences"]["tired"]
     for j in range(len(data["strengths"])):
         assert sentence["queries"][0][j] == [0.0, 0.0]
@@ -26,7 +26,7 @@ def test_nothing_copied_means_a_zero_query_and_even_weights():
 
 
 def test_query_is_the_description_times_the_matrix():
-    data = compute("query-matrix")
+    data = compute(parse("query-matrix"))
     for last in ("tired", "wide"):
         sentence = data["sentences"][last]
         for i, c in enumerate(data["copies"]):
@@ -39,7 +39,7 @@ def test_query_is_the_description_times_the_matrix():
 
 
 def test_grid_matches_the_head_and_strength_sharpens():
-    data = compute("query-matrix")
+    data = compute(parse("query-matrix"))
     sentence = data["sentences"]["tired"]
     start = data["start"]
     assert data["copies"][start["copy"]] == 0.6 and data["strengths"][start["strength"]] == 5
@@ -55,7 +55,7 @@ def test_grid_matches_the_head_and_strength_sharpens():
 
 
 def test_start_positions_join_the_grid():
-    data = compute("query-matrix", {"copy": 0.55, "strength": 2.5})
+    data = compute(parse("query-matrix", {"copy": 0.55, "strength": 2.5}))
     assert data["copies"][data["start"]["copy"]] == 0.55
     assert data["strengths"][data["start"]["strength"]] == 2.5
 
@@ -68,14 +68,14 @@ def test_start_positions_join_the_grid():
 ])
 def test_bad_options(raw, option, words):
     with pytest.raises(ParamError, match=words) as err:
-        compute("query-matrix", raw)
+        compute(parse("query-matrix", raw))
     assert err.value.option == option
 
 
 def test_text_templates_filled_at_a_slider_position():
     from engine.figures.fmt import fill, fill_all, scope_at
     from engine.figures.query_matrix import state_index
-    data = compute("query-matrix")
+    data = compute(parse("query-matrix"))
     assert data["last_words"] == ["tired", "wide"] == data["schema"]["last_word"]["choices"]
     c, s = 3, 8
     wide = data["sentences"]["wide"]
@@ -98,7 +98,7 @@ def test_odd_starts_and_stops_still_print(raw):
     """Stops and matrix entries are kept to 4 decimals, so every slider value and every entry prints as
     written (no template refuses one)."""
     from engine.figures.fmt import fill
-    data = compute("query-matrix", raw)
+    data = compute(parse("query-matrix", raw))
     assert data["text"]["numbers"][0].startswith("Copied ")
     parts = data["text"]["parts"]
     for matrix in data["query_matrices"]:

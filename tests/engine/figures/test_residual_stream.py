@@ -3,18 +3,18 @@ import numpy as np
 import pytest
 
 from engine import block
-from engine.figures import ParamError, compute, facts
+from engine.figures import ParamError, compute, facts, parse
 from engine.figures import residual_stream as rs
 
 
 @pytest.fixture(scope="module")
 def data():
-    return compute("residual-stream")
+    return compute(parse("residual-stream"))
 
 
 @pytest.fixture(scope="module")
 def f():
-    return facts("residual-stream")
+    return facts(parse("residual-stream"))
 
 
 def test_the_stream_is_the_sum_of_what_each_stage_added():
@@ -99,4 +99,4 @@ def test_block_forward_is_what_runs():
 @pytest.mark.parametrize("raw, words", [({"stage": 5}, "between 0 and 4"), ({"word": -1}, "between 0 and 7")])
 def test_bad_options(raw, words):
     with pytest.raises(ParamError, match=words):
-        compute("residual-stream", raw)
+        compute(parse("residual-stream", raw))

@@ -4,12 +4,12 @@ import numpy as np
 import pytest
 
 from engine.attention import sinusoidal_positions
-from engine.figures import ParamError, compute, facts
+from engine.figures import ParamError, compute, facts, parse
 from engine.figures.fmt import fixed
 
 
 def test_self_dot_is_eight_and_neighbours_about_seven_and_a_half():
-    f = facts("sinusoids")
+    f = facts(parse("sinusoids"))
     assert f["width"] == 16 and f["pairs"] == 8
     assert f["self_dot"] == pytest.approx(8.0, abs=1e-12)
     assert f["neighbour_dot"] == pytest.approx(7.5, abs=0.05)
@@ -21,9 +21,9 @@ def test_self_dot_is_eight_and_neighbours_about_seven_and_a_half():
 
 
 def test_the_fast_pair_repeats_every_two_pi_rows_and_the_slow_pair_hardly_moves():
-    f = facts("sinusoids")
+    f = facts(parse("sinusoids"))
     assert f["fast_period"] == pytest.approx(2 * np.pi)
-    codes = np.array(compute("sinusoids")["codes"])
+    codes = np.array(compute(parse("sinusoids"))["codes"])
     assert (codes[:f["fast_first_negative"], 0] >= 0).all() and codes[f["fast_first_negative"], 0] < 0
     assert f["fast_first_negative"] == 4  # sin 3 > 0 > sin 4
     assert f["slow_period"] == pytest.approx(2 * np.pi * 10000 ** (14 / 16))
@@ -31,24 +31,24 @@ def test_the_fast_pair_repeats_every_two_pi_rows_and_the_slow_pair_hardly_moves(
 
 
 def test_dot_products_depend_on_the_offset_only():
-    data = compute("sinusoids", {"positions": 40})
+    data = compute(parse("sinusoids", {"positions": 40}))
     dots = np.array(data["dots"])
     for k in range(40):
         diag = np.diagonal(dots, k)
         assert np.ptp(diag) < 1e-12
-    assert facts("sinusoids")["offset_spread"] < 1e-12
+    assert facts(parse("sinusoids"))["offset_spread"] < 1e-12
     np.testing.assert_allclose(dots, dots.T)
     np.testing.assert_allclose(np.diagonal(dots), 8.0)
 
 
 def test_codes_are_the_engine_codes():
-    data = compute("sinusoids", {"positions": 10, "width": 8})
+    data = compute(parse("sinusoids", {"positions": 10, "width": 8}))
     np.testing.assert_allclose(data["codes"], sinusoidal_positions(10, 8))
     assert np.diagonal(np.array(data["dots"])) == pytest.approx(4.0)
 
 
 def test_one_state_per_position_with_the_dots_as_printed():
-    data = compute("sinusoids")
+    data = compute(parse("sinusoids"))
     text = data["text"]
     n = len(data["codes"])
     assert len(text["states"]) == n
@@ -61,11 +61,11 @@ def test_one_state_per_position_with_the_dots_as_printed():
 
 
 def test_position_past_the_end_is_clamped():
-    assert compute("sinusoids", {"positions": 5, "position": 40})["position"] == 4
+    assert compute(parse("sinusoids", {"positions": 5, "position": 40}))["position"] == 4
 
 
 @pytest.mark.parametrize("raw, words", [({"width": 7}, "even"), ({"positions": 1}, "between"),
                                         ({"position": -1}, "between")])
 def test_bad_options(raw, words):
     with pytest.raises(ParamError, match=words):
-        compute("sinusoids", raw)
+        compute(parse("sinusoids", raw))

@@ -2,17 +2,17 @@ import math
 
 import pytest
 
-from engine.figures import ParamError, compute, facts
+from engine.figures import ParamError, compute, facts, parse
 from engine.figures.soft_lookup import bigrams, shared_bigrams
 
 
 def test_cat_has_four_letter_pairs_with_start_and_end():
     assert bigrams("cat") == ["^c", "ca", "at", "t$"]
-    assert facts("soft-lookup")["query_pairs"] == 4
+    assert facts(parse("soft-lookup"))["query_pairs"] == 4
 
 
 def test_scores_count_shared_letter_pairs():
-    assert facts("soft-lookup")["scores"] == {"cat": 4, "coat": 3, "cow": 1, "dog": 0, "hat": 2}
+    assert facts(parse("soft-lookup"))["scores"] == {"cat": 4, "coat": 3, "cow": 1, "dog": 0, "hat": 2}
     assert shared_bigrams("cat", "coat") == ["^c", "at", "t$"]
     assert shared_bigrams("cat", "hat") == ["at", "t$"]
     # a pair repeated in the key counts only as often as the query has it
@@ -20,11 +20,11 @@ def test_scores_count_shared_letter_pairs():
 
 
 def test_soft_weights_are_the_softmax_of_the_scores():
-    data = compute("soft-lookup")
+    data = compute(parse("soft-lookup"))
     total = sum(math.exp(e["score"]) for e in data["entries"])
     for e in data["entries"]:
         assert e["soft"] == pytest.approx(math.exp(e["score"]) / total, rel=1e-12)
-    f = facts("soft-lookup")
+    f = facts(parse("soft-lookup"))
     assert f["exp_sum"] == pytest.approx(total)
     top = max(data["entries"], key=lambda e: e["soft"])
     assert top["key"] == "cat" and top["soft"] == pytest.approx(0.6364, abs=5e-5)
@@ -33,13 +33,13 @@ def test_soft_weights_are_the_softmax_of_the_scores():
 
 
 def test_hard_lookup_is_all_or_nothing():
-    data = compute("soft-lookup")
+    data = compute(parse("soft-lookup"))
     assert [e["hard"] for e in data["entries"]] == [1, 0, 0, 0, 0]
     assert data["text"]["states"][data["modes"].index("hard")]["label"].startswith("Result: the value of cat ")
-    missing = compute("soft-lookup", {"query": "bat"})
+    missing = compute(parse("soft-lookup", {"query": "bat"}))
     assert all(e["hard"] == 0 for e in missing["entries"])
     assert missing["text"]["states"][0]["label"] == "Result: nothing, since no key is exactly bat."
-    assert facts("soft-lookup", {"query": "bat"})["scores"]["hat"] == 2  # at, t$
+    assert facts(parse("soft-lookup", {"query": "bat"}))["scores"]["hat"] == 2  # at, t$
 
 
 @pytest.mark.parametrize("raw, option, words", [
@@ -52,12 +52,12 @@ def test_hard_lookup_is_all_or_nothing():
 ])
 def test_bad_options(raw, option, words):
     with pytest.raises(ParamError, match=words) as err:
-        compute("soft-lookup", raw)
+        compute(parse("soft-lookup", raw))
     assert err.value.option == option
 
 
 def test_text_states_per_mode_and_details_per_key():
-    data = compute("soft-lookup")
+    data = compute(parse("soft-lookup"))
     text = data["text"]
     assert data["modes"] == ["hard", "soft"] and data["schema"]["mode"]["choices"] == ["hard", "soft"]
     assert [s["numbers"] for s in text["states"]] == [[], []] and text["fixed"] == text["numbers"]
@@ -75,7 +75,7 @@ def test_weight_labels_print_by_the_modes_parts():
     key numbers and the sentences print weights the same way."""
     from engine.figures.fmt import fill
 
-    data = compute("soft-lookup")
+    data = compute(parse("soft-lookup"))
     parts = data["text"]["parts"]
     assert set(parts) == set(data["modes"])
     entries = data["entries"]

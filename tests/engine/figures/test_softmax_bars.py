@@ -2,11 +2,11 @@ import math
 
 import pytest
 
-from engine.figures import ParamError, compute, facts
+from engine.figures import ParamError, compute, facts, parse
 
 
 def test_exponentials_total_and_weights_follow_the_two_steps():
-    data = compute("softmax-bars")
+    data = compute(parse("softmax-bars"))
     exps = [math.exp(s) for s in data["scores"]]
     assert data["exps"] == pytest.approx(exps, rel=1e-12)
     assert data["exp_sum"] == pytest.approx(sum(exps), rel=1e-12)
@@ -15,7 +15,7 @@ def test_exponentials_total_and_weights_follow_the_two_steps():
 
 
 def test_default_facts_the_chapter_quotes():
-    data, f = compute("softmax-bars"), facts("softmax-bars")
+    data, f = compute(parse("softmax-bars")), facts(parse("softmax-bars"))
     assert f["score"] == {"animal": 3.0, "cross": 0.0, "street": 1.0, "because": 0.0, "tired": 0.0}
     assert f["exp"]["animal"] == pytest.approx(20.0855, abs=5e-5)
     assert f["exp"]["street"] == pytest.approx(2.7183, abs=5e-5)
@@ -33,16 +33,16 @@ def test_default_facts_the_chapter_quotes():
 
 
 def test_adding_a_constant_changes_the_exponentials_but_not_the_weights():
-    base = compute("softmax-bars")
-    shifted = compute("softmax-bars", {"scores": [s + 2 for s in base["scores"]]})
+    base = compute(parse("softmax-bars"))
+    shifted = compute(parse("softmax-bars", {"scores": [s + 2 for s in base["scores"]]}))
     assert shifted["exps"] == pytest.approx([e * math.exp(2) for e in base["exps"]], rel=1e-12)
     assert shifted["weights"] == pytest.approx(base["weights"], rel=1e-12)
 
 
 def test_equal_scores_share_evenly_and_extremes_do_not_overflow():
-    even = compute("softmax-bars", {"scores": [1.5] * 5})
+    even = compute(parse("softmax-bars", {"scores": [1.5] * 5}))
     assert even["weights"] == pytest.approx([0.2] * 5)
-    extreme = compute("softmax-bars", {"scores": [10, -10], "labels": ["a", "b"]})
+    extreme = compute(parse("softmax-bars", {"scores": [10, -10], "labels": ["a", "b"]}))
     assert math.isfinite(extreme["exp_sum"]) and extreme["weights"][0] == pytest.approx(1.0, abs=1e-8)
 
 
@@ -55,11 +55,11 @@ def test_equal_scores_share_evenly_and_extremes_do_not_overflow():
 ])
 def test_bad_options(raw, words):
     with pytest.raises(ParamError, match=words):
-        compute("softmax-bars", raw)
+        compute(parse("softmax-bars", raw))
 
 
 def test_text_lines_labels_and_total():
-    data = compute("softmax-bars", {"scores": [8, -2], "labels": ["animal", "cross"]})
+    data = compute(parse("softmax-bars", {"scores": [8, -2], "labels": ["animal", "cross"]}))
     text = data["text"]
     assert text["numbers"][0] == "Scores: animal 8.0, cross -2.0"
     assert text["exps"] == ["2981", "0.14"]  # no decimals past 1000
@@ -74,7 +74,7 @@ def test_bar_labels_print_by_the_parts():
     two) are the model's templates; the key numbers print scores and weights by the same parts."""
     from engine.figures.fmt import fill
 
-    data = compute("softmax-bars", {"scores": [2.5, -0.5, 0.0], "labels": ["a", "b", "c"]})
+    data = compute(parse("softmax-bars", {"scores": [2.5, -0.5, 0.0], "labels": ["a", "b", "c"]}))
     parts = data["text"]["parts"]
     scores = [fill(parts["score"], {"v": s}) for s in data["scores"]]
     weights = [fill(parts["weight"], {"v": w}) for w in data["weights"]]

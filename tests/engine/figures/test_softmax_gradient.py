@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.figures import ParamError, compute, facts
+from engine.figures import ParamError, compute, facts, parse
 
 
 @pytest.mark.parametrize("scores, upstream", [
@@ -14,7 +14,7 @@ from engine.figures import ParamError, compute, facts
     ((0.5, -0.5), (3, -3)),
 ])
 def test_formula_and_finite_differences_agree(scores, upstream):
-    d = compute("softmax-gradient", {"scores": list(scores), "upstream": list(upstream), "labels": list("abcd"[:len(scores)])})
+    d = compute(parse("softmax-gradient", {"scores": list(scores), "upstream": list(upstream), "labels": list("abcd"[:len(scores)])}))
     a, g = np.array(d["weights"]), np.array(d["upstream"])
     np.testing.assert_allclose(d["formula"], a * (g - (g * a).sum()), atol=1e-15)
     assert d["largest_difference"] < 1e-8
@@ -23,16 +23,16 @@ def test_formula_and_finite_differences_agree(scores, upstream):
 
 def test_a_wrong_formula_would_be_caught():
     """The check has teeth: leaving out the Σ G ⊙ A term is off by far more than the tolerance."""
-    d = compute("softmax-gradient")
+    d = compute(parse("softmax-gradient"))
     wrong = np.array(d["weights"]) * np.array(d["upstream"])
     assert np.max(np.abs(wrong - np.array(d["numeric"]))) > 0.1
 
 
 def test_facts_and_errors():
-    f = facts("softmax-gradient")
+    f = facts(parse("softmax-gradient"))
     assert f["largest_difference"] < 1e-8 and f["h"] == 1e-5
     # Chapter 9: the gap is within the check's own error, both of whose orders lie far above eps.
     assert f["truncation"] == pytest.approx(1e-10) and f["rounding"] == pytest.approx(2.22e-11, rel=1e-3)
     assert f["eps"] * 1e4 < f["largest_difference"] < max(f["truncation"], f["rounding"])
     with pytest.raises(ParamError, match="option 'upstream' needs one entry per score"):
-        compute("softmax-gradient", {"upstream": [1, 0]})
+        compute(parse("softmax-gradient", {"upstream": [1, 0]}))

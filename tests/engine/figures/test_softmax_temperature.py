@@ -2,11 +2,11 @@ import math
 
 import pytest
 
-from engine.figures import ParamError, compute, facts
+from engine.figures import ParamError, compute, facts, parse
 
 
 def test_weights_are_softmax_of_scores_over_temperature():
-    data = compute("softmax-temperature")
+    data = compute(parse("softmax-temperature"))
     for t, w in zip(data["temperatures"], data["weights"]):
         exps = [math.exp(s / t - max(data["scores"]) / t) for s in data["scores"]]
         assert w == pytest.approx([e / sum(exps) for e in exps], rel=1e-12)
@@ -14,14 +14,14 @@ def test_weights_are_softmax_of_scores_over_temperature():
 
 
 def test_low_temperature_picks_the_top_and_high_spreads_out():
-    f = facts("softmax-temperature")
+    f = facts(parse("softmax-temperature"))
     assert f["top_weight_at_min"] > 0.9999
     assert f["top_weight_at_1"] == pytest.approx(math.exp(2) / sum(math.exp(s) for s in (2, 1, 0.5, -1)))
     assert 0.25 < f["top_weight_at_max"] < f["top_weight_at_1"]
 
 
 def test_grid_includes_the_requested_start():
-    data = compute("softmax-temperature", {"temperature": 3.3})
+    data = compute(parse("softmax-temperature", {"temperature": 3.3}))
     assert data["temperatures"][data["start"]] == pytest.approx(3.3)
 
 
@@ -31,11 +31,11 @@ def test_grid_includes_the_requested_start():
 ])
 def test_inconsistent_options(raw, words):
     with pytest.raises(ParamError, match=words):
-        compute("softmax-temperature", raw)
+        compute(parse("softmax-temperature", raw))
 
 
 def test_text_state_per_temperature():
-    data = compute("softmax-temperature")
+    data = compute(parse("softmax-temperature"))
     states = data["text"]["states"]
     assert len(states) == len(data["temperatures"])
     i = len(states) // 3
@@ -49,7 +49,7 @@ def test_labels_and_slider_text_print_by_the_parts():
     each state's key numbers print the weights as the bars' labels do."""
     from engine.figures.fmt import fill
 
-    data = compute("softmax-temperature")
+    data = compute(parse("softmax-temperature"))
     parts = data["text"]["parts"]
     i = data["start"]
     t, w = data["temperatures"][i], data["weights"][i]

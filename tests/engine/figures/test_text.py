@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from engine.figures import FIGURES, compute
+from engine.figures import FIGURES, compute, parse
 from engine.figures import fmt
 from engine.figures.fmt import fill, fill_all, scope_at
 
@@ -119,7 +119,7 @@ OTHER = {
                 ids=[f"{n}-{kind}" for n in FIGURES for kind in ("default", "other")])
 def figure(request):
     name, raw = request.param
-    return name, compute(name, raw)
+    return name, compute(parse(name, raw))
 
 
 def test_every_figure_has_text_and_no_facts(figure):
@@ -160,7 +160,7 @@ def test_states_are_indexed_like_the_stepped_data(figure):
 def test_templated_states_differ_where_their_data_differs():
     """Filled templates carry every state's numbers: no two grid points read alike."""
     for name in ("query-drag", "word-map"):
-        data = compute(name)
+        data = compute(parse(name))
         lines = {tuple(fill_all(data["text"]["templates"], scope_at(data["text"]["scope"], data, i)))
                  for i in range(STEPPED[name](data))}
         assert len(lines) == STEPPED[name](data), name

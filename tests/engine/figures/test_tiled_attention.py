@@ -4,14 +4,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.figures import compute, facts
+from engine.figures import compute, facts, parse
 from engine.figures.tiled_attention import Params, _inputs
 from engine.tiling import plain_attention, tiled_attention_forward
 
 
 @pytest.mark.parametrize("options", [{}, {"block": 4, "causal": False}, {"tokens": 7, "block": 3}])
 def test_tiles_cover_the_allowed_grid_once_and_match_plain_attention(options):
-    data = compute("tiled-attention", options)
+    data = compute(parse("tiled-attention", options))
     p = Params(**{**Params().__dict__, **options})
     covered = np.zeros((p.tokens, p.tokens), int)
     for s in data["steps"]:
@@ -27,7 +27,7 @@ def test_tiles_cover_the_allowed_grid_once_and_match_plain_attention(options):
 
 
 def test_running_sums_end_at_the_softmax_denominator():
-    data = compute("tiled-attention")
+    data = compute(parse("tiled-attention"))
     p = Params()
     q, k, v = _inputs(p)
     scores = q @ k.T / 2.0
@@ -42,8 +42,8 @@ def test_running_sums_end_at_the_softmax_denominator():
 
 
 def test_facts_and_text_name_the_rescaling():
-    f = facts("tiled-attention")
+    f = facts(parse("tiled-attention"))
     assert f["held"] == f["block"] ** 2 and f["grid"] == f["tokens"] ** 2 and f["tiles"] == 10
     assert f["rescales"] > 0  # the example shows at least one running max rising
-    lines = [line for s in compute("tiled-attention")["text"]["states"] for line in s["numbers"]]
+    lines = [line for s in compute(parse("tiled-attention"))["text"]["states"] for line in s["numbers"]]
     assert sum("multiplied by" in line for line in lines) == f["rescales"]

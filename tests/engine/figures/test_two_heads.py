@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.figures import ParamError, compute, facts
+from engine.figures import ParamError, compute, facts, parse
 
 
 def test_seed_0_reads_both_targets_perfectly_with_one_head_per_target():
-    f = facts("two-heads")["seeds"]["0"]
+    f = facts(parse("two-heads"))["seeds"]["0"]
     assert f["accuracy"] == {"attached": 1.0, "previous": 1.0}
     first, second = f["head_argmax"]
     assert first["attached"] > 0.8 and first["previous"] < 0.05  # head 1: the attached word
@@ -15,16 +15,16 @@ def test_seed_0_reads_both_targets_perfectly_with_one_head_per_target():
 
 
 def test_the_split_between_heads_varies_with_the_seed():
-    seeds = facts("two-heads")["seeds"]
+    seeds = facts(parse("two-heads"))["seeds"]
     splits = {s: round(v["head_argmax"][0]["attached"], 2) for s, v in seeds.items()}
     assert len(set(splits.values())) == len(splits), splits
     assert all(v["accuracy"]["attached"] > 0.95 and v["accuracy"]["previous"] > 0.95 for v in seeds.values())
-    assert facts("two-heads")["worst_accuracy"] == min(a for v in seeds.values() for a in v["accuracy"].values())
-    assert facts("two-heads")["worst_accuracy"] == 1.0  # chapter 9: every run names both targets of every held-out word
+    assert facts(parse("two-heads"))["worst_accuracy"] == min(a for v in seeds.values() for a in v["accuracy"].values())
+    assert facts(parse("two-heads"))["worst_accuracy"] == 1.0  # chapter 9: every run names both targets of every held-out word
 
 
 def test_the_example_names_each_words_attached_word():
-    f = facts("two-heads")
+    f = facts(parse("two-heads"))
     assert f["example_sentence"] == "the old dog slept under a box"
     # determiner and adjective -> noun; noun -> verb; verb -> subject; preposition -> the noun after it
     assert f["example_attached"] == ("the → dog, old → dog, dog → slept, slept → dog, under → box, a → box, "
@@ -32,14 +32,14 @@ def test_the_example_names_each_words_attached_word():
 
 
 def test_the_loss_falls_from_about_the_vocabulary_guess():
-    data = compute("two-heads")
+    data = compute(parse("two-heads"))
     assert len(data["losses"]) == data["steps"] == 400
-    f = facts("two-heads")
+    f = facts(parse("two-heads"))
     assert f["first_loss"] > 2.5 and f["last_loss"] < 0.01
 
 
 def test_hits_count_the_rows_whose_largest_weight_is_on_the_target():
-    data = compute("two-heads")
+    data = compute(parse("two-heads"))
     for s in data["sentences"]:
         for head in s["heads"]:
             top = [max(range(len(row)), key=row.__getitem__) for row in head["weights"]]
@@ -54,4 +54,4 @@ def test_hits_count_the_rows_whose_largest_weight_is_on_the_target():
 ])
 def test_bad_options_name_the_option(params, message):
     with pytest.raises(ParamError, match=message.replace("[", r"\[").replace("]", r"\]")):
-        compute("two-heads", params)
+        compute(parse("two-heads", params))

@@ -1,12 +1,12 @@
 import numpy as np
 import pytest
 
-from engine.figures import ParamError, compute, facts
+from engine.figures import ParamError, compute, facts, parse
 from engine.tasks import winograd
 
 
 def test_with_tired_the_output_of_it_is_about_076_002():
-    f = facts("value-sum")
+    f = facts(parse("value-sum"))
     np.testing.assert_allclose(f["tired_output"], (0.76, 0.02), atol=0.005)
     np.testing.assert_allclose(f["wide_output"], (0.02, 0.76), atol=0.005)
     assert f["tired_top_word"] == "animal"
@@ -18,7 +18,7 @@ def test_with_tired_the_output_of_it_is_about_076_002():
 
 @pytest.mark.parametrize("last", ["tired", "wide"])
 def test_terms_largest_first_add_up_to_the_engines_output(last):
-    mode = compute("value-sum")["modes"][last]
+    mode = compute(parse("value-sum"))["modes"][last]
     w, v = np.array(mode["weights"]), np.array(mode["values"])
     assert sorted(mode["order"]) == list(range(len(w)))
     assert all(w[a] >= w[b] for a, b in zip(mode["order"], mode["order"][1:]))
@@ -32,7 +32,7 @@ def test_terms_largest_first_add_up_to_the_engines_output(last):
 
 
 def test_text_lists_every_term_and_follows_the_toggle():
-    data = compute("value-sum", {"last": "wide"})
+    data = compute(parse("value-sum", {"last": "wide"}))
     text = data["text"]
     assert text["numbers"] == text["states"][1]["numbers"]
     assert text["states"][0]["numbers"][0] == "Last word “tired”: the output of “it” is (0.76, 0.02)"
@@ -42,4 +42,4 @@ def test_text_lists_every_term_and_follows_the_toggle():
 
 def test_bad_options():
     with pytest.raises(ParamError, match="must be one of tired, wide"):
-        compute("value-sum", {"last": "sleepy"})
+        compute(parse("value-sum", {"last": "sleepy"}))

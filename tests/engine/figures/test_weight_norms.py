@@ -4,13 +4,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.figures import ParamError, compute
+from engine.figures import ParamError, compute, parse
 from engine.tasks import grammar
 
 
 @pytest.fixture(scope="module")
 def data():
-    return compute("weight-norms")
+    return compute(parse("weight-norms"))
 
 
 def test_lengths_are_weights_times_value_lengths_and_shares_add_up_to_one(data):
@@ -38,4 +38,4 @@ def test_the_opening_row_ranks_two_words_differently_by_weight_and_by_length(dat
 
 def test_a_row_past_the_sentence_is_refused():
     with pytest.raises(ParamError, match="option 'row' must name one of the 6 words"):
-        compute("weight-norms", {"sentence": "the cat sat on the mat", "row": 6})
+        compute(parse("weight-norms", {"sentence": "the cat sat on the mat", "row": 6}))

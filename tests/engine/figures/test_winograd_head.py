@@ -2,12 +2,12 @@ import numpy as np
 import pytest
 
 from engine.attention import softmax_forward
-from engine.figures import ParamError, compute, facts
+from engine.figures import ParamError, compute, facts, parse
 from engine.tasks import winograd
 
 
 def test_it_puts_about_three_quarters_on_animal_or_street():
-    data, f = compute("winograd-head"), facts("winograd-head")
+    data, f = compute(parse("winograd-head")), facts(parse("winograd-head"))
     tired, wide = data["modes"]["tired"], data["modes"]["wide"]
     assert tired["words"][tired["top"]] == "animal" and wide["words"][wide["top"]] == "street"
     assert f["tired_animal_weight"] == pytest.approx(0.75, abs=0.005)
@@ -18,8 +18,8 @@ def test_it_puts_about_three_quarters_on_animal_or_street():
 
 
 def test_six_numbers_per_word_and_weights_from_the_engine():
-    data = compute("winograd-head")
-    assert facts("winograd-head")["numbers_per_word"] == len(data["features"]) == 6
+    data = compute(parse("winograd-head"))
+    assert facts(parse("winograd-head"))["numbers_per_word"] == len(data["features"]) == 6
     for last in ("tired", "wide"):
         mode = data["modes"][last]
         assert len(mode["words"]) == 11 and mode["words"][-1] == last
@@ -34,14 +34,14 @@ def test_six_numbers_per_word_and_weights_from_the_engine():
 
 
 def test_nothing_copied_means_it_looks_everywhere_alike():
-    mode = compute("winograd-head", {"copied": 0.0})["modes"]["tired"]
+    mode = compute(parse("winograd-head", {"copied": 0.0}))["modes"]["tired"]
     np.testing.assert_allclose(mode["weights"], 1 / 11)
 
 
 def test_the_head_as_later_chapters_describe_it():
     # Query strength 8: animal gets about 96%; strength 1: about 17%, others about 8% each.
-    strong = facts("winograd-head", {"strength": 8})["tired_animal_weight"]
-    weak = compute("winograd-head", {"strength": 1})["modes"]["tired"]["weights"]
+    strong = facts(parse("winograd-head", {"strength": 8}))["tired_animal_weight"]
+    weak = compute(parse("winograd-head", {"strength": 1}))["modes"]["tired"]["weights"]
     assert strong == pytest.approx(0.96, abs=0.005)
     assert weak[1] == pytest.approx(0.17, abs=0.005)
     assert max(w for i, w in enumerate(weak) if i != 1) < 0.1
@@ -57,11 +57,11 @@ def test_the_head_as_later_chapters_describe_it():
 ])
 def test_bad_options(raw, words):
     with pytest.raises(ParamError, match=words):
-        compute("winograd-head", raw)
+        compute(parse("winograd-head", raw))
 
 
 def test_text_states_follow_the_last_word():
-    data = compute("winograd-head", {"last": "wide"})
+    data = compute(parse("winograd-head", {"last": "wide"}))
     text = data["text"]
     assert [s["label"] for s in text["states"]] == [
         "With “tired”, “it” puts 75% of its attention on “animal”",

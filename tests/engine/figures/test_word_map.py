@@ -1,17 +1,17 @@
 import numpy as np
 import pytest
 
-from engine.figures import ParamError, compute, facts
+from engine.figures import ParamError, compute, facts, parse
 from engine.tasks.corpus import word_space
 
 
 @pytest.fixture(scope="module")
 def data():
-    return compute("word-map")
+    return compute(parse("word-map"))
 
 
 def test_corpus_words_and_vector_length(data):
-    f = facts("word-map")
+    f = facts(parse("word-map"))
     assert f["n_sentences"] == 27
     assert f["n_words"] == len(data["words"]) == 16
     assert f["vector_length"] == data["vector_length"] == 148
@@ -19,7 +19,7 @@ def test_corpus_words_and_vector_length(data):
 
 
 def test_sparsity_facts():
-    f, space = facts("word-map"), word_space()
+    f, space = facts(parse("word-map")), word_space()
     zeros = (space.vectors == 0).sum()
     assert f["zero_share"] == pytest.approx(zeros / space.vectors.size)
     assert f["clipped"] + (space.counts == 0).sum() == zeros
@@ -30,8 +30,8 @@ def test_sparsity_facts():
 
 def test_map_is_the_corpus_pca(data):
     np.testing.assert_allclose(data["coords"], word_space().coords, atol=1e-4)
-    assert facts("word-map")["explained_both"] == pytest.approx(sum(data["explained"]))
-    assert facts("word-map")["explained_both"] < 0.5  # two directions keep well under half the spread
+    assert facts(parse("word-map"))["explained_both"] == pytest.approx(sum(data["explained"]))
+    assert facts(parse("word-map"))["explained_both"] < 0.5  # two directions keep well under half the spread
 
 
 def test_every_grid_point_lists_its_nearest_words(data):
@@ -49,11 +49,11 @@ def test_every_grid_point_lists_its_nearest_words(data):
 def test_the_map_loses_some_neighbours(data):
     space = word_space()
     assert space.nearest_on_map(space.coords[space.words.index("tired")], 2)[1][0] == "sleepy"
-    assert facts("word-map")["map_nearest_animal"] == "field"  # in the full vectors it is dog
+    assert facts(parse("word-map"))["map_nearest_animal"] == "field"  # in the full vectors it is dog
 
 
 def test_start_snaps_to_the_grid():
-    d = compute("word-map", {"probe": [-0.35, -0.7]})
+    d = compute(parse("word-map", {"probe": [-0.35, -0.7]}))
     ix, iy = d["start"]
     cell = iy * len(d["grid"]["xs"]) + ix
     assert d["words"][d["grid"]["nearest"][cell][0]] in {"cat", "dog", "horse"}
@@ -66,7 +66,7 @@ def test_start_snaps_to_the_grid():
 ])
 def test_bad_options(raw, words):
     with pytest.raises(ParamError, match=words):
-        compute("word-map", raw)
+        compute(parse("word-map", raw))
 
 
 def test_text_template_filled_at_a_grid_cell(data):

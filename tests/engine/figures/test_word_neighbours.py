@@ -1,16 +1,16 @@
 import pytest
 
-from engine.figures import ParamError, compute, facts
+from engine.figures import ParamError, compute, facts, parse
 from engine.tasks.corpus import cosine_matrix, word_space
 
 
 @pytest.fixture(scope="module")
 def data():
-    return compute("word-neighbours")
+    return compute(parse("word-neighbours"))
 
 
 def test_facts_from_the_full_vectors(data):
-    f = facts("word-neighbours")
+    f = facts(parse("word-neighbours"))
     assert f["vector_length"] == data["vector_length"] == 148
     assert f["tired_nearest"] == "sleepy"
     assert f["wide_nearest"] == "busy"
@@ -33,13 +33,13 @@ def test_rankings_are_sorted_cosines(data):
 
 
 def test_start_word():
-    d = compute("word-neighbours", {"word": "cat"})
+    d = compute(parse("word-neighbours", {"word": "cat"}))
     assert d["words"][d["start"]] == "cat"
 
 
 def test_unknown_word():
     with pytest.raises(ParamError, match="must be one of"):
-        compute("word-neighbours", {"word": "zebra"})
+        compute(parse("word-neighbours", {"word": "zebra"}))
 
 
 def test_text_state_per_word(data):

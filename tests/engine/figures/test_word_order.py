@@ -4,32 +4,32 @@ import numpy as np
 import pytest
 
 from engine.attention import attention_forward, sinusoidal_positions
-from engine.figures import ParamError, compute, facts
+from engine.figures import ParamError, compute, facts, parse
 from engine.figures import word_order as m
 from engine.figures.fmt import fill, fixed
 
 
 def test_without_positions_each_word_gets_the_same_output_in_both_orders():
-    data = compute("word-order")
+    data = compute(parse("word-order"))
     off = data["modes"]["off"]
     assert off["same"] == [True, True, True]
     a, b = (np.array(r["weights"]) for r in off["sentences"])
     # "man bites dog" is "dog bites man" with first and last word swapped: rows and columns follow.
     perm = [2, 1, 0]
     np.testing.assert_allclose(b, a[np.ix_(perm, perm)], atol=1e-15)
-    f = facts("word-order")
+    f = facts(parse("word-order"))
     assert f["off_bites_dog"] == pytest.approx(f["off_bites_man"], abs=1e-15)
     assert f["off_bites_dog"] + f["off_bites_man"] + f["off_bites_self"] == pytest.approx(1.0)
     assert f["off_bites_dog"] > 0.4 and f["off_bites_self"] < 0.2
 
 
 def test_with_positions_the_orders_differ_and_bites_leans_to_the_word_before():
-    data, f = compute("word-order"), facts("word-order")
+    data, f = compute(parse("word-order")), facts(parse("word-order"))
     on = data["modes"]["on"]
     assert on["same"] == [False, False, False] and f["on_differ_count"] == 3
     assert f["on_bites_before"] > 0.55 > 0.3 > f["on_bites_after"]
     # The lean in scaled scores: lean x (code.code - code.code two places apart) / sqrt(d_k), as the chapter explains.
-    code = facts("sinusoids")
+    code = facts(parse("sinusoids"))
     assert f["on_bites_lean"] == pytest.approx(2.0 * (code["self_dot"] - code["offset_2_dot"]) / np.sqrt(18))
     assert np.exp(f["on_bites_lean"]) == pytest.approx(f["on_bites_before"] / f["on_bites_after"])
     bites = data["words"].index("bites")
@@ -64,15 +64,15 @@ def test_step_back_turns_each_code_into_the_one_before(k):
 
 
 def test_no_lean_means_no_difference():
-    data = compute("word-order", {"lean": 0.0})
+    data = compute(parse("word-order", {"lean": 0.0}))
     assert data["modes"]["on"]["same"] == [True, True, True]
 
 
 def test_text_lists_every_weight_and_output_as_the_model_prints_them():
-    data = compute("word-order")
+    data = compute(parse("word-order"))
     text = data["text"]
     assert text["numbers"] == text["states"][0]["numbers"]
-    assert compute("word-order", {"positions": True})["text"]["numbers"] == text["states"][1]["numbers"]
+    assert compute(parse("word-order", {"positions": True}))["text"]["numbers"] == text["states"][1]["numbers"]
     for state, name in zip(text["states"], data["settings"]):
         mode = data["modes"][name]
         line = next(n for n in state["numbers"] if n.startswith("Output of bites"))
@@ -87,4 +87,4 @@ def test_text_lists_every_weight_and_output_as_the_model_prints_them():
 @pytest.mark.parametrize("raw, words", [({"positions": "yes"}, "true or false"), ({"lean": 9}, "between")])
 def test_bad_options(raw, words):
     with pytest.raises(ParamError, match=words):
-        compute("word-order", raw)
+        compute(parse("word-order", raw))

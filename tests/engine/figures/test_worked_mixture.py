@@ -2,13 +2,13 @@ import math
 
 import pytest
 
-from engine.figures import ParamError, compute, facts
+from engine.figures import ParamError, compute, facts, parse
 
 R2 = math.sqrt(2)
 
 
 def test_head_one_is_the_worked_example():
-    data = compute("worked-mixture")
+    data = compute(parse("worked-mixture"))
     assert data["labels"] == ["fisherman", "net", "bank"]
     head = data["heads"][0]
     assert head["query"] == pytest.approx([R2, 0])
@@ -28,7 +28,7 @@ def test_head_one_is_the_worked_example():
 
 
 def test_head_two_swaps_the_scores_and_so_the_weights():
-    data = compute("worked-mixture")
+    data = compute(parse("worked-mixture"))
     one, two = data["heads"]
     assert two["scores"] == pytest.approx([1, 2, 0], abs=1e-12)
     assert [round(w, 4) for w in two["weights"]] == [0.2447, 0.6652, 0.0900]
@@ -38,7 +38,7 @@ def test_head_two_swaps_the_scores_and_so_the_weights():
 
 
 def test_facts_the_prose_quotes():
-    data, f = compute("worked-mixture"), facts("worked-mixture")
+    data, f = compute(parse("worked-mixture")), facts(parse("worked-mixture"))
     assert round(f["head1"]["weight"]["fisherman"], 4) == 0.6652
     assert round(f["head1"]["weight"]["net"], 4) == 0.2447
     assert round(f["head1"]["weight"]["bank"], 4) == 0.0900
@@ -52,13 +52,13 @@ def test_facts_the_prose_quotes():
 
 
 def test_other_vectors_are_recomputed():
-    data = compute("worked-mixture", {"query1": [1, 1, 0], "keys1": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
-                                      "values1": [[1], [2], [3]]})
+    data = compute(parse("worked-mixture", {"query1": [1, 1, 0], "keys1": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+                                      "values1": [[1], [2], [3]]}))
     head = data["heads"][0]
     assert head["d"] == 3
     assert head["scores"] == pytest.approx([1 / math.sqrt(3), 1 / math.sqrt(3), 0])
     assert head["output"] == pytest.approx([sum(w * v for w, v in zip(head["weights"], (1, 2, 3)))])
-    assert compute("worked-mixture", {"head": 2})["start"] == 1
+    assert compute(parse("worked-mixture", {"head": 2}))["start"] == 1
 
 
 @pytest.mark.parametrize("raw, words", [
@@ -73,11 +73,11 @@ def test_other_vectors_are_recomputed():
 ])
 def test_bad_options(raw, words):
     with pytest.raises(ParamError, match=words):
-        compute("worked-mixture", raw)
+        compute(parse("worked-mixture", raw))
 
 
 def test_text_lists_both_heads_and_labels_each_plot():
-    data = compute("worked-mixture")
+    data = compute(parse("worked-mixture"))
     text = data["text"]
     assert text["fixed"] == text["numbers"] and len(text["numbers"]) == 6
     assert text["numbers"][1] == "Head 1 weights: " + ", ".join(
@@ -96,7 +96,7 @@ def _read(pieces) -> str:
 
 
 def test_the_worked_arithmetic_is_the_heads_numbers_formatted():
-    data = compute("worked-mixture")
+    data = compute(parse("worked-mixture"))
     for h, (head, worked) in enumerate(zip(data["heads"], data["text"]["worked"])):
         steps = [[_read(line) for line in step["lines"]] for step in worked["steps"]]
         given = ", ".join(f"{q:g}" if q == int(q) else f"{q:.4f}" for q in head["query"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.figures import ParamError, compute
+from engine.figures import ParamError, compute, parse
 from engine.figures.your_sentence import MAX_CHARS, MAX_WORDS, read
 from engine.tasks import grammar
 
@@ -17,7 +17,7 @@ ADJ_OR_NOUN = "an adjective (old, big, small, red, lazy) or " + NOUNS
 
 @pytest.fixture(scope="module")
 def data():
-    return compute(NAME)
+    return compute(parse(NAME))
 
 
 @pytest.mark.parametrize("sentence, seed", [
@@ -25,7 +25,7 @@ def data():
     ("The Lazy Dog Waited Behind A Small Tree.", 1), ("a bird stood by the old bed", 3),
 ])
 def test_heads_and_readouts_are_the_trained_models_forward_pass(sentence, seed):
-    out = compute(NAME, {"sentence": sentence, "seed": seed})
+    out = compute(parse(NAME, {"sentence": sentence, "seed": seed}))
     run = grammar.trained(seed)
     s = grammar.parse(sentence)
     n = int(s.lengths[0])
@@ -51,7 +51,7 @@ def test_menus_are_the_grammars_slots_and_show_the_sentence(data):
     assert [m["none"] is not None for m in data["menus"]] == [s in grammar.OPTIONAL_SLOTS for s in range(MAX_WORDS)]
     shown = [m["words"][c] for m, c in zip(data["menus"], data["chosen"]) if c >= 0]
     assert shown == data["words"]
-    short = compute(NAME, {"sentence": "the cat sat on the mat"})
+    short = compute(parse(NAME, {"sentence": "the cat sat on the mat"}))
     assert short["chosen"][1] == short["chosen"][6] == -1 and short["slots"] == [0, 2, 3, 4, 5, 7]
 
 
@@ -72,7 +72,7 @@ def test_key_numbers_follow_the_word_looking(data):
 
 def test_a_wrong_readout_names_the_grammars_word():
     """Seed 1's heads do not specialise: somewhere a readout may miss; the line then names the right word."""
-    out = compute(NAME, {"sentence": "the cat sat on the mat"})
+    out = compute(parse(NAME, {"sentence": "the cat sat on the mat"}))
     out["right"]["attached"][0] = 0  # as if the first word's readout had missed
     from engine.figures.your_sentence import _state_lines
     assert "(wrong: the grammar says cat)" in _state_lines(out, 0)[2]
@@ -97,7 +97,7 @@ def test_a_wrong_readout_names_the_grammars_word():
 ])
 def test_a_sentence_the_grammar_refuses_gets_one_reason_in_reader_words(sentence, reason):
     with pytest.raises(ParamError) as err:
-        compute(NAME, {"sentence": sentence})
+        compute(parse(NAME, {"sentence": sentence}))
     assert str(err.value) == reason and err.value.option == "sentence"
     assert "\n" not in reason
 
@@ -118,7 +118,7 @@ def test_the_facts_chapter_9_quotes(data):
     head 1 looks away from the subject, head 2 at it, and the attached-word readout names it."""
     from engine.figures import facts
 
-    f = facts(NAME)
+    f = facts(parse(NAME))
     assert f["sentences"] == 2 * 6 * 8 * 6 * 5 * 2 * 6 * 8  # det, adj or none, noun, verb, prep, det, adj or none, noun
     assert f["trained_on"] / f["sentences"] < 0.05
     assert grammar.parse(f["sentence"]).words[0].astype(np.int8).tobytes() not in grammar.trained(0).seen()

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from engine.decoder import decoder_forward
-from engine.figures import ParamError, compute
+from engine.figures import ParamError, compute, parse
 from engine.figures.your_sequence import MAX_LETTERS, copies
 from engine.tasks.induction import InductionConfig, trained
 
@@ -16,7 +16,7 @@ CONFIG = InductionConfig()
 
 @pytest.fixture(scope="module")
 def data():
-    return compute(NAME)
+    return compute(parse(NAME))
 
 
 def test_copies_are_the_positions_after_earlier_copies():
@@ -66,7 +66,7 @@ def test_key_numbers_say_where_it_copies_from_and_how_sure_it_is(data):
 
 
 def test_spaces_and_lower_case_are_read_as_letters():
-    out = compute(NAME, {"sequence": " kc fn\tak c "})
+    out = compute(parse(NAME, {"sequence": " kc fn\tak c "}))
     assert out["sequence"] == "KCFNAKC"
     assert out["tokens"] == ["▸", *"KCFNAKC"]
 
@@ -82,5 +82,5 @@ def test_spaces_and_lower_case_are_read_as_letters():
 ])
 def test_a_sequence_the_model_cannot_read_gets_one_reason_in_reader_words(sequence, reason):
     with pytest.raises(ParamError) as err:
-        compute(NAME, {"sequence": sequence})
+        compute(parse(NAME, {"sequence": sequence}))
     assert str(err.value) == reason and err.value.option == "sequence"

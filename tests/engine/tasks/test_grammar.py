@@ -8,6 +8,7 @@ from engine.tasks.grammar import (
     VOCAB,
     GrammarConfig,
     encode,
+    grammar_training,
     init_params,
     loss_and_grads,
     model_forward,
@@ -16,7 +17,6 @@ from engine.tasks.grammar import (
     train_grammar_model,
 )
 from engine.attention import attention_forward
-from engine.train import TrainingCancelled
 from tests.engine.gradcheck import assert_close_grad, numerical_grad
 
 
@@ -144,13 +144,12 @@ def test_held_out_sentences_are_new_and_distinct(run0):
     assert len(set(rows)) == 300 and not (set(rows) & train_rows)
 
 
-def test_training_can_be_cancelled_from_the_callback():
-    def stop_at_30(progress):
-        if progress.step == 30:
-            raise TrainingCancelled
-
-    run = train_grammar_model(seed=0, callback=stop_at_30)
-    assert run.cancelled and len(run.losses) == 30 and run.checkpoint_steps == [0, 20]
+def test_a_run_finished_part_way_keeps_the_steps_it_did():
+    training, finish = grammar_training(seed=0)
+    for _ in range(30):
+        training.step()
+    run = finish()
+    assert len(run.losses) == 30 and run.checkpoint_steps == [0, 20]
 
 
 # ---- export -------------------------------------------------------------------------

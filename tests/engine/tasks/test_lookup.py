@@ -1,17 +1,16 @@
-import json
 import math
 
 import numpy as np
 import pytest
 
-from engine.tasks.lookup import LookupConfig, LookupTrainer, loss_and_grads, sample_batch
+from engine.tasks.lookup import LookupConfig, grid, loss_and_grads, lookup_training, sample_batch
 from tests.engine.gradcheck import assert_close_grad, numerical_grad
 
 
 @pytest.fixture(scope="module")
 def trained():
-    t = LookupTrainer(seed=0)
-    t.step(300)
+    t = lookup_training(seed=0, steps=300)
+    t.run()
     return t
 
 
@@ -30,7 +29,7 @@ def test_examples_hold_four_distinct_pairs_and_a_question_from_the_keys():
 
 
 def test_128_numbers_are_trained():
-    assert LookupTrainer(seed=0).n_trained == 128
+    assert lookup_training(seed=0).flat.size == 128
 
 
 def test_gradients_match_finite_differences():
@@ -38,24 +37,25 @@ def test_gradients_match_finite_differences():
     rng = np.random.default_rng(3)
     params = {"wq": rng.normal(0, 0.5, (1, 16, 4)), "wk": rng.normal(0, 0.5, (1, 16, 4))}
     batch = sample_batch(rng, cfg)
-    _, grads, _ = loss_and_grads(params, batch, cfg)
+    _, grads = loss_and_grads(params, batch, cfg)
     for name in params:
         assert_close_grad(grads[name], numerical_grad(lambda: loss_and_grads(params, batch, cfg)[0], params[name]))
 
 
 def test_loss_starts_near_ln4():
-    t = LookupTrainer(seed=0)
-    first = t.step(1)[0]
-    assert abs(first - math.log(4)) < 0.05
+    t = lookup_training(seed=0)
+    t.step()
+    assert abs(t.result.losses[0] - math.log(4)) < 0.05
 
 
 def test_loss_falls_below_a_tenth_within_300_steps(trained):
-    assert min(np.convolve(trained.losses, np.ones(10) / 10, "valid")) < 0.1
-    assert np.mean(trained.losses[-10:]) < 0.1
+    losses = trained.result.losses
+    assert min(np.convolve(losses, np.ones(10) / 10, "valid")) < 0.1
+    assert np.mean(losses[-10:]) < 0.1
 
 
 def test_learned_grid_has_a_dominant_diagonal(trained):
-    g = trained.grid()
+    g = grid(trained.views)
     assert g.shape == (8, 8)
     np.testing.assert_array_equal(g.argmax(axis=1), np.arange(8))
     off = g[~np.eye(8, dtype=bool)]
@@ -63,23 +63,15 @@ def test_learned_grid_has_a_dominant_diagonal(trained):
     assert off.mean() < 0 < np.diag(g).min()
 
 
-def test_reset_restarts_from_the_same_numbers():
-    t = LookupTrainer(seed=4)
-    first = t.step(5)
-    start_grid = LookupTrainer(seed=4).grid()
-    t.reset()
-    np.testing.assert_array_equal(t.grid(), start_grid)
-    assert t.losses == [] and t.step(5) == first
+def test_the_same_seed_gives_the_same_start_and_batches_at_any_step_size():
+    a, b, slow = lookup_training(seed=4, steps=5), lookup_training(seed=4, steps=5), lookup_training(seed=4, lr=0.05)
+    np.testing.assert_array_equal(grid(a.views), grid(slow.views))
+    a.run(), b.run()
+    assert a.result.losses == b.result.losses
+    slow.step()
+    assert slow.result.losses[0] == a.result.losses[0]  # the first batch, before any update
 
 
 def test_smaller_steps_learn_more_slowly():
-    slow, fast = LookupTrainer(seed=0), LookupTrainer(seed=0)
-    slow.reset(lr=0.05)
-    assert np.mean(slow.step(100)[-10:]) > np.mean(fast.step(100)[-10:])
-
-
-def test_state_is_json():
-    t = LookupTrainer(seed=0)
-    t.step(3)
-    s = json.loads(json.dumps(t.state()))
-    assert s["step"] == 3 and len(s["losses"]) == 3 and len(s["grid"]) == 8
+    slow, fast = lookup_training(seed=0, steps=100, lr=0.05), lookup_training(seed=0, steps=100)
+    assert np.mean(slow.run().losses[-10:]) > np.mean(fast.run().losses[-10:])
