@@ -59,6 +59,8 @@ class _Static(HTMLParser):
         for name, value in attrs:
             if name == "loading":  # a lazy image might not be fetched before the page is printed
                 continue
+            if name == "data-live":  # nothing here asks Python: no figure of this page is live
+                continue
             if value is not None:
                 if name == "id" or (name == "name" and tag == "input"):  # a radio group is one chapter's
                     value = self.prefix + value

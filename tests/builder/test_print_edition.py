@@ -25,7 +25,7 @@ def test_a_chapter_is_made_static_with_ids_of_its_own():
     chapter = ('<h1 id="t">T</h1><p>See <a href="#t">above</a>, <a href="02-b.html">chapter 2</a>, '
                '<a href="02-b.html#x">its part</a>, <a href="bibliography.html#k">a work</a>, '
                '<a href="https://example.org/?a=1&amp;b=2">out</a>.</p>'
-               '<figure id="f"><div class="figure-body"><script type="application/json">{"a":"</div>"}</script>'
+               '<figure id="f" data-figure="m" data-live><div class="figure-body"><script type="application/json">{"a":"</div>"}</script>'
                '<div class="figure-view"><span>live</span></div><img src="figures/a.svg" alt="x &lt; y" loading="lazy">'
                '<details class="figure-numbers-box"><summary>Numbers</summary><ul><li>1 &amp; 2 &#955;</li></ul></details>'
                '</div></figure><input type="radio" name="quiz-q" id="q-a"><label for="q-a">A</label><fieldset aria-labelledby="q h"></fieldset>'
@@ -35,7 +35,7 @@ def test_a_chapter_is_made_static_with_ids_of_its_own():
     assert '<h1 id="chapter-1-t">' in out and 'href="#chapter-1-t"' in out
     assert 'href="#chapter-2"' in out and 'href="#chapter-2-x"' in out and 'href="#bibliography-k"' in out
     assert 'href="https://example.org/?a=1&amp;b=2"' in out
-    assert "<script" not in out and "live" not in out and "figure-view" not in out and "loading" not in out
+    assert "<script" not in out and "live" not in out and '<figure id="chapter-1-f" data-figure="m">' in out and "figure-view" not in out and "loading" not in out
     assert '<img src="figures/a.svg" alt="x &lt; y">' in out
     assert '<details class="figure-numbers-box" open>' in out and out.count(" open") == 2
     assert '<li>1 &amp; 2 &#955;</li>' in out and '<pre><code>a &lt;b&gt; "c"</code></pre>' in out
