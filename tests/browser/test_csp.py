@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from .conftest import CDN, CHAPTER, LIVE_ROUTES, SETTLE_MS, expect
+from .conftest import CDN, CHAPTER, LIVE_ROUTES, SETTLE_MS, draw_every_figure, expect
 
 RECORD_VIOLATIONS = """
 window.__csp = [];
@@ -93,8 +93,7 @@ def _use_every_figure(visit: Visit, where: str) -> None:
 def _boot_runtime(visit: Visit, want: str) -> dict:
     """Scroll the first live figure on screen (which starts Python) and wait for the runtime to settle."""
     page = visit.page
-    for fig in page.locator("[data-figure]").all():
-        expect(fig).to_have_attribute("data-state", "prerendered")
+    draw_every_figure(page)
     page.locator("[data-figure][data-live]").first.scroll_into_view_if_needed()
     status = page.locator("[data-runtime-status]")
     expect(status).to_have_attribute("data-state", want, timeout=SETTLE_MS)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import CDN, chapter_pages
+from .conftest import CDN, chapter_pages, draw_every_figure
 
 MIN_PX = 12
 KNOWN = {  # (figure, width) -> what is still wrong
@@ -51,7 +51,7 @@ def test_figure_text_is_large_enough_and_never_overlaps(new_context, base_url, p
     tab = new_context(viewport={"width": width, "height": 800}).new_page()
     tab.route(CDN, lambda route: route.abort())
     tab.goto(base_url + page)
-    tab.wait_for_function("[...document.querySelectorAll('[data-figure]')].every((e) => e.dataset.state === 'prerendered')")
+    draw_every_figure(tab)
     found = tab.evaluate(FIND, MIN_PX)
     names = set(tab.evaluate("[...document.querySelectorAll('[data-figure]')].map((f) => f.dataset.figure)"))
     new = {name: why for name, why in found.items() if (name, width) not in KNOWN}

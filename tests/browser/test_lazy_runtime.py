@@ -22,6 +22,7 @@ def test_python_is_fetched_exactly_where_a_figure_or_an_exercise_can_use_it(new_
         if page.locator("[data-figure][data-live], [data-exercise]").count():
             expected.add(name)
         for fig in page.locator("[data-figure]").all():
+            fig.scroll_into_view_if_needed()  # its view loads as it nears the screen
             expect(fig).to_have_attribute("data-state", "prerendered")
             control = fig.locator("[data-key-control]").first
             control.scroll_into_view_if_needed()
