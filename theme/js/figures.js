@@ -5,7 +5,10 @@
 // one, and mark a figure "live" once it has drawn a result computed in the worker. A page without
 // a live figure never starts Python. Views live in ../figures/<name>.js; until a figure's view has
 // drawn, its static fallback shows (and print always shows the fallbacks).
-import { runtime } from "../runtime/runtime.js";
+// Only a page with a live figure loads the runtime's module: the others never use Python.
+const { runtime } = document.querySelector("[data-figure][data-live]")
+  ? await import("../runtime/runtime.js")
+  : { runtime: null };
 
 const figures = [...document.querySelectorAll("[data-figure]")];
 const contexts = new Map(); // figure element -> its ctx
@@ -114,10 +117,11 @@ async function hydrate(el) {
     cancelJob() { current?.cancel(); },
     /** Views call this after drawing worker output. */
     markLive() { el.dataset.state = "live"; },
-    /** The page's Python: its state (idle, loading, ready, unavailable) and subscribe(fn(state, text)). */
+    /** The page's Python: its state (idle, loading, ready, unavailable; always unavailable on a
+     *  page with no live figure) and subscribe(fn(state, text)). */
     python: {
-      get state() { return runtime.state; },
-      subscribe: (fn) => runtime.subscribe(fn),
+      get state() { return runtime?.state ?? "unavailable"; },
+      subscribe: (fn) => runtime?.subscribe(fn) ?? (() => {}),
     },
   };
   contexts.set(el, ctx);
