@@ -7,10 +7,12 @@ CPU. The site is built into a temporary folder (or --site names a built one) and
 127.0.0.1 by the server of `build.py serve`, with text gzipped as GitHub Pages sends it
 (--no-gzip: as `build.py serve` sends it, uncompressed, a worst case for transfer-bound metrics).
 
-    .venv/bin/python benchmarks/lighthouse.py [--site dist] [--page index.html ...] [--runs 3] [--no-gzip] [--json]
+    .venv/bin/python benchmarks/lighthouse.py [--site dist] [--baseline old-dist] [--page index.html ...] [--runs 3] [--no-gzip] [--json]
 
 Scores vary from run to run (total blocking time most, with the machine's load): with --runs N
-each page is audited N times and the run with the median performance score is printed.
+each page is audited N times and the run with the median performance score is printed. With
+--baseline, each page of that other built site is audited too, alternating with this one's, so
+both meet the same load; every row ends with the 1-minute load average when it started.
 """
 from __future__ import annotations
 
@@ -79,6 +81,10 @@ def audit(url: str) -> dict:
             "lost": lost}
 
 
+def audit_with_load(url: str) -> dict:
+    return {**audit(url), "load": os.getloadavg()[0]}
+
+
 def median_run(runs: list[dict]) -> dict:
     """The run whose performance score is the median (the lower middle one for an even count)."""
     ordered = sorted(runs, key=lambda r: r["scores"]["performance"])
@@ -88,6 +94,7 @@ def median_run(runs: list[dict]) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", type=Path, help="a built site (default: build one into a temporary folder)")
+    parser.add_argument("--baseline", type=Path, help="another built site, audited alternately with this one")
     parser.add_argument("--page", action="append", help="a page to audit (default: every .html page)")
     parser.add_argument("--runs", type=int, default=1, help="audits per page; the median run is printed")
     parser.add_argument("--no-gzip", action="store_true", help="serve text uncompressed, as build.py serve does")
@@ -103,24 +110,33 @@ def main() -> None:
             from builder.build import Paths, build
             site = Path(tmp) / "dist"
             build(Paths.at(ROOT), site)
-        server = static_server(site) if args.no_gzip else gzip_server(site)
-        base = f"http://127.0.0.1:{server.server_address[1]}/"
+        sites = {**({"baseline": args.baseline} if args.baseline else {}), "": site}
+        servers = {key: static_server(folder) if args.no_gzip else gzip_server(folder) for key, folder in sites.items()}
+        bases = {key: f"http://127.0.0.1:{server.server_address[1]}/" for key, server in servers.items()}
         pages = args.page or sorted(p.name for p in site.glob("*.html"))
+        results: dict[str, dict] = {}
         try:
-            results = {page: median_run([audit(base + page) for _ in range(max(1, args.runs))]) for page in pages}
+            for page in pages:
+                runs: dict[str, list] = {key: [] for key in sites}
+                for _ in range(max(1, args.runs)):
+                    for key in sites:
+                        runs[key].append(audit_with_load(bases[key] + page))
+                for key in sites:
+                    results[f"{page} ({key})" if key else page] = median_run(runs[key])
         finally:
-            server.shutdown()
-            server.server_close()
+            for server in servers.values():
+                server.shutdown()
+                server.server_close()
     if args.json:
         print(json.dumps(results, indent=1))
         return
-    print(f"{'page':32} {'perf':>4} {'a11y':>4} {'bp':>4} {'seo':>4}  " + "  ".join(METRICS.values())
-          + "  lost points on  (performance per run)")
+    print(f"{'page':44} {'perf':>4} {'a11y':>4} {'bp':>4} {'seo':>4}  " + "  ".join(METRICS.values())
+          + "  lost points on  (performance per run)  load")
     for page, r in results.items():
         s = r["scores"]
-        print(f"{page:32} {s['performance']:>4} {s['accessibility']:>4} {s['best-practices']:>4} {s['seo']:>4}  "
+        print(f"{page:44} {s['performance']:>4} {s['accessibility']:>4} {s['best-practices']:>4} {s['seo']:>4}  "
               + "  ".join(r["metrics"].values()) + "  " + (", ".join(r["lost"]) or "-")
-              + f"  {r['performance_runs']}")
+              + f"  {r['performance_runs']}  {r['load']:.1f}")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@
 - runtime: in Chromium on 127.0.0.1, ms from the first interaction to the status line settling
 - bytes per chapter read to the end, the runtime's share apart (--bytes-per-chapter: that alone)
 - offline size, and Python's boot on a second chapter of the same visit (--second-chapter-boot)
+- what each page fetches before the reader scrolls or acts, mobile and desktop (--first-screen [SITE])
 """
 from __future__ import annotations
 
@@ -216,6 +217,56 @@ def bytes_per_chapter(site: Path) -> dict:
     return out
 
 
+FIRST_SCREENS = {"mobile": {"width": 412, "height": 823}, "desktop": {"width": 1200, "height": 800}}
+
+
+def first_screen(site: Path) -> dict:
+    """What each page fetches before the reader scrolls or acts, at Lighthouse's mobile screen and a
+    desktop one (fresh cache, the CDN unreachable): kB as sent and gzipped, the figure views among
+    them, and the runtime's share apart (a live figure on the first screen starts Python)."""
+    from playwright.sync_api import sync_playwright
+
+    from builder.serve import static_server
+    from builder.site_config import load_site_config
+
+    server = static_server(site)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    pages = ["index.html", *(f"{e.path.stem}.html" for e in load_site_config(ROOT / "content").chapters)]
+    out: dict = {}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        for screen, viewport in FIRST_SCREENS.items():
+            for name in pages:
+                context = browser.new_context(viewport=viewport)
+                context.route("**/cdn.jsdelivr.net/**", lambda route: route.abort())
+                page = context.new_page()
+                sizes: dict[str, tuple[int, int]] = {}
+
+                def on_response(resp, sizes=sizes):
+                    try:
+                        body = resp.body()
+                    except Exception:
+                        return
+                    sizes[resp.url.removeprefix(base + "/")] = (len(body), len(gzip.compress(body, 6)))
+
+                context.on("response", on_response)
+                page.goto(f"{base}/{name}", wait_until="load")
+                page.wait_for_load_state("networkidle")
+                runtime = [u for u in sizes if re.search(r"^(pyodide|py)/|/worker\.js$", u)]
+                rest = {u: n for u, n in sizes.items() if u not in runtime}
+                out.setdefault(name, {})[screen] = {
+                    "kb": round(sum(n for n, _ in rest.values()) / 1024, 1),
+                    "gzip_kb": round(sum(z for _, z in rest.values()) / 1024, 1),
+                    "files": len(rest),
+                    "views": sorted(u.rsplit("/", 1)[1] for u in rest if u.startswith("assets/figures/")),
+                    "views_kb": round(sum(n for u, (n, _) in rest.items() if u.startswith("assets/figures/")) / 1024, 1),
+                    "runtime_kb": round(sum(sizes[u][0] for u in runtime) / 1024, 1)}
+                context.close()
+        browser.close()
+    server.shutdown()
+    return out
+
+
 def second_chapter_boot(site: Path) -> dict:
     """Python's boot on a first chapter, then on a second one in the same visit (service worker on):
     ms from the first live figure on screen to "ready", and the runtime bytes taken from the network."""
@@ -276,6 +327,15 @@ def main() -> int:
             out = Path(tmp) / "dist"
             build(Paths.at(ROOT), out, pyodide_dist=_stand_in_distribution(Path(tmp) / "pyodide"))
             print(json.dumps({"offline_size": offline_size(out), "boot": second_chapter_boot(out)}, indent=2))
+        return 0
+    if sys.argv[1:2] == ["--first-screen"]:  # only that part: on a built site named after it, or a fresh build
+        if sys.argv[2:]:
+            print(json.dumps(first_screen(Path(sys.argv[2])), indent=2))
+            return 0
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "dist"
+            subprocess.run([sys.executable, str(ROOT / "build.py"), "--out", str(out)], check=True, capture_output=True)
+            print(json.dumps(first_screen(out), indent=2))
         return 0
     if sys.argv[1:] == ["--bytes-per-chapter"]:  # only that part, on a fresh build
         with tempfile.TemporaryDirectory() as tmp:

@@ -88,6 +88,17 @@ def serious_violations(page) -> list[dict]:
     }""")
 
 
+def draw_every_figure(page, timeout: float = 15_000) -> None:
+    """Wait until every figure of the page has drawn its embedded data ("prerendered"). A view loads
+    as its figure nears the screen (theme/js/figures.js), so each figure is scrolled to in turn, as
+    a reader would, then the page goes back to where it was."""
+    y = page.evaluate("scrollY")
+    for figure in page.locator("[data-figure]").all():
+        figure.scroll_into_view_if_needed()
+        expect(figure).to_have_attribute("data-state", "prerendered", timeout=timeout)
+    page.evaluate("(y) => scrollTo(0, y)", y)
+
+
 def _unavailable(reason: str):
     if os.environ.get("ATTN_REQUIRE_BROWSER"):
         pytest.fail(reason + " (ATTN_REQUIRE_BROWSER is set, so browser tests must run)")
@@ -353,10 +364,8 @@ class ChapterPage:
         return self.page.evaluate("document.documentElement.scrollWidth")
 
     def wait_prerendered(self, timeout: float = 15_000) -> None:
-        names = self.figure_names()
-        assert names, "the chapter page has no [data-figure]"
-        for name in names:
-            expect(self.figure(name)).to_have_attribute("data-state", "prerendered", timeout=timeout)
+        assert self.figure_names(), "the chapter page has no [data-figure]"
+        draw_every_figure(self.page, timeout)
 
     # runtime
     @property

@@ -12,7 +12,7 @@ from PIL import Image
 from builder import palette
 from tests.conftest import ROOT
 
-from .conftest import CDN, wait_for_fallback
+from .conftest import CDN, draw_every_figure, wait_for_fallback
 
 SHOTS = ROOT / "test-output" / "screenshots"
 PAGES = ("01-why-attention.html", "05-what-gets-passed-along.html", "09-learning-to-look.html")
@@ -35,7 +35,7 @@ def test_pages_and_views_take_the_schemes_palette(new_context, base_url, scheme,
     SHOTS.mkdir(parents=True, exist_ok=True)
     for page in PAGES:
         tab.goto(base_url + page)
-        tab.wait_for_function("[...document.querySelectorAll('[data-figure]')].every((e) => e.dataset.state === 'prerendered')")
+        draw_every_figure(tab)
         tab.evaluate("document.fonts.ready")
         tab.screenshot(path=SHOTS / f"{page[:2]}-{scheme}-{width}.png", full_page=True)
         found = tab.evaluate("""() => ({

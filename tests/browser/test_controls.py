@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import ROOT
 
-from .conftest import CDN, PHONE, chapter_pages
+from .conftest import CDN, PHONE, chapter_pages, draw_every_figure
 
 CONTROLS = ("main button, main select, main input[type=range], main summary, main input[type=search], "
             "main label:has(> input[type=radio]), main label:has(> input[type=checkbox])")
@@ -26,7 +26,7 @@ def test_every_control_is_a_touch_target_with_a_focus_ring_at_375px(new_context,
     tab = new_context(**PHONE).new_page()
     tab.route(CDN, lambda route: route.abort())
     tab.goto(base_url + page)
-    tab.wait_for_function("[...document.querySelectorAll('[data-figure]')].every((e) => e.dataset.state === 'prerendered')")
+    draw_every_figure(tab)
     assert tab.evaluate(SMALL, CONTROLS) == [], f"{page}: controls under 44 px high at 375 px"
     rings = tab.evaluate("""(sel) => [...document.querySelectorAll(sel)]
       .filter((e) => e.matches("button, select, input, summary") && e.getClientRects().length).slice(0, 12)

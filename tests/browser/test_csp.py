@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from .conftest import CHAPTER, LIVE_ROUTES, SETTLE_MS, Visit, expect
+from .conftest import CHAPTER, LIVE_ROUTES, SETTLE_MS, Visit, draw_every_figure, expect
 
 WIDTHS = (1200, 375)
 # What the policy must say (the whole policy lives in theme/templates/base.html).
@@ -41,8 +41,7 @@ def _use_every_figure(visit: Visit, where: str) -> None:
 def _boot_runtime(visit: Visit, want: str) -> dict:
     """Scroll the first live figure on screen (which starts Python) and wait for the runtime to settle."""
     page = visit.page
-    for fig in page.locator("[data-figure]").all():
-        expect(fig).to_have_attribute("data-state", "prerendered")
+    draw_every_figure(page)
     page.locator("[data-figure][data-live]").first.scroll_into_view_if_needed()
     status = page.locator("[data-runtime-status]")
     expect(status).to_have_attribute("data-state", want, timeout=SETTLE_MS)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import CDN, chapter_pages
+from .conftest import CDN, chapter_pages, draw_every_figure
 
 MIN_PX = 12
 
@@ -43,6 +43,6 @@ def test_figure_text_is_large_enough_and_never_overlaps(new_context, base_url, p
     tab = new_context(viewport={"width": width, "height": 800}).new_page()
     tab.route(CDN, lambda route: route.abort())
     tab.goto(base_url + page)
-    tab.wait_for_function("[...document.querySelectorAll('[data-figure]')].every((e) => e.dataset.state === 'prerendered')")
+    draw_every_figure(tab)
     found = tab.evaluate(FIND, MIN_PX)
     assert found == {}, f"{page} at {width}px: cramped figure text: {found}"

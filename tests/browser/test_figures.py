@@ -187,3 +187,57 @@ def test_a_focused_handle_keeps_focus_across_a_resize(open_chapter, base_url, pa
     expect_same_node_focused(chapter.page)
     assert chapter.numbers(name) == before  # a resize changes the drawing, not the state
     assert chapter.page_errors == []
+
+
+VIEWS_FETCHED = """() => performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname)
+  .filter((p) => p.includes("/assets/figures/")).map((p) => p.split("/").pop().replace(/[.]js$/, ""))"""
+
+
+def test_a_figure_far_below_the_first_screen_loads_its_view_only_when_scrolled_to(open_chapter):
+    """The first screen fetches the views of its own figures (and of those within a screen below
+    it), not the view of a figure far down the page; scrolled to, that figure loads its view and
+    draws its embedded data in place of the fallback."""
+    height = 900
+    chapter = open_chapter(viewport={"width": 1200, "height": height})
+    page = chapter.page
+    page.wait_for_load_state("networkidle")
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 300)))")
+    tops = page.eval_on_selector_all("[data-figure]", "els => els.map((e) => [e.dataset.figure, e.getBoundingClientRect().top])")
+    near = {name for name, top in tops if top < height}
+    within_two = {name for name, top in tops if top < 2 * height}  # a view shared with these is loaded anyway
+    far = [i for i, (name, top) in enumerate(tops) if top > 3 * height and name not in within_two]
+    assert near and far, f"precondition: figures on the first screen and far below it, with views of their own: {tops}"
+    fetched = set(page.evaluate(VIEWS_FETCHED))
+    assert near <= fetched, f"the first screen's figures did not load their views: {near - fetched}"
+    figures = page.locator("[data-figure]")
+    for i in range(len(tops)):
+        if tops[i][1] < height:
+            expect(figures.nth(i)).to_have_attribute("data-state", "prerendered")
+    for i in far:
+        expect(figures.nth(i)).to_have_attribute("data-state", "static")
+    assert not {tops[i][0] for i in far} & fetched, f"views of figures far below fetched with the page: {fetched}"
+
+    figure = figures.nth(far[-1])
+    figure.scroll_into_view_if_needed()
+    expect(figure).to_have_attribute("data-state", "prerendered")
+    assert tops[far[-1]][0] in page.evaluate(VIEWS_FETCHED)
+    expect(figure.locator(".figure-view svg").first).to_be_visible()
+    expect(figure.locator(".figure-fallback img")).to_be_hidden()
+    assert chapter.page_errors == []
+
+
+def test_focus_on_a_figure_not_yet_drawn_stays_put_as_its_view_loads(open_chapter, base_url):
+    """Keyboard focus reaching a figure far below (its "Numbers") loads its view, and focus stays
+    where the reader put it while the view draws around it."""
+    chapter = open_chapter(base_url + "09-learning-to-look.html", viewport={"width": 375, "height": 700})
+    page = chapter.page
+    page.wait_for_load_state("networkidle")
+    figure = page.locator("[data-figure]").last
+    expect(figure).to_have_attribute("data-state", "static")
+    summary = figure.locator(".figure-numbers-box summary")
+    summary.focus()
+    expect(figure).to_have_attribute("data-state", "prerendered")
+    expect(summary).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(figure.locator(".figure-numbers")).to_be_visible()
+    assert chapter.page_errors == []

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from .conftest import chapter_pages, serious_violations
+from .conftest import chapter_pages, draw_every_figure, serious_violations
 
 PAGES = {**{page: page for page in chapter_pages()}, "index": "index.html", "bibliography": "bibliography.html",
          "search": "search.html?q=softmax",  # the search page with results on it
@@ -20,8 +20,7 @@ def _open(new_context, base_url, which: str, **options):
     if which == "search":
         page.locator("[data-search-results] li").first.wait_for()
     if which in CHAPTERS and options.get("java_script_enabled", True):
-        page.wait_for_function(
-            "[...document.querySelectorAll('[data-figure]')].every((e) => e.dataset.state === 'prerendered')")
+        draw_every_figure(page)
     return page
 
 

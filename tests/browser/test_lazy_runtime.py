@@ -1,11 +1,12 @@
 """Python only where it can be used: the pages that fetch Python are exactly the chapters with a
 live figure ([data-live]) or an exercise, each read to the end with every figure used; on the
-others no Pyodide file is requested and no worker starts, and they carry no runtime status line."""
+others no Pyodide file is requested, no worker starts, not even the runtime's module loads, and they
+carry no runtime status line."""
 from __future__ import annotations
 
 from .conftest import chapter_pages, expect
 
-RUNTIME_FILES = ("/pyodide/", "/runtime/worker.js")
+RUNTIME_FILES = ("/pyodide/", "/runtime/worker.js", "/runtime/runtime.js")
 
 
 def test_python_is_fetched_exactly_where_a_figure_or_an_exercise_can_use_it(new_context, base_url, site):
@@ -22,7 +23,8 @@ def test_python_is_fetched_exactly_where_a_figure_or_an_exercise_can_use_it(new_
         if page.locator("[data-figure][data-live], [data-exercise]").count():
             expected.add(name)
         for fig in page.locator("[data-figure]").all():
-            expect(fig).to_have_attribute("data-state", "prerendered")
+            fig.scroll_into_view_if_needed()  # its view loads as it nears the screen, maybe while Python boots
+            expect(fig).to_have_attribute("data-state", "prerendered", timeout=15_000)
             control = fig.locator("[data-key-control]").first
             control.scroll_into_view_if_needed()
             control.focus()

@@ -10,7 +10,7 @@ import pytest
 
 from builder.build import Paths, build
 
-from .conftest import ROOT, SETTLE_MS, chapter_pages, expect, save_for_offline
+from .conftest import ROOT, SETTLE_MS, chapter_pages, draw_every_figure, expect, save_for_offline
 
 
 @pytest.fixture(scope="module")
@@ -44,8 +44,7 @@ def test_save_then_read_every_chapter_offline(new_context, offline_site):
         page.goto(offline_site["url"] + name)
         expect(page.locator("h1")).to_be_visible()
         expect(page.locator("[data-offline-status]")).to_contain_text("reading offline")
-        for fig in page.locator("[data-figure]").all():  # their views' modules came from the cache
-            expect(fig).to_have_attribute("data-state", "prerendered")
+        draw_every_figure(page)  # their views' modules come from the cache
         fallbacks = page.eval_on_selector_all(".figure-fallback img", "imgs => imgs.map(i => i.src)")
         assert all(page.evaluate("u => fetch(u).then(r => r.ok)", u) for u in fallbacks), name
     page.goto(offline_site["url"] + "04-scores-to-weights.html")

@@ -181,6 +181,7 @@ def test_retrain_runs_to_the_end_and_cancel_restores_the_model(new_context, real
     reader = Reader(new_context, real_site["url"] + "09-learning-to-look.html")
     page = reader.page
     figure = page.locator('[data-figure="two-heads"]')
+    figure.scroll_into_view_if_needed()  # its view loads as it nears the screen
     retrain = figure.get_by_role("button", name="Retrain")
     cancel = figure.get_by_role("button", name="Cancel")
     before = [t.strip() for t in figure.locator("ul.figure-numbers li").all_text_contents()]

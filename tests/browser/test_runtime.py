@@ -158,7 +158,6 @@ def test_runtime_waits_until_a_figure_nears_the_viewport(open_chapter):
     chapter = open_chapter(init_script=RECORD_WORKERS, viewport={"width": 1280, "height": 300})
     page = chapter.page
     page.context.on("request", lambda r: requests.append(r.url))
-    chapter.wait_prerendered()
     first = chapter.figure(chapter.figure_names()[0])
     top = first.evaluate("e => e.getBoundingClientRect().top + scrollY")
     assert top > 300 + 200 + 50, f"precondition: the first figure (top {top}px) must start well below the viewport"

@@ -78,6 +78,7 @@ def test_status_line_below_the_title_and_numbers_collapsed(new_context, base_url
     status = page.locator("[data-runtime-status]").bounding_box()
     assert status["y"] >= title["y"] + title["height"], (title, status)
     figure = page.locator("[data-figure]").first
+    figure.scroll_into_view_if_needed()  # its view loads as it nears the screen
     expect(figure).to_have_attribute("data-state", "prerendered")
     numbers = figure.locator("ul.figure-numbers")
     summary = figure.get_by_text("Numbers", exact=True)

@@ -26,3 +26,4 @@ def test_the_subset_keeps_the_math_table_and_the_licence_and_is_reproducible():
     variants = font["MATH"].table.MathVariants.VertGlyphCoverage.glyphs
     assert cmap[ord("(")] in variants and cmap[ord("√")] in variants  # brackets and roots still stretch
     assert "Open Font License" in font["name"].getDebugName(13)
+    assert "fpgm" not in font and "prep" not in font  # unhinted: no bytes for hints most browsers ignore

@@ -1,9 +1,14 @@
-// Figure lifecycle: hydrate every [data-figure] from its embedded data (state "prerendered"),
-// start Python when a live figure ([data-live]: its view can ask the worker) nears the viewport
-// or on the first interaction with one, and mark a figure "live" once it has drawn a result
-// computed in the worker. A page without a live figure never starts Python. Views live in
-// ../figures/<name>.js.
-import { runtime } from "../runtime/runtime.js";
+// Figure lifecycle: hydrate a [data-figure] from its embedded data (state "prerendered") when it
+// nears the viewport or focus moves into it, so a page fetches only the views of the figures on
+// its first screen (and those just below it); start Python when a live figure
+// ([data-live]: its view can ask the worker) nears the viewport or on the first interaction with
+// one, and mark a figure "live" once it has drawn a result computed in the worker. A page without
+// a live figure never starts Python. Views live in ../figures/<name>.js; until a figure's view has
+// drawn, its static fallback shows (and print always shows the fallbacks).
+// Only a page with a live figure loads the runtime's module: the others never use Python.
+const { runtime } = document.querySelector("[data-figure][data-live]")
+  ? await import("../runtime/runtime.js")
+  : { runtime: null };
 
 const figures = [...document.querySelectorAll("[data-figure]")];
 const contexts = new Map(); // figure element -> its ctx
@@ -113,10 +118,11 @@ async function hydrate(el) {
     cancelJob() { current?.cancel(); },
     /** Views call this after drawing worker output. */
     markLive() { el.dataset.state = "live"; },
-    /** The page's Python: its state (idle, loading, ready, unavailable) and subscribe(fn(state, text)). */
+    /** The page's Python: its state (idle, loading, ready, unavailable; always unavailable on a
+     *  page with no live figure) and subscribe(fn(state, text)). */
     python: {
-      get state() { return runtime.state; },
-      subscribe: (fn) => runtime.subscribe(fn),
+      get state() { return runtime?.state ?? "unavailable"; },
+      subscribe: (fn) => runtime?.subscribe(fn) ?? (() => {}),
     },
   };
   contexts.set(el, ctx);
@@ -152,11 +158,27 @@ const observer = new IntersectionObserver((entries) => {
   }
 }, { rootMargin: "200px 0px" });
 
-for (const el of figures) {
+// A view's module loads when its figure comes within a screen's height of the viewport: early
+// enough that a reader scrolling meets it drawn, and no page fetches the views of figures further
+// down before the reader scrolls.
+const hydrated = new Set();
+function hydrateOnce(el) {
+  if (hydrated.has(el)) return;
+  hydrated.add(el);
+  near.unobserve(el);
   hydrate(el).then((view) => {
     views.set(el, view);
     observer.observe(el);
   });
+}
+const near = new IntersectionObserver((entries) => {
+  for (const entry of entries) if (entry.isIntersecting) hydrateOnce(entry.target);
+}, { rootMargin: "100% 0px" });
+
+for (const el of figures) {
+  near.observe(el);
+  // Tab can reach a figure's "Numbers" before the scroll it causes is observed.
+  el.addEventListener("focusin", () => hydrateOnce(el), { once: true });
   if (!el.hasAttribute("data-live")) continue;
   for (const type of ["pointerdown", "keydown", "focusin"]) {
     el.addEventListener(type, () => runtime.start(), { once: true, passive: true });
