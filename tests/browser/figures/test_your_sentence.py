@@ -13,7 +13,7 @@ import pytest
 from engine.figures import compute, parse
 
 from ..conftest import expect, pyodide_kit, serious_violations
-from .helpers import first_request_on_intent, text_lines, without_python
+from .helpers import first_request_on_intent, opened, text_lines, without_python
 
 NAME = "your-sentence"
 SCRATCH = f"""# Your sentence
@@ -59,10 +59,7 @@ def _drawn(chapter, figure, want: dict, k: int) -> None:
 
 @pytest.mark.parametrize("width", [1200, 375])
 def test_the_embedded_sentence_the_slider_and_a_tap(open_chapter, url, width):
-    chapter = open_chapter(url, viewport={"width": width, "height": 800}, has_touch=True)
-    chapter.wait_prerendered()
-    data = chapter.data(NAME)
-    figure = chapter.figure(NAME)
+    chapter, data, figure = opened(open_chapter, url, NAME, viewport={"width": width, "height": 800}, has_touch=True)
     k = data["start"]
     expect(figure.locator(".th-grid")).to_have_count(len(data["heads"]))
     expect(figure.locator(".ysn-menu select")).to_have_count(len(data["menus"]))

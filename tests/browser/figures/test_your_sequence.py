@@ -9,7 +9,7 @@ import pytest
 from engine.figures import compute, parse
 
 from ..conftest import expect, pyodide_kit, serious_violations
-from .helpers import first_request_on_intent, text_lines
+from .helpers import first_request_on_intent, opened, text_lines
 
 NAME = "your-sequence"
 SCRATCH = f"""# Your sequence
@@ -33,10 +33,7 @@ def _columns(figure, h: int) -> list[float]:
 
 @pytest.mark.parametrize("width", [1200, 375])
 def test_the_embedded_sequence_the_slider_and_a_tap(open_chapter, url, width):
-    chapter = open_chapter(url, viewport={"width": width, "height": 800}, has_touch=True)
-    chapter.wait_prerendered()
-    data = chapter.data(NAME)
-    figure = chapter.figure(NAME)
+    chapter, data, figure = opened(open_chapter, url, NAME, viewport={"width": width, "height": 800}, has_touch=True)
     T = len(data["tokens"])
     expect(figure.locator(".ys-strip")).to_have_count(1 + len(data["heads"]))
     expect(figure.locator(".ys-weight")).to_have_count(len(data["heads"]) * T)
