@@ -28,7 +28,7 @@ def _schemes(svg: bytes) -> tuple[dict, dict, str]:
 
 @pytest.mark.parametrize("name", models.FIGURES)
 def test_a_fallback_draws_in_the_palettes_roles_for_both_schemes(shared_figure_cache, name):
-    svg = shared_figure_cache.svg(name, shared_figure_cache.data(name, None))
+    svg = shared_figure_cache.svg(shared_figure_cache.data(models.parse(name)))
     light, dark, rest = _schemes(svg)
     used = set(re.findall(r"var\(--([a-z][a-z0-9-]*)\)", rest))
     assert used and used <= set(light) == set(dark), name
