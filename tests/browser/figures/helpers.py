@@ -81,6 +81,28 @@ def one_step_slices(route):
 SLOW_JOBS = [("**/__job/advance", one_step_slices)]  # open_live_chapter(routes=SLOW_JOBS)
 
 
+def cancel_restores_the_model_shown_before(open_live_chapter, url: str, name: str, start: str) -> None:
+    """A training figure's run started by keyboard (button `start`) and cancelled mid-run: focus goes to
+    Cancel while it runs and back to `start` after, the previous model's numbers come back, and the
+    status says it stopped."""
+    from ..conftest import expect
+
+    chapter = open_live_chapter(url, routes=SLOW_JOBS)
+    figure = chapter.figure(name)
+    before = chapter.numbers(name)
+    figure.get_by_role("button", name=start).press("Enter")
+    chapter.page.wait_for_function("(fig) => fig.querySelector('progress').value > 5", arg=figure.element_handle())
+    cancel = figure.get_by_role("button", name="Cancel")
+    expect(cancel).to_be_focused()  # the start button is disabled while it runs: the keyboard moved to Cancel
+    cancel.press("Enter")
+    expect(figure).not_to_have_attribute("aria-busy", "true")
+    expect(figure.get_by_role("button", name=start)).to_be_focused()  # the keyboard keeps its place
+    assert chapter.numbers(name) == before
+    assert figure.get_attribute("data-state") == "prerendered"
+    expect(figure.locator(".th-status")).to_contain_text("stopped")
+    assert chapter.page_errors == []
+
+
 def first_request_on_intent(open_live_chapter, url: str, name: str, first, again) -> None:
     """For a view whose worker's first request trains its model: focusing `first` (a function of the
     figure giving a control) asks once, with the embedded options, so the training overlaps the

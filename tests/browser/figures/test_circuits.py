@@ -5,17 +5,14 @@ from __future__ import annotations
 from engine.figures.fmt import fixed
 
 from ..conftest import PHONE, expect
-from .helpers import centre, text_lines
+from .helpers import centre, opened, text_lines
 
 PAGE = "12-what-attention-is-and-is-not.html"
 NAME = "circuits"
 
 
 def test_views_by_keyboard_mouse_and_touch(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, **PHONE)
-    chapter.wait_prerendered()
-    data = chapter.data(NAME)
-    figure = chapter.figure(NAME)
+    chapter, data, figure = opened(open_chapter, base_url + PAGE, NAME, **PHONE)
     start = data["start"]
     assert chapter.numbers(NAME) == text_lines(data, start)
     panels = figure.locator(".ci-panels")

@@ -10,7 +10,7 @@ import pytest
 from engine.figures import compute, parse
 
 from ..conftest import expect, pyodide_kit, serious_violations
-from .helpers import SLOW_JOBS, text_lines
+from .helpers import cancel_restores_the_model_shown_before, text_lines
 
 NAME = "induction-forms"
 SCRATCH = f"""# Induction
@@ -77,20 +77,7 @@ def test_train_streams_progress_and_draws_the_new_run_live(open_live_chapter, ur
 
 
 def test_cancel_restores_the_model_shown_before(open_live_chapter, url):
-    chapter = open_live_chapter(url, routes=SLOW_JOBS)
-    figure = chapter.figure(NAME)
-    before = chapter.numbers(NAME)
-    figure.get_by_role("button", name="Train").press("Enter")
-    chapter.page.wait_for_function("(fig) => fig.querySelector('progress').value > 5", arg=figure.element_handle())
-    cancel = figure.get_by_role("button", name="Cancel")
-    expect(cancel).to_be_focused()  # Train is disabled while it runs: the keyboard moved to Cancel
-    cancel.press("Enter")
-    expect(figure).not_to_have_attribute("aria-busy", "true")
-    expect(figure.get_by_role("button", name="Train")).to_be_focused()  # the keyboard keeps its place
-    assert chapter.numbers(NAME) == before
-    assert figure.get_attribute("data-state") == "prerendered"
-    expect(figure.locator(".th-status")).to_contain_text("stopped")
-    assert chapter.page_errors == []
+    cancel_restores_the_model_shown_before(open_live_chapter, url, NAME, "Train")
 
 
 @pytest.fixture(scope="module")

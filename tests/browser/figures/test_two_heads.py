@@ -8,7 +8,7 @@ import pytest
 from engine.figures import compute, parse
 
 from ..conftest import expect
-from .helpers import SLOW_JOBS, text_lines, without_python
+from .helpers import SLOW_JOBS, cancel_restores_the_model_shown_before, text_lines, without_python
 
 NAME = "two-heads"
 SCRATCH = f"""# Two heads
@@ -68,20 +68,7 @@ def test_retrain_streams_progress_and_draws_the_new_run_live(open_live_chapter, 
 
 
 def test_cancel_restores_the_model_shown_before(open_live_chapter, url):
-    chapter = open_live_chapter(url, routes=SLOW_JOBS)
-    figure = chapter.figure(NAME)
-    before = chapter.numbers(NAME)
-    figure.get_by_role("button", name="Retrain").press("Enter")
-    chapter.page.wait_for_function("(fig) => fig.querySelector('progress').value > 5", arg=figure.element_handle())
-    cancel = figure.get_by_role("button", name="Cancel")
-    cancel.focus()
-    cancel.press("Enter")
-    expect(figure).not_to_have_attribute("aria-busy", "true")
-    expect(figure.get_by_role("button", name="Retrain")).to_be_focused()  # the keyboard keeps its place
-    assert chapter.numbers(NAME) == before
-    assert figure.get_attribute("data-state") == "prerendered"
-    expect(figure.locator(".th-status")).to_contain_text("stopped")
-    assert chapter.page_errors == []
+    cancel_restores_the_model_shown_before(open_live_chapter, url, NAME, "Retrain")
 
 
 def test_without_python_retrain_says_so(open_chapter, url):

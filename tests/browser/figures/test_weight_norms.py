@@ -3,18 +3,15 @@ precomputed state for (head, row); bar labels are the model's numbers; fits 375 
 from __future__ import annotations
 
 from ..conftest import PHONE, expect
-from .helpers import centre, text_lines
+from .helpers import centre, opened, text_lines
 
 PAGE = "12-what-attention-is-and-is-not.html"
 NAME = "weight-norms"
 
 
 def test_heads_and_rows_by_keyboard_mouse_and_touch(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, **PHONE)
-    chapter.wait_prerendered()
-    data = chapter.data(NAME)
+    chapter, data, figure = opened(open_chapter, base_url + PAGE, NAME, **PHONE)
     n = len(data["words"])
-    figure = chapter.figure(NAME)
     h, i = data["start"]["head"], data["start"]["row"]
     assert chapter.numbers(NAME) == text_lines(data, h * n + i)
     expect(figure.locator(".wn-share .wn-num").first).to_have_text(f"{data['heads'][h]['shares'][i][0]:.2f}")
