@@ -8,6 +8,7 @@ runs esbuild only when either changes.
 from __future__ import annotations
 
 import hashlib
+import os
 import subprocess
 from pathlib import Path
 
@@ -25,7 +26,7 @@ def editor_bundle(root: Path, node_modules: Path) -> bytes:
     if not esbuild.exists():
         raise BuildError(esbuild, None, "esbuild is missing (the exercises' editor is bundled with it): run 'npm ci'")
     cached.parent.mkdir(exist_ok=True)
-    tmp = cached.with_suffix(".tmp.js")
+    tmp = cached.with_suffix(f".{os.getpid()}.tmp.js")  # builds running at once (tests, serve) each write their own
     result = subprocess.run([str(esbuild), str(entry), "--bundle", "--format=esm", "--minify", "--target=es2020",
                              f"--outfile={tmp}", "--log-level=error"], capture_output=True, text=True, cwd=root)
     if result.returncode != 0:
