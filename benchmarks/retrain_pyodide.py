@@ -7,7 +7,7 @@ A benchmark, not a test: it prints figures and asserts nothing.
 - Pyodide: real numpy inside Pyodide, run by Node (benchmarks/pyodide_run.mjs) from the kit that
   ../shared/pyodide-kit/make-kit.sh makes (or ATTN_PYODIDE_DIST). "first" is the first training after
   the engine is imported in a fresh Pyodide, which is what a reader's first Retrain computes; "warm" is
-  the best of the two runs after it. Node's V8 runs the wasm as Chromium's does (same engine, same
+  the best of the two runs after it (of seven on CPython, whose runs are short). Node's V8 runs the wasm as Chromium's does (same engine, same
   tiers), so its times approximate the reader's browser; the worker's messages and drawing are not
   included. "first" includes importing numpy.random, which nothing imports before the first training
   and which a reader's first Retrain pays too unless a live figure used it already; it is also shown
@@ -120,7 +120,7 @@ def pyodide_run(kit: Path, engine_parent: Path, folder: Path) -> dict:
 
 
 def cpython_run(engine_parent: Path, folder: Path) -> dict:
-    script = timed_script(str(engine_parent), 2, folder)
+    script = timed_script(str(engine_parent), 7, folder)  # 0.1 s a run: the best of more runs, less noise
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=folder, timeout=600)
     if out.returncode:
         raise RuntimeError(f"CPython run failed: {out.stderr.strip()[-1500:]}")
