@@ -53,6 +53,16 @@ globalThis.mainThreadCpuSeconds = () => {
     return NaN;
   }
 };
+// [seconds this thread ran, seconds it waited runnable for a core] from Linux's schedstat (ns precision):
+// the second is what the machine's load, not the work, added to the wall time.
+globalThis.mainThreadSchedSeconds = () => {
+  try {
+    const [run, queued] = readFileSync(`/proc/${process.pid}/task/${process.pid}/schedstat`, "utf8").split(" ");
+    return [Number(run) / 1e9, Number(queued) / 1e9];
+  } catch {
+    return [NaN, NaN];
+  }
+};
 globalThis.otherThreadsCpuSeconds = () => {
   try {
     let sum = 0;

@@ -13,12 +13,14 @@ A benchmark, not a test: it prints figures and asserts nothing.
   and which a reader's first Retrain pays too unless a live figure used it already; it is also shown
   on its own.
 - Each training is timed from drawing the batches to the finished run, as the worker does it.
-- Clocks: wall time (what the reader waits for); CPU time of the whole process; CPU time of the thread
-  running Python ("main") and of all the process's other threads ("other"). In Node the other threads
-  are V8's: during a first run they compile the hot wasm functions with the optimising tier (with
-  --liftoff-only they stay idle), which a reader's browser does on another core while the worker goes
-  on. So wall time is the goal's measure and process CPU its pessimistic bound (as if that compiler
-  shared the worker's core). On a loaded machine wall time also measures the load: the figures are
+- Clocks: wall time (what the reader waits for); "unqueued", wall time less the time the thread
+  running Python waited runnable for a core (Linux schedstat), i.e. with the machine's load taken out
+  but any wait on other threads left in; CPU time of the whole process; CPU time of the thread running
+  Python ("main") and of all the process's other threads ("other"). In Node the other threads are V8's:
+  during a first run they compile the hot wasm functions with the optimising tier (with --liftoff-only
+  they stay idle), which a reader's browser does on another core while the worker goes on. So process
+  CPU is the pessimistic bound (as if that compiler shared the worker's core) and "unqueued" the time on
+  a machine with a core to spare. On a loaded machine wall time also measures the load: the figures are
   medians over ``--repeats`` rounds, each round running PyTorch, then Pyodide and CPython, then
   PyTorch again, each ratio taken within its round against the mean of its two PyTorch runs; the load
   average is printed beside them.
@@ -49,7 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 SEED = 0
-CLOCKS = ("wall", "cpu", "main", "other")
+CLOCKS = ("wall", "unqueued", "cpu", "main", "other")
 # Runs in Pyodide and in a fresh CPython alike; ENGINE_PARENT holds the engine/ being timed.
 TIMED = """
 import json, sys, time
@@ -62,16 +64,20 @@ if sys.platform == "emscripten":
     def cpu():  # Node's whole process, V8's background compiler threads included
         u = js.process.cpuUsage()
         return (u.user + u.system) / 1e6
-    main, other = js.mainThreadCpuSeconds, js.otherThreadsCpuSeconds  # 10 ms ticks
+    def sched():  # this thread's seconds on a core and waiting for one
+        return tuple(js.mainThreadSchedSeconds().to_py())
 else:
-    cpu, main = time.process_time, time.thread_time
-    def other():
-        return time.process_time() - time.thread_time()
+    cpu = time.process_time
+    def sched():
+        with open("/proc/thread-self/schedstat") as f:
+            run, queued = f.read().split()[:2]
+        return int(run) / 1e9, int(queued) / 1e9
 
 def timed(fn):
-    w, c, m, o = time.perf_counter(), cpu(), main(), other()
+    w, c, (m, q) = time.perf_counter(), cpu(), sched()
     result = fn()
-    return {"wall": time.perf_counter() - w, "cpu": cpu() - c, "main": main() - m, "other": other() - o}, result
+    wall, c, (m2, q2) = time.perf_counter() - w, cpu() - c, sched()
+    return {"wall": wall, "unqueued": wall - (q2 - q), "cpu": c, "main": m2 - m, "other": c - (m2 - m)}, result
 
 def once():
     training, finish = grammar_training(SEED)
@@ -135,13 +141,20 @@ def torch_run() -> tuple[dict, list, str, int] | None:
         import torch  # noqa: F401  imported before the clock starts
     except ImportError:
         return None
-    c, t = time.process_time(), time.thread_time()
+    c, t, q = time.process_time(), time.thread_time(), _queued()
     result = bench.time_torch(SEED, GrammarConfig(), 1)
     if result is None:
         return None
     wall, losses, version, threads = result
-    cpu, main = time.process_time() - c, time.thread_time() - t
-    return {"wall": wall, "cpu": cpu, "main": main, "other": cpu - main}, losses, version, threads
+    cpu, main, queued = time.process_time() - c, time.thread_time() - t, _queued() - q
+    return ({"wall": wall, "unqueued": wall - queued, "cpu": cpu, "main": main, "other": cpu - main},
+            losses, version, threads)
+
+
+def _queued() -> float:
+    """Seconds this thread has waited runnable for a core (Linux schedstat)."""
+    with open("/proc/thread-self/schedstat") as f:
+        return int(f.read().split()[1]) / 1e9
 
 
 def _round(d: dict) -> dict:
@@ -194,8 +207,10 @@ def main(argv=None) -> int:
               "load_average_1_5_15_min": {"start": [round(x, 2) for x in load_start],
                                           "end": [round(x, 2) for x in load_end]},
               "clocks": {"wall": "seconds elapsed: the goal's measure",
+                         "unqueued": "wall less the time the thread running Python (PyTorch's: the thread "
+                                     "training) waited runnable for a core: the load's share taken out",
                          "cpu": "CPU seconds of the whole process",
-                         "main": "CPU seconds of the thread running Python (Linux, 10 ms ticks)",
+                         "main": "CPU seconds of the thread running Python (Linux schedstat)",
                          "other": "CPU seconds of the process's other threads (Node: V8 compiling wasm)",
                          "each": "median over the rounds; ratios are medians of each round's own ratio"}}
     if torch_cold:
@@ -209,7 +224,7 @@ def main(argv=None) -> int:
             row[clock] = {k: round(statistics.median(r[k][clock] for r in rounds[name]), 4) for k in rounds[name][0]}
             if torch_cold:
                 row[clock]["torch_1_thread"] = round(statistics.median(t[clock] for t in torch_rounds), 4)
-                if clock in ("wall", "cpu", "main"):
+                if clock != "other":
                     for k in ("pyodide_first", "pyodide_warm", "cpython"):
                         row[clock][f"{k}_over_torch"] = round(statistics.median(
                             r[k][clock] / t[clock] for r, t in zip(rounds[name], torch_rounds)), 3)
