@@ -38,13 +38,40 @@ function copyTree(src, dst) {
 copyTree(engine, "/home/pyodide/engine");
 console.error(JSON.stringify({ boot_seconds: (performance.now() - t0) / 1000 }));
 
-// CPU seconds of this (the main) thread alone, from Linux's /proc; NaN elsewhere. V8 compiles hot wasm
-// functions on background threads, which a reader's browser runs on other cores.
+// CPU seconds of this (the main) thread and of all the process's other threads, from Linux's /proc
+// (10 ms ticks); NaN elsewhere. V8 compiles hot wasm functions with its optimising tier on background
+// threads, which a reader's browser runs on other cores beside the worker.
+function taskCpuSeconds(tid) {
+  const stat = readFileSync(`/proc/${process.pid}/task/${tid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");  // from field 3, state
+  return (Number(fields[11]) + Number(fields[12])) / 100;  // utime + stime, in USER_HZ (100 on Linux)
+}
 globalThis.mainThreadCpuSeconds = () => {
   try {
-    const stat = readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");  // from field 3, state
-    return (Number(fields[11]) + Number(fields[12])) / 100;  // utime + stime, in USER_HZ (100 on Linux)
+    return taskCpuSeconds(process.pid);
+  } catch {
+    return NaN;
+  }
+};
+// [seconds this thread ran, seconds it waited runnable for a core] from Linux's schedstat (ns precision):
+// the second is what the machine's load, not the work, added to the wall time.
+globalThis.mainThreadSchedSeconds = () => {
+  try {
+    const [run, queued] = readFileSync(`/proc/${process.pid}/task/${process.pid}/schedstat`, "utf8").split(" ");
+    return [Number(run) / 1e9, Number(queued) / 1e9];
+  } catch {
+    return [NaN, NaN];
+  }
+};
+globalThis.otherThreadsCpuSeconds = () => {
+  try {
+    let sum = 0;
+    for (const tid of readdirSync(`/proc/${process.pid}/task`)) {
+      if (tid !== String(process.pid)) {
+        try { sum += taskCpuSeconds(tid); } catch { /* the thread ended */ }
+      }
+    }
+    return sum;
   } catch {
     return NaN;
   }

@@ -94,21 +94,35 @@ class AdamConfig:
 
 
 class Adam:
-    """Adam (Kingma & Ba 2015) on a flat parameter vector, updated in place."""
+    """Adam (Kingma & Ba 2015) on a flat parameter vector, updated in place: 11 numpy calls a step
+    writing into buffers allocated once (each call's fixed cost dominates in wasm), and the same
+    arithmetic, operation for operation, as the paper's update written with temporaries."""
 
     def __init__(self, size, config=AdamConfig(), dtype=np.float64):
         self.config = config
-        self.m = np.zeros(size, dtype)  # (P,)
-        self.v = np.zeros(size, dtype)  # (P,)
+        self.moments = np.zeros((2, size), dtype)  # (2, P) running mean, running squared mean
+        self.m, self.v = self.moments  # (P,) views
+        self.rates = np.array([[1.0 - config.beta1], [1.0 - config.beta2]], dtype)  # (2, 1)
+        self.moves = np.empty((2, size), dtype)  # (2, P) what each moment moves by
+        self.denom = np.empty(size, dtype)  # (P,)
+        self.update = np.empty(size, dtype)  # (P,)
         self.t = 0
 
     def step(self, params, grad):
         c = self.config
         self.t += 1
-        self.m += (1.0 - c.beta1) * (grad - self.m)  # (P,)
-        self.v += (1.0 - c.beta2) * (grad * grad - self.v)  # (P,)
-        v_hat_sqrt = np.sqrt(self.v / (1.0 - c.beta2 ** self.t))  # (P,) bias-corrected, as in the paper
-        params -= (c.lr / (1.0 - c.beta1 ** self.t)) * self.m / (v_hat_sqrt + c.eps)  # (P,)
+        g, g2 = self.moves
+        np.copyto(g, grad)
+        np.multiply(grad, grad, out=g2)  # (P,)
+        self.moves -= self.moments
+        self.moves *= self.rates  # (2, P) (1 - beta) * (target - moment)
+        self.moments += self.moves  # (2, P)
+        np.divide(self.v, 1.0 - c.beta2 ** self.t, out=self.denom)
+        np.sqrt(self.denom, out=self.denom)  # (P,) bias-corrected, as in the paper
+        self.denom += c.eps
+        np.multiply(self.m, c.lr / (1.0 - c.beta1 ** self.t), out=self.update)
+        self.update /= self.denom  # (P,)
+        params -= self.update
 
 
 @dataclass(frozen=True)

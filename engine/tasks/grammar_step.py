@@ -145,7 +145,7 @@ class GrammarStep:
         np.multiply(self.src[0], self.scale, out=self.dst[0])  # (D, H, K) dividing queries by sqrt(K) divides every score
         np.copyto(self.dst[1], self.src[1])  # (D, H, K)
         np.copyto(self.dst[2], self.src[2])  # (D, H, V)
-        self.table.take(self.rows[step], axis=0, out=self.gathered)  # (2, N, H, C)
+        self.table.take(self.rows[step], axis=0, out=self.gathered, mode="clip")  # (2, N, H, C) rows in range: no checked copy
         np.add(self.word_part, self.pos_part, out=self.qkv)  # (N, H, C)
         s = self.weights
         np.matmul(self.q, self.k_t, out=s)  # (H, B, T, T) already scaled
@@ -169,12 +169,12 @@ class GrammarStep:
         np.multiply(z, LOG2_E, out=e)
         np.exp2(e, out=e)  # (2, W, N)
         np.add.reduce(e, axis=1, keepdims=True, out=self.col)  # (2, 1, N)
-        self.logits.take(self.at[step], out=self.picked)  # (2, N)
+        self.logits.take(self.at[step], out=self.picked, mode="clip")  # (2, N)
         np.log(self.col2, out=self.nll)  # (2, N)
         self.nll -= self.picked  # (2, N) -log softmax at each target
         self.nll *= self.valid[step]  # (2, N) padding counts 0
         e /= self.col  # (2, W, N) probabilities
-        return float(self.nll.sum()) / self.count[step]
+        return float(np.add.reduce(self.nll, axis=None)) / self.count[step]
 
     def backward(self, step):
         """The flat gradient of forward(step)'s loss, written into self.grad."""
@@ -202,7 +202,7 @@ class GrammarStep:
         np.matmul(ds, self.k, out=self.dq)  # (H, B, T, K)
         np.matmul(self.dscores_t, self.q, out=self.dk)  # (H, B, T, K)
         # each word's gradient back onto the two table rows it read
-        self.dqkv.take(self.order[step], axis=0, out=self.sorted)  # (2N + R, H*C)
+        self.dqkv.take(self.order[step], axis=0, out=self.sorted, mode="clip")  # (2N + R, H*C)
         np.add.reduceat(self.sorted, self.starts[step], axis=0, out=self.g_table)  # (R, H*C)
         np.multiply(self.g_src[0], self.scale, out=self.g_qkv[0])  # (D, H, K) through the scaled queries
         np.copyto(self.g_qkv[1], self.g_src[1])  # (D, H, K)
