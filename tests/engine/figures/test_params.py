@@ -114,3 +114,15 @@ def test_the_engine_takes_params_and_knows_their_figure():
     with pytest.raises(KeyError):
         parse("nope")
 
+
+@pytest.mark.parametrize("name, reader, options", [
+    ("your-sentence", "read", {"sentence": "a fox hid under the box"}),
+    ("your-sequence", "letters", {"sequence": "ab ab"}),
+])
+def test_the_readers_input_is_read_once_per_request(monkeypatch, name, reader, options):
+    """Params reads it to refuse it; compute takes what Params read, as the worker's one request does."""
+    mod, calls = module(name), []
+    original = getattr(mod, reader)
+    monkeypatch.setattr(mod, reader, lambda text: calls.append(text) or original(text))
+    assert json.loads(compute_json(name, json.dumps(options)))["ok"]
+    assert calls == [next(iter(options.values()))]
