@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 from engine.figures.fmt import fill_all, scope_at
 
@@ -66,6 +67,52 @@ def opened(open_chapter, url: str, name: str, **context_options):
     chapter = open_chapter(url, **context_options)
     chapter.wait_prerendered()
     return chapter, chapter.data(name), chapter.figure(name)
+
+
+class PhoneVisit:
+    """The visit most figure tests share, on a phone (375 px, touch): the figure opens on the model's
+    opening state, its key control changes the state in place (focus stays on the node), a tap
+    changes it again, and at the end nothing is wider than the screen and the page raised nothing.
+    Each step checks the key numbers against the model's text for the state (text_lines of the data
+    embedded in the page); a test adds its figure's own checks between the steps."""
+
+    def __init__(self, open_chapter, url: str, name: str):
+        from ..conftest import PHONE
+
+        self.chapter, self.data, self.figure = opened(open_chapter, url, name, **PHONE)
+        self.name, self.page = name, self.chapter.page
+
+    def opens_at(self, state: int) -> None:
+        assert self.chapter.numbers(self.name) == self.data["text"]["numbers"] == text_lines(self.data, state)
+
+    def shows(self, state: int, timeout: float = 5.0) -> None:
+        """The key numbers become state `state`'s (a view may redraw a frame after the event)."""
+        want, end = text_lines(self.data, state), time.monotonic() + timeout
+        while self.chapter.numbers(self.name) != want and time.monotonic() < end:
+            self.page.wait_for_timeout(50)
+        assert self.chapter.numbers(self.name) == want
+
+    def keys(self, control, key: str, state: int | None) -> None:
+        """`control` is the figure's key control for `key`; pressed in place, it keeps focus and the
+        figure shows `state` (None: a state the test checks itself)."""
+        assert control.get_attribute("data-key-control") == key
+        press_in_place(control, key)
+        expect_same_node_focused(self.page)
+        if state is not None:
+            self.shows(state)
+
+    def taps(self, target, state: int | None) -> None:
+        """A finger taps the middle of `target` (scrolled into view); the figure shows `state`."""
+        target.scroll_into_view_if_needed()
+        self.page.touchscreen.tap(*centre(target))
+        if state is not None:
+            self.shows(state)
+
+    def fits(self) -> None:
+        """Nothing in the figure or on the page is wider than the phone's screen; no page errors."""
+        assert self.figure.evaluate("f => f.scrollWidth <= f.clientWidth + 1")
+        assert self.chapter.scroll_width() <= 375
+        assert self.chapter.page_errors == []
 
 
 def one_step_slices(route):
