@@ -70,17 +70,19 @@ def opened(open_chapter, url: str, name: str, **context_options):
 
 
 class PhoneVisit:
-    """The visit most figure tests share, on a phone (375 px, touch): the figure opens on the model's
+    """The visit most figure tests share, on a phone (PHONE: 375 px, touch; or a touch screen `width`
+    px wide): the figure opens on the model's
     opening state, its key control changes the state in place (focus stays on the node), a tap
     changes it again, and at the end nothing is wider than the screen and the page raised nothing.
     Each step checks the key numbers against the model's text for the state (text_lines of the data
     embedded in the page); a test adds its figure's own checks between the steps."""
 
-    def __init__(self, open_chapter, url: str, name: str):
+    def __init__(self, open_chapter, url: str, name: str, width: int = 375):
         from ..conftest import PHONE
 
-        self.chapter, self.data, self.figure = opened(open_chapter, url, name, **PHONE)
-        self.name, self.page = name, self.chapter.page
+        screen = {**PHONE, "viewport": {**PHONE["viewport"], "width": width}}
+        self.chapter, self.data, self.figure = opened(open_chapter, url, name, **screen)
+        self.name, self.page, self.width = name, self.chapter.page, width
 
     def opens_at(self, state: int) -> None:
         assert self.chapter.numbers(self.name) == self.data["text"]["numbers"] == text_lines(self.data, state)
@@ -111,7 +113,7 @@ class PhoneVisit:
     def fits(self) -> None:
         """Nothing in the figure or on the page is wider than the phone's screen; no page errors."""
         assert self.figure.evaluate("f => f.scrollWidth <= f.clientWidth + 1")
-        assert self.chapter.scroll_width() <= 375
+        assert self.chapter.scroll_width() <= self.width
         assert self.chapter.page_errors == []
 
 
