@@ -130,6 +130,20 @@ def one_step_slices(route):
 SLOW_JOBS = [("**/__job/advance", one_step_slices)]  # open_live_chapter(routes=SLOW_JOBS)
 
 
+def recording_params():
+    """A route handler for the stand-in worker that records the options of each request it gets and
+    still answers it on CPython, and the list it records them in: (handler, asked)."""
+    from ..conftest import _engine_on_cpython
+
+    asked = []
+
+    def record(route):
+        asked.append(json.loads(route.request.post_data)["params"])
+        _engine_on_cpython(route)
+
+    return record, asked
+
+
 def cancel_restores_the_model_shown_before(open_live_chapter, url: str, name: str, start: str) -> None:
     """A training figure's run started by keyboard (button `start`) and cancelled mid-run: focus goes to
     Cancel while it runs and back to `start` after, the previous model's numbers come back, and the
@@ -157,14 +171,7 @@ def first_request_on_intent(open_live_chapter, url: str, name: str, first, again
     figure giving a control) asks once, with the embedded options, so the training overlaps the
     reader's typing; the answer is the embedded data, so nothing is redrawn, and focusing `again`
     (another control) asks nothing more."""
-    from ..conftest import _engine_on_cpython
-
-    asked = []
-
-    def record(route):
-        asked.append(json.loads(route.request.post_data)["params"])
-        _engine_on_cpython(route)
-
+    record, asked = recording_params()
     chapter = open_live_chapter(url, routes=[("**/__compute", record)])
     figure = chapter.figure(name)
     before = chapter.numbers(name)

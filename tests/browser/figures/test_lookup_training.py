@@ -8,7 +8,7 @@ import json
 import pytest
 
 from ..conftest import expect, serious_violations
-from .helpers import SLOW_JOBS, centre, opened, text_lines
+from .helpers import SLOW_JOBS, centre, opened, recording_params, text_lines
 
 NAME = "lookup-training"
 SCRATCH = f"""# Lookup
@@ -40,14 +40,7 @@ def _wait_ready(chapter) -> None:
 
 def _jobs_started(chapter) -> list[dict]:
     """Record the options of each job the page starts (the stand-in still runs it)."""
-    from ..conftest import _engine_on_cpython
-
-    started = []
-
-    def record(route):
-        started.append(json.loads(route.request.post_data)["params"])
-        _engine_on_cpython(route)
-
+    record, started = recording_params()
     chapter.page.context.route("**/__job/start", record)
     return started
 
