@@ -1,6 +1,7 @@
 """Validate figure parameters from Markdown (YAML) or the browser (JSON) against a frozen dataclass.
 
 Both callers hand in plain dicts, so one checker gives the same errors at build time and at read time.
+Quiz and exercise options (builder/directives) are declared and checked the same way.
 """
 from __future__ import annotations
 
