@@ -40,7 +40,7 @@ class DirectiveUse:
     option_lines: dict = field(default_factory=dict)  # option name -> its line
     first_body_line: tuple[int, str] | None = None  # (line, text) right after the options: caption or a slip
     has_body: bool = False  # any text between the options and the closing '///' (set when it closes)
-    params: object = None  # a figure's options as its model's Params: parsed once, by figure.validate
+    params: object = None  # its options parsed once by its directive's validate: a figure's Params, a quiz's or an exercise's Options
 
 
 @dataclass

@@ -8,7 +8,7 @@ import markdown
 from markdown.extensions import Extension
 from pymdownx.blocks.block import Block, type_any
 
-from ..errors import BuildError
+from ..errors import BuildError, clip
 from ..links import MarkdownLinks
 from ..math import MathExtension
 
@@ -54,6 +54,13 @@ def inline_html(text: str) -> str:
     return out[3:-4] if out.startswith("<p>") and out.endswith("</p>") and out.count("<p>") == 1 else out
 
 
+def option_error(err, use, path) -> BuildError:
+    """An option a directive refused (a ParamError from params.validate or its Params' own rules), at
+    the option's line when known, else the directive's."""
+    line = use.option_lines.get((err.option or "").split("[")[0], use.line)
+    return BuildError(path, line, f"{use.name} '{use.argument}': {clip(err, 200)}")
+
+
 def check_unique(uses, path, name: str, why: str) -> None:
     """Each `name` directive's argument once per page (`why` says what the argument keys)."""
     seen = {}
@@ -68,17 +75,17 @@ def check_unique(uses, path, name: str, why: str) -> None:
 class SectionBlock(Block):
     """A quiz or an exercise: a <section data-NAME="argument"> holding a label, the block's own
     Markdown (the question, the task) and the pre-rendered rest, taken from the page's queue.
-    Subclasses set NAME, OPTION_NAMES, OWN (what the block's Markdown is: its element's class and
+    Subclasses set NAME, OPTIONS_CLASS (the options' dataclass), OWN (what the block's Markdown is: its element's class and
     id suffix), LABELLED_BY ("label" or OWN: what names the section) and `label(el, argument)`."""
 
     ARGUMENT = True
-    OPTION_NAMES: tuple = ()
+    OPTIONS_CLASS: type
     OWN = "own"
     LABELLED_BY = "label"
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
-        cls.OPTIONS = {name: [None, type_any] for name in cls.OPTION_NAMES}
+        cls.OPTIONS = {name: [None, type_any] for name in cls.OPTIONS_CLASS.__dataclass_fields__}
 
     def label(self, el, argument: str) -> None:
         raise NotImplementedError

@@ -24,19 +24,27 @@ from __future__ import annotations
 
 import html
 import xml.etree.ElementTree as etree
-
+from dataclasses import dataclass
 
 from engine.exercises import EXERCISES, module
+from engine.figures.params import REQUIRED, ParamError, field, validate as validate_options
 from ..errors import BuildError, clip
 from ..grading import CageError, Run
 from ..links import LinkError
 from ..math import MathError
-from .common import Rendered, SectionBlock, check_unique, inline_html
+from .common import Rendered, SectionBlock, check_unique, inline_html, option_error
 
 NAME = "exercise"
-OPTIONS = ("starter", "solution", "hints")
 MAX_CODE = 5_000  # characters of starter or solution code
 MAX_HINTS = 5
+
+
+@dataclass(frozen=True)
+class Options:
+    """An exercise's options, checked like a figure's (params.validate); grading them is validate's."""
+    starter: str = field(REQUIRED, chars=(1, MAX_CODE))  # Python, a YAML block ('starter: |'): the reader's start
+    solution: str = field(REQUIRED, chars=(1, MAX_CODE))  # Python that passes the grader's hidden tests
+    hints: tuple[str, ...] = field(REQUIRED, length=(1, MAX_HINTS), chars=(1, None))  # Markdown, shown one at a time
 
 
 def _error(use, path, option: str, message: str) -> BuildError:
@@ -44,28 +52,17 @@ def _error(use, path, option: str, message: str) -> BuildError:
 
 
 def validate(use, path):
-    """A known grader; starter and solution as code; hints; the solution passes and the starter does not."""
+    """A known grader; its options; the solution passes and the starter does not."""
     if use.argument not in EXERCISES:
         raise BuildError(path, use.line, f"unknown exercise '{clip(use.argument, 40)}' (known: {', '.join(EXERCISES)})")
-    unknown = [k for k in use.options if k not in OPTIONS]
-    if unknown:
-        raise _error(use, path, str(unknown[0]), f"unknown option '{clip(str(unknown[0]), 40)}' (allowed: {', '.join(OPTIONS)})")
-    for option in OPTIONS:
-        if option not in use.options:
-            raise _error(use, path, option, f"needs '{option}'")
-    for option in ("starter", "solution"):
-        code = use.options[option]
-        if not isinstance(code, str) or not code.strip():
-            raise _error(use, path, option, f"'{option}' must be Python code (a YAML block: '{option}: |')")
-        if len(code) > MAX_CODE:
-            raise _error(use, path, option, f"'{option}' has {len(code)} characters (at most {MAX_CODE})")
-    hints = use.options["hints"]
-    if not isinstance(hints, list) or not 1 <= len(hints) <= MAX_HINTS or not all(isinstance(h, str) and h.strip() for h in hints):
-        raise _error(use, path, "hints", f"'hints' must be a list of 1 to {MAX_HINTS} lines of text")
+    try:
+        use.params = validate_options(Options, use.options)
+    except ParamError as err:
+        raise option_error(err, use, path) from None
     if not use.has_body:
         raise BuildError(path, use.line, f"exercise '{use.argument}' needs its task as Markdown after the options")
     fn = module(use.argument).FUNCTION
-    runs = {option: Run(use.argument, use.options[option]) for option in ("solution", "starter")}  # side by side
+    runs = {option: Run(use.argument, getattr(use.params, option)) for option in ("solution", "starter")}  # side by side
     verdicts = {}
     for option, run in runs.items():
         try:
@@ -88,14 +85,14 @@ def _code(text: str, cls: str) -> str:
 
 
 def render(use, path) -> Rendered:
-    name = use.argument
+    name, options = use.argument, use.params
     esc = html.escape
     try:
-        hints = "".join(f"<li>{inline_html(h)}</li>" for h in use.options["hints"])
+        hints = "".join(f"<li>{inline_html(h)}</li>" for h in options.hints)
     except (MathError, LinkError) as err:
         raise _error(use, path, "hints", str(err)) from None
     body = (
-        f'<div class="exercise-editor">{_code(use.options["starter"], "exercise-starter")}</div>'
+        f'<div class="exercise-editor">{_code(options.starter, "exercise-starter")}</div>'
         '<div class="exercise-actions" hidden>'
         '<button type="button" class="primary" data-action="run">Run</button>'
         '<button type="button" data-action="reset">Reset</button>'
@@ -103,7 +100,7 @@ def render(use, path) -> Rendered:
         f'<p class="exercise-result" data-exercise-result data-state="idle" role="status" aria-live="polite">'
         f'Write <code>{esc(module(name).FUNCTION)}</code>, then press Run: hidden tests compare it with the engine.</p>'
         f'<details class="exercise-hints"><summary>Hints</summary><ol>{hints}</ol></details>'
-        f'<details class="exercise-solution"><summary>Solution</summary>{_code(use.options["solution"], "exercise-answer")}</details>'
+        f'<details class="exercise-solution"><summary>Solution</summary>{_code(options.solution, "exercise-answer")}</details>'
     )
     return Rendered(name, use.line, body)
 
@@ -116,7 +113,7 @@ class Block(SectionBlock):
     """The block's Markdown is the task; the label names the function to write."""
 
     NAME = NAME
-    OPTION_NAMES = OPTIONS
+    OPTIONS_CLASS = Options
     OWN = "task"
 
     def label(self, el, argument):

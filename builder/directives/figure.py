@@ -15,7 +15,7 @@ from pymdownx.blocks.block import Block as _Block, type_any
 
 from engine.figures import FIGURES, ParamError, module, parse
 from ..errors import BuildError, clip
-from .common import take
+from .common import option_error, take
 
 NAME = "figure"
 RE_OPTION_SLIP = re.compile(r"^[ ]*([A-Za-z_][\w-]*)[ ]*:(?:[ ]|$)")  # `temperature: 2` right after the header
@@ -30,17 +30,11 @@ def validate(use, path):
     try:
         use.params = parse(use.argument, use.options)
     except ParamError as err:
-        raise param_error(err, use, path) from None
+        raise option_error(err, use, path) from None
     slip = RE_OPTION_SLIP.match(use.first_body_line[1]) if use.first_body_line else None
     if slip and slip.group(1) in module(use.argument).Params.__dataclass_fields__:
         raise BuildError(path, use.first_body_line[0], f"option '{slip.group(1)}' would become caption text: "
                                                        "options must be indented by four spaces")
-
-
-def param_error(err: ParamError, use, path) -> BuildError:
-    """A figure option the model refused, at the option's line when known, else the directive's."""
-    line = use.option_lines.get((err.option or "").split("[")[0], use.line)
-    return BuildError(path, line, f"figure '{use.argument}': {clip(err, 200)}")
 
 
 _UNSET = object()

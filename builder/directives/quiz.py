@@ -21,86 +21,70 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import dataclass
 
-
+from engine.figures.params import REQUIRED, ParamError, field, validate as validate_options
 from ..errors import BuildError, clip
 from ..links import LinkError
 from ..math import MathError
-from .common import Rendered, SectionBlock, check_unique, inline_html
+from .common import Rendered, SectionBlock, check_unique, inline_html, option_error
 
 NAME = "quiz"
 RE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,59}$")
-RE_CHOICE = re.compile(r"^[a-z0-9]{1,8}$")
-OPTIONS = ("choices", "answer", "explain")
 MAX_CHOICES = 8
 MAX_TEXT = 1_000  # characters in one choice or explanation
+CHOICE_ID = (r"[a-z0-9]{1,8}", "a choice's id (1 to 8 lower-case letters or digits)")
 
 
-def _error(use, path, option: str, message: str) -> BuildError:
-    return BuildError(path, use.option_lines.get(option, use.line), f"quiz '{use.argument}': {message}")
+@dataclass(frozen=True)
+class Options:
+    """A quiz's options, checked like a figure's (params.validate); the rules across them below."""
+    choices: dict[str, str] = field(REQUIRED, length=(2, MAX_CHOICES), keys=CHOICE_ID, chars=(1, MAX_TEXT),
+                                    numbers_as_text=True)  # id -> the choice, Markdown
+    answer: str | tuple[str, ...] = field(REQUIRED, numbers_as_text=True)  # a list: check boxes, several right
+    explain: dict[str, str] = field(REQUIRED, keys=CHOICE_ID, chars=(1, MAX_TEXT),
+                                    numbers_as_text=True)  # id -> why that choice is right or wrong
 
+    def __post_init__(self):
+        answers = self.right
+        if any(a not in self.choices for a in answers) or len(set(answers)) < len(answers) or not answers:
+            raise ParamError("answer", f"answer must name one or more different choices ({', '.join(self.choices)}), "
+                                       f"not {clip(repr(self.answer), 40)}")
+        missing = [k for k in self.choices if k not in self.explain]
+        extra = [k for k in self.explain if k not in self.choices]
+        if missing or extra:
+            what = f"no explanation for choice '{missing[0]}'" if missing else f"explanation for unknown choice '{extra[0]}'"
+            raise ParamError("explain", f"{what}: every choice needs one, saying why it is right or which mistake it reflects")
 
-def _text(use, path, option: str, key, value) -> str:
-    if not isinstance(value, (str, int, float)) or isinstance(value, bool) or not str(value).strip():
-        raise _error(use, path, option, f"{option} '{key}' must be text, not {clip(repr(value), 40)}")
-    if len(str(value)) > MAX_TEXT:
-        raise _error(use, path, option, f"{option} '{key}' has {len(str(value))} characters (at most {MAX_TEXT})")
-    return str(value)
+    @property
+    def right(self) -> tuple[str, ...]:
+        return self.answer if isinstance(self.answer, tuple) else (self.answer,)
 
 
 def validate(use, path):
-    """The id, the choices, the right answer(s) among them and an explanation for every choice."""
+    """The id, then the options: the choices, the right answer(s) among them and an explanation for every choice."""
     if not use.argument or not RE_ID.match(use.argument):
         raise BuildError(path, use.line, "a quiz needs an id of lower-case letters, digits and '-': "
                                          f"'/// quiz | softmax-sum', not '{clip(use.argument, 40)}'")
-    unknown = [k for k in use.options if k not in OPTIONS]
-    if unknown:
-        raise _error(use, path, str(unknown[0]), f"unknown option '{clip(str(unknown[0]), 40)}' (allowed: {', '.join(OPTIONS)})")
-    for option in OPTIONS:
-        if option not in use.options:
-            raise _error(use, path, option, f"needs '{option}'")
-    choices, explain = use.options["choices"], use.options["explain"]
-    for option, value in (("choices", choices), ("explain", explain)):
-        if not isinstance(value, dict):
-            raise _error(use, path, option, f"'{option}' must map each choice's id to its text")
-    choices = {str(k): v for k, v in choices.items()}  # YAML reads `1:` as a number
-    explain = {str(k): v for k, v in explain.items()}
-    if not 2 <= len(choices) <= MAX_CHOICES:
-        raise _error(use, path, "choices", f"needs 2 to {MAX_CHOICES} choices, not {len(choices)}")
-    for key, value in choices.items():
-        if not RE_CHOICE.match(key):
-            raise _error(use, path, "choices", f"choice id '{clip(key, 20)}' must be 1 to 8 lower-case letters or digits")
-        _text(use, path, "choices", key, value)
-    answer = use.options["answer"]
-    answers = answer if isinstance(answer, list) else [answer]
-    if not answers or any(str(a) not in choices for a in answers) or len(set(map(str, answers))) < len(answers):
-        raise _error(use, path, "answer", f"answer must name one or more different choices ({', '.join(map(str, choices))}), "
-                                          f"not {clip(repr(answer), 40)}")
-    missing = [k for k in choices if k not in explain]
-    extra = [k for k in explain if k not in choices]
-    if missing or extra:
-        what = f"no explanation for choice '{missing[0]}'" if missing else f"explanation for unknown choice '{clip(extra[0], 20)}'"
-        raise _error(use, path, "explain", f"{what}: every choice needs one, saying why it is right or which mistake it reflects")
-    for key, value in explain.items():
-        _text(use, path, "explain", key, value)
+    try:
+        use.params = validate_options(Options, use.options)
+    except ParamError as err:
+        raise option_error(err, use, path) from None
     if not use.has_body:
         raise BuildError(path, use.line, f"quiz '{use.argument}' needs its question as Markdown after the options")
 
 
 def render(use, path) -> Rendered:
     """The part of the quiz after its question, as HTML (the block renders the question)."""
-    qid = use.argument
-    choices = {str(k): v for k, v in use.options["choices"].items()}
-    explain = {str(k): v for k, v in use.options["explain"].items()}
-    answer = use.options["answer"]
-    right = {str(a) for a in (answer if isinstance(answer, list) else [answer])}
-    kind = "checkbox" if isinstance(answer, list) else "radio"
+    qid, options = use.argument, use.params
+    choices, right = options.choices, set(options.right)
+    kind = "checkbox" if isinstance(options.answer, tuple) else "radio"
     rendered = {}
-    for option, texts in (("choices", choices), ("explain", explain)):
+    for option, texts in (("choices", choices), ("explain", options.explain)):
         try:
-            rendered[option] = {k: inline_html(str(v)) for k, v in texts.items()}
+            rendered[option] = {k: inline_html(v) for k, v in texts.items()}
         except (MathError, LinkError) as err:
-            raise _error(use, path, option, str(err)) from None
+            raise option_error(ParamError(option, str(err)), use, path) from None
     choice_html, why_html = rendered["choices"], rendered["explain"]
     esc = html.escape
     items = "".join(
@@ -131,7 +115,7 @@ class Block(SectionBlock):
     """The block's Markdown is the question; the label says "Question" and names the section."""
 
     NAME = NAME
-    OPTION_NAMES = OPTIONS
+    OPTIONS_CLASS = Options
     OWN = LABELLED_BY = "question"
 
     def label(self, el, argument):

@@ -5,10 +5,11 @@ from the same seeded start on the same batches), so Play, the step-size menu and
 Python loads and without it. A run's state k is the model after k * EVERY steps: the loss of those
 weights on the next batch (state 0: the untrained guess, near ln 4) and the query-key grid
 (tasks/lookup.py grid(): question letter against key letter) with its diagonal summary. `losses` has
-one entry per step, so the plot streams step by step.
+one entry per step from step 0, so the plot streams step by step.
 The job "train" runs the same Training live in the worker from option `start`, replaying the
 steps before it (same seed, same batches, so the same numbers); each slice's snapshot is the run so
-far in the same shape as a precomputed run, with `from` the state it starts at.
+far in the same shape as a precomputed run: its states start at state `from`, its losses at step 0
+(the replayed ones too), so a view draws the whole curve from the one run it shows.
 Text: `templates` filled for state i = run * (STEPS // EVERY + 1) + k from `text.scope` (SCOPE
 below, read by engine/figures/fmt.py `scope_at`; a view drawing a live run gives it as `run`);
 `fixed` lines never change; `parts.rate` labels the step-size menu.
@@ -59,15 +60,15 @@ def training(seed: int, rate: float) -> Training:
 
 
 def empty_run(rate: float, start: int = 0) -> dict:
-    """A run with no states yet, starting at state start // EVERY."""
+    """A run with no states yet, starting at state start // EVERY (and no losses: they start at step 0)."""
     return {"rate": rate, "from": start // EVERY, "losses": [], "grids": [], "top": [], "rows": [], "diag": [], "off": []}
 
 
 def record(run: dict, t: Training) -> dict:
-    """Add to `run` what `t` has done since: each step's loss from the run's start, and a state for
-    each checkpoint whose step's loss is known."""
+    """Add to `run` what `t` has done since: each step's loss from step 0, and a state for each
+    checkpoint from the run's start whose step's loss is known."""
     done = t.result.losses
-    for loss in done[run["from"] * EVERY + len(run["losses"]):]:
+    for loss in done[len(run["losses"]):]:
         run["losses"].append(round(float(loss), LOSS_DECIMALS))
     for k in range(run["from"] + len(run["grids"]), len(t.result.checkpoints)):
         if k * EVERY < len(done):
@@ -135,10 +136,10 @@ def templates(n_letters: int) -> list[str]:
 
 
 SCOPE = {  # the values the templates name in state i = run r * states per run + k, of `run`: runs[r], or
-    # a live run from the worker given in its place, whose arrays start at state run.from
+    # a live run from the worker given in its place, whose states start at state run.from (its losses at step 0)
     "index": [["r", "runs"], ["k", "runs.0.grids"]],
     "let": {"run": "runs[r]"},
-    "values": {"step": "k * every", "steps": "steps", "rate": "run.rate", "loss": "run.losses[k * every - run.from * every]",
+    "values": {"step": "k * every", "steps": "steps", "rate": "run.rate", "loss": "run.losses[k * every]",
                "rows": "run.rows[k - run.from]", "diag": "run.diag[k - run.from]", "off": "run.off[k - run.from]"},
 }
 

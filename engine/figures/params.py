@@ -1,11 +1,16 @@
 """Validate figure parameters from Markdown (YAML) or the browser (JSON) against a frozen dataclass.
 
 Both callers hand in plain dicts, so one checker gives the same errors at build time and at read time.
+Quiz and exercise options (builder/directives) are declared and checked the same way.
 """
 from __future__ import annotations
 
 import dataclasses
+import re
+import types
 import typing
+
+REQUIRED = dataclasses.MISSING  # the default of an option that has none: leaving it out is an error
 
 
 class ParamError(ValueError):
@@ -16,11 +21,16 @@ class ParamError(ValueError):
         self.option = option
 
 
-def field(default, *, lo=None, hi=None, length=None, choices=None, step=None, doc=""):
-    """A dataclass field with its allowed values: a range (inclusive), a length range for tuples,
-    a set of choices, and the step a control moves it by. Views read them from `schema()`."""
+def field(default, *, lo=None, hi=None, length=None, choices=None, step=None, chars=None, keys=None,
+          numbers_as_text=False, doc=""):
+    """A dataclass field with its allowed values: a range (inclusive), a length range for tuples and
+    mappings, a set of choices, and the step a control moves it by (views read them from `schema()`);
+    for text, a range of characters (`chars`, at least 1: not blank) and whether a YAML number stands
+    for its text; for a mapping, `keys` = (pattern, what it allows) that every key (as text) matches."""
     return dataclasses.field(default=default, metadata={
-        "lo": lo, "hi": hi, "length": length, "choices": tuple(choices) if choices else None, "step": step, "doc": doc})
+        "lo": lo, "hi": hi, "length": length, "choices": tuple(choices) if choices else None, "step": step,
+        "chars": chars, "keys": (re.compile(keys[0]), keys[1]) if keys else None, "numbers_as_text": numbers_as_text,
+        "doc": doc})
 
 
 def _short(value, limit: int = 60) -> str:
@@ -59,8 +69,47 @@ def _check_choice(name, value, meta):
     return value
 
 
+def _check_text(name, value, meta):
+    if meta.get("numbers_as_text") and isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = str(value)  # YAML reads `2` as a number
+    if not isinstance(value, str):
+        raise ParamError(name, f"option '{name}' must be text, not {type(value).__name__} {_short(value)}")
+    chars = meta.get("chars")
+    if chars and chars[0] and not value.strip():
+        raise ParamError(name, f"option '{name}' must not be blank")
+    if chars and chars[1] is not None and len(value) > chars[1]:
+        raise ParamError(name, f"option '{name}' has {len(value)} characters (at most {chars[1]})")
+    return _check_choice(name, value, meta)
+
+
+def _check_mapping(name, value, kind, meta):
+    """A mapping's keys as text (YAML reads `1:` as a number), each matching `keys`; values of its type."""
+    if not isinstance(value, dict):
+        raise ParamError(name, f"option '{name}' must be a mapping of name: value lines, not "
+                               f"{type(value).__name__} {_short(value)}")
+    length = meta.get("length")
+    if length and not (length[0] <= len(value) <= length[1]):
+        raise ParamError(name, f"option '{name}' must have {length[0]} to {length[1]} items, not {len(value)}")
+    (_key, item) = typing.get_args(kind)
+    out = {}
+    for key, v in value.items():
+        key = str(key)
+        pattern, allowed = meta.get("keys") or (None, "")
+        if pattern is not None and not pattern.fullmatch(key):
+            raise ParamError(name, f"option '{name}': {_short(key, 20)} is not {allowed}")
+        out[key] = _check(f"{name}[{key[:20]}]", v, item, meta)
+    return out
+
+
 def _check(name, value, kind, meta):
     origin = typing.get_origin(kind)
+    if origin in (typing.Union, types.UnionType):  # a list takes the list alternative, anything else the first other
+        alternatives = typing.get_args(kind)
+        lists = [a for a in alternatives if typing.get_origin(a) is tuple]
+        others = [a for a in alternatives if typing.get_origin(a) is not tuple]
+        return _check(name, value, lists[0] if lists and isinstance(value, (list, tuple)) else others[0], meta)
+    if origin is dict:
+        return _check_mapping(name, value, kind, meta)
     if origin is tuple:
         (item, _ellipsis) = typing.get_args(kind)
         if not isinstance(value, (list, tuple)):
@@ -76,9 +125,7 @@ def _check(name, value, kind, meta):
             raise ParamError(name, f"option '{name}' must be true or false, not {_short(value)}")
         return value
     if kind is str:
-        if not isinstance(value, str):
-            raise ParamError(name, f"option '{name}' must be text, not {type(value).__name__} {_short(value)}")
-        return _check_choice(name, value, meta)
+        return _check_text(name, value, meta)
     raise TypeError(f"unsupported parameter type {kind!r} for '{name}'")  # a bug in a figure model
 
 
@@ -94,6 +141,9 @@ def validate(params_cls, raw: dict | None):
         allowed = ", ".join(fields) or "none"
         name = str(unknown[0])[:60]
         raise ParamError(name, f"unknown option '{name}' (allowed: {allowed})")
+    missing = [k for k, f in fields.items() if f.default is REQUIRED and f.default_factory is REQUIRED and k not in raw]
+    if missing:
+        raise ParamError(missing[0], f"needs option '{missing[0]}'")
     values = {k: _check(k, v, hints[k], fields[k].metadata) for k, v in raw.items()}
     return params_cls(**values)
 

@@ -15,6 +15,7 @@ worker's numbers agree with the build's to that, not bit for bit.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -42,7 +43,13 @@ class Params:
     seed: int = field(0, lo=0, hi=3)  # which of chapter 9's reported runs reads it
 
     def __post_init__(self):
-        read(self.sentence)
+        self.read  # a sentence the grammar does not allow is refused here, and read only here
+
+    @cached_property
+    def read(self) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        """The words and their slots, read once as the Params is built (a value of its frozen fields, not state)."""
+        words, slots = read(self.sentence)
+        return tuple(words), tuple(slots)
 
 
 def _quoted(word: str) -> str:
@@ -100,7 +107,7 @@ def menus() -> list[dict]:
 
 
 def compute(p: Params) -> dict:
-    words, slots = read(p.sentence)
+    words, slots = map(list, p.read)
     run = grammar.trained(p.seed)
     s = grammar.parse(" ".join(words))
     n = len(words)

@@ -13,6 +13,7 @@ the reader first focuses the text box, so the training overlaps the typing.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -35,7 +36,12 @@ class Params:
     seed: int = field(0, lo=0, hi=4)  # which of chapter 13's reported runs reads it
 
     def __post_init__(self):
-        letters(self.sequence)
+        self.read  # a sequence the model cannot read is refused here, and read only here
+
+    @cached_property
+    def read(self) -> str:
+        """The letters the model reads, read once as the Params is built (a value of its frozen fields, not state)."""
+        return letters(self.sequence)
 
 
 def letters(text: str) -> str:
@@ -62,7 +68,7 @@ def copies(tokens) -> list[list[int]]:
 
 
 def compute(p: Params) -> dict:
-    seq = letters(p.sequence)
+    seq = p.read
     run = induction.trained(p.seed)
     tokens = np.array([[CONFIG.bos] + [LETTERS.index(c) for c in seq]])  # (1, T)
     logits, cache = decoder_forward(run.params, tokens)  # (N, T)

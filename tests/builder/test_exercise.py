@@ -62,7 +62,7 @@ CASES = {
     "unknown exercise": (GOOD.replace("exercise | softmax", "exercise | softmaxx"), 3, "unknown exercise 'softmaxx'"),
     "unknown option": (GOOD.replace("    hints:", "    hint: x\n    hints:"), 12, "unknown option 'hint'"),
     "no solution": (GOOD.replace("    solution: |\n      def softmax(x):\n          e = np.exp(x - x.max(axis=-1, keepdims=True))\n"
-                                 "          return e / e.sum(axis=-1, keepdims=True)\n", ""), 3, "needs 'solution'"),
+                                 "          return e / e.sum(axis=-1, keepdims=True)\n", ""), 3, "exercise 'softmax': needs option 'solution'"),
     "solution fails": (GOOD.replace("x - x.max(axis=-1, keepdims=True)", "x"), 8,
                        "the solution does not pass the tests of 'softmax': The exponentials overflow"),
     "solution raises": (GOOD.replace("return e / e.sum(axis=-1, keepdims=True)", "return e / undefined"), 8,
@@ -71,7 +71,14 @@ CASES = {
                                     "          return e / e.sum(axis=-1, keepdims=True)\n"), 4, "the starter already passes"),
     "hints not a list": (GOOD.replace("    hints:\n      - Subtract the row's maximum first; `x < 0` is fine.\n"
                                       "      - Sum with `axis=-1, keepdims=True`.\n", "    hints: just do it\n"), 12,
-                         "'hints' must be a list"),
+                         "option 'hints' must be a list, not str 'just do it'"),
+    "too many hints": (GOOD.replace("    hints:\n", "    hints:\n" + "      - more\n" * 4), 12,
+                       "option 'hints' must have 1 to 5 items, not 6"),
+    "blank hint": (GOOD.replace("      - Sum with", "      - ' '\n      - Sum with"), 12, "option 'hints[1]' must not be blank"),
+    "starter not code": (GOOD.replace("    starter: |\n      def softmax(x):\n          # exp, then divide by the total of the last axis\n"
+                                      "          return x\n", "    starter: 3\n"), 4, "option 'starter' must be text, not int 3"),
+    "long solution": (GOOD.replace("          return e / e.sum", "          # " + "x" * 5000 + "\n          return e / e.sum"), 8,
+                      "option 'solution' has"),
     "no task": (GOOD.replace("Write `softmax(x)` over the last axis.\n", ""), 3, "needs its task"),
     "twice": (GOOD + "\n" + GOOD.split("\n", 2)[2], 19, "exercise 'softmax' is on this page twice"),
 }

@@ -91,9 +91,6 @@ export function mount(root, ctx) {
     return data.runs[r];
   }
 
-  /** The curve's loss after s steps: from the worker's run where it has it, else from the embedded run. */
-  const lossAt = (run, s) => (s >= run.from * data.every ? run.losses[s - run.from * data.every] : data.runs[r].losses[s]);
-
   function draw() {
     const run = source();
     const at = k - run.from;
@@ -110,9 +107,9 @@ export function mount(root, ctx) {
     }));
     if (chart) {
       const points = [];
-      for (let s = 0; s <= step; s++) points.push(`${chart.sx(s)},${chart.sy(lossAt(run, s))}`);
+      for (let s = 0; s <= step; s++) points.push(`${chart.sx(s)},${chart.sy(run.losses[s])}`);
       set(chart.line, { points: points.join(" ") });
-      set(chart.dot, { cx: chart.sx(step), cy: chart.sy(lossAt(run, step)) });
+      set(chart.dot, { cx: chart.sx(step), cy: chart.sy(run.losses[step]) });
     }
     ctx.setText({ numbers: [...lines, ...data.text.fixed] });
     if (run !== data.runs[r]) ctx.markLive();

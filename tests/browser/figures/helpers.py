@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 from engine.figures.fmt import fill_all, scope_at
 
@@ -68,6 +69,54 @@ def opened(open_chapter, url: str, name: str, **context_options):
     return chapter, chapter.data(name), chapter.figure(name)
 
 
+class PhoneVisit:
+    """The visit most figure tests share, on a phone (PHONE: 375 px, touch; or a touch screen `width`
+    px wide): the figure opens on the model's
+    opening state, its key control changes the state in place (focus stays on the node), a tap
+    changes it again, and at the end nothing is wider than the screen and the page raised nothing.
+    Each step checks the key numbers against the model's text for the state (text_lines of the data
+    embedded in the page); a test adds its figure's own checks between the steps."""
+
+    def __init__(self, open_chapter, url: str, name: str, width: int = 375):
+        from ..conftest import PHONE
+
+        screen = {**PHONE, "viewport": {**PHONE["viewport"], "width": width}}
+        self.chapter, self.data, self.figure = opened(open_chapter, url, name, **screen)
+        self.name, self.page, self.width = name, self.chapter.page, width
+
+    def opens_at(self, state: int) -> None:
+        assert self.chapter.numbers(self.name) == self.data["text"]["numbers"] == text_lines(self.data, state)
+
+    def shows(self, state: int, timeout: float = 5.0) -> None:
+        """The key numbers become state `state`'s (a view may redraw a frame after the event)."""
+        want, end = text_lines(self.data, state), time.monotonic() + timeout
+        while self.chapter.numbers(self.name) != want and time.monotonic() < end:
+            self.page.wait_for_timeout(50)
+        assert self.chapter.numbers(self.name) == want
+
+    def keys(self, control, key: str, state: int | None) -> None:
+        """`control` is the figure's key control for `key`; pressed in place, it keeps focus and the
+        figure shows `state` (None: a state the test checks itself)."""
+        assert control.get_attribute("data-key-control") == key
+        press_in_place(control, key)
+        expect_same_node_focused(self.page)
+        if state is not None:
+            self.shows(state)
+
+    def taps(self, target, state: int | None) -> None:
+        """A finger taps the middle of `target` (scrolled into view); the figure shows `state`."""
+        target.scroll_into_view_if_needed()
+        self.page.touchscreen.tap(*centre(target))
+        if state is not None:
+            self.shows(state)
+
+    def fits(self) -> None:
+        """Nothing in the figure or on the page is wider than the phone's screen; no page errors."""
+        assert self.figure.evaluate("f => f.scrollWidth <= f.clientWidth + 1")
+        assert self.chapter.scroll_width() <= self.width
+        assert self.chapter.page_errors == []
+
+
 def one_step_slices(route):
     """The stand-in worker's job advance with no time budget: one training step per slice, so a job
     lasts long enough (a round trip per step) to watch its progress, pause or cancel it."""
@@ -79,6 +128,20 @@ def one_step_slices(route):
 
 
 SLOW_JOBS = [("**/__job/advance", one_step_slices)]  # open_live_chapter(routes=SLOW_JOBS)
+
+
+def recording_params():
+    """A route handler for the stand-in worker that records the options of each request it gets and
+    still answers it on CPython, and the list it records them in: (handler, asked)."""
+    from ..conftest import _engine_on_cpython
+
+    asked = []
+
+    def record(route):
+        asked.append(json.loads(route.request.post_data)["params"])
+        _engine_on_cpython(route)
+
+    return record, asked
 
 
 def cancel_restores_the_model_shown_before(open_live_chapter, url: str, name: str, start: str) -> None:
@@ -108,14 +171,7 @@ def first_request_on_intent(open_live_chapter, url: str, name: str, first, again
     figure giving a control) asks once, with the embedded options, so the training overlaps the
     reader's typing; the answer is the embedded data, so nothing is redrawn, and focusing `again`
     (another control) asks nothing more."""
-    from ..conftest import _engine_on_cpython
-
-    asked = []
-
-    def record(route):
-        asked.append(json.loads(route.request.post_data)["params"])
-        _engine_on_cpython(route)
-
+    record, asked = recording_params()
     chapter = open_live_chapter(url, routes=[("**/__compute", record)])
     figure = chapter.figure(name)
     before = chapter.numbers(name)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from engine.figures.fmt import fill
 
-from ..conftest import PHONE, expect
-from .helpers import text_lines
+from ..conftest import expect
+from .helpers import PhoneVisit, text_lines
 
 PAGE = "05-what-gets-passed-along.html"
 
@@ -47,14 +47,12 @@ def test_rows_by_keyboard_and_mouse_and_the_cells_are_the_models(open_chapter, b
 
 
 def test_tap_at_375_scrolls_inside_the_figure_not_the_page(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, **PHONE)
-    chapter.wait_prerendered()
-    data = chapter.data("attention-matrix")
-    figure = chapter.figure("attention-matrix")
+    visit = PhoneVisit(open_chapter, base_url + PAGE, "attention-matrix")
+    data, figure = visit.data, visit.figure
+    visit.opens_at(data["start"])
     figure.locator(".am-grid").scroll_into_view_if_needed()
     last = len(data["words"]) - 1
-    chapter.page.touchscreen.tap(*_row_centre(figure, data, last))
-    assert chapter.numbers("attention-matrix") == text_lines(data, last)
+    visit.page.touchscreen.tap(*_row_centre(figure, data, last))
+    visit.shows(last)
     expect(figure.locator(".am-output")).to_have_text(data["text"]["states"][last]["numbers"][1])
-    assert chapter.scroll_width() <= 375
-    assert chapter.page_errors == []
+    visit.fits()

@@ -7,8 +7,8 @@ import pytest
 
 from engine.figures.fmt import fill
 
-from ..conftest import PHONE, expect, serious_violations
-from .helpers import opened, text_lines
+from ..conftest import expect, serious_violations
+from .helpers import PhoneVisit, opened, text_lines
 
 NAME = "attention-stages"
 FILLER = "\n\n".join(["A paragraph of the chapter, long enough to scroll past. " * 6] * 4)
@@ -124,19 +124,19 @@ def test_slider_and_rows_by_keyboard_and_click(open_chapter, url):
 
 
 def test_narrow_stacks_every_stage_and_a_tap_picks_a_row(open_chapter, url):
-    chapter, data, figure = opened(open_chapter, url, NAME, **PHONE)
+    visit = PhoneVisit(open_chapter, url, NAME)
+    data, figure = visit.data, visit.figure
     n = len(data["words"])
     expect(figure.locator(".as-scrolly")).to_be_hidden()
     expect(figure.locator(".as-stack .as-grid")).to_have_count(3)
     for s in range(3):
         expect(figure.locator(".as-stack .as-grid").nth(s)).to_be_visible()
     expect(figure.get_by_role("button", name="Next")).to_be_hidden()
-    figure.locator(".as-stack .as-grid").nth(2).locator("tbody tr").nth(3).locator("td").nth(1).tap()
-    assert chapter.numbers(NAME) == text_lines(data, _state(data, data["start"]["checkpoint"], 3))
+    visit.taps(figure.locator(".as-stack .as-grid").nth(2).locator("tbody tr").nth(3).locator("td").nth(1),
+               _state(data, data["start"]["checkpoint"], 3))
     expect(figure.locator(".as-stack .as-selected")).to_have_count(3)  # the row is marked in every stage
     assert figure.locator(".as-stack .as-cell").count() == 3 * n * n
-    assert chapter.scroll_width() <= 375
-    assert chapter.page_errors == []
+    visit.fits()
 
 
 def test_without_javascript_the_fallback_stacks_the_stages(open_chapter, url):

@@ -4,43 +4,34 @@ from __future__ import annotations
 
 from engine.figures.fmt import fill
 
-from ..conftest import PHONE, expect
-from .helpers import centre, expect_same_node_focused, press_in_place, text_lines
+from ..conftest import expect
+from .helpers import PhoneVisit, text_lines
 
 PAGE = "06-no-peeking-ahead.html"
 
 
 def test_keyboard_slider_and_touch_toggle_show_the_engine_states(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, **PHONE)
-    chapter.wait_prerendered()
-    data = chapter.data("causal-mask")
+    visit = PhoneVisit(open_chapter, base_url + PAGE, "causal-mask")
+    data, figure = visit.data, visit.figure
     n = len(data["words"])
-    figure = chapter.figure("causal-mask")
-    assert chapter.numbers("causal-mask") == data["text"]["numbers"] == text_lines(data, n - 1)
+    visit.opens_at(n - 1)
 
     slider = figure.locator('input[type="range"]')
-    assert slider.get_attribute("data-key-control") == "ArrowLeft"
-    press_in_place(slider, "ArrowLeft")
+    visit.keys(slider, "ArrowLeft", n - 2)
     expect(slider).to_have_value(str(n - 1))
-    expect_same_node_focused(chapter.page)
-    assert chapter.numbers("causal-mask") == text_lines(data, n - 2)
     expect(figure.locator("output")).to_have_text(fill(data["text"]["parts"]["readout"], {"v": n - 1, "word": data["words"][n - 2]}))
     # Under the mask no earlier row is outlined as changed; the blocked cells sit above the diagonal.
     expect(figure.locator(".grid-row.changed")).to_have_count(0)
     expect(figure.locator(".grid-cell.blocked")).to_have_count((n - 1) * (n - 2) // 2)
 
     off = figure.locator('button[data-mode="off"]')
-    off.scroll_into_view_if_needed()
-    chapter.page.touchscreen.tap(*centre(off))
-    expect(off).to_have_attribute("aria-pressed", "true")
     state = n + n - 2
-    assert chapter.numbers("causal-mask") == text_lines(data, state)
+    visit.taps(off, state)
+    expect(off).to_have_attribute("aria-pressed", "true")
     expect(figure.locator("svg[role=img]")).to_have_attribute("aria-label", data["text"]["states"][state]["label"])
     expect(figure.locator(".grid-row.changed")).to_have_count(n - 2)  # every earlier row moved
     expect(figure.locator(".grid-cell.blocked")).to_have_count(0)
-    width = chapter.scroll_width()
-    assert width <= 375
-    assert chapter.page_errors == []
+    visit.fits()
 
 
 def test_mouse_moves_the_slider_to_the_first_word(open_chapter, base_url):

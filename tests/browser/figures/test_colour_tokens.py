@@ -9,8 +9,8 @@ import pytest
 
 from engine.figures import compute, parse
 
-from ..conftest import PHONE, expect
-from .helpers import expect_same_node_focused, press_in_place, without_python
+from ..conftest import expect
+from .helpers import PhoneVisit, expect_same_node_focused, press_in_place, without_python
 
 NAME = "colour-tokens"
 SCRATCH = f"""# Colour tokens
@@ -79,11 +79,10 @@ def test_every_combination_shows_the_engine_numbers(open_chapter, url):
 
 
 def test_blue_row_by_touch_and_keyboard(open_chapter, url):
-    chapter = open_chapter(url, **PHONE)
-    chapter.wait_prerendered()
-    figure = chapter.figure(NAME)
+    visit = PhoneVisit(open_chapter, url, NAME)
+    chapter, figure = visit.chapter, visit.figure
     blue = figure.locator(".ct-pick").nth(1)
-    blue.tap()
+    visit.taps(blue, None)
     expect(blue).to_have_attribute("aria-pressed", "true")
     steps = figure.locator(".ct-steps")
     expect(figure.locator(".ct-who")).to_have_text("How blue (2) gathers")
@@ -114,9 +113,7 @@ def test_blue_row_by_touch_and_keyboard(open_chapter, url):
     figure.locator(".ct-pick").first.tap()
     expect(figure.locator(".ct-steps")).to_contain_text("blue (2): blocked, scaled score = −∞")
     expect(figure.locator(".ct-steps")).to_contain_text("total = 1.6487 + 0 + 0 = 1.6487")
-    scroll_width = chapter.scroll_width()
-    assert scroll_width <= 375, f"the page is {scroll_width}px wide at 375px"
-    assert chapter.page_errors == []
+    visit.fits()
 
 
 def test_editing_a_colour_recomputes_in_the_worker(open_live_chapter, url):

@@ -2,8 +2,8 @@
 model's precomputed state for (head, token); leading spaces are visible marks; masked tokens are empty."""
 from __future__ import annotations
 
-from ..conftest import PHONE, expect
-from .helpers import centre, text_lines
+from ..conftest import expect
+from .helpers import PhoneVisit, text_lines
 
 PAGE = "07-many-heads.html"
 NAME = "head-types"
@@ -57,16 +57,10 @@ def test_heads_and_tokens_by_keyboard_and_mouse(open_chapter, base_url):
 
 
 def test_tap_a_token_at_375px(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, **PHONE)
-    chapter.wait_prerendered()
-    data = chapter.data(NAME)
-    figure = chapter.figure(NAME)
-    chip = figure.locator(".ht-chip").nth(10)
-    chip.scroll_into_view_if_needed()
-    chapter.page.touchscreen.tap(*centre(chip))
+    visit = PhoneVisit(open_chapter, base_url + PAGE, NAME)
+    visit.opens_at(_state(visit.data, "induction", 8))
+    chip = visit.figure.locator(".ht-chip").nth(10)
+    visit.taps(chip, _state(visit.data, "induction", 10))
     expect(chip).to_have_attribute("aria-pressed", "true")
-    assert chapter.numbers(NAME) == text_lines(data, _state(data, "induction", 10))
-    expect(figure.locator(".ht-chip.chip-target")).to_have_count(2)  # " ball" and " dog" follow earlier " the"
-    scroll_width = chapter.scroll_width()
-    assert scroll_width <= 375, f"the page is {scroll_width}px wide at 375px"
-    assert chapter.page_errors == []
+    expect(visit.figure.locator(".ht-chip.chip-target")).to_have_count(2)  # " ball" and " dog" follow earlier " the"
+    visit.fits()

@@ -2,8 +2,8 @@
 the model's precomputed state for (ablation, edit), one word changed at a time; fits 375 px."""
 from __future__ import annotations
 
-from ..conftest import PHONE, expect
-from .helpers import centre, text_lines
+from ..conftest import expect
+from .helpers import PhoneVisit, text_lines
 
 PAGE = "12-what-attention-is-and-is-not.html"
 NAME = "intervention"
@@ -56,15 +56,9 @@ def test_ablate_and_swap_by_keyboard_and_mouse(open_chapter, base_url):
 
 
 def test_tap_at_375px_fits(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, **PHONE)
-    chapter.wait_prerendered()
-    data = chapter.data(NAME)
-    figure = chapter.figure(NAME)
-    radio = figure.locator("input[type=radio]").nth(2)
-    radio.scroll_into_view_if_needed()
-    chapter.page.touchscreen.tap(*centre(radio))
+    visit = PhoneVisit(open_chapter, base_url + PAGE, NAME)
+    visit.opens_at(_state(visit.data, "none"))
+    radio = visit.figure.locator("input[type=radio]").nth(2)
+    visit.taps(radio, _state(visit.data, "head2"))
     expect(radio).to_be_checked()
-    assert chapter.numbers(NAME) == text_lines(data, _state(data, "head2"))
-    scroll_width = chapter.scroll_width()
-    assert scroll_width <= 375, f"the page is {scroll_width}px wide at 375px"
-    assert chapter.page_errors == []
+    visit.fits()

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from ..conftest import expect, serious_violations
-from .helpers import SLOW_JOBS, centre, opened, text_lines
+from .helpers import SLOW_JOBS, centre, opened, recording_params, text_lines
 
 NAME = "lookup-training"
 SCRATCH = f"""# Lookup
@@ -40,14 +40,7 @@ def _wait_ready(chapter) -> None:
 
 def _jobs_started(chapter) -> list[dict]:
     """Record the options of each job the page starts (the stand-in still runs it)."""
-    from ..conftest import _engine_on_cpython
-
-    started = []
-
-    def record(route):
-        started.append(json.loads(route.request.post_data)["params"])
-        _engine_on_cpython(route)
-
+    record, started = recording_params()
     chapter.page.context.route("**/__job/start", record)
     return started
 
@@ -146,6 +139,12 @@ def test_pause_cancels_the_job_keeps_the_state_and_play_resumes(open_live_chapte
     assert [s["start"] for s in started] == [0, k * data["every"]]
     k2 = int(figure.get_by_role("slider", name="Step").input_value())
     assert chapter.numbers(NAME) == text_lines(data, _state(data, r, k2))
+    live_curve = figure.locator(".lt-line").get_attribute("points")  # drawn from the job's run alone
+    assert len(live_curve.split()) == k2 * data["every"] + 1 and "NaN" not in live_curve
+    figure.get_by_role("button", name="Reset").click()  # the embedded run, then back to step k2
+    figure.get_by_role("slider", name="Step").evaluate(
+        "(el, k) => { el.value = String(k); el.dispatchEvent(new Event('input', { bubbles: true })); }", k2)
+    assert figure.locator(".lt-line").get_attribute("points") == live_curve  # the same curve, replayed steps too
     assert chapter.page_errors == []
 
 

@@ -6,8 +6,8 @@ import pytest
 
 from engine.figures.fmt import fill
 
-from ..conftest import PHONE, expect, serious_violations
-from .helpers import opened, text_lines
+from ..conftest import expect, serious_violations
+from .helpers import PhoneVisit, opened, text_lines
 
 NAME = "qkv-matrices"
 SCRATCH = f"""# Q, K and V
@@ -60,11 +60,9 @@ def test_keyboard_moves_the_selection_and_wraps(open_chapter, url):
 
 
 def test_a_tap_at_375_px(open_chapter, url):
-    chapter, data, figure = opened(open_chapter, url, NAME, **PHONE)
-    figure.locator(".qkv-query tr").nth(3).locator("td").nth(2).tap()
-    assert chapter.numbers(NAME) == text_lines(data, 3)
-    assert chapter.scroll_width() <= 375
-    assert chapter.page_errors == []
+    visit = PhoneVisit(open_chapter, url, NAME)
+    visit.taps(visit.figure.locator(".qkv-query tr").nth(3).locator("td").nth(2), 3)
+    visit.fits()
 
 
 @pytest.mark.parametrize("width", [1200, 375])

@@ -2,26 +2,21 @@
 step through the model's lengths; the key numbers, readout and grid label are the model's text."""
 from __future__ import annotations
 
-from ..conftest import PHONE, expect
-from .helpers import expect_same_node_focused, mouse_drag, press_in_place, text_lines
+from ..conftest import expect
+from .helpers import PhoneVisit, mouse_drag
 
 PAGE = "11-the-price-of-looking-everywhere.html"
 
 
 def test_keyboard_mouse_and_touch_change_the_length(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, **PHONE)
-    chapter.wait_prerendered()
-    data = chapter.data("quadratic-cost")
+    visit = PhoneVisit(open_chapter, base_url + PAGE, "quadratic-cost")
+    data, figure, page = visit.data, visit.figure, visit.page
     rows, start = data["rows"], data["start"]
-    figure = chapter.figure("quadratic-cost")
-    assert chapter.numbers("quadratic-cost") == data["text"]["numbers"] == text_lines(data, start)
+    visit.opens_at(start)
 
     slider = figure.locator('input[type="range"]')
-    assert slider.get_attribute("data-key-control") == "ArrowRight"
-    press_in_place(slider, "ArrowRight")
+    visit.keys(slider, "ArrowRight", start + 1)
     expect(slider).to_have_value(str(start + 1))
-    expect_same_node_focused(chapter.page)
-    assert chapter.numbers("quadratic-cost") == text_lines(data, start + 1)
     expect(figure.locator("output")).to_have_text(rows[start + 1]["n_label"])
     expect(slider).to_have_attribute("aria-valuetext", rows[start + 1]["n_label"])
     expect(figure.locator("svg[role=img]")).to_have_attribute("aria-label", data["text"]["states"][start + 1]["label"])
@@ -33,11 +28,10 @@ def test_keyboard_mouse_and_touch_change_the_length(open_chapter, base_url):
     hit.scroll_into_view_if_needed()
     box = hit.bounding_box()
     y = box["y"] + box["height"] / 2
-    chapter.page.touchscreen.tap(box["x"] + 1, y)  # the shortest length sits at the chart's left edge
+    page.touchscreen.tap(box["x"] + 1, y)  # the shortest length sits at the chart's left edge
     expect(slider).to_have_value("0")
-    assert chapter.numbers("quadratic-cost") == text_lines(data, 0)
-    mouse_drag(chapter.page, (box["x"] + 1, y), (box["x"] + box["width"] - 1, y))
+    visit.shows(0)
+    mouse_drag(page, (box["x"] + 1, y), (box["x"] + box["width"] - 1, y))
     expect(slider).to_have_value(str(len(rows) - 1))
-    assert chapter.numbers("quadratic-cost") == text_lines(data, len(rows) - 1)
-    assert chapter.scroll_width() <= 375
-    assert chapter.page_errors == []
+    visit.shows(len(rows) - 1)
+    visit.fits()

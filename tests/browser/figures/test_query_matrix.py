@@ -5,8 +5,8 @@ from __future__ import annotations
 from engine.figures import facts, parse
 from engine.tasks import winograd
 
-from ..conftest import PHONE, expect
-from .helpers import expect_same_node_focused, mark_element, text_lines
+from ..conftest import expect
+from .helpers import PhoneVisit, expect_same_node_focused
 
 PAGE = "03-queries-keys-values.html"
 
@@ -28,20 +28,18 @@ def _state(data, last, copy, strength) -> int:
 
 
 def test_sliders_and_words_follow_the_engine(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, **PHONE)
-    chapter.wait_prerendered()
-    figure = chapter.figure("query-matrix")
-    data = chapter.data("query-matrix")
-    assert chapter.numbers("query-matrix") == data["text"]["numbers"] == text_lines(data, _state(data, "tired", 0.6, 5))
+    visit = PhoneVisit(open_chapter, base_url + PAGE, "query-matrix")
+    chapter, data, figure = visit.chapter, visit.data, visit.figure
+    visit.opens_at(_state(data, "tired", 0.6, 5))
     assert chapter.numbers("query-matrix") == _expected("tired", 0.6, 5)
 
     strength = figure.get_by_label("Query matrix strength")
-    mark_element(strength)
-    strength.focus()
-    for _ in range(3):
+    visit.keys(strength, "ArrowRight", _state(data, "tired", 0.6, 6))
+    for _ in range(2):
         strength.press("ArrowRight")
-    assert chapter.numbers("query-matrix") == _expected("tired", 0.6, 8) == text_lines(data, _state(data, "tired", 0.6, 8))
-    expect_same_node_focused(chapter.page)
+    visit.shows(_state(data, "tired", 0.6, 8))
+    expect_same_node_focused(visit.page)
+    assert chapter.numbers("query-matrix") == _expected("tired", 0.6, 8)
     quoted = facts(parse("query-matrix"))
     assert f"animal {quoted['animal_at_8']:.2f}" in chapter.numbers("query-matrix")[1]
     strength.fill("1")  # slider index 1 = strength 1
@@ -60,16 +58,16 @@ def test_sliders_and_words_follow_the_engine(open_chapter, base_url):
     strength.fill("5")
     assert chapter.numbers("query-matrix") == _expected("wide", 0.6, 5)
     expect(figure.locator(".qm-target .qm-w")).to_have_text("street")
-    assert chapter.page_errors == []
+    visit.fits()
 
 
 def test_touch_drag_on_the_strength_slider(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, **PHONE)
-    chapter.wait_prerendered()
-    figure = chapter.figure("query-matrix")
-    strength = figure.get_by_label("Query matrix strength")
+    visit = PhoneVisit(open_chapter, base_url + PAGE, "query-matrix")
+    strength = visit.figure.get_by_label("Query matrix strength")
     strength.scroll_into_view_if_needed()
     box = strength.bounding_box()
-    chapter.page.touchscreen.tap(box["x"] + box["width"] - 2, box["y"] + box["height"] / 2)
+    visit.page.touchscreen.tap(box["x"] + box["width"] - 2, box["y"] + box["height"] / 2)
     expect(strength).to_have_value("10")
-    assert chapter.numbers("query-matrix") == _expected("tired", 0.6, 10)
+    visit.shows(_state(visit.data, "tired", 0.6, 10))
+    assert visit.chapter.numbers("query-matrix") == _expected("tired", 0.6, 10)
+    visit.fits()

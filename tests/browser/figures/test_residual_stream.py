@@ -3,8 +3,8 @@ precomputed state for (stage, word); the columns stack only the stages reached; 
 the model's probabilities."""
 from __future__ import annotations
 
-from ..conftest import PHONE, expect
-from .helpers import centre, text_lines
+from ..conftest import expect
+from .helpers import PhoneVisit, text_lines
 
 PAGE = "10-stacking-it-up.html"
 NAME = "residual-stream"
@@ -67,19 +67,12 @@ def test_stages_and_words_by_keyboard_and_mouse(open_chapter, base_url):
 
 
 def test_tap_at_375px(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, **PHONE)
-    chapter.wait_prerendered()
-    data = chapter.data(NAME)
-    figure = chapter.figure(NAME)
-    nxt = figure.locator(".rs-next")
-    nxt.scroll_into_view_if_needed()
+    visit = PhoneVisit(open_chapter, base_url + PAGE, NAME)
+    data, figure = visit.data, visit.figure
+    visit.opens_at(_state(data, 0, len(data["tokens"]) - 1))
     for _ in range(4):
-        chapter.page.touchscreen.tap(*centre(nxt))
+        visit.taps(figure.locator(".rs-next"), None)
     word = figure.locator(".rs-word").nth(2)
-    word.scroll_into_view_if_needed()
-    chapter.page.touchscreen.tap(*centre(word))
+    visit.taps(word, _state(data, 4, 2))
     expect(word).to_have_attribute("aria-pressed", "true")
-    assert chapter.numbers(NAME) == text_lines(data, _state(data, 4, 2))
-    scroll_width = chapter.scroll_width()
-    assert scroll_width <= 375, f"the page is {scroll_width}px wide at 375px"
-    assert chapter.page_errors == []
+    visit.fits()

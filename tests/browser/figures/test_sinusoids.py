@@ -2,48 +2,40 @@
 bars' labels and the key numbers are the model's text for that position; it fits 375 px."""
 from __future__ import annotations
 
-from ..conftest import PHONE, expect
-from .helpers import centre, expect_same_node_focused, press_in_place, text_lines
+from ..conftest import expect
+from .helpers import PhoneVisit
 
 PAGE = "08-where-words-are.html"
 
 
-def _check(chapter, figure, data, pos):
-    assert chapter.numbers("sinusoids") == text_lines(data, pos)
-    state = data["text"]["states"][pos]
-    assert figure.locator("svg text.sin-value").all_text_contents() == state["bars"]
-    expect(figure.locator("svg[role=img]")).to_have_attribute("aria-label", state["label"])
-    expect(figure.locator(".sin-bar.picked")).to_have_count(1)
+def _check(visit, pos):
+    visit.shows(pos)
+    state = visit.data["text"]["states"][pos]
+    assert visit.figure.locator("svg text.sin-value").all_text_contents() == state["bars"]
+    expect(visit.figure.locator("svg[role=img]")).to_have_attribute("aria-label", state["label"])
+    expect(visit.figure.locator(".sin-bar.picked")).to_have_count(1)
 
 
 def test_pick_a_position_by_keys_click_and_tap(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, **PHONE)
-    chapter.wait_prerendered()
-    data = chapter.data("sinusoids")
-    figure = chapter.figure("sinusoids")
+    visit = PhoneVisit(open_chapter, base_url + PAGE, "sinusoids")
+    data, figure = visit.data, visit.figure
     start = data["position"]
-    assert chapter.numbers("sinusoids") == data["text"]["numbers"] == text_lines(data, start)
-    _check(chapter, figure, data, start)
+    visit.opens_at(start)
+    _check(visit, start)
     assert "8.00 with itself" in data["text"]["states"][start]["label"]
 
     slider = figure.locator('input[type="range"]')
-    assert slider.get_attribute("data-key-control") == "ArrowRight"
-    press_in_place(slider, "ArrowRight")
-    expect_same_node_focused(chapter.page)
+    visit.keys(slider, "ArrowRight", None)
     expect(slider).to_have_value(str(start + 1))
-    _check(chapter, figure, data, start + 1)
+    _check(visit, start + 1)
 
     rows = figure.locator("svg g.sin-row")
     rows.nth(2).locator("rect.sin-bar").click()
     expect(slider).to_have_value("2")
-    _check(chapter, figure, data, 2)
+    _check(visit, 2)
 
     last = len(data["codes"]) - 1
-    target = rows.nth(last).locator("rect.sin-bar")
-    target.scroll_into_view_if_needed()
-    chapter.page.touchscreen.tap(*centre(target))
+    visit.taps(rows.nth(last).locator("rect.sin-bar"), None)
     expect(slider).to_have_value(str(last))
-    _check(chapter, figure, data, last)
-    assert figure.evaluate("f => f.scrollWidth <= f.clientWidth + 1")
-    assert chapter.scroll_width() <= 375
-    assert chapter.page_errors == []
+    _check(visit, last)
+    visit.fits()

@@ -2,19 +2,17 @@
 the engine's tiles; the framed tile, its rows' running max and sum, and the key numbers follow the model."""
 from __future__ import annotations
 
-from ..conftest import PHONE, expect
-from .helpers import centre, expect_same_node_focused, press_in_place, text_lines
+from ..conftest import expect
+from .helpers import PhoneVisit
 
 PAGE = "11-the-price-of-looking-everywhere.html"
 
 
 def test_stepping_through_the_tiles(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, **PHONE)
-    chapter.wait_prerendered()
-    data = chapter.data("tiled-attention")
+    visit = PhoneVisit(open_chapter, base_url + PAGE, "tiled-attention")
+    data, figure = visit.data, visit.figure
     steps = data["steps"]
-    figure = chapter.figure("tiled-attention")
-    assert chapter.numbers("tiled-attention") == data["text"]["numbers"] == text_lines(data, 0)
+    visit.opens_at(0)
     masked = sum(map(sum, data["masked"]))
     expect(figure.locator(".ta-masked")).to_have_count(masked)
 
@@ -23,21 +21,17 @@ def test_stepping_through_the_tiles(open_chapter, base_url):
         return sum(not data["masked"][r][c] for r in range(r0, r1) for c in range(c0, c1))
 
     def shows(i):
-        assert chapter.numbers("tiled-attention") == text_lines(data, i)
+        visit.shows(i)
         expect(figure.locator(".ta-current")).to_have_count(unmasked(i))
         expect(figure.locator(".ta-rows li").first).to_have_text(data["text"]["states"][i]["numbers"][1])
         expect(figure.locator("output")).to_have_text(data["readouts"][i])
 
     slider = figure.locator('input[type="range"]')
-    assert slider.get_attribute("data-key-control") == "ArrowRight"
-    press_in_place(slider, "ArrowRight")
-    expect_same_node_focused(chapter.page)
+    visit.keys(slider, "ArrowRight", None)
     shows(1)
     figure.get_by_role("button", name="Next tile").click()
     shows(2)
-    prev = figure.get_by_role("button", name="Previous tile")
-    prev.scroll_into_view_if_needed()
-    chapter.page.touchscreen.tap(*centre(prev))
+    visit.taps(figure.get_by_role("button", name="Previous tile"), None)
     shows(1)
     slider.focus()
     slider.press("End")
@@ -47,5 +41,4 @@ def test_stepping_through_the_tiles(open_chapter, base_url):
     # At the end the panel adds the engine's check against plain attention.
     expect(figure.locator(".ta-rows li").last).to_have_text(data["text"]["fixed"][-1])
     expect(figure.locator(".ta-done")).to_have_count(data["allowed"] - unmasked(last))  # every other tile is done
-    assert chapter.scroll_width() <= 375
-    assert chapter.page_errors == []
+    visit.fits()

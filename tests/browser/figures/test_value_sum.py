@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from engine.figures.fmt import fill
 
-from ..conftest import PHONE, expect
-from .helpers import centre, expect_same_node_focused, press_in_place, text_lines
+from ..conftest import expect
+from .helpers import PhoneVisit, expect_same_node_focused, press_in_place, text_lines
 
 PAGE = "05-what-gets-passed-along.html"
 
@@ -49,23 +49,19 @@ def test_toggle_and_slider_by_keyboard(open_chapter, base_url):
 
 
 def test_touch_and_mouse_at_375_without_overflow(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, **PHONE)
-    chapter.wait_prerendered()
-    data = chapter.data("value-sum")
-    figure = chapter.figure("value-sum")
+    visit = PhoneVisit(open_chapter, base_url + PAGE, "value-sum")
+    data, figure = visit.data, visit.figure
+    visit.opens_at(0)
     wide = figure.locator('button[data-word="wide"]')
-    wide.scroll_into_view_if_needed()
-    chapter.page.touchscreen.tap(*centre(wide))
+    visit.taps(wide, 1)
     expect(wide).to_have_attribute("aria-pressed", "true")
-    assert chapter.numbers("value-sum") == text_lines(data, 1)
     slider = figure.locator("input[type=range]")
     box = slider.bounding_box()
-    chapter.page.mouse.click(box["x"] + 2, box["y"] + box["height"] / 2)  # the left end: no terms yet
+    visit.page.mouse.click(box["x"] + 2, box["y"] + box["height"] / 2)  # the left end: no terms yet
     n = len(data["modes"]["wide"]["words"])
     expect(figure.locator("output")).to_have_text(f"0 of {n}: {_pair(data, [0, 0])}")
     expect(figure.locator("tbody tr.vs-pending")).to_have_count(n)
     plot = figure.locator(".vs-plot svg").bounding_box()
     table = figure.locator(".vs-table").bounding_box()
     assert table["y"] >= plot["y"] + plot["height"] - 1  # stacked, not squeezed side by side
-    assert chapter.scroll_width() <= 375
-    assert chapter.page_errors == []
+    visit.fits()

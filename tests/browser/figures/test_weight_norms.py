@@ -2,37 +2,35 @@
 precomputed state for (head, row); bar labels are the model's numbers; fits 375 px."""
 from __future__ import annotations
 
-from ..conftest import PHONE, expect
-from .helpers import centre, opened, text_lines
+from ..conftest import expect
+from .helpers import PhoneVisit
 
 PAGE = "12-what-attention-is-and-is-not.html"
 NAME = "weight-norms"
 
 
 def test_heads_and_rows_by_keyboard_mouse_and_touch(open_chapter, base_url):
-    chapter, data, figure = opened(open_chapter, base_url + PAGE, NAME, **PHONE)
+    visit = PhoneVisit(open_chapter, base_url + PAGE, NAME)
+    data, figure = visit.data, visit.figure
     n = len(data["words"])
     h, i = data["start"]["head"], data["start"]["row"]
-    assert chapter.numbers(NAME) == text_lines(data, h * n + i)
+    visit.opens_at(h * n + i)
     expect(figure.locator(".wn-share .wn-num").first).to_have_text(f"{data['heads'][h]['shares'][i][0]:.2f}")
 
     key = figure.locator("[data-key-control]")  # the checked radio: the key moves to the other head
     key.press(key.get_attribute("data-key-control"))
     other = 1 - h
     expect(figure.locator("input[type=radio]").nth(other)).to_be_checked()
-    assert chapter.numbers(NAME) == text_lines(data, other * n + i)
+    visit.shows(other * n + i)
 
     rows = figure.locator(".wn-row")
     rows.nth(i).focus()
     rows.nth(i).press("ArrowRight")
     expect(rows.nth(i + 1)).to_be_focused()
     expect(rows.nth(i + 1)).to_have_attribute("aria-pressed", "true")
-    assert chapter.numbers(NAME) == text_lines(data, other * n + i + 1)
+    visit.shows(other * n + i + 1)
 
     rows.nth(0).click()
-    assert chapter.numbers(NAME) == text_lines(data, other * n)
-    rows.nth(3).scroll_into_view_if_needed()
-    chapter.page.touchscreen.tap(*centre(rows.nth(3)))
-    assert chapter.numbers(NAME) == text_lines(data, other * n + 3)
-    assert chapter.scroll_width() <= 375
-    assert chapter.page_errors == []
+    visit.shows(other * n)
+    visit.taps(rows.nth(3), other * n + 3)
+    visit.fits()

@@ -2,26 +2,21 @@
 plot's label are the model's text for the ending shown."""
 from __future__ import annotations
 
-from ..conftest import PHONE, expect
-from .helpers import centre, expect_same_node_focused, press_in_place, text_lines
+from ..conftest import expect
+from .helpers import PhoneVisit
 
 PAGE = "01-why-attention.html"
 
 
 def test_toggle_by_keyboard_and_touch_shows_the_engine_weights(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, **PHONE)
-    chapter.wait_prerendered()
-    data = chapter.data("winograd-head")
-    figure = chapter.figure("winograd-head")
+    visit = PhoneVisit(open_chapter, base_url + PAGE, "winograd-head")
+    data, figure = visit.data, visit.figure
     tired_state, wide_state = data["last_words"].index("tired"), data["last_words"].index("wide")
-    assert chapter.numbers("winograd-head") == data["text"]["numbers"] == text_lines(data, tired_state)
+    visit.opens_at(tired_state)
 
     wide = figure.locator('button[data-word="wide"]')
-    assert wide.get_attribute("data-key-control") == "Enter"
-    press_in_place(wide, "Enter")
+    visit.keys(wide, "Enter", wide_state)
     expect(wide).to_have_attribute("aria-pressed", "true")
-    expect_same_node_focused(chapter.page)
-    assert chapter.numbers("winograd-head") == text_lines(data, wide_state)
     mode = data["modes"]["wide"]
     street = round(mode["weights"][mode["words"].index("street")] * 100)
     label = f"With “wide”, “it” puts {street}% of its attention on “street”"
@@ -29,12 +24,10 @@ def test_toggle_by_keyboard_and_touch_shows_the_engine_weights(open_chapter, bas
     expect(figure.locator("svg[role=img]")).to_have_attribute("aria-label", label)
 
     tired = figure.locator('button[data-word="tired"]')
-    tired.scroll_into_view_if_needed()
-    chapter.page.touchscreen.tap(*centre(tired))
+    visit.taps(tired, tired_state)
     expect(tired).to_have_attribute("aria-pressed", "true")
-    assert chapter.numbers("winograd-head") == text_lines(data, tired_state)
     expect(figure.locator("svg[role=img]")).to_have_attribute("aria-label", data["text"]["states"][tired_state]["label"])
-    assert chapter.page_errors == []
+    visit.fits()
 
 
 def test_table_shows_the_six_numbers_of_each_word(open_chapter, base_url):

@@ -4,19 +4,17 @@ from __future__ import annotations
 
 from engine.figures.fmt import fill
 
-from ..conftest import PHONE, expect
-from .helpers import centre, text_lines
+from ..conftest import expect
+from .helpers import PhoneVisit
 
 PAGE = "02-words-as-points.html"
 
 
 def test_pick_words_with_keys_mouse_and_touch(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, **PHONE)
-    chapter.wait_prerendered()
-    data = chapter.data("word-neighbours")
+    visit = PhoneVisit(open_chapter, base_url + PAGE, "word-neighbours")
+    chapter, data, figure = visit.chapter, visit.data, visit.figure
     words = data["words"]
-    figure = chapter.figure("word-neighbours")
-    assert chapter.numbers("word-neighbours") == data["text"]["numbers"] == text_lines(data, data["start"])
+    visit.opens_at(data["start"])
     first = chapter.numbers("word-neighbours")[0]
     assert first.startswith("Nearest to “tired”: sleepy 0.40")
 
@@ -27,18 +25,16 @@ def test_pick_words_with_keys_mouse_and_touch(open_chapter, base_url):
     sleepy = figure.get_by_role("radio", name="sleepy")
     expect(sleepy).to_be_focused()
     expect(sleepy).to_have_attribute("aria-checked", "true")
-    assert chapter.numbers("word-neighbours") == text_lines(data, words.index("sleepy"))
+    visit.shows(words.index("sleepy"))
 
     cat = figure.get_by_role("radio", name="cat")
     cat.click()
-    assert chapter.numbers("word-neighbours") == text_lines(data, words.index("cat"))
+    visit.shows(words.index("cat"))
     assert chapter.numbers("word-neighbours")[0].startswith("Nearest to “cat”: dog 0.46, horse 0.27")
 
     wide = figure.get_by_role("radio", name="wide")
-    wide.scroll_into_view_if_needed()
-    chapter.page.touchscreen.tap(*centre(wide))
+    visit.taps(wide, words.index("wide"))
     expect(wide).to_have_attribute("aria-checked", "true")
-    assert chapter.numbers("word-neighbours") == text_lines(data, words.index("wide"))
     # The bars are drawn in the same order as the key numbers list them.
     shown = figure.locator("svg text.rank-word").all_text_contents()
     assert shown == [w for w, _ in data["rankings"][words.index("wide")]]
@@ -46,4 +42,4 @@ def test_pick_words_with_keys_mouse_and_touch(open_chapter, base_url):
     labels = figure.locator("svg text.value").all_text_contents()
     part = data["text"]["parts"]["similarity"]
     assert labels == [fill(part, {"v": s}) for _, s in data["rankings"][words.index("wide")]]
-    assert chapter.page_errors == []
+    visit.fits()

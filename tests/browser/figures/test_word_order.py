@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from engine.figures.fmt import fill
 
-from ..conftest import PHONE, expect
-from .helpers import centre, expect_same_node_focused, press_in_place, text_lines
+from ..conftest import expect
+from .helpers import PhoneVisit
 
 PAGE = "08-where-words-are.html"
 
@@ -25,35 +25,25 @@ def _shown(figure, data, setting):
 
 
 def test_toggle_positions_by_keyboard_mouse_and_touch(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, **PHONE)
-    chapter.wait_prerendered()
-    data = chapter.data("word-order")
-    figure = chapter.figure("word-order")
+    visit = PhoneVisit(open_chapter, base_url + PAGE, "word-order")
+    data, figure = visit.data, visit.figure
     off, on = data["settings"].index("off"), data["settings"].index("on")
-    assert chapter.numbers("word-order") == data["text"]["numbers"] == text_lines(data, off)
+    visit.opens_at(off)
     _shown(figure, data, "off")
     expect(figure.locator(".word-order-label")).to_have_text(data["text"]["states"][off]["label"])
 
     on_button = figure.locator('button[data-setting="on"]')
-    assert on_button.get_attribute("data-key-control") == "Enter"
-    press_in_place(on_button, "Enter")
+    visit.keys(on_button, "Enter", on)
     expect(on_button).to_have_attribute("aria-pressed", "true")
-    expect_same_node_focused(chapter.page)
-    assert chapter.numbers("word-order") == text_lines(data, on)
     _shown(figure, data, "on")
     expect(figure.locator(".word-order-label")).to_have_text(data["text"]["states"][on]["label"])
 
     off_button = figure.locator('button[data-setting="off"]')
-    off_button.scroll_into_view_if_needed()
-    chapter.page.touchscreen.tap(*centre(off_button))
+    visit.taps(off_button, off)
     expect(off_button).to_have_attribute("aria-pressed", "true")
-    assert chapter.numbers("word-order") == text_lines(data, off)
     _shown(figure, data, "off")
 
     on_button.click()
     expect(on_button).to_have_attribute("aria-pressed", "true")
-    assert chapter.numbers("word-order") == text_lines(data, on)
-    # Nothing in the figure is wider than the phone's screen.
-    assert figure.evaluate("f => f.scrollWidth <= f.clientWidth + 1")
-    assert chapter.scroll_width() <= 375
-    assert chapter.page_errors == []
+    visit.shows(on)
+    visit.fits()

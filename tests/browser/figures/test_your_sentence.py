@@ -13,7 +13,7 @@ import pytest
 from engine.figures import compute, parse
 
 from ..conftest import expect, pyodide_kit, serious_violations
-from .helpers import first_request_on_intent, opened, text_lines, without_python
+from .helpers import PhoneVisit, first_request_on_intent, text_lines, without_python
 
 NAME = "your-sentence"
 SCRATCH = f"""# Your sentence
@@ -59,24 +59,22 @@ def _drawn(chapter, figure, want: dict, k: int) -> None:
 
 @pytest.mark.parametrize("width", [1200, 375])
 def test_the_embedded_sentence_the_slider_and_a_tap(open_chapter, url, width):
-    chapter, data, figure = opened(open_chapter, url, NAME, viewport={"width": width, "height": 800}, has_touch=True)
+    visit = PhoneVisit(open_chapter, url, NAME, width)
+    chapter, data, figure = visit.chapter, visit.data, visit.figure
     k = data["start"]
+    visit.opens_at(k)
     expect(figure.locator(".th-grid")).to_have_count(len(data["heads"]))
     expect(figure.locator(".ysn-menu select")).to_have_count(len(data["menus"]))
     _drawn(chapter, figure, data, k)
     slider = figure.get_by_label("Word looking")
-    slider.focus()
-    slider.press("ArrowLeft")
-    assert chapter.numbers(NAME) == text_lines(data, k - 1)
+    visit.keys(slider, "ArrowLeft", k - 1)
     expect(figure.locator(".ysn-readouts tr.ysn-current th")).to_have_text(data["words"][k - 1])
-    figure.locator(".ysn-readouts tbody tr").nth(0).tap()  # a row of the readouts' table
-    assert chapter.numbers(NAME) == text_lines(data, 0)
+    visit.taps(figure.locator(".ysn-readouts tbody tr").nth(0), 0)  # a row of the readouts' table
     expect(slider).to_have_value("0")
-    figure.locator(".th-grid").nth(1).locator("tbody th").nth(len(data["words"]) - 1).tap()  # a word of a grid
-    assert chapter.numbers(NAME) == text_lines(data, len(data["words"]) - 1)
-    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= width
+    visit.taps(figure.locator(".th-grid").nth(1).locator("tbody th").nth(len(data["words"]) - 1),
+               len(data["words"]) - 1)  # a word of a grid
     assert serious_violations(chapter.page) == []
-    assert chapter.page_errors == []
+    visit.fits()
 
 
 def test_a_menu_reads_the_new_sentence_live_and_keeps_the_focus(open_live_chapter, url):

@@ -9,7 +9,7 @@ import pytest
 from engine.figures import compute, parse
 
 from ..conftest import expect, pyodide_kit, serious_violations
-from .helpers import first_request_on_intent, opened, text_lines
+from .helpers import PhoneVisit, first_request_on_intent, text_lines
 
 NAME = "your-sequence"
 SCRATCH = f"""# Your sequence
@@ -33,25 +33,22 @@ def _columns(figure, h: int) -> list[float]:
 
 @pytest.mark.parametrize("width", [1200, 375])
 def test_the_embedded_sequence_the_slider_and_a_tap(open_chapter, url, width):
-    chapter, data, figure = opened(open_chapter, url, NAME, viewport={"width": width, "height": 800}, has_touch=True)
+    visit = PhoneVisit(open_chapter, url, NAME, width)
+    chapter, data, figure = visit.chapter, visit.data, visit.figure
     T = len(data["tokens"])
     expect(figure.locator(".ys-strip")).to_have_count(1 + len(data["heads"]))
     expect(figure.locator(".ys-weight")).to_have_count(len(data["heads"]) * T)
-    assert chapter.numbers(NAME) == text_lines(data, data["start"])
+    visit.opens_at(data["start"])
     head = data["head"]
     assert _columns(figure, head) == data["heads"][head][data["start"]]
     expect(figure.locator(".ys-copy")).to_have_count(len(data["heads"]) * len(data["copies"][data["start"]]))
     slider = figure.get_by_label("Looking from")
-    slider.focus()
-    slider.press("ArrowLeft")
-    assert chapter.numbers(NAME) == text_lines(data, data["start"] - 1)
-    figure.locator(".ys-pick").nth(1).tap()  # the first letter: no earlier copy, nothing outlined
-    assert chapter.numbers(NAME) == text_lines(data, 1)
+    visit.keys(slider, "ArrowLeft", data["start"] - 1)
+    visit.taps(figure.locator(".ys-pick").nth(1), 1)  # the first letter: no earlier copy, nothing outlined
     expect(figure.locator(".ys-copy")).to_have_count(0)
     expect(slider).to_have_value("1")
-    assert chapter.scroll_width() <= width
     assert serious_violations(chapter.page) == []
-    assert chapter.page_errors == []
+    visit.fits()
 
 
 def test_read_computes_the_readers_letters_live(open_live_chapter, url):

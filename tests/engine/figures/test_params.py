@@ -4,7 +4,7 @@ from dataclasses import dataclass
 import pytest
 
 from engine.figures import FIGURES, compute, compute_json, module, parse
-from engine.figures.params import ParamError, field, validate
+from engine.figures.params import REQUIRED, ParamError, field, validate
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,29 @@ def test_errors_name_the_option(raw, option, words):
     with pytest.raises(ParamError) as err:
         validate(P, raw)
     assert err.value.option == option and words in str(err.value)
+
+
+@dataclass(frozen=True)
+class Q:  # the shapes quiz and exercise options take: required, text or a list, a mapping with checked keys
+    pick: str | tuple[str, ...] = field(REQUIRED, numbers_as_text=True)
+    names: dict[str, str] = field(REQUIRED, keys=(r"[a-z]", "one letter"), chars=(1, 3), length=(1, 2))
+
+
+def test_required_options_unions_and_mappings():
+    assert validate(Q, {"pick": 1, "names": {"a": "x"}}) == Q(pick="1", names={"a": "x"})  # YAML's `1` as text
+    assert validate(Q, {"pick": ["a", 2], "names": {"a": "y"}}) == Q(pick=("a", "2"), names={"a": "y"})
+    for raw, option, words in [
+        ({"names": {"a": "x"}}, "pick", "needs option 'pick'"),
+        ({"pick": {"a": 1}, "names": {"a": "x"}}, "pick", "must be text, not dict"),
+        ({"pick": "a", "names": ["a"]}, "names", "must be a mapping"),
+        ({"pick": "a", "names": {"a": "x", "b": "y", "c": "z"}}, "names", "1 to 2 items, not 3"),
+        ({"pick": "a", "names": {"ab": "x"}}, "names", "'ab' is not one letter"),
+        ({"pick": "a", "names": {"a": " "}}, "names[a]", "must not be blank"),
+        ({"pick": "a", "names": {"a": "long"}}, "names[a]", "has 4 characters (at most 3)"),
+    ]:
+        with pytest.raises(ParamError) as err:
+            validate(Q, raw)
+        assert err.value.option == option and words in str(err.value), str(err.value)
 
 
 def test_registry_modules_are_pure_and_json_able():
@@ -90,3 +113,16 @@ def test_the_engine_takes_params_and_knows_their_figure():
     assert data["figure"] == "softmax-bars" and data["params"]["labels"] == ["a", "b"]
     with pytest.raises(KeyError):
         parse("nope")
+
+
+@pytest.mark.parametrize("name, reader, options", [
+    ("your-sentence", "read", {"sentence": "a fox hid under the box"}),
+    ("your-sequence", "letters", {"sequence": "ab ab"}),
+])
+def test_the_readers_input_is_read_once_per_request(monkeypatch, name, reader, options):
+    """Params reads it to refuse it; compute takes what Params read, as the worker's one request does."""
+    mod, calls = module(name), []
+    original = getattr(mod, reader)
+    monkeypatch.setattr(mod, reader, lambda text: calls.append(text) or original(text))
+    assert json.loads(compute_json(name, json.dumps(options)))["ok"]
+    assert calls == [next(iter(options.values()))]
