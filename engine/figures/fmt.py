@@ -93,7 +93,7 @@ def fill_all(templates, values: dict) -> list[str]:
 #   {"index": [[name, path], ...],  # state i, split like nested loops over these arrays (last fastest)
 #    "let": {name: expr},           # optional: named steps, which a caller may give instead (a live run)
 #    "values": {slot: expr}}        # what the templates' slots read
-# An expr is a sum of products (`k * every - run.from * every`) of whole numbers and paths; a path is
+# An expr is a sum of products (`k - run.from`, `k * every`) of whole numbers and paths; a path is
 # a name (`i`, an index name, an earlier let or value, else a key of the data) followed by `.key`,
 # `.3` or `[expr]`. An item index below 0 counts from the end; a list of indices takes each item.
 _TOKEN = re.compile(r"\s*(?:(\d+)|([a-z_][a-z_0-9]*)|(\S))")
