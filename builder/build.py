@@ -71,8 +71,8 @@ class Chapter:
     figures: list[RenderedFigure]
     source: ScannedSource  # the line-aware scan: directives and expressions with their lines
     references: list  # the works it cites, in citation-number order
-    has_quizzes: bool = False  # the page loads quiz.js
-    has_exercises: bool = False  # the page loads exercise.js (and the editor, and a grader worker)
+    has_quizzes: bool = False  # the page loads parts.js, which loads quiz.js as a quiz nears the screen
+    has_exercises: bool = False  # parts.js loads exercise.js (the editor, a grader worker) as one nears
 
     @property
     def url(self) -> str:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
@@ -106,15 +107,34 @@ def embed_json(data) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False).translate(_JSON_ESCAPES)
 
 
+_SVG_TAG = re.compile(rb"<svg\b[^>]*>")
+_LENGTH = re.compile(rb'\s(width|height)="([0-9.]+)(pt|px)?"')
+
+
+def pixel_size(svg: bytes) -> tuple[int, int] | None:
+    """The drawing's width and height in CSS px (matplotlib writes pt), or None if it does not say."""
+    tag = _SVG_TAG.search(svg)
+    sizes = {name: float(value) * (4 / 3 if unit == b"pt" else 1)
+             for name, value, unit in _LENGTH.findall(tag.group() if tag else b"")}
+    return (round(sizes[b"width"]), round(sizes[b"height"])) if len(sizes) == 2 else None
+
+
 def render_figure(cache: FigureCache, use, chapter_number: int, index: int, page_slug: str) -> RenderedFigure:
     data = cache.data(use.params)
     text = data["text"]
     svg_path = f"figures/{page_slug}-{index}.svg"
     numbers = "".join(f"<li>{escape(n)}</li>" for n in text["numbers"])
+    # A fallback that cannot draw these options raises: the builder names the chapter's line and
+    # the line of our code that failed (build.py's _code_error), as for a model that raises.
+    svg = cache.svg(data)
+    # Its size on the <img>: the page keeps the drawing's room before the lazy image arrives (no
+    # layout shift, and print.html's links land where they point while its drawings load).
+    size = pixel_size(svg)
+    dimensions = f' width="{size[0]}" height="{size[1]}"' if size else ""
     body = (
         f'<script type="application/json" class="figure-data">{embed_json(data)}</script>'
         f'<div class="figure-view"></div>'
-        f'<div class="figure-fallback"><img src="{escape(svg_path)}" alt="{escape(text["alt"])}" loading="lazy"></div>'
+        f'<div class="figure-fallback"><img src="{escape(svg_path)}" alt="{escape(text["alt"])}"{dimensions} loading="lazy"></div>'
         # collapsed: the numbers are there for whoever wants them (screen readers, no-JS, search)
         # without a list under every figure; views update the list inside (theme/js/figures.js)
         f'<details class="figure-numbers-box"><summary>Numbers</summary>'
@@ -125,7 +145,4 @@ def render_figure(cache: FigureCache, use, chapter_number: int, index: int, page
                   "data-figure": use.argument, "data-state": "static"}
     if models.is_live(use.params):
         attributes["data-live"] = ""  # its view can ask the worker: the page loads Python (figures.js)
-    # A fallback that cannot draw these options raises: the builder names the chapter's line and
-    # the line of our code that failed (build.py's _code_error), as for a model that raises.
-    svg = cache.svg(data)
     return RenderedFigure(use.argument, use.line, label, attributes, body, svg_path, svg)

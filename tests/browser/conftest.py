@@ -251,6 +251,7 @@ def new_context(browser):
 def save_for_offline(page) -> None:
     """Press "Save for offline reading" and wait until every file is saved, the size shown first."""
     box = page.locator("[data-offline]")
+    page.locator("footer").scroll_into_view_if_needed()  # the control's service worker registers as it nears
     expect(box).to_be_visible(timeout=15_000)
     button = page.get_by_role("button", name="Save for offline reading")
     expect(box.locator("[data-offline-note]")).to_contain_text(" MB")  # the size, before saving

@@ -97,6 +97,7 @@ def test_a_file_changed_on_the_server_never_reaches_a_page_of_this_build(new_con
     context = new_context(viewport={"width": 1200, "height": 800})
     page = context.new_page()
     page.goto(offline_site["url"] + "01-why-attention.html")
+    page.locator("footer").scroll_into_view_if_needed()  # the reader reaches "Save for offline": it registers
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()  # now the service worker controls the page
     assert page.evaluate("Boolean(navigator.serviceWorker.controller)")

@@ -47,7 +47,7 @@ def test_the_page_holds_task_starter_hints_and_solution(tmp_path):
     assert '<details class="exercise-solution"><summary>Solution</summary><pre class="exercise-answer" tabindex="0">' in section
     assert 'data-exercise-result data-state="idle" role="status"' in section
     assert '<div class="exercise-actions" hidden><button type="button" class="primary" data-action="run">Run</button>' in section
-    assert '<script type="module" src="assets/js/exercise.js">' in page and 'id="runtime-config"' in page
+    assert '<script type="module" src="assets/js/parts.js">' in page and 'id="runtime-config"' in page
     bundle = (out / "assets" / "js" / "editor.js").read_bytes()
     assert len(bundle) > 100_000 and b".cm-content" in bundle and b"import " not in bundle[:200]  # CodeMirror, bundled
 
@@ -55,7 +55,7 @@ def test_the_page_holds_task_starter_hints_and_solution(tmp_path):
 def test_no_exercise_no_editor_bundle(tmp_path):
     out = _build(tmp_path, "# Plain\n\nText.\n")
     assert not (out / "assets" / "js" / "editor.js").exists()
-    assert "exercise.js" not in (out / "01-test.html").read_text()
+    assert "parts.js" not in (out / "01-test.html").read_text()
 
 
 CASES = {

@@ -35,8 +35,8 @@ def test_a_chapter_is_made_static_with_ids_of_its_own():
     assert '<h1 id="chapter-1-t">' in out and 'href="#chapter-1-t"' in out
     assert 'href="#chapter-2"' in out and 'href="#chapter-2-x"' in out and 'href="#bibliography-k"' in out
     assert 'href="https://example.org/?a=1&amp;b=2"' in out
-    assert "<script" not in out and "live" not in out and '<figure id="chapter-1-f" data-figure="m">' in out and "figure-view" not in out and "loading" not in out
-    assert '<img src="figures/a.svg" alt="x &lt; y">' in out
+    assert "<script" not in out and "live" not in out and '<figure id="chapter-1-f" data-figure="m">' in out and "figure-view" not in out
+    assert '<img src="figures/a.svg" alt="x &lt; y" loading="lazy">' in out  # printing fetches it all the same
     assert '<details class="figure-numbers-box" open>' in out and out.count(" open") == 2
     assert '<li>1 &amp; 2 &#955;</li>' in out and '<pre><code>a &lt;b&gt; "c"</code></pre>' in out
     assert '<input type="radio" name="chapter-1-quiz-q" id="chapter-1-q-a">' in out
@@ -157,7 +157,9 @@ def _figures_across_pages(reader) -> tuple[list, list]:
 
 
 def test_no_figure_is_cut_at_a_page_edge(printed):
-    """A figure (its drawing, numbers and caption) and its drawing each lie on one page."""
+    """A figure (its drawing, numbers and caption) and its drawing each lie on one page; every
+    drawing is in the PDF, though print.html loads them lazily (a drawing is tagged only if painted:
+    test_the_check_finds_a_drawing_not_printed)."""
     site, data, reader = _pdf(printed)
     cut, figures = _figures_across_pages(reader)
     drawings = [f for f in figures if "/Alt" in f]
@@ -178,6 +180,22 @@ def test_the_check_finds_a_cut_figure(tmp_path):
                                                                 print_edition.CHROMIUM)))
     cut, figures = _figures_across_pages(reader)
     assert len(figures) == 4 and [alt for alt, _ in cut] == ["a figure", "Tall"], cut
+
+
+def test_the_check_finds_a_drawing_not_printed(tmp_path):
+    """Chromium tags an image as a drawing (a /Figure with /Alt) only if it painted it: a lazy one
+    far down the page is there, a missing or blank one is not, so counting drawings finds it."""
+    if print_edition.chromium() is None:
+        pytest.skip(f"no Chromium at {print_edition.CHROMIUM} to print with (apt-get install chromium)")
+    drawn = b'<svg xmlns="http://www.w3.org/2000/svg" width="100" height="40"><rect width="100" height="40"/></svg>'
+    blank = b'<svg xmlns="http://www.w3.org/2000/svg" width="100" height="40"></svg>'
+    page = (b'<!doctype html><html lang="en"><title>t</title><p style="height:3000px">Text</p>'
+            + b"".join(b'<figure><img src="figures/%s.svg" alt="%s" loading="lazy" width="100" height="40">'
+                       b'<figcaption>%s</figcaption></figure>' % (name, name.title(), name) for name in (b"far", b"blank", b"gone")))
+    reader = pypdf.PdfReader(io.BytesIO(print_edition.print_pdf(
+        {print_edition.PAGE: page, "figures/far.svg": drawn, "figures/blank.svg": blank}, print_edition.CHROMIUM)))
+    _, figures = _figures_across_pages(reader)
+    assert [str(f["/Alt"]) for f in figures if "/Alt" in f] == ["Far"]
 
 
 def test_every_work_cited_is_in_the_pdf(printed):

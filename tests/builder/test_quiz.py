@@ -45,7 +45,7 @@ def test_a_quiz_reads_whole_without_javascript(tmp_path):
     assert re.search(r'<details class="quiz-answers"><summary>Answers and why</summary>.*data-choice="a" data-right="true"'
                      r'.*Right:.*data-choice="b" data-right="false".*Not quite:', quiz)
     assert 'role="status" aria-live="polite"' in quiz
-    assert '<script type="module" src="assets/js/quiz.js">' in page
+    assert '<script type="module" src="assets/js/parts.js">' in page  # it loads quiz.js as the quiz nears
 
 
 def test_several_answers_make_check_boxes_and_a_check_button(tmp_path):
@@ -55,7 +55,7 @@ def test_several_answers_make_check_boxes_and_a_check_button(tmp_path):
 
 
 def test_a_page_without_quizzes_loads_no_quiz_script(tmp_path):
-    assert "quiz.js" not in _build(tmp_path, "# Plain\n\nText.\n")
+    assert "parts.js" not in _build(tmp_path, "# Plain\n\nText.\n")
 
 
 

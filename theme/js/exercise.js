@@ -1,8 +1,9 @@
-// Exercises (builder/directives/exercise.py): the reader writes NumPy in a CodeMirror editor and
-// Run grades it in a Python worker of its own (../runtime/grader.js) against the engine. The
-// result element's data-state is idle, running, passed, failed, error or timeout. The code is
-// kept in localStorage per page and exercise; Reset restores the starter; the solution shows
-// once the reader has run their code; hints come one at a time.
+// Exercises (builder/directives/exercise.py), loaded as they near the screen (parts.js): the reader
+// writes NumPy in a CodeMirror editor and Run grades it in a Python worker of its own
+// (../runtime/grader.js) against the engine. The result element's data-state is idle, running,
+// passed, failed, error or timeout. The code is kept in localStorage per page and exercise; Reset
+// restores the starter; the solution shows once the reader has run their code; hints come one at a
+// time.
 import { grade, TIME_LIMIT_MS, warm } from "../runtime/grader.js";
 import { unsupportedReason } from "../runtime/runtime.js";
 
@@ -17,7 +18,8 @@ function keep(name, text) {
   try { localStorage.setItem(storageKey(name), text); } catch { /* storage off: the code lives in the editor only */ }
 }
 
-async function setUp(section) {
+/** Called as the exercise nears the screen or focus enters it (parts.js). */
+export async function setUp(section) {
   const name = section.dataset.exercise;
   const starter = section.querySelector(".exercise-starter").textContent;
   const result = section.querySelector("[data-exercise-result]");
@@ -37,33 +39,29 @@ async function setUp(section) {
     return;
   }
   let editor = null;
-  // The editor (a large bundle) loads when the exercise nears the screen, not with the page; the
-  // grader's Python boots when the reader shows intent: the exercise in view, or focus in it.
-  const near = new IntersectionObserver((entries) => {
-    if (entries.some((e) => e.isIntersecting)) { near.disconnect(); mountEditor(); }
-  }, { rootMargin: "1000px 0px" });
+  // This module loads as the exercise nears the screen (parts.js), so the editor (a large bundle)
+  // mounts now; the grader's Python boots when the reader shows intent: the exercise in view, or
+  // focus in it (maybe the focus that brought this module here).
+  loadEditor();
   const inView = new IntersectionObserver((entries) => {
     if (entries.some((e) => e.isIntersecting)) { inView.disconnect(); warm(); }
   });
-  near.observe(section);
   inView.observe(section);
-  section.addEventListener("focusin", () => { mountEditor(); warm(); }, { once: true });
+  if (section.contains(document.activeElement)) warm();
+  else section.addEventListener("focusin", () => warm(), { once: true });
 
-  let mounting = null;
-  function mountEditor() {
-    mounting ??= loadEditor();
-    return mounting;
-  }
   async function loadEditor() {
     try {
       const { createEditor } = await import("./editor.js");
       const box = document.createElement("div");
       box.className = "exercise-code";
+      const focused = holder.contains(document.activeElement); // Tab reached the starter as this loaded
       holder.replaceChildren(box);
       editor = createEditor(box, stored(name) ?? starter, {
         label: `Your code for ${section.querySelector(".exercise-label").textContent}. Tab indents; Escape, then Tab, moves on.`,
         onChange: (text) => { keep(name, text); warm(); },
       });
+      if (focused) editor.view.focus(); // focus moves from the starter it replaces to the editor
       const keys = document.createElement("p");
       keys.className = "exercise-keys";
       keys.setAttribute("aria-hidden", "true"); // the editor's own label says it to screen readers
@@ -115,4 +113,3 @@ async function setUp(section) {
   });
 }
 
-for (const section of document.querySelectorAll("[data-exercise]")) setUp(section);

@@ -4,8 +4,11 @@
 // ([data-live]: its view can ask the worker) nears the viewport or on the first interaction with
 // one, and mark a figure "live" once it has drawn a result computed in the worker. A page without
 // a live figure never starts Python. Views live in ../figures/<name>.js; until a figure's view has
-// drawn, its static fallback shows (and print always shows the fallbacks).
+// drawn, nothing shows where its drawing will be (site.css: the static fallback is for readers
+// without scripts, for print, and for a view that could not start).
 // Only a page with a live figure loads the runtime's module: the others never use Python.
+import { whenNear } from "./near.js";
+
 const { runtime } = document.querySelector("[data-figure][data-live]")
   ? await import("../runtime/runtime.js")
   : { runtime: null };
@@ -136,6 +139,7 @@ async function hydrate(el) {
   } catch (err) {
     // The static fallback stays visible; say why the interactive view is missing.
     el.dataset.state = "static";
+    el.dataset.viewFailed = ""; // site.css shows the fallback again (it is hidden while the view loads)
     ctx.note("This figure could not start its interactive view: " + err.message);
     console.error(err);
     return null;
@@ -158,27 +162,14 @@ const observer = new IntersectionObserver((entries) => {
   }
 }, { rootMargin: "200px 0px" });
 
-// A view's module loads when its figure comes within a screen's height of the viewport: early
-// enough that a reader scrolling meets it drawn, and no page fetches the views of figures further
-// down before the reader scrolls.
-const hydrated = new Set();
-function hydrateOnce(el) {
-  if (hydrated.has(el)) return;
-  hydrated.add(el);
-  near.unobserve(el);
-  hydrate(el).then((view) => {
+// A view's module loads when its figure nears the screen (near.js): early enough that a reader
+// scrolling meets it drawn, and no page fetches the views of figures further down before the
+// reader scrolls.
+for (const el of figures) {
+  whenNear(el, () => hydrate(el).then((view) => {
     views.set(el, view);
     observer.observe(el);
-  });
-}
-const near = new IntersectionObserver((entries) => {
-  for (const entry of entries) if (entry.isIntersecting) hydrateOnce(entry.target);
-}, { rootMargin: "100% 0px" });
-
-for (const el of figures) {
-  near.observe(el);
-  // Tab can reach a figure's "Numbers" before the scroll it causes is observed.
-  el.addEventListener("focusin", () => hydrateOnce(el), { once: true });
+  }));
   if (!el.hasAttribute("data-live")) continue;
   for (const type of ["pointerdown", "keydown", "focusin"]) {
     el.addEventListener(type, () => runtime.start(), { once: true, passive: true });

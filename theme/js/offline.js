@@ -2,6 +2,14 @@
 // offline" control in the footer (a progress bar and the size, then "available offline"), offers
 // a new build once it is ready, and says on the offline status line when a page is read offline.
 // Without service workers (file://, old browsers) the control stays hidden.
+//
+// The service worker (sw.js, 23 kB: the manifest of every file) registers only when the reader
+// comes near the control it serves, the foot of the page (near.js), or when it is registered
+// already (the reader came near it before, maybe saved the site: its update check must run on
+// every visit, or a saved copy would never be offered the new build). Not on load, nor when the
+// first screen is idle: either would fetch it on every first visit to a page, for a control the
+// reader has not reached; what it would keep while reading, the browser's HTTP cache keeps too.
+import { whenNear } from "./near.js";
 
 const box = document.querySelector("[data-offline]");
 const line = document.querySelector("[data-offline-status]");
@@ -21,7 +29,6 @@ addEventListener("offline", showOffline);
 showOffline();
 
 async function setUp() {
-  if (!box || !("serviceWorker" in navigator) || location.protocol === "file:") return;
   let registration;
   try {
     registration = await navigator.serviceWorker.register(swURL);
@@ -86,4 +93,7 @@ async function setUp() {
   sw()?.postMessage({ type: "status" });
 }
 
-setUp();
+if (box && "serviceWorker" in navigator && location.protocol !== "file:") {
+  navigator.serviceWorker.getRegistration(swURL)
+    .then((existing) => (existing ? setUp() : whenNear(box.closest("footer") ?? box, setUp)), () => {});
+}

@@ -1,7 +1,8 @@
-// Quizzes (builder/directives/quiz.py): choosing an answer shows why, in the quiz's live region,
-// from the explanations the page already holds in its "Answers and why" disclosure. Answers are
-// kept in localStorage per page and quiz and restored on the next visit. Without JavaScript the
-// question, the choices and every explanation are on the page.
+// Quizzes (builder/directives/quiz.py), loaded as they near the screen (parts.js): choosing an
+// answer shows why, in the quiz's live region, from the explanations the page already holds in its
+// "Answers and why" disclosure. Answers are kept in localStorage per page and quiz and restored on
+// the next visit. Without JavaScript the question, the choices and every explanation are on the
+// page.
 const PAGE = location.pathname.split("/").pop() || "index.html";
 const storageKey = (id) => `attention-quiz:${PAGE}:${id}`;
 
@@ -18,7 +19,8 @@ function save(id, chosen) {
   try { localStorage.setItem(storageKey(id), JSON.stringify(chosen)); } catch { /* storage off: nothing kept */ }
 }
 
-function setUp(quiz) {
+/** Called as the quiz nears the screen or focus enters it (parts.js). */
+export function setUp(quiz) {
   const id = quiz.dataset.quiz;
   const inputs = [...quiz.querySelectorAll(".quiz-choice input")];
   const multiple = inputs[0]?.type === "checkbox";
@@ -73,7 +75,7 @@ function setUp(quiz) {
   if (saved) {
     for (const input of inputs) input.checked = saved.includes(input.value);
     show(saved);
+  } else if (!multiple && inputs.some((i) => i.checked)) {
+    answer(); // chosen by the key that brought focus here, before this module had loaded
   }
 }
-
-for (const quiz of document.querySelectorAll("[data-quiz]")) setUp(quiz);
