@@ -159,6 +159,11 @@ def real_site(tmp_path_factory, serve_folder) -> dict:
 def stand_in_distribution(tmp_path_factory) -> Path:
     """A Pyodide distribution folder: the npm core, and a lock whose numpy entry is a tiny pure-Python
     wheel. It exercises everything on the vendored path that does not need numpy's code."""
+    return make_stand_in_distribution(tmp_path_factory.mktemp("pyodide-stand-in"))
+
+
+def make_stand_in_distribution(folder: Path) -> Path:
+    """stand_in_distribution's folder, made in `folder` (benchmarks/site.py makes one too)."""
     import base64
     import hashlib
     import json
@@ -168,7 +173,7 @@ def stand_in_distribution(tmp_path_factory) -> Path:
     from builder.runtime import loaded_files
 
     core = ROOT / "node_modules" / "pyodide"
-    folder = tmp_path_factory.mktemp("pyodide-stand-in")
+    folder.mkdir(parents=True, exist_ok=True)
     for name in loaded_files(core):
         shutil.copyfile(core / name, folder / name)
     lock = json.loads((core / "pyodide-lock.json").read_text())
