@@ -1,10 +1,11 @@
-"""Light and dark (prefers-color-scheme): the page, the live views and the static fallbacks take the
-scheme's palette from theme/palette.toml. Chapters 1, 5 and 9 are photographed in both schemes at 375
+"""Light and dark (prefers-color-scheme): the stylesheet's colours are palette roles, and the page, the
+live views and the static fallbacks take the scheme's palette from theme/palette.toml. Chapters 1, 5 and 9 are photographed in both schemes at 375
 and 1280 px, with their views and (without JavaScript) their fallbacks, under
 test-output/screenshots/ (for a person to compare)."""
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from PIL import Image
@@ -24,6 +25,22 @@ def _tuple(hex_colour: str) -> tuple[int, int, int]:
 
 def _rgb(hex_colour: str) -> str:
     return "rgb({}, {}, {})".format(*_tuple(hex_colour))
+
+
+def test_css_colours_come_from_the_palette(site):
+    """Every colour in the built site.css is a palette role: no literal colour outside the :root block the
+    build writes from theme/palette.toml, and every custom property a rule uses without a fallback is
+    defined (one with a fallback, like --share, is set per element by a view)."""
+    css = next(site.rglob("site.css")).read_text(encoding="utf-8")
+    palette = re.match(r"/\* theme/palette\.toml \*/\n:root \{\n(.*?)\n\}\n"
+                       r"@media \(prefers-color-scheme: dark\) \{\n  :root \{\n.*?\n  \}\n\}\n", css, re.S)
+    assert palette, "site.css does not open with the palette block"
+    rules = css[palette.end():]
+    literal = re.findall(r"#[0-9a-fA-F]{3,8}\b|\brgba?\(|\bhsla?\(", rules)
+    assert literal == [], f"colours written outside the palette: {literal}"
+    defined = set(re.findall(r"--([a-z][a-z0-9-]*)\s*:", css))
+    used = set(re.findall(r"var\(--([a-z][a-z0-9-]*)\s*\)", rules))
+    assert used - defined == set(), f"custom properties used but never defined: {sorted(used - defined)}"
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

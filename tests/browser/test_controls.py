@@ -1,41 +1,12 @@
-"""One set of controls (theme/css/site.css): every button, select, slider, radio, check box and
-disclosure on every chapter is a 44 px touch target at 375 px and shows the same focus ring, and no
-view's stylesheet styles a control of its own: neither a control element nor the classes its view
-gives its buttons (a data button is site.css's .chip)."""
+"""One set of controls (theme/css/site.css): no view's stylesheet styles a control of its own, neither a
+control element nor the classes its view gives its buttons (a data button is site.css's .chip). That
+every control on every chapter is a touch target with the focus ring is checked on the pages
+(test_every_page.py)."""
 from __future__ import annotations
 
 import re
 
-import pytest
-
 from tests.conftest import ROOT
-
-from .conftest import CDN, PHONE, chapter_pages, draw_every_figure
-
-CONTROLS = ("main button, main select, main input[type=range], main summary, main input[type=search], "
-            "main label:has(> input[type=radio]), main label:has(> input[type=checkbox])")
-SMALL = """(sel) => [...document.querySelectorAll(sel)]
-  .filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== "hidden")
-  .map((e) => [e, e.getBoundingClientRect()])
-  .filter(([e, r]) => r.height < 43.5)
-  .map(([e, r]) => `${e.tagName.toLowerCase()}.${e.className} ${Math.round(r.width)}x${Math.round(r.height)} "${e.textContent.trim().slice(0, 30)}"`)"""
-
-
-@pytest.mark.parametrize("page", chapter_pages())
-def test_every_control_is_a_touch_target_with_a_focus_ring_at_375px(new_context, base_url, page):
-    tab = new_context(**PHONE).new_page()
-    tab.route(CDN, lambda route: route.abort())
-    tab.goto(base_url + page)
-    draw_every_figure(tab)
-    assert tab.evaluate(SMALL, CONTROLS) == [], f"{page}: controls under 44 px high at 375 px"
-    rings = tab.evaluate("""(sel) => [...document.querySelectorAll(sel)]
-      .filter((e) => e.matches("button, select, input, summary") && e.getClientRects().length).slice(0, 12)
-      .map((e) => { e.focus({ focusVisible: true }); const s = getComputedStyle(e);
-                    return [e.tagName.toLowerCase() + "." + e.className, document.activeElement === e, s.outlineStyle, s.outlineWidth]; })""",
-                         CONTROLS)
-    assert rings, f"{page} has no control"
-    bad = [r for r in rings if r[1] and (r[2] == "none" or r[3] != "2px")]
-    assert bad == [], f"{page}: focused controls without the focus ring: {bad}"
 
 
 def test_no_view_styles_a_control_element_of_its_own():

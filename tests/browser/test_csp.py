@@ -24,18 +24,28 @@ REQUIRED = {"default-src": "'none'", "script-src": "'self'", "object-src": "'non
 SNAPSHOT = """(fig) => fig.querySelector(".figure-view").innerHTML + "\\n" + fig.querySelector(".figure-numbers").textContent"""
 
 
-def _use_every_figure(visit: Visit, where: str) -> None:
-    """Press each figure's key control and wait until the figure shows something new."""
+def _use_every_figure(visit: Visit, where: str, live: bool) -> None:
+    """Focus each figure's key control (the one its view marks with data-key-control="<key>"), press
+    the key, and wait until the figure shows something new: the control takes focus, nothing overflows
+    the screen afterwards, and with Python `live` no note says something went wrong."""
     page = visit.page
     for fig in page.locator("[data-figure]").all():
-        control = fig.locator("[data-key-control]").first
+        name = fig.get_attribute("data-figure")
+        control = fig.locator("[data-key-control]")
+        assert control.count() == 1, f"{where}: figure {name} marks {control.count()} controls with data-key-control"
         key = control.get_attribute("data-key-control")
         before = fig.evaluate(SNAPSHOT)
         control.focus()
+        expect(control).to_be_focused()
         control.press(key)
         # A live figure may wait for the worker, which a loaded machine slows: allow it 30 s.
         changed = visit.poll(f"([fig, before]) => ({SNAPSHOT})(fig) !== before", [fig.element_handle(), before], timeout=30.0)
-        assert changed, f"{where}: pressing {key} in figure {fig.get_attribute('data-figure')} changed nothing"
+        assert changed, f"{where}: pressing {key} in figure {name} changed nothing"
+        if live:
+            expect(fig.locator(".figure-note")).to_be_hidden()
+    width = page.viewport_size["width"]
+    scroll_width = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll_width <= width, f"{where}: the page overflows to {scroll_width}px after using the figures"
 
 
 def _boot_runtime(visit: Visit, want: str) -> dict:
@@ -88,13 +98,13 @@ def test_every_page_declares_a_strict_policy(site):
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_no_violation_on_any_page_with_the_live_runtime(csp_visit, base_url, site, width):
-    """Every page at this width; on chapters the stand-in worker reaches "ready" and every
-    figure's key control is used, so views draw worker results."""
+    """Every page at this width; on chapters the stand-in worker reaches "ready" and every figure's
+    key control answers the keyboard, so views draw worker results (the engine on CPython)."""
     for name in _pages(site):
         visit = csp_visit(base_url + name, width, routes=LIVE_ROUTES)
         if visit.page.locator("[data-figure][data-live]").count():  # pages that use Python
             assert _boot_runtime(visit, "ready")["state"] == "ready"
-            _use_every_figure(visit, f"{name} at {width}px")
+            _use_every_figure(visit, f"{name} at {width}px", live=True)
         visit.scroll_through()
         assert visit.violations() == [], f"{name} at {width}px"
         assert visit.errors == [], f"{name} at {width}px"
@@ -109,7 +119,7 @@ def test_no_violation_while_pyodide_boots_from_the_site(csp_visit, base_url, sit
         if visit.page.locator("[data-figure][data-live]").count():  # pages that use Python
             status = _boot_runtime(visit, "unavailable")
             assert status["stage"] == "numpy", status  # Pyodide itself started under the policy
-            _use_every_figure(visit, f"{name} at {width}px")
+            _use_every_figure(visit, f"{name} at {width}px", live=False)
         visit.scroll_through()
         assert visit.violations() == [], f"{name} at {width}px"
         assert visit.errors == [], f"{name} at {width}px"

@@ -1,0 +1,175 @@
+"""Every page as readers open it: on a phone, on a wide screen, on a phone in the dark scheme, and
+without JavaScript. Each page opens once per way of reading (a class-scoped fixture), and every check
+that only reads a page runs on that one visit:
+
+- nothing overflows the screen sideways;
+- axe-core finds nothing serious (on a phone a wide formula becomes a scroll box, which a scan on a
+  wide screen alone never saw; the dark palette's contrast is checked as the light one's is);
+- in every live view no SVG text is drawn smaller than 12 px, and no two labels overlap (their boxes,
+  rotated as drawn, are intersected);
+- on a phone every button, select, slider, radio, check box and disclosure is a 44 px touch target
+  and shows the same focus ring (theme/css/site.css).
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .conftest import CDN, PHONE, chapter_pages, draw_every_figure, serious_violations
+
+CHAPTERS = chapter_pages()
+PAGES = {**{page: page for page in CHAPTERS}, "index": "index.html", "bibliography": "bibliography.html",
+         "search": "search.html?q=softmax",  # the search page with results on it
+         "print": "print.html"}  # the print edition, read on a screen
+WIDE = {"viewport": {"width": 1200, "height": 800}}  # the wide layout starts at 70rem (1120 px)
+MIN_PX = 12
+
+CONTROLS = ("main button, main select, main input[type=range], main summary, main input[type=search], "
+            "main label:has(> input[type=radio]), main label:has(> input[type=checkbox])")
+SMALL = """(sel) => [...document.querySelectorAll(sel)]
+  .filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== "hidden")
+  .map((e) => [e, e.getBoundingClientRect()])
+  .filter(([e, r]) => r.height < 43.5)
+  .map(([e, r]) => `${e.tagName.toLowerCase()}.${e.className} ${Math.round(r.width)}x${Math.round(r.height)} "${e.textContent.trim().slice(0, 30)}"`)"""
+RINGS = """(sel) => [...document.querySelectorAll(sel)]
+  .filter((e) => e.matches("button, select, input, summary") && e.getClientRects().length).slice(0, 12)
+  .map((e) => { e.focus({ focusVisible: true }); const s = getComputedStyle(e);
+                return [e.tagName.toLowerCase() + "." + e.className, document.activeElement === e, s.outlineStyle, s.outlineWidth]; })"""
+WIDER_THAN = """(w) => [...document.querySelectorAll("body *")]
+  .filter((e) => e.getBoundingClientRect().right > w + 0.5)
+  .slice(0, 8).map((e) => e.tagName.toLowerCase() + (e.className && typeof e.className === "string"
+    ? "." + e.className.trim().replace(/\\s+/g, ".") : "") + " right=" + Math.round(e.getBoundingClientRect().right))"""
+
+# Each text's box in its own coordinates, turned into the screen quad it is drawn as (rotation
+# included), then separating-axis tests between every two quads of one figure.
+CRAMPED = """(minPx) => {
+  const quad = (t) => { const b = t.getBBox(), m = t.getScreenCTM();
+    return [[b.x, b.y], [b.x + b.width, b.y], [b.x + b.width, b.y + b.height], [b.x, b.y + b.height]]
+      .map(([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]); };
+  const apart = (p, q) => [p, q].some((poly) => poly.some((a, i) => {
+    const b = poly[(i + 1) % 4], nx = a[1] - b[1], ny = b[0] - a[0];
+    const span = (s) => s.map(([x, y]) => x * nx + y * ny);
+    const sp = span(p), sq = span(q), gap = 0.5 * Math.hypot(nx, ny);
+    return Math.max(...sp) <= Math.min(...sq) + gap || Math.max(...sq) <= Math.min(...sp) + gap; }));
+  const out = {};
+  for (const fig of document.querySelectorAll("[data-figure]")) {
+    const texts = [...fig.querySelectorAll(".figure-view svg text")]
+      .filter((t) => t.getClientRects().length && t.textContent.trim() && getComputedStyle(t).visibility !== "hidden");
+    const found = [];
+    for (const t of texts) {
+      const m = t.getScreenCTM(), px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+      if (px < minPx - 0.05) { found.push(`"${t.textContent.trim()}" at ${px.toFixed(1)} px`); break; }
+    }
+    const quads = texts.map(quad);
+    outer: for (let i = 0; i < texts.length; i++) for (let j = i + 1; j < texts.length; j++)
+      if (!apart(quads[i], quads[j])) { found.push(`"${texts[i].textContent.trim()}" overlaps "${texts[j].textContent.trim()}"`); break outer; }
+    if (found.length) out[fig.dataset.figure] = found.join("; ");
+  }
+  return out;
+}"""
+
+
+@pytest.fixture(scope="class")
+def opened(request, browser, base_url):
+    """The page named by the test's parameter, opened as the class reads (its VIEW: context options),
+    every figure drawn; shared by the class's checks of that page, and closed after the last."""
+    which, view = request.param, request.cls.VIEW
+    context = browser.new_context(bypass_csp=True, **view)  # evaluate() needs the policy bypassed
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    page.route(CDN, lambda route: route.abort())
+    page.goto(base_url + PAGES[which])
+    page.wait_for_load_state("load")
+    if which == "search":
+        page.locator("[data-search-results] li").first.wait_for()
+    if which in CHAPTERS and view.get("java_script_enabled", True):
+        draw_every_figure(page)
+    yield page
+    context.close()
+
+
+def _pages(pages):
+    """Parametrize `opened` with these pages, one visit per page for the whole class."""
+    return pytest.mark.parametrize("opened", list(pages), indirect=True, scope="class")
+
+
+def check_no_overflow(page) -> None:
+    width = page.viewport_size["width"]
+    scroll_width = page.evaluate("document.documentElement.scrollWidth")
+    if scroll_width > width:
+        pytest.fail(f"{page.url} at {width}px is {scroll_width}px wide; past the edge: {page.evaluate(WIDER_THAN, width)}")
+
+
+def check_axe(page) -> None:
+    violations = serious_violations(page)
+    assert violations == [], f"axe on {page.url} at {page.viewport_size['width']}px:\n" + json.dumps(violations, indent=1)
+
+
+def check_figure_text(page) -> None:
+    found = page.evaluate(CRAMPED, MIN_PX)
+    assert found == {}, f"{page.url} at {page.viewport_size['width']}px: cramped figure text: {found}"
+
+
+class TestPhone:
+    VIEW = {**PHONE, "color_scheme": "light"}
+
+    @_pages(PAGES)
+    def test_nothing_overflows(self, opened):
+        check_no_overflow(opened)
+
+    @_pages(CHAPTERS)
+    def test_figure_text_is_large_enough_and_never_overlaps(self, opened):
+        check_figure_text(opened)
+
+    @_pages(PAGES)
+    def test_no_serious_accessibility_violation(self, opened):
+        check_axe(opened)
+
+    @_pages(CHAPTERS)
+    def test_every_control_is_a_touch_target_with_the_focus_ring(self, opened):  # last: it moves focus
+        assert opened.evaluate(SMALL, CONTROLS) == [], f"{opened.url}: controls under 44 px high at 375 px"
+        rings = opened.evaluate(RINGS, CONTROLS)
+        assert rings, f"{opened.url} has no control"
+        bad = [r for r in rings if r[1] and (r[2] == "none" or r[3] != "2px")]
+        assert bad == [], f"{opened.url}: focused controls without the focus ring: {bad}"
+
+
+class TestWide:
+    VIEW = {**WIDE, "color_scheme": "light"}
+
+    @_pages(PAGES)
+    def test_nothing_overflows(self, opened):
+        check_no_overflow(opened)
+
+    @_pages(CHAPTERS)
+    def test_figure_text_is_large_enough_and_never_overlaps(self, opened):
+        check_figure_text(opened)
+
+    @_pages(PAGES)
+    def test_no_serious_accessibility_violation(self, opened):
+        check_axe(opened)
+
+
+class TestPhoneDark:
+    VIEW = {**PHONE, "color_scheme": "dark"}
+
+    @_pages(PAGES)
+    def test_no_serious_accessibility_violation(self, opened):
+        check_axe(opened)
+
+
+class TestPhoneWithoutJavaScript:
+    VIEW = {**PHONE, "java_script_enabled": False}
+
+    @_pages([*CHAPTERS, "print"])
+    def test_nothing_overflows(self, opened):
+        check_no_overflow(opened)
+
+
+class TestWideWithoutJavaScript:
+    VIEW = {**WIDE, "java_script_enabled": False}
+
+    @_pages([*CHAPTERS, "print"])
+    def test_nothing_overflows(self, opened):
+        check_no_overflow(opened)
