@@ -1,5 +1,6 @@
 """Bad inputs: exit 1, `path:line: message`, no traceback, and the previous output untouched."""
 import re
+import shutil
 import subprocess
 import sys
 
@@ -11,11 +12,18 @@ from tests.conftest import ROOT
 CHAPTER = "04-scores-to-weights.md"
 
 
-@pytest.fixture
-def built(content, tmp_path):
-    out = tmp_path / "dist"
-    assert cli.main(["--content", str(content), "--out", str(out), "--no-pdf"]) == 0
+@pytest.fixture(scope="module")
+def built_once(tmp_path_factory):
+    """The series as built from content/, once for the module."""
+    out = tmp_path_factory.mktemp("built") / "dist"
+    assert cli.main(["--content", str(ROOT / "content"), "--out", str(out), "--no-pdf"]) == 0
     return out
+
+
+@pytest.fixture
+def built(built_once, tmp_path):
+    """A private copy of that output: the previous build, which a failed build must leave untouched."""
+    return shutil.copytree(built_once, tmp_path / "dist", symlinks=True)
 
 
 def snapshot(folder):
