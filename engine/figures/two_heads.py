@@ -147,7 +147,7 @@ def retrain(p: Params) -> TrainingJob:
     return TrainingJob(training, lambda t: _snapshot(p, t), lambda: _data(p, finish()))
 
 
-WARM_STEPS = 32  # enough for V8 to compile numpy's hot loops optimised (measured: docs/retrain-speed.md)
+WARM_STEPS = 32  # takes 70% of a cold Retrain's extra CPU, V8 optimising numpy's hot code (docs/retrain-speed.md)
 
 
 def warm_retrain(p: Params) -> TrainingJob:

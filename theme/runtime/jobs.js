@@ -73,11 +73,11 @@ export function jobRunner(backend, post) {
     let step = 0;
     let setup = 0;
     let longest = 0;
-    const done = (fields) => post({ type: "warm-done", id, done: false, step, setup, longest, ...fields });
+    const report = (fields) => post({ type: "warm-done", id, done: false, step, setup, longest, ...fields });
     try {
       for (;;) {
         await nextTask(); // whatever arrived meanwhile (a job, a compute) goes first
-        if (running.size) return done({});
+        if (running.size) return report({});
         const t0 = performance.now();
         if (handle === null) {
           handle = await backend.start(name, job, params, true); // its set-up is a task of its own
@@ -86,13 +86,13 @@ export function jobRunner(backend, post) {
         }
         const out = await backend.advance(handle, 0); // a zero budget: one step
         longest = Math.max(longest, performance.now() - t0);
-        if (!out.ok) return done({ error: out.error });
+        if (!out.ok) return report({ error: out.error });
         step = out.data.step;
-        if (out.data.done) return done({ done: true });
+        if (out.data.done) return report({ done: true });
       }
     } catch (err) {
       const lines = String(err.message || err).trim().split("\n");
-      done({ error: lines[lines.length - 1] });
+      report({ error: lines[lines.length - 1] });
     } finally {
       if (handle !== null) await backend.drop(handle);
     }
