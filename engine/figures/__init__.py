@@ -18,6 +18,10 @@ Every module defines
 - `LIVE = True` when its view asks the worker for anything (ctx.request), or a function
   `LIVE(params) -> bool` when it asks only under some options; a model with `JOBS` (ctx.job) is
   live too. Only pages with a live figure (or an exercise) load Python.
+- optionally `WARM = {"job": factory}` beside `JOBS`: a few steps of that job's code path on a
+  throwaway model of its own, which the worker runs while the reader reads (ctx.warm), so that the
+  reader's first run does not pay the browser's first compiling of numpy's hot code
+  (docs/retrain-speed.md). It returns a Job like the real one's; the worker discards its output.
 FIGURES is the one ordered registry the builder and the browser share.
 """
 from __future__ import annotations
@@ -130,18 +134,19 @@ def compute_json(name: str, params_json: str) -> str:
 
 class FigureJob:
     """A long job of a figure model (its JOBS[job], engine/jobs.py): the last slice's result is the
-    figure for the new model, as compute() would give it, so the view redraws it like any data."""
+    figure for the new model, as compute() would give it, so the view redraws it like any data.
+    With `warm`, the model's WARM[job] instead: a throwaway run whose output nobody draws."""
 
-    def __init__(self, params, job: str):
-        self.params, self.mod = params, module(name_of(params))
-        factory = getattr(self.mod, "JOBS", {}).get(job)
+    def __init__(self, params, job: str, warm: bool = False):
+        self.params, self.mod, self.warm = params, module(name_of(params)), warm
+        factory = getattr(self.mod, "WARM" if warm else "JOBS", {}).get(job)
         if factory is None:
-            raise KeyError(f"figure '{name_of(params)}' has no job '{job}'")
+            raise KeyError(f"figure '{name_of(params)}' has no {'warm-up for job' if warm else 'job'} '{job}'")
         self.job = factory(params)
 
     def advance(self, budget: float) -> dict:
         out = self.job.advance(budget)
-        if "result" in out:
+        if "result" in out and not self.warm:
             out["result"] = _output(self.mod, self.params, out["result"])
         return out
 
@@ -149,10 +154,10 @@ class FigureJob:
 class JsonJob:
     """A job behind the worker's JSON boundary: start it, then advance_json() until done."""
 
-    def __init__(self, name: str, job: str, params_json: str):
+    def __init__(self, name: str, job: str, params_json: str, warm: bool = False):
         self.error = None
         try:
-            self.job = FigureJob(parse(name, json.loads(params_json)), job)
+            self.job = FigureJob(parse(name, json.loads(params_json)), job, warm)
         except (ParamError, KeyError) as err:
             self.job, self.error = None, _message(err)
 

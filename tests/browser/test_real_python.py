@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from engine.figures import FigureJob, compute, parse
+from engine.figures import FigureJob, compute, module, parse
 from tests.engine.exercises.test_graders import ATTENTION, BACKWARD, SOFTMAX
 
 from .conftest import CDN, SETTLE_MS, chapter_pages, expect, save_for_offline
@@ -25,6 +25,7 @@ document.addEventListener("securitypolicyviolation", (e) => {
 });
 window.__sent = {};
 window.__answers = [];
+window.__warms = [];
 const RealWorker = window.Worker;
 window.Worker = class extends RealWorker {
   constructor(url, options) {
@@ -33,6 +34,7 @@ window.Worker = class extends RealWorker {
     this.addEventListener("message", (e) => {
       const m = e.data;
       if ((m.type === "result" || m.type === "job-done") && sent[m.id]) window.__answers.push({ ask: sent[m.id], data: m.data });
+      if (m.type === "warm-done") window.__warms.push(m);
     });
     const post = this.postMessage.bind(this);
     this.postMessage = (m) => { if (m.type === "compute" || m.type === "job") sent[m.id] = m; post(m); };
@@ -192,6 +194,7 @@ def test_retrain_runs_to_the_end_and_cancel_restores_the_model(new_context, real
     expect(figure.locator(".figure-note")).to_contain_text("starting", timeout=30_000)
     expect(figure).to_have_attribute("data-state", "live", timeout=JOB_MS)
     expect(retrain).to_be_focused()
+    assert figure.get_attribute("data-warm") is None  # clicked before Python was ready: no warm-up ran
     status = figure.locator(".th-status")
     answers = reader.answers()
     assert len(answers) == 1 and answers[0]["ask"]["job"] == "retrain"
@@ -216,6 +219,59 @@ def test_retrain_runs_to_the_end_and_cancel_restores_the_model(new_context, real
     assert [t.strip() for t in figure.locator("ul.figure-numbers li").all_text_contents()] == trained
     expect(status).to_contain_text("stopped")
     reader.assert_clean("two-heads")
+
+
+def _shown(figure) -> dict:
+    """What a reader sees of two-heads: its key numbers, status line, note, progress, state and busy flag."""
+    return figure.evaluate("""f => ({ numbers: [...f.querySelectorAll("ul.figure-numbers li")].map((li) => li.textContent),
+      status: f.querySelector(".th-status").textContent, note: f.querySelector(".figure-note").textContent,
+      progress: f.querySelector("progress").value, state: f.dataset.state, busy: f.getAttribute("aria-busy") })""")
+
+
+# The longest a warm-up step may hold up a message: a few ms each here (up to 20 ms while V8 swaps
+# in optimised code), with room for a loaded 2-core machine. Its set-up, mostly importing the
+# model, which the Retrain would do first anyway, only has to end.
+WARM_STEP_MS = 100
+
+
+def test_two_heads_warms_retrain_as_it_nears_and_a_retrain_during_or_after_it_is_unchanged(new_context, real_site):
+    url = real_site["url"] + "09-learning-to-look.html"
+    warm_steps = module("two-heads").WARM_STEPS
+    results = []
+    for click_during_warm_up in (False, True):
+        reader = Reader(new_context, url)
+        page = reader.page
+        figure = page.locator('[data-figure="two-heads"]')
+        figure.scroll_into_view_if_needed()  # near: Python boots, and once it is ready the worker warms Retrain
+        retrain = figure.get_by_role("button", name="Retrain")
+        expect(retrain).to_be_visible()
+        shown = _shown(figure)
+        if click_during_warm_up:  # 50 ms after the page asked for the warm-up: the worker is setting it up
+            figure.evaluate("""f => new Promise((resolve) => new MutationObserver((_, o) => {
+              if (f.dataset.warm === "running") { o.disconnect(); setTimeout(() => { f.querySelector("[data-key-control]").click(); resolve(); }, 50); }
+            }).observe(f, { attributes: true, attributeFilter: ["data-warm"] }))""")
+            expect(figure).to_have_attribute("data-warm", "stopped", timeout=SETTLE_MS)  # it gave way to the Retrain
+        else:
+            expect(figure).to_have_attribute("data-warm", "done", timeout=SETTLE_MS)
+            assert _shown(figure) == shown  # the warm-up changed nothing a reader sees
+            retrain.click()
+        expect(figure).to_have_attribute("data-state", "live", timeout=JOB_MS)
+        warms = page.evaluate("window.__warms")
+        assert len(warms) == 1 and "error" not in warms[0] and warms[0]["setup"] > 0, warms  # it had begun
+        if click_during_warm_up:
+            assert not warms[0]["done"] and warms[0]["step"] < warm_steps, warms
+        else:
+            assert warms[0]["done"] and warms[0]["step"] == warm_steps, warms
+        assert warms[0]["longest"] < WARM_STEP_MS, warms  # what a message could wait behind a step
+        answers = reader.answers()
+        assert [a["ask"]["job"] for a in answers] == ["retrain"]
+        _check_answers(reader, "two-heads retrain after a warm-up")
+        results.append(answers[0]["data"]["result"])  # the new figure (the last slice's losses depend on the slicing)
+        reader.assert_clean("two-heads warm-up")
+        reader.context.close()
+    # After a whole warm-up, and after one stopped before its first step: the whole new figure, every
+    # loss and the accuracy, bit for bit.
+    assert results[0] == results[1]
 
 
 # --- exercises ---------------------------------------------------------------------------------

@@ -71,6 +71,8 @@ export function mount(root, ctx) {
     lossLine.setAttribute("points", losses.map((v, i) => `${xs(i)},${ys(v)}`).join(" "));
   }
 
+  const retrainParams = () => ({ ...data.params, seed: data.seed + 1, sentence: shown }); // the next seed's run
+
   async function run() {
     const before = { data, looks, losses };
     losses = [];
@@ -80,7 +82,7 @@ export function mount(root, ctx) {
     if (hadFocus) cancel.focus();
     progress.value = 0;
     status.textContent = data.text.training;
-    const out = await ctx.job("retrain", { ...data.params, seed: data.seed + 1, sentence: shown }, (slices) => {
+    const out = await ctx.job("retrain", retrainParams(), (slices) => {
       for (const s of slices) losses = losses.concat(s.losses);
       const p = slices[slices.length - 1];
       looks = p.snapshot.sentences;
@@ -109,6 +111,8 @@ export function mount(root, ctx) {
     }
   }
 
+  // The first Retrain is the worker's first training: let it warm that code while the reader reads.
+  ctx.warm("retrain", retrainParams());
   onResize(loss, (w) => drawLoss(w));
   draw();
   ctx.setText(data.text, shown);

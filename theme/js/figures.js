@@ -15,6 +15,9 @@ const { runtime } = document.querySelector("[data-figure][data-live]")
 
 const figures = [...document.querySelectorAll("[data-figure]")];
 const contexts = new Map(); // figure element -> its ctx
+const nearby = new Set(); // figures within the margin that starts Python (the observer's below)
+const warmers = new Map(); // figure element -> its tryWarm(), called when it nears or Python is ready
+runtime?.subscribe((state) => { if (state === "ready") for (const tryWarm of warmers.values()) tryWarm(); });
 
 function startSoon() {
   // Never before first paint: wait for a frame, then for the main thread to be free.
@@ -38,6 +41,18 @@ async function hydrate(el) {
   note.className = "figure-note";
   note.setAttribute("role", "status");
   let current = null; // the figure's running job: { result, cancel }
+  let warming = null; // the job ctx.warm asked to warm: { job, params, state: "" | "running" | "done" }
+  /** Warm up once Python is ready while the figure is near and runs no job; data-warm says how it
+   *  went (running, done, stopped: a real job came first, failed), for tests: readers see nothing. */
+  function tryWarm() {
+    if (!warming || warming.state || current || !nearby.has(el) || runtime.state !== "ready") return;
+    const w = warming;
+    w.state = el.dataset.warm = "running";
+    runtime.warm(name, w.job, w.params).then(
+      (out) => { w.state = out.done ? "done" : ""; el.dataset.warm = out.done ? "done" : out.error ? "failed" : "stopped"; },
+      () => { w.state = ""; el.dataset.warm = "failed"; });
+  }
+  warmers.set(el, tryWarm);
   /** While Python boots for this figure's request or job, its note shows the boot's progress. */
   function showBoot() {
     if (runtime.state === "ready" || runtime.state === "unavailable") return () => {};
@@ -98,6 +113,7 @@ async function hydrate(el) {
      */
     async job(job, params, onProgress) {
       if (!live) { ctx.note("Could not run: " + notLive(name).message); return null; }
+      warming = null; // a real run warms its own code
       current?.cancel();
       const booted = showBoot();
       const mine = runtime.job(el.id, name, job, params, (p) => { booted(); onProgress(p); });
@@ -116,6 +132,17 @@ async function hydrate(el) {
         booted();
         if (current === mine) { current = null; el.removeAttribute("aria-busy"); }
       }
+    },
+    /**
+     * Warm this figure's `job` for the reader's first run: once Python is ready while the figure
+     * is near the screen, the worker runs a few throwaway steps of the same code (the model's
+     * WARM[job]) at idle, giving way to any real job. It never starts Python, changes nothing on
+     * the page, and stops being wanted once the figure runs a job of its own.
+     */
+    warm(job, params) {
+      if (!live || !runtime) return;
+      warming = { job, params, state: "" };
+      tryWarm();
     },
     /** Cancel this figure's running job, if any (its job() promise resolves with null). */
     cancelJob() { current?.cancel(); },
@@ -154,8 +181,11 @@ const observer = new IntersectionObserver((entries) => {
     const view = views.get(entry.target);
     if (entry.isIntersecting) {
       if (entry.target.hasAttribute("data-live")) startSoon();
+      nearby.add(entry.target);
+      warmers.get(entry.target)?.();
       view?.onscreen?.();
     } else {
+      nearby.delete(entry.target);
       contexts.get(entry.target)?.cancelJob(); // a figure scrolled away stops its job
       view?.offscreen?.();
     }

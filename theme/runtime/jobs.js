@@ -12,10 +12,11 @@ export const PROGRESS_MS = 100;
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
- * backend: { start(name, job, params) -> handle, advance(handle, seconds) -> {ok, data | error},
- *            drop(handle) } (each may return a promise); post(message) sends to the page.
+ * backend: { start(name, job, params, warm) -> handle (warm: the model's warm-up for the job),
+ *            advance(handle, seconds) -> {ok, data | error}, drop(handle) } (each may return a
+ *            promise); post(message) sends to the page.
  * Messages out: job-progress {id, data: [slice, ...]} (the slices not yet posted), job-done {id,
- * data: the last slice}, job-cancelled {id}, job-error {id, message}.
+ * data: the last slice}, job-cancelled {id}, job-error {id, message}; warm-done (see warm).
  */
 export function jobRunner(backend, post) {
   const running = new Map(); // figure key -> { id, cancelled }
@@ -59,11 +60,49 @@ export function jobRunner(backend, post) {
     }
   }
 
+  /**
+   * A figure model's warm-up for `job` (its WARM[job], engine/figures): a few throwaway steps of
+   * the job's code, so that the reader's first run finds numpy's hot code compiled. One step per
+   * task, so a message arriving meanwhile waits one step at most; it gives way to any real job
+   * (stops at once). Posts warm-done {id, done: ran to its end, step, setup and longest: the ms its
+   * set-up took (mostly importing the model, which a real job would do first anyway) and its
+   * longest step, the waits it could have caused, error?}; nothing else.
+   */
+  async function warm({ id, name, job, params }) {
+    let handle = null;
+    let step = 0;
+    let setup = 0;
+    let longest = 0;
+    const report = (fields) => post({ type: "warm-done", id, done: false, step, setup, longest, ...fields });
+    try {
+      for (;;) {
+        await nextTask(); // whatever arrived meanwhile (a job, a compute) goes first
+        if (running.size) return report({});
+        const t0 = performance.now();
+        if (handle === null) {
+          handle = await backend.start(name, job, params, true); // its set-up is a task of its own
+          setup = performance.now() - t0;
+          continue;
+        }
+        const out = await backend.advance(handle, 0); // a zero budget: one step
+        longest = Math.max(longest, performance.now() - t0);
+        if (!out.ok) return report({ error: out.error });
+        step = out.data.step;
+        if (out.data.done) return report({ done: true });
+      }
+    } catch (err) {
+      const lines = String(err.message || err).trim().split("\n");
+      report({ error: lines[lines.length - 1] });
+    } finally {
+      if (handle !== null) await backend.drop(handle);
+    }
+  }
+
   function cancel({ id }) {
     const entry = [...running.values()].find((e) => e.id === id);
     if (entry) entry.cancelled = true;
     else early.add(id);
   }
 
-  return { start, cancel };
+  return { start, warm, cancel };
 }

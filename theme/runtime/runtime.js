@@ -64,6 +64,19 @@ export const runtime = {
     };
     return { result, cancel };
   },
+  /**
+   * Warm figure `name`'s job `job` in the worker (its model's WARM[job]: a few throwaway steps of
+   * the same code, so the reader's first run does not pay the browser's first compiling). Never
+   * starts Python: call it once the state is ready. Resolves with { done, step, error? }: done is
+   * false when a real job came first (the warm-up gives way) or it failed.
+   */
+  warm(name, job, params) {
+    const id = nextId++;
+    return ready.then(() => new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ type: "warm", id, name, job, params });
+    }));
+  },
   /** Run a figure model in the worker; resolves with its JSON output. */
   async compute(name, params) {
     this.start();
@@ -101,11 +114,12 @@ function onMessage(msg) {
     else setStatus(msg.state, "Live figures are starting. " + msg.text, msg.stage);
   } else if (msg.type === "job-progress") {
     pending.get(msg.id)?.onProgress?.(msg.data);
-  } else if (["result", "error", "job-done", "job-cancelled", "job-error"].includes(msg.type)) {
+  } else if (["result", "error", "job-done", "job-cancelled", "job-error", "warm-done"].includes(msg.type)) {
     const p = pending.get(msg.id);
     if (!p) return;
     pending.delete(msg.id);
     if (msg.type === "result" || msg.type === "job-done") p.resolve(msg.data);
+    else if (msg.type === "warm-done") p.resolve({ done: msg.done, step: msg.step, error: msg.error });
     else if (msg.type === "job-cancelled") p.resolve(null);
     else p.reject(new Error(msg.message));
   }

@@ -9,7 +9,7 @@ let pyodide = null;
 let booting = null;
 
 const jobs = jobRunner({
-  start: (name, job, params) => engine.JsonJob(name, job, JSON.stringify(params ?? {})),
+  start: (name, job, params, warm = false) => engine.JsonJob(name, job, JSON.stringify(params ?? {}), warm),
   advance: (handle, seconds) => JSON.parse(handle.advance_json(seconds)),
   drop: (handle) => handle.destroy(),
 }, (msg) => self.postMessage(msg));
@@ -50,6 +50,10 @@ self.onmessage = async (e) => {
     await booting;
     if (!engine) return self.postMessage({ type: "job-error", id: msg.id, message: "Python is not running" });
     jobs.start(msg);
+  } else if (msg.type === "warm") {
+    await booting;
+    if (!engine) return self.postMessage({ type: "warm-done", id: msg.id, done: false, step: 0, error: "Python is not running" });
+    jobs.warm(msg);
   } else if (msg.type === "job-cancel") {
     jobs.cancel(msg);
   }

@@ -55,3 +55,25 @@ def test_hits_count_the_rows_whose_largest_weight_is_on_the_target():
 def test_bad_options_name_the_option(params, message):
     with pytest.raises(ParamError, match=message.replace("[", r"\[").replace("]", r"\]")):
         compute(parse("two-heads", params))
+
+
+def test_the_warm_up_is_a_short_throwaway_run_that_leaves_retrain_unchanged():
+    """The worker warms Retrain's code path while the reader reads (WARM): a few steps, one step per
+    zero-budget slice as the worker advances it, ending in one snapshot; the Retrain after it is bit
+    for bit the figure compute() gave before it."""
+    from engine.figures import FigureJob, module
+
+    params = parse("two-heads", {"seed": 2})
+    before = compute(params)
+    warm = FigureJob(params, "retrain", warm=True)
+    slices = []
+    while not slices or not slices[-1]["done"]:
+        slices.append(warm.advance(0.0))
+    steps = module("two-heads").WARM_STEPS
+    assert [s["step"] for s in slices] == list(range(1, steps + 1))
+    assert slices[-1]["steps"] == steps < 400
+    assert len(slices[-1]["result"]["sentences"]) == len(params.sentences)  # the snapshot's drawing, warmed too
+    job = FigureJob(params, "retrain")
+    while not (out := job.advance(60.0))["done"]:
+        pass
+    assert out["result"] == before
