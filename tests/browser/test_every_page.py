@@ -8,13 +8,18 @@ that only reads a page runs on that one visit:
 - in every live view no SVG text is drawn smaller than 12 px, and no two labels overlap (their boxes,
   rotated as drawn, are intersected);
 - on a phone every button, select, slider, radio, check box and disclosure is a 44 px touch target
-  and shows the same focus ring (theme/css/site.css).
+  and shows the same focus ring (theme/css/site.css);
+- in both schemes, chapters 1, 5 and 9 take the scheme's palette (theme/palette.toml) on the page and
+  in their views, and are photographed under test-output/screenshots/ for a person to compare.
 """
 from __future__ import annotations
 
 import json
 
 import pytest
+
+from builder import palette
+from tests.conftest import ROOT
 
 from .conftest import CDN, PHONE, chapter_pages, draw_every_figure, serious_violations
 
@@ -24,6 +29,14 @@ PAGES = {**{page: page for page in CHAPTERS}, "index": "index.html", "bibliograp
          "print": "print.html"}  # the print edition, read on a screen
 WIDE = {"viewport": {"width": 1200, "height": 800}}  # the wide layout starts at 70rem (1120 px)
 MIN_PX = 12
+PHOTOGRAPHED = ("01-why-attention.html", "05-what-gets-passed-along.html", "09-learning-to-look.html")
+SHOTS = ROOT / "test-output" / "screenshots"
+COLOURS = """() => ({
+  bg: getComputedStyle(document.body).backgroundColor,
+  ink: getComputedStyle(document.body).color,
+  figure: getComputedStyle(document.querySelector(".figure-body")).backgroundColor,
+  tick: [...document.querySelectorAll(".figure-plot .tick, .figure-plot .axis-label")].map((t) => getComputedStyle(t).fill)[0] ?? null,
+})"""
 
 CONTROLS = ("main button, main select, main input[type=range], main summary, main input[type=search], "
             "main label:has(> input[type=radio]), main label:has(> input[type=checkbox])")
@@ -111,6 +124,21 @@ def check_figure_text(page) -> None:
     assert found == {}, f"{page.url} at {page.viewport_size['width']}px: cramped figure text: {found}"
 
 
+def check_schemes_palette(page, scheme: str) -> None:
+    """The page, its figures' surface and their ticks in the scheme's palette roles; the page photographed."""
+    rgb = {role: "rgb({}, {}, {})".format(*(int(c[i:i + 2], 16) for i in (1, 3, 5)))
+           for role, c in (palette.load() if scheme == "light" else palette.load_dark()).items()}
+    page.evaluate("document.fonts.ready")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    name = page.url.rsplit("/", 1)[1]
+    page.screenshot(path=SHOTS / f"{name[:2]}-{scheme}-{page.viewport_size['width']}.png", full_page=True)
+    found = page.evaluate(COLOURS)
+    assert found["bg"] == rgb["bg"] and found["ink"] == rgb["ink"], (name, found)
+    assert found["figure"] == rgb["surface"], (name, found)
+    if found["tick"] is not None:
+        assert found["tick"] == rgb["muted"], (name, found)
+
+
 class TestPhone:
     VIEW = {**PHONE, "color_scheme": "light"}
 
@@ -125,6 +153,10 @@ class TestPhone:
     @_pages(PAGES)
     def test_no_serious_accessibility_violation(self, opened):
         check_axe(opened)
+
+    @_pages(PHOTOGRAPHED)
+    def test_the_page_and_its_views_take_the_schemes_palette(self, opened):
+        check_schemes_palette(opened, "light")
 
     @_pages(CHAPTERS)
     def test_every_control_is_a_touch_target_with_the_focus_ring(self, opened):  # last: it moves focus
@@ -150,6 +182,10 @@ class TestWide:
     def test_no_serious_accessibility_violation(self, opened):
         check_axe(opened)
 
+    @_pages(PHOTOGRAPHED)
+    def test_the_page_and_its_views_take_the_schemes_palette(self, opened):
+        check_schemes_palette(opened, "light")
+
 
 class TestPhoneDark:
     VIEW = {**PHONE, "color_scheme": "dark"}
@@ -157,6 +193,18 @@ class TestPhoneDark:
     @_pages(PAGES)
     def test_no_serious_accessibility_violation(self, opened):
         check_axe(opened)
+
+    @_pages(PHOTOGRAPHED)
+    def test_the_page_and_its_views_take_the_schemes_palette(self, opened):
+        check_schemes_palette(opened, "dark")
+
+
+class TestWideDark:
+    VIEW = {**WIDE, "color_scheme": "dark"}
+
+    @_pages(PHOTOGRAPHED)
+    def test_the_page_and_its_views_take_the_schemes_palette(self, opened):
+        check_schemes_palette(opened, "dark")
 
 
 class TestPhoneWithoutJavaScript:
