@@ -298,6 +298,8 @@ class Visit:
         self.page = context.new_page()
         self.console: list[str] = []
         self.errors: list[str] = []
+        self.requests: list[str] = []  # every URL the page asked for, routed or aborted ones too
+        self.page.on("request", lambda r: self.requests.append(r.url))
         self.page.on("console", lambda m: self.console.append(f"{m.type}: {m.text}"))
         self.page.on("pageerror", lambda err: self.errors.append(str(err)))
         self.page.add_init_script(RECORD_VIOLATIONS)

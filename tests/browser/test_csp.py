@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from .conftest import CHAPTER, LIVE_ROUTES, SETTLE_MS, Visit, draw_every_figure, expect
+from .conftest import CHAPTER, LIVE_ROUTES, SETTLE_MS, Visit, chapter_pages, draw_every_figure, expect
 
 WIDTHS = (1200, 375)
 # What the policy must say (the whole policy lives in theme/templates/base.html).
@@ -96,18 +96,38 @@ def test_every_page_declares_a_strict_policy(site):
 
 # --- the site under the policy ---------------------------------------------------------------
 
+RUNTIME_FILES = ("/pyodide/", "/runtime/worker.js", "/runtime/runtime.js")
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 def test_no_violation_on_any_page_with_the_live_runtime(csp_visit, base_url, site, width):
-    """Every page at this width; on chapters the stand-in worker reaches "ready" and every figure's
-    key control answers the keyboard, so views draw worker results (the engine on CPython)."""
+    """Every page at this width, read to its end. On chapters every figure's key control answers the
+    keyboard; where a figure is live, the stand-in worker reaches "ready" first, so views draw worker
+    results (the engine on CPython). Python only where it can be used: the pages that fetch anything
+    of the runtime are exactly those with a live figure ([data-live]) or an exercise; the others
+    never load the runtime's module and carry no status line about Python."""
+    fetched, expected = set(), set()
     for name in _pages(site):
         visit = csp_visit(base_url + name, width, routes=LIVE_ROUTES)
-        if visit.page.locator("[data-figure][data-live]").count():  # pages that use Python
-            assert _boot_runtime(visit, "ready")["state"] == "ready"
+        page = visit.page
+        if page.locator("[data-figure][data-live]").count():  # pages that use Python
+            assert _boot_runtime(visit, "ready")["state"] == "ready"  # every figure drawn first
+        else:
+            assert page.locator("[data-runtime-status]").count() == 0, f"{name}: a status line about Python it never starts"
+            if name in chapter_pages():  # the print edition's figures are drawings only
+                draw_every_figure(page)
+        if name in chapter_pages() and page.locator("[data-figure][data-live], [data-exercise]").count():
+            expected.add(name)  # (the print edition's figures and exercises are static)
+        if name in chapter_pages():
             _use_every_figure(visit, f"{name} at {width}px", live=True)
-        visit.scroll_through()
+        visit.scroll_through()  # an exercise in view starts its grader's Python
+        page.wait_for_timeout(300)  # long enough for a start that waits a frame and a task
+        if any(part in url for url in visit.requests for part in RUNTIME_FILES):
+            fetched.add(name)
         assert visit.violations() == [], f"{name} at {width}px"
         assert visit.errors == [], f"{name} at {width}px"
+    assert expected and expected != set(_pages(site)), "every page or none uses Python: nothing to tell apart"
+    assert fetched == expected
 
 
 def test_no_violation_while_pyodide_boots_from_the_site(csp_visit, base_url, site, width=1200):
