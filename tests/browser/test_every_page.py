@@ -139,9 +139,26 @@ def check_schemes_palette(page, scheme: str) -> None:
         assert found["tick"] == rgb["muted"], (name, found)
 
 
-class TestPhone:
-    VIEW = {**PHONE, "color_scheme": "light"}
+# The checks each way of reading runs, as classes its test class takes them from (not collected
+# on their own: no Test prefix). A class's tests run in this order on each page: the photograph
+# first, the control check (which moves focus) last.
 
+class Photographed:
+    """Chapters 1, 5 and 9 in the class's colour scheme."""
+    VIEW: dict
+
+    @_pages(PHOTOGRAPHED)
+    def test_the_page_and_its_views_take_the_schemes_palette(self, opened):
+        check_schemes_palette(opened, self.VIEW["color_scheme"])
+
+
+class Scanned(Photographed):
+    @_pages(PAGES)
+    def test_no_serious_accessibility_violation(self, opened):
+        check_axe(opened)
+
+
+class Read(Scanned):
     @_pages(PAGES)
     def test_nothing_overflows(self, opened):
         check_no_overflow(opened)
@@ -150,16 +167,12 @@ class TestPhone:
     def test_figure_text_is_large_enough_and_never_overlaps(self, opened):
         check_figure_text(opened)
 
-    @_pages(PAGES)
-    def test_no_serious_accessibility_violation(self, opened):
-        check_axe(opened)
 
-    @_pages(PHOTOGRAPHED)
-    def test_the_page_and_its_views_take_the_schemes_palette(self, opened):
-        check_schemes_palette(opened, "light")
+class TestPhone(Read):
+    VIEW = {**PHONE, "color_scheme": "light"}
 
     @_pages(CHAPTERS)
-    def test_every_control_is_a_touch_target_with_the_focus_ring(self, opened):  # last: it moves focus
+    def test_every_control_is_a_touch_target_with_the_focus_ring(self, opened):
         assert opened.evaluate(SMALL, CONTROLS) == [], f"{opened.url}: controls under 44 px high at 375 px"
         rings = opened.evaluate(RINGS, CONTROLS)
         assert rings, f"{opened.url} has no control"
@@ -167,44 +180,16 @@ class TestPhone:
         assert bad == [], f"{opened.url}: focused controls without the focus ring: {bad}"
 
 
-class TestWide:
+class TestWide(Read):
     VIEW = {**WIDE, "color_scheme": "light"}
 
-    @_pages(PAGES)
-    def test_nothing_overflows(self, opened):
-        check_no_overflow(opened)
 
-    @_pages(CHAPTERS)
-    def test_figure_text_is_large_enough_and_never_overlaps(self, opened):
-        check_figure_text(opened)
-
-    @_pages(PAGES)
-    def test_no_serious_accessibility_violation(self, opened):
-        check_axe(opened)
-
-    @_pages(PHOTOGRAPHED)
-    def test_the_page_and_its_views_take_the_schemes_palette(self, opened):
-        check_schemes_palette(opened, "light")
-
-
-class TestPhoneDark:
+class TestPhoneDark(Scanned):
     VIEW = {**PHONE, "color_scheme": "dark"}
 
-    @_pages(PAGES)
-    def test_no_serious_accessibility_violation(self, opened):
-        check_axe(opened)
 
-    @_pages(PHOTOGRAPHED)
-    def test_the_page_and_its_views_take_the_schemes_palette(self, opened):
-        check_schemes_palette(opened, "dark")
-
-
-class TestWideDark:
+class TestWideDark(Photographed):
     VIEW = {**WIDE, "color_scheme": "dark"}
-
-    @_pages(PHOTOGRAPHED)
-    def test_the_page_and_its_views_take_the_schemes_palette(self, opened):
-        check_schemes_palette(opened, "dark")
 
 
 class TestPhoneWithoutJavaScript:
