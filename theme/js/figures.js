@@ -164,9 +164,10 @@ async function hydrate(el) {
     el.dataset.state = "prerendered";
     return view;
   } catch (err) {
-    // The static fallback stays visible; say why the interactive view is missing.
+    // Show the static fallback again (site.css hides it while a view can load) and say why the
+    // interactive view is missing.
     el.dataset.state = "static";
-    el.dataset.viewFailed = ""; // site.css shows the fallback again (it is hidden while the view loads)
+    el.dataset.viewFailed = "";
     ctx.note("This figure could not start its interactive view: " + err.message);
     console.error(err);
     return null;
