@@ -106,19 +106,21 @@ def test_no_violation_on_any_page_with_the_live_runtime(csp_visit, base_url, sit
     results (the engine on CPython). Python only where it can be used: the pages that fetch anything
     of the runtime are exactly those with a live figure ([data-live]) or an exercise; the others
     never load the runtime's module and carry no status line about Python."""
+    chapters = set(chapter_pages())  # the print edition's figures and exercises are static: it uses nothing
     fetched, expected = set(), set()
     for name in _pages(site):
         visit = csp_visit(base_url + name, width, routes=LIVE_ROUTES)
         page = visit.page
-        if page.locator("[data-figure][data-live]").count():  # pages that use Python
+        live = page.locator("[data-figure][data-live]").count() > 0  # pages that use Python
+        if live:
             assert _boot_runtime(visit, "ready")["state"] == "ready"  # every figure drawn first
         else:
             assert page.locator("[data-runtime-status]").count() == 0, f"{name}: a status line about Python it never starts"
-            if name in chapter_pages():  # the print edition's figures are drawings only
+        if name in chapters:
+            if not live:
                 draw_every_figure(page)
-        if name in chapter_pages() and page.locator("[data-figure][data-live], [data-exercise]").count():
-            expected.add(name)  # (the print edition's figures and exercises are static)
-        if name in chapter_pages():
+            if page.locator("[data-figure][data-live], [data-exercise]").count():
+                expected.add(name)
             _use_every_figure(visit, f"{name} at {width}px", live=True)
         visit.scroll_through()  # an exercise in view starts its grader's Python
         page.wait_for_timeout(300)  # long enough for a start that waits a frame and a task
