@@ -1,15 +1,14 @@
 """induction-forms in the browser: the embedded run draws at once, the slider steps through the
 checkpoints (keys and numbers follow), and Train runs a real training job in the worker (the engine
 on CPython behind the stand-in) with progress, Cancel, and the new run drawn live with its phase
-change stated."""
+change stated. (The real worker with real numpy: test_real_python.py.)"""
 from __future__ import annotations
-
 
 import pytest
 
 from engine.figures import compute, parse
 
-from ..conftest import expect, pyodide_kit, serious_violations
+from ..conftest import expect, serious_violations
 from .helpers import cancel_restores_the_model_shown_before, text_lines
 
 NAME = "induction-forms"
@@ -78,25 +77,3 @@ def test_train_streams_progress_and_draws_the_new_run_live(open_live_chapter, ur
 
 def test_cancel_restores_the_model_shown_before(open_live_chapter, url):
     cancel_restores_the_model_shown_before(open_live_chapter, url, NAME, "Train")
-
-
-@pytest.fixture(scope="module")
-def pyodide_url(scratch_page) -> str:
-    """The scratch page built with numpy vendored from a real Pyodide distribution."""
-    return scratch_page(SCRATCH, pyodide_dist=pyodide_kit())  # skips, or fails where live tests must run
-
-
-def test_train_forms_the_head_in_pyodide_with_real_numpy(open_chapter, pyodide_url):
-    """The reader's own run: 600 steps in the real worker, ending with a phase change
-    (about 40 s with the boot on our shared two-core machine)."""
-    chapter = open_chapter(pyodide_url)
-    chapter.wait_prerendered()
-    figure = chapter.figure(NAME)
-    figure.get_by_role("button", name="Train").click()
-    expect(figure).to_have_attribute("data-state", "live", timeout=180_000)
-    assert figure.locator("progress").evaluate("(p) => p.value") == compute(parse(NAME))["steps"]
-    # float64 in Pyodide agrees with CPython to about 1e-12: the reader's run is the build's run for that seed
-    want = compute(parse(NAME, {"seed": 1}))
-    expect(figure.locator(".th-status")).to_have_text(want["text"]["status"])
-    assert chapter.numbers(NAME) == text_lines(want, want["start"])
-    assert chapter.page_errors == []

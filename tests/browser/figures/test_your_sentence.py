@@ -1,18 +1,15 @@
 """your-sentence in the browser: the embedded sentence draws at once, the slider and a tap pick the
 word looking (keys and numbers follow), a menu or the text box sends the reader's sentence to the
 worker and the answer is drawn live with the focus where it was, a sentence the grammar refuses keeps
-the figure and the typed text and says why in one line (markup shown as text), and (with a Pyodide
-kit) the real worker with real numpy answers as the engine does on CPython."""
+the figure and the typed text and says why in one line (markup shown as text). (The real worker
+with real numpy: test_real_python.py.)"""
 from __future__ import annotations
 
-import time
-
-import numpy as np
 import pytest
 
 from engine.figures import compute, parse
 
-from ..conftest import expect, pyodide_kit, serious_violations
+from ..conftest import expect, serious_violations
 from .helpers import PhoneVisit, first_request_on_intent, text_lines, without_python
 
 NAME = "your-sentence"
@@ -148,42 +145,4 @@ def test_a_sentence_the_grammar_refuses_gets_a_reason_and_nothing_is_lost(open_l
     assert chapter.numbers(NAME) == before
     assert figure.get_attribute("data-state") == "prerendered"
     assert figure.locator(".figure-view img, .figure-note img").count() == 0  # typed markup stays text
-    assert chapter.page_errors == []
-
-
-@pytest.fixture(scope="module")
-def pyodide_url(scratch_page) -> str:
-    """The scratch page built with numpy vendored from a real Pyodide distribution."""
-    return scratch_page(SCRATCH, pyodide_dist=pyodide_kit())  # skips, or fails where the live tests must run, without one
-
-
-# The worker trains its own copy of the model (float32, 400 steps): its weights are the build's to about
-# 1e-6 (docs/retrain-speed.md), so its numbers agree to this and its text, printed to two decimals, exactly.
-TOL = 1e-3
-
-
-def test_a_sentence_in_pyodide_with_real_numpy(open_chapter, pyodide_url):
-    """The reader's sentence in the real worker: the first request trains the model there; the menus'
-    second request is one forward pass, timed from the change to the redrawn figure."""
-    chapter = open_chapter(pyodide_url)
-    chapter.wait_prerendered()
-    figure = chapter.figure(NAME)
-    t0 = time.perf_counter()
-    box = _read(figure, "a small bird waited near the old tree", timeout=180_000)
-    first = time.perf_counter() - t0  # Python boots, trains the model, then reads
-    want = compute(parse(NAME, {"sentence": "a small bird waited near the old tree"}))
-    assert chapter.numbers(NAME) == text_lines(want, want["start"])
-    for h, head in enumerate(want["heads"]):  # drawn to two decimals: a rounding may fall the other way
-        np.testing.assert_allclose(_weights(figure, h), head, atol=0.01 + TOL)
-    verb = figure.locator(".ysn-menu select").nth(3)
-    t0 = time.perf_counter()
-    verb.select_option("hid")
-    expect(figure.get_by_label("Or type one")).to_have_value("a small bird hid near the old tree", timeout=60_000)
-    print(f"\nyour-sentence in Pyodide: first Read (boot, training, reading) {first:.1f} s; "
-          f"a menu's request, change to redraw, {1000 * (time.perf_counter() - t0):.0f} ms")
-    want = compute(parse(NAME, {"sentence": "a small bird hid near the old tree"}))
-    assert chapter.numbers(NAME) == text_lines(want, want["start"])
-    box.fill("a small bird hid near the old")  # and a sentence the grammar refuses gets Python's reason
-    box.press("Enter")
-    expect(figure.locator(".figure-note")).to_contain_text("The sentence stops too soon: after “old” comes a noun")
     assert chapter.page_errors == []

@@ -1,14 +1,14 @@
 """your-sequence in the browser: the embedded sequence draws at once, the slider and a tap pick the
 letter that looks (keys and numbers follow), Read sends the reader's letters to the worker and
 draws the answer live, a sequence the model cannot read keeps the figure and the typed text and
-says why in one line, and (with a Pyodide kit) the real worker with real numpy answers."""
+says why in one line. (The real worker with real numpy: test_real_python.py.)"""
 from __future__ import annotations
 
 import pytest
 
 from engine.figures import compute, parse
 
-from ..conftest import expect, pyodide_kit, serious_violations
+from ..conftest import expect, serious_violations
 from .helpers import PhoneVisit, first_request_on_intent, text_lines
 
 NAME = "your-sequence"
@@ -85,28 +85,4 @@ def test_letters_the_model_cannot_read_get_a_reason_and_nothing_is_lost(open_liv
     expect(box).to_have_value("HELLO WORLD")
     assert chapter.numbers(NAME) == before
     assert figure.get_attribute("data-state") == "prerendered"
-    assert chapter.page_errors == []
-
-
-@pytest.fixture(scope="module")
-def pyodide_url(scratch_page) -> str:
-    """The scratch page built with numpy vendored from a real Pyodide distribution."""
-    return scratch_page(SCRATCH, pyodide_dist=pyodide_kit())  # skips, or fails where the live tests must run, without one
-
-
-def test_read_in_pyodide_with_real_numpy(open_chapter, pyodide_url):
-    """The reader's letters in the real worker: the first request trains the model there (float64, the
-    build's run to about 1e-12), so its answer is the engine's on CPython."""
-    chapter = open_chapter(pyodide_url)
-    chapter.wait_prerendered()
-    figure = chapter.figure(NAME)
-    box = figure.get_by_label("Your letters")
-    box.fill("KCFNAHKCF")
-    box.press("Enter")
-    expect(figure).to_have_attribute("data-state", "live", timeout=180_000)
-    want = compute(parse(NAME, {"sequence": "KCFNAHKCF"}))
-    assert chapter.numbers(NAME) == text_lines(want, want["start"])
-    box.fill("KCFQ")  # and a bad letter gets Python's reason
-    box.press("Enter")
-    expect(figure.locator(".figure-note")).to_contain_text("“Q” is not one of the model's letters")
     assert chapter.page_errors == []
