@@ -37,6 +37,9 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+# Chromium gives every new window, so every browser context, an address-bar popup drawn by a renderer
+# of its own: about 0.25 CPU-s a context, over the run's hundreds of contexts minutes of a 2-core machine.
+NOT_NEEDED_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 CHAPTER = "04-scores-to-weights.html"  # the chapter the runtime tests open
 
 
@@ -223,13 +226,27 @@ def browser():
         _unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium); browsers are never downloaded")
     pw = sync_playwright().start()
     try:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, _disable_features(pw)])
     except BaseException:
         pw.stop()
         raise
     yield browser
     browser.close()
     pw.stop()
+
+
+def _disable_features(pw) -> str:
+    """The --disable-features switch for NOT_NEEDED_FEATURES and those Playwright disables: it passes
+    its own, and Chromium keeps only a switch's last value. Its list is read from a first launch's
+    command line (which Chromium shows to automation)."""
+    probe = pw.chromium.launch(executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, "--enable-automation"])
+    try:
+        line = probe.new_browser_cdp_session().send("Browser.getBrowserCommandLine")["arguments"]
+    finally:
+        probe.close()
+    playwrights = [f for arg in line if arg.startswith("--disable-features=") for f in arg.split("=", 1)[1].split(",")]
+    assert playwrights, f"Playwright no longer disables any Chromium feature: {line}"
+    return "--disable-features=" + ",".join(dict.fromkeys([*playwrights, *NOT_NEEDED_FEATURES]))
 
 
 @pytest.fixture
