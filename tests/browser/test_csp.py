@@ -128,6 +128,7 @@ def test_no_violation_on_any_page_with_the_live_runtime(csp_visit, base_url, sit
             fetched.add(name)
         assert visit.violations() == [], f"{name} at {width}px"
         assert visit.errors == [], f"{name} at {width}px"
+        visit.page.context.close()  # its renderer and worker are done with
     assert expected and expected != set(_pages(site)), "every page or none uses Python: nothing to tell apart"
     assert fetched == expected
 
@@ -152,6 +153,7 @@ def test_no_violation_while_pyodide_boots_from_the_site(csp_visit, base_url, sit
         visit.scroll_through()
         assert visit.violations() == [], f"{name} at {width}px"
         assert visit.errors == [], f"{name} at {width}px"
+        visit.page.context.close()
     assert booted, "no page uses Python"
 
 
