@@ -41,6 +41,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 # of its own: about 0.25 CPU-s a context, over the run's hundreds of contexts minutes of a 2-core machine.
 NOT_NEEDED_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 CHAPTER = "04-scores-to-weights.html"  # the chapter the runtime tests open
+PYODIDE_FILES = "**/pyodide/**"  # where a build puts Pyodide's own files
 
 
 def chapter_pages() -> list[str]:
@@ -419,13 +420,17 @@ class ChapterPage:
 
 @pytest.fixture
 def open_chapter(new_context, base_url):
-    """open_chapter(url=None, routes=(), init_script=None, **context_options) -> ChapterPage.
+    """open_chapter(url=None, routes=(), init_script=None, pyodide=False, **context_options) -> ChapterPage.
 
     `routes` is a list of (pattern, handler) added to the context before the page opens;
-    the CDN is always routed away (aborted). The page is loaded, not yet waited on.
+    the CDN is always routed away (aborted). Pyodide's files are refused too unless `pyodide`:
+    booting it costs a page several CPU-seconds, which tests of the embedded data do not need, and
+    without it the page finds Python unavailable at once, as on a network that drops those files
+    (the tests of the boot itself ask for it). The page is loaded, not yet waited on.
     """
 
-    def open_(url: str | None = None, routes=(), init_script: str | None = None, **context_options):
+    def open_(url: str | None = None, routes=(), init_script: str | None = None, pyodide: bool = False,
+              **context_options):
         if routes:  # a routed file is not this build's: the service worker would rightly refuse it
             context_options.setdefault("service_workers", "block")
         context = new_context(**context_options)
@@ -436,7 +441,9 @@ def open_chapter(new_context, base_url):
             route.abort()
 
         context.route(CDN, abort_cdn)
-        for pattern, handler in routes:
+        if not pyodide:
+            context.route(PYODIDE_FILES, lambda route: route.abort())
+        for pattern, handler in routes:  # later routes win
             context.route(pattern, handler)
         page = context.new_page()
         page_errors: list[str] = []

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from .conftest import CHAPTER, LIVE_ROUTES, SETTLE_MS, Visit, chapter_pages, draw_every_figure, expect
+from .conftest import CHAPTER, LIVE_ROUTES, PYODIDE_FILES, SETTLE_MS, Visit, chapter_pages, draw_every_figure, expect
 
 WIDTHS = (1200, 375)
 # What the policy must say (the whole policy lives in theme/templates/base.html).
@@ -142,7 +142,7 @@ def test_no_violation_while_pyodide_boots_from_the_site(csp_visit, base_url, sit
     test above covers both widths' views."""
     booted = False
     for name in _pages(site):
-        refuse = [] if not booted else [("**/pyodide/**", lambda route: route.abort())]
+        refuse = [] if not booted else [(PYODIDE_FILES, lambda route: route.abort())]
         visit = csp_visit(base_url + name, width, routes=refuse)
         if visit.page.locator("[data-figure][data-live]").count():  # pages that use Python
             status = _boot_runtime(visit, "unavailable")

@@ -30,7 +30,7 @@ def test_the_engine_loads_by_its_url_and_figures_go_live(open_chapter, by_url):
     url, out = by_url
     config = json.loads((out / "runtime.json").read_text())
     assert "attention-engine" not in json.loads((out / "pyodide" / "pyodide-lock.json").read_text())["packages"]
-    chapter = open_chapter(url + CHAPTER)
+    chapter = open_chapter(url + CHAPTER, pyodide=True)
     wheels = []
     chapter.page.on("request", lambda r: wheels.append(r.url) if r.url.endswith(".whl") else None)
     chapter.wait_prerendered()

@@ -21,7 +21,7 @@ import pytest
 from builder import palette
 from tests.conftest import ROOT
 
-from .conftest import CDN, PHONE, chapter_pages, draw_every_figure, serious_violations
+from .conftest import CDN, PHONE, PYODIDE_FILES, chapter_pages, draw_every_figure, serious_violations
 
 CHAPTERS = chapter_pages()
 PAGES = {**{page: page for page in CHAPTERS}, "index": "index.html", "bibliography": "bibliography.html",
@@ -86,12 +86,15 @@ CRAMPED = """(minPx) => {
 @pytest.fixture(scope="class")
 def opened(request, browser, base_url):
     """The page named by the test's parameter, opened as the class reads (its VIEW: context options),
-    every figure drawn; shared by the class's checks of that page, and closed after the last."""
+    every figure drawn; shared by the class's checks of that page, and closed after the last. Python
+    is unavailable, its files refused (its boot costs a page seconds of CPU and changes nothing read
+    here; test_csp.py reads every page with it)."""
     which, view = request.param, request.cls.VIEW
     context = browser.new_context(bypass_csp=True, **view)  # evaluate() needs the policy bypassed
     context.set_default_timeout(15_000)
     page = context.new_page()
     page.route(CDN, lambda route: route.abort())
+    page.route(PYODIDE_FILES, lambda route: route.abort())
     page.goto(base_url + PAGES[which])
     page.wait_for_load_state("load")
     if which == "search":

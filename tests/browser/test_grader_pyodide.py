@@ -37,7 +37,7 @@ def _run(section, states=("passed", "failed", "error", "timeout")):
 
 
 def test_no_patch_fools_the_grader_in_pyodide(open_chapter, url):
-    chapter = open_chapter(url)
+    chapter = open_chapter(url, pyodide=True)
     section = chapter.page.locator('[data-exercise="softmax"]')
     expect(section.locator(".cm-content")).to_be_visible()
     for name, patch in PATCHES.items():

@@ -23,7 +23,7 @@ def test_vendored_runtime_installs_the_engine_from_the_same_origin(open_chapter,
     """With numpy vendored (here a stand-in), Python gets to "ready" without the CDN: the lock,
     the wheel and the engine all come from the site. A recompute then reaches the engine in the
     worker, which fails on the stand-in numpy and must say so while the figure keeps its data."""
-    chapter = open_chapter(stand_in_url + CHAPTER)
+    chapter = open_chapter(stand_in_url + CHAPTER, pyodide=True)
     chapter.wait_prerendered()
     chapter.start_runtime()
     status = chapter.wait_settled(timeout=SETTLE_MS)

@@ -26,7 +26,7 @@ def test_pyodide_boots_from_the_npm_core_then_reports_numpy_missing(open_chapter
     """Pyodide itself starts (stages core -> python), numpy cannot come from the CDN (routed
     away as on any offline machine), and the page says so while the figures keep working."""
     version = json.loads((site / "runtime.json").read_text())["pyodideVersion"]
-    chapter = open_chapter()
+    chapter = open_chapter(pyodide=True)
     chapter.wait_prerendered()
     chapter.start_runtime()
     status = chapter.wait_settled()
@@ -82,7 +82,7 @@ def test_score_change_without_python_says_so_and_keeps_working(open_chapter):
 def test_new_draw_asked_while_python_loads_ends_with_a_note(open_chapter):
     """A request made while Python is still loading shows the boot's progress in the figure,
     waits for it, then says it is unavailable."""
-    chapter = open_chapter()
+    chapter = open_chapter(pyodide=True)
     chapter.wait_prerendered()
     figure = chapter.figure("scaling-experiment")
     button = figure.get_by_role("button", name="Draw new random vectors")
@@ -191,7 +191,7 @@ BROKEN = [
 def test_broken_runtime_download_is_reported(open_chapter, pattern, stages, words):
     """A runtime file that answers 404 makes the runtime unavailable with a reason, quickly
     (everything is served from 127.0.0.1, so 20 s is ample), and the figures keep working."""
-    chapter = open_chapter(routes=[(pattern, _not_found)])
+    chapter = open_chapter(routes=[(pattern, _not_found)], pyodide=True)
     chapter.wait_prerendered()
     chapter.start_runtime()
     status = chapter.wait_settled(timeout=20_000)

@@ -189,8 +189,9 @@ def first_request_on_intent(open_live_chapter, url: str, name: str, first, again
 
 
 def without_python(open_chapter, url: str):
-    """The page with its figures drawn and Python started and settled as unavailable (the build
-    vendors no numpy and the CDN is out of reach), as a reader offline has it."""
+    """The page with its figures drawn and Python started and settled as unavailable (Pyodide's files
+    refused, as a network that drops them would: test_runtime.py shows that a boot that gets as far
+    as numpy's CDN settles the same way)."""
     chapter = open_chapter(url)
     chapter.wait_prerendered()
     chapter.start_runtime()
