@@ -78,18 +78,20 @@ def wait_for_fallback(page, img) -> None:
     page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=img.element_handle(), timeout=5_000)
 
 
-def serious_violations(page) -> list[dict]:
-    """axe-core's serious and critical findings on the page."""
+def serious_violations(page, rules: tuple[str, ...] = ()) -> list[dict]:
+    """axe-core's serious and critical findings on the page: by every rule it runs by default, or
+    by `rules` alone."""
     assert AXE.is_file(), f"{AXE} is missing: run 'npm ci' (axe-core is a dev dependency)"
-    page.add_script_tag(path=str(AXE))
-    return page.evaluate("""async () => {
-        const result = await axe.run(document, { resultTypes: ["violations"] });
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    return page.evaluate("""async (rules) => {
+        const result = await axe.run(document, { resultTypes: ["violations"], ...(rules.length ? { runOnly: rules } : {}) });
         return result.violations
           .filter((v) => v.impact === "serious" || v.impact === "critical")
           .map((v) => ({ id: v.id, impact: v.impact, help: v.help,
                          nodes: v.nodes.map((n) => ({ target: n.target.join(" "), html: n.html,
                                                       summary: n.failureSummary })) }));
-    }""")
+    }""", list(rules))
 
 
 def draw_every_figure(page, timeout: float = 15_000) -> None:
