@@ -89,6 +89,12 @@ class FigureCache:
             self._facts[params] = models.facts(params, data)
         return {**data, "facts": self._facts[params]}
 
+    def update(self, other: "FigureCache") -> None:
+        """Take in what another cache computed (in another process, from the same code)."""
+        self._data.update(other._data)
+        self._facts.update(other._facts)
+        self._svg.update(other._svg)
+
     def svg(self, data: dict) -> bytes:
         key = json.dumps(data, sort_keys=True)
         if key not in self._svg:

@@ -1,9 +1,9 @@
 """Fixtures shared by every test folder.
 
 Builder and browser tests build the series many times: they share one figure cache across the
-session. The engine does not change while tests run, so a model's output and its fallback SVG for
-the same options are the same in every build; recomputing them per build only costs minutes.
-Tests that need a cold cache pass their own FigureCache.
+session, and the test processes share its first filling. The engine does not change while tests
+run, so a model's output and its fallback SVG for the same options are the same in every build;
+recomputing them per build only costs minutes. Tests that need a cold cache pass their own FigureCache.
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import os
 # Every figure's compute() gives byte-identical data with one thread and with two.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+import pickle  # noqa: E402
 import shutil  # noqa: E402
 from pathlib import Path
 
@@ -31,16 +32,57 @@ def content(tmp_path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def shared_figure_cache():
+def shared_figure_cache(tmp_path_factory):
     """The FigureCache every build.build() of the session uses (builder and browser tests ask for
-    it in their conftest)."""
+    it in their conftest), holding every figure of the series from the start."""
     import builder.build
-    from builder.figures import FigureCache
 
-    shared = FigureCache()
+    shared = _series_figures(tmp_path_factory)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(builder.build, "FigureCache", lambda: shared)
         yield shared
+
+
+def _series_figures(tmp_path_factory):
+    """Every figure the series' chapters use, computed once per test run: the first test process
+    (xdist worker) to ask computes them, while the others wait for its file, so the cores compute
+    the chapters side by side instead of every process computing all of them."""
+    from filelock import FileLock
+
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return _compute_series_figures()
+    path = tmp_path_factory.getbasetemp().parent / "series-figures.pickle"  # the run's, shared by its workers
+    with FileLock(f"{path}.lock"):
+        if not path.is_file():
+            path.write_bytes(pickle.dumps(_compute_series_figures()))
+        return pickle.loads(path.read_bytes())
+
+
+def _compute_series_figures():
+    """One process per core, a chapter at a time (spawned: a test process may already run threads)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from builder.figures import FigureCache
+    from builder.site_config import load_site_config
+
+    cache = FigureCache()
+    chapters = range(len(load_site_config(ROOT / "content").chapters))
+    with ProcessPoolExecutor(os.cpu_count(), mp_context=multiprocessing.get_context("spawn")) as pool:
+        for computed in pool.map(_chapter_figures, reversed(chapters)):  # the last, longest chapters first
+            cache.update(computed)
+    return cache
+
+
+def _chapter_figures(index: int):
+    """The figures and inline values of the series' chapter `index`, in a fresh FigureCache."""
+    from builder.build import compute_chapter, read_chapter
+    from builder.figures import FigureCache
+    from builder.site_config import load_site_config
+
+    cache = FigureCache()
+    compute_chapter(read_chapter(load_site_config(ROOT / "content").chapters[index]), cache)
+    return cache
 
 
 def pyodide_kit() -> Path:
