@@ -14,7 +14,6 @@ import os
 # Every figure's compute() gives byte-identical data with one thread and with two.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import pickle  # noqa: E402
 import shutil  # noqa: E402
 from pathlib import Path
 
@@ -32,30 +31,38 @@ def content(tmp_path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def shared_figure_cache(tmp_path_factory):
+def shared_figure_cache(request, tmp_path_factory):
     """The FigureCache every build.build() of the session uses (builder and browser tests ask for
     it in their conftest), holding every figure of the series from the start."""
     import builder.build
 
-    shared = _series_figures(tmp_path_factory)
+    shared = _series_figures(request.config, tmp_path_factory)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(builder.build, "FigureCache", lambda: shared)
         yield shared
 
 
-def _series_figures(tmp_path_factory):
+def _series_figures(config, tmp_path_factory):
     """Every figure the series' chapters use, computed once per test run: the first test process
-    (xdist worker) to ask computes them, while the others wait for its file, so the cores compute
-    the chapters side by side instead of every process computing all of them."""
+    (xdist worker) to ask computes them while the others wait for its file, so the cores compute
+    the chapters side by side instead of every process computing all of them. A run that a test
+    starts (tests/prewarmed.py's ENV) takes its parent run's."""
     from filelock import FileLock
 
-    if not os.environ.get("PYTEST_XDIST_WORKER"):
+    from tests import prewarmed
+
+    given = os.environ.get(prewarmed.ENV)
+    if given and (cache := prewarmed.load(Path(given), ROOT)) is not None:
+        return cache
+    if not hasattr(config, "workerinput"):  # one process: no one to share with
         return _compute_series_figures()
-    path = tmp_path_factory.getbasetemp().parent / "series-figures.pickle"  # the run's, shared by its workers
+    path = tmp_path_factory.getbasetemp().parent / "series-figures.pickle"  # this run's, beside its workers'
     with FileLock(f"{path}.lock"):
-        if not path.is_file():
-            path.write_bytes(pickle.dumps(_compute_series_figures()))
-        return pickle.loads(path.read_bytes())
+        if path.is_file() and (cache := prewarmed.load(path, ROOT)) is not None:
+            return cache
+        cache = _compute_series_figures()
+        prewarmed.save(cache, ROOT, path)
+        return cache
 
 
 def _compute_series_figures():

@@ -2,9 +2,6 @@
 has already computed (the shared figure cache is in tests/conftest.py)."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
 
@@ -15,16 +12,13 @@ def _figures_computed_once(shared_figure_cache):
 
 @pytest.fixture(scope="session")
 def prewarmed(shared_figure_cache, tmp_path_factory):
-    """prewarmed(build_py) -> the command line that runs that build.py with this repository's
-    figures already computed (tests/builder/prewarmed.py says when it does not use them)."""
+    """A prewarmed.Saved: this repository's figures already computed, for build.py and pytest run in
+    real processes (tests/prewarmed.py says when they do not use them)."""
     from builder.build import Paths, check
-    from tests.builder import prewarmed as launcher
+    from tests import prewarmed as launcher
     from tests.conftest import ROOT
 
-    folder = tmp_path_factory.mktemp("prewarmed")
+    saved = launcher.Saved(tmp_path_factory.mktemp("prewarmed") / "figures.pickle")
     check(Paths.at(ROOT))  # fills the shared cache: every figure of the series, its fallback and its facts
-    launcher.save(shared_figure_cache, ROOT, folder / "figures.pickle")
-
-    def argv(build_py: Path) -> list[str]:
-        return [sys.executable, "-u", launcher.__file__, str(folder / "figures.pickle"), str(build_py)]
-    return argv
+    launcher.save(shared_figure_cache, ROOT, saved.file)
+    return saved

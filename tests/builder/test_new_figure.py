@@ -26,8 +26,8 @@ def repo(tmp_path_factory) -> Path:
     return repo
 
 
-def _in(repo: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, *args], cwd=repo, capture_output=True, text=True, timeout=600)
+def _in(repo: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *args], cwd=repo, capture_output=True, text=True, timeout=600, env=env)
 
 
 def test_the_skeleton_builds_and_passes_its_tests(repo, prewarmed):
@@ -37,11 +37,13 @@ def test_the_skeleton_builds_and_passes_its_tests(repo, prewarmed):
                  "tests/engine/figures/test_value_mix.py", "tests/browser/figures/test_value_mix.py"):
         assert (repo / path).is_file() and path in made.stdout, path
     assert '    "value-mix",\n)' in (repo / "engine" / "figures" / "__init__.py").read_text()
-    checked = _in(repo, *prewarmed(repo / "build.py")[1:], "check")  # the figures already in FIGURES computed once
+    # the figures already in FIGURES computed once, here and in the skeleton's tests
+    checked = _in(repo, *prewarmed.argv(repo / "build.py")[1:], "check")
     assert checked.returncode == 0, checked.stderr
     # one process (-n 0): a few tests, and this run's own workers already keep the cores busy
     tested = _in(repo, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "tests/engine/figures/test_value_mix.py",
-                 "tests/browser/figures/test_value_mix.py", "tests/engine/figures/test_text.py", "-k", "value")
+                 "tests/browser/figures/test_value_mix.py", "tests/engine/figures/test_text.py", "-k", "value",
+                 env=prewarmed.env())
     assert tested.returncode == 0, tested.stdout[-3000:]
     summary = tested.stdout.strip().splitlines()[-1]
     assert " passed" in summary and "failed" not in summary, summary

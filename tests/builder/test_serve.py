@@ -18,7 +18,7 @@ import pytest
 import builder.serve
 from builder.build import Paths, build
 from builder.serve import static_server
-from tests.builder import prewarmed
+from tests import prewarmed
 from tests.conftest import ROOT
 
 CHAPTER = "04-scores-to-weights.html"
@@ -42,7 +42,7 @@ def _stop(proc) -> None:
 
 @pytest.fixture
 def server(content, tmp_path, prewarmed):
-    proc, lines = _start(prewarmed(ROOT / "build.py"), content, tmp_path / "dist")
+    proc, lines = _start(prewarmed.argv(ROOT / "build.py"), content, tmp_path / "dist")
     try:
         url = re.search(r"at (http://127\.0\.0\.1:\d+/)", wait_for(lines, r"at http://127\.0\.0\.1:\d+/", 60)).group(1)
         wait_for(lines, r"^built ", 120)
@@ -169,7 +169,7 @@ def test_prewarmed_figures_are_used_only_while_their_code_is_unchanged(repo_copy
 def test_code_that_fails_to_import_or_crashes_never_stops_the_server(repo_copy, content, tmp_path, prewarmed):
     """A builder change that does not import is shown and the server stays; one that imports
     but crashes the build restarts the server, whose build error is shown; the fix reloads."""
-    proc, lines = _start(prewarmed(repo_copy / "build.py"), content, tmp_path / "dist")
+    proc, lines = _start(prewarmed.argv(repo_copy / "build.py"), content, tmp_path / "dist")
     try:
         url = re.search(r"at (http://127\.0\.0\.1:\d+/)", wait_for(lines, r"at http://127\.0\.0\.1:\d+/", 60)).group(1)
         wait_for(lines, r"^built ", 120)
@@ -315,7 +315,7 @@ def test_idle_connections_time_out_but_the_event_stream_stays(folder, monkeypatc
 def test_a_fix_saved_while_the_server_restarts_is_built(repo_copy, content, tmp_path, prewarmed):
     """An engine file that imports but breaks the build restarts the server; its fix, saved the
     moment the restarted process is up (while it builds), is seen: no later save is needed."""
-    proc, lines = _start(prewarmed(repo_copy / "build.py"), content, tmp_path / "dist")
+    proc, lines = _start(prewarmed.argv(repo_copy / "build.py"), content, tmp_path / "dist")
     try:
         url = re.search(r"at (http://127\.0\.0\.1:\d+/)", wait_for(lines, r"at http://127\.0\.0\.1:\d+/", 60)).group(1)
         wait_for(lines, r"^built ", 120)

@@ -1,19 +1,21 @@
 """`python prewarmed.py CACHE BUILD_PY ARGS...`: build.py ARGS with the figures already computed.
 
-The serve and new-figure tests run build.py in real processes (a restart is an exec), and a fresh
-process computes and draws every figure of the series again: ~10 s of CPU each time, for output
-the test run already holds. CACHE is that output (a pickled FigureCache, tests/builder/conftest.py
-`prewarmed`), with a digest of the code figures are made from. A process uses it only where that
-code is as it was (a test that breaks a model gets the model run), and restarts keep it: serve
-re-executes this command line.
+The serve and new-figure tests run build.py and pytest in real processes (a restart is an exec),
+and a fresh process computes and draws every figure of the series again: ~10 s of CPU each time,
+for output the test run already holds. CACHE is that output (a pickled FigureCache, `save`), with a
+digest of the code figures are made from. A process uses it only where that code is as it was (a
+test that breaks a model gets the model run), and restarts keep it: serve re-executes this command
+line. A test run started with ENV naming a CACHE starts from it (tests/conftest.py).
 """
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
 import re
 import runpy
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 # What a figure's data and fallback are made of; the registry's list of names is not (a new figure
@@ -37,17 +39,40 @@ def digest(root: Path, manifest: list[str] | None = None) -> tuple[list[str], st
     return files, h.hexdigest()
 
 
+ENV = "ATTN_TEST_FIGURES"
+
+
 def save(cache, root: Path, path: Path) -> None:
     files, hexdigest = digest(root)
     path.write_bytes(pickle.dumps((files, hexdigest, cache)))
+
+
+def load(path: Path, root: Path):
+    """The FigureCache saved at `path`, or None where the code under `root` has changed since."""
+    files, hexdigest, cache = pickle.loads(path.read_bytes())
+    return cache if digest(root, files)[1] == hexdigest else None
+
+
+@dataclass(frozen=True)
+class Saved:
+    """A saved cache, and how a real process starts from it."""
+    file: Path
+
+    def argv(self, build_py: Path) -> list[str]:
+        """The command line that runs that build.py with these figures."""
+        return [sys.executable, "-u", __file__, str(self.file), str(build_py)]
+
+    def env(self) -> dict[str, str]:
+        """The environment in which a test run starts from these figures."""
+        return {**os.environ, ENV: str(self.file)}
 
 
 def main() -> None:
     cache_file, build_py, *args = sys.argv[1:]
     root = Path(build_py).resolve().parent
     sys.path[0] = str(root)  # as `python build.py` would have it: that repository's builder/ and engine/
-    files, hexdigest, cache = pickle.loads(Path(cache_file).read_bytes())
-    if digest(root, files)[1] == hexdigest:
+    cache = load(Path(cache_file), root)
+    if cache is not None:
         import builder.build
         import builder.serve
 
