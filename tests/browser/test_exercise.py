@@ -50,6 +50,15 @@ def test_wrong_then_right(exercise):
     assert chapter.page_errors == []
 
 
+def test_a_worker_that_cannot_start_is_a_verdict_not_a_page_error(open_chapter, url):
+    """As where a browser refuses the grader's worker: the Run says so, and the page carries on."""
+    chapter = open_chapter(url, init_script="window.Worker = class { constructor() { throw new Error('refused'); } };")
+    section = chapter.page.locator('[data-exercise="softmax"]')
+    expect(section.locator(".cm-content")).to_be_visible()
+    expect(_run(section, "error")).to_contain_text("Your code cannot run here: The Python worker could not start: refused")
+    assert chapter.page_errors == []
+
+
 def test_a_python_error_names_the_line_of_the_readers_code(exercise):
     _, section = exercise
     type_code(section, "def softmax(x):\n    y = x\n    return y / missing\n")

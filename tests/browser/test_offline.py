@@ -25,6 +25,9 @@ def offline_site(tmp_path_factory, serve_folder, stand_in_distribution):
     return {"out": out, "content": content, "dist": dist, "url": serve_folder(out)}
 
 
+NO_WORKERS = "window.Worker = class { constructor() { throw new Error('workers are off in this browser'); } };"
+
+
 def _version(out) -> str:
     head = (out / "sw.js").read_text().split("\n", 1)[0]
     return json.loads(head.removeprefix("const MANIFEST = ").rstrip(";"))["version"]
@@ -40,6 +43,9 @@ def test_save_then_read_every_chapter_offline(new_context, offline_site):
     save_for_offline(page)
 
     context.set_offline(True)
+    # Python starts the same way on every page: here it starts once, after the others, which read
+    # as in a browser that cannot start a worker (each start would compile Pyodide for seconds).
+    page.add_init_script(NO_WORKERS)
     for name in ["index.html", *chapter_pages()]:
         page.goto(offline_site["url"] + name)
         expect(page.locator("h1")).to_be_visible()
@@ -47,6 +53,9 @@ def test_save_then_read_every_chapter_offline(new_context, offline_site):
         draw_every_figure(page)  # their views' modules come from the cache
         fallbacks = page.eval_on_selector_all(".figure-fallback img", "imgs => imgs.map(i => i.src)")
         assert all(page.evaluate("u => fetch(u).then(r => r.ok)", u) for u in fallbacks), name
+        assert not page.locator('[data-runtime-status][data-state="ready"]').count(), name
+    page = context.new_page()  # without the init script
+    page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(offline_site["url"] + "04-scores-to-weights.html")
     page.locator("[data-figure][data-live]").first.scroll_into_view_if_needed()
     status = page.locator("[data-runtime-status]")

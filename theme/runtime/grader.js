@@ -17,7 +17,13 @@ const listeners = new Set(); // onStatus of the runs waiting for Python to start
 function boot() {
   const configEl = document.getElementById("runtime-config");
   const config = resolveConfig(JSON.parse(configEl.textContent));
-  worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  try {
+    worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  } catch (err) { // the Run says why; a later one tries again
+    ready = Promise.reject(new Error("The Python worker could not start: " + err.message));
+    ready.catch(() => {});
+    return;
+  }
   ready = new Promise((resolve, reject) => {
     worker.onmessage = (e) => {
       const msg = e.data;
