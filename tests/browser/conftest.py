@@ -53,6 +53,10 @@ def chapter_pages() -> list[str]:
 FIGURES = ("softmax-bars", "softmax-temperature", "scaling-experiment")  # the figures that chapter holds
 CDN = "https://cdn.jsdelivr.net/**"  # where Pyodide fetches numpy when the build does not vendor it
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+# axe from a page's own origin (a route), for a page whose policy refuses the inline script
+# serious_violations adds otherwise: add_script_tag(url=AXE_URL) with AXE_ROUTE among its routes
+AXE_URL = "/__test/axe.min.js"
+AXE_ROUTE = ("**" + AXE_URL, lambda route: route.fulfill(path=str(AXE), content_type="text/javascript"))
 SETTLE_MS = 90_000  # how long the runtime may take to reach ready or unavailable
 PHONE = {"viewport": {"width": 375, "height": 800}, "has_touch": True}  # context options: a phone's screen and touch
 
@@ -306,12 +310,12 @@ document.addEventListener("securitypolicyviolation", (e) => {
 
 
 class Visit:
-    """One page opened with the policy enforced (bypass_csp=False), and every violation it reports."""
+    """One page opened with the policy enforced (bypass_csp=False), and every violation, error and
+    request it reports. `new_context(**options)` makes its context (VIEW: a screen's options)."""
 
-    def __init__(self, new_context, url: str, width: int, routes=()):
+    def __init__(self, new_context, url: str, routes=(), **view):
         # a routed file is not this build's: the service worker would rightly refuse it
-        context = new_context(bypass_csp=False, viewport={"width": width, "height": 800},
-                              **({"service_workers": "block"} if routes else {}))
+        context = new_context(bypass_csp=False, **({"service_workers": "block"} if routes else {}), **view)
         context.route(CDN, lambda route: route.abort())  # numpy's CDN is unreachable here anyway
         for pattern, handler in routes:
             context.route(pattern, handler)
@@ -353,12 +357,63 @@ class Visit:
             await Promise.all(shown.map((i) => i.decode().catch(() => {})));
         }""")
 
+    def fetched_runtime(self, expected: bool) -> bool:
+        """Whether the page has asked for anything of the runtime: one that uses Python has once its
+        start has run; one that does not is given long enough for a start that waits a frame and a task."""
+        for _ in range(60 if expected else 6):
+            if any(part in url for url in self.requests for part in RUNTIME_FILES):
+                return True
+            self.page.wait_for_timeout(50)
+        return False
+
+    def use_every_figure(self, where: str, live: bool) -> None:
+        """Focus each figure's key control (the one its view marks with data-key-control="<key>"), press
+        the key, and wait until the figure shows something new: the control takes focus, nothing overflows
+        the screen afterwards, and with Python `live` no note says something went wrong."""
+        page = self.page
+        for fig in page.locator("[data-figure]").all():
+            name = fig.get_attribute("data-figure")
+            control = fig.locator("[data-key-control]")
+            assert control.count() == 1, f"{where}: figure {name} marks {control.count()} controls with data-key-control"
+            key = control.get_attribute("data-key-control")
+            before = fig.evaluate(SNAPSHOT)
+            control.focus()
+            expect(control).to_be_focused()
+            control.press(key)
+            # A live figure may wait for the worker, which a loaded machine slows: allow it 30 s.
+            changed = self.poll(f"([fig, before]) => ({SNAPSHOT})(fig) !== before", [fig.element_handle(), before], timeout=30.0)
+            assert changed, f"{where}: pressing {key} in figure {name} changed nothing"
+            if live:
+                expect(fig.locator(".figure-note")).to_be_hidden()
+        width = page.viewport_size["width"]
+        scroll_width = page.evaluate("document.documentElement.scrollWidth")
+        assert scroll_width <= width, f"{where}: the page overflows to {scroll_width}px after using the figures"
+
+    def boot_runtime(self, want: str) -> dict:
+        """Every figure drawn, then the first live figure scrolled on screen (which starts Python);
+        returns the runtime's status once it is `want`."""
+        draw_every_figure(self.page)
+        self.page.locator("[data-figure][data-live]").first.scroll_into_view_if_needed()
+        status = self.page.locator("[data-runtime-status]")
+        expect(status).to_have_attribute("data-state", want, timeout=SETTLE_MS)
+        return status.evaluate("e => ({state: e.dataset.state, stage: e.dataset.stage, text: e.textContent})")
+
+
+RUNTIME_FILES = ("/pyodide/", "/runtime/worker.js", "/runtime/runtime.js")  # what a page that uses Python fetches
+SNAPSHOT = """(fig) => fig.querySelector(".figure-view").innerHTML + "\\n" + fig.querySelector(".figure-numbers").textContent"""
+
+
+def uses_python(site: Path, name: str) -> bool:
+    """A chapter with a live figure or an exercise: a page that fetches the runtime (the print
+    edition's figures and exercises are static: it uses nothing)."""
+    html = (site / name).read_text()
+    return name in chapter_pages() and ("data-live" in html or "data-exercise" in html)
 
 
 @pytest.fixture
 def csp_visit(new_context):
     """csp_visit(url, width, routes=()) -> a Visit: the page at that width, its policy enforced."""
-    return lambda url, width, routes=(): Visit(new_context, url, width, routes)
+    return lambda url, width, routes=(): Visit(new_context, url, routes, viewport={"width": width, "height": 800})
 
 
 class ChapterPage:

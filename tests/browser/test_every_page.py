@@ -1,7 +1,8 @@
 """Every page as readers open it: on a phone, on a wide screen, in both colour schemes, and without
-JavaScript. Each page opens once per screen (a class-scoped fixture), and every check that only
-reads a page runs on that one visit, the dark scheme's after the light one's (the page switches as
-it does when a reader's system does: the schemes differ only in the palette's custom properties):
+JavaScript, always under its Content-Security-Policy. Each page opens once per screen (a class-scoped
+fixture), and every check runs on that one visit: first those that only read it, the dark scheme's
+after the light one's (the page switches as it does when a reader's system does: the schemes differ
+only in the palette's custom properties), then the page in use:
 
 - nothing overflows the screen sideways;
 - axe-core finds nothing serious (on a phone a wide formula becomes a scroll box, which a scan on a
@@ -11,7 +12,8 @@ it does when a reader's system does: the schemes differ only in the palette's cu
 - on a phone every button, select, slider, radio, check box and disclosure is a 44 px touch target
   and shows the same focus ring (theme/css/site.css);
 - in both schemes, chapters 1, 5 and 9 take the scheme's palette (theme/palette.toml) on the page and
-  in their views, and are photographed under test-output/screenshots/ for a person to compare.
+  in their views, and are photographed under test-output/screenshots/ for a person to compare;
+- in use (class Used), nothing breaks the policy, and Python is fetched where it is used, only there.
 """
 from __future__ import annotations
 
@@ -22,7 +24,8 @@ import pytest
 from builder import palette
 from tests.conftest import ROOT
 
-from .conftest import CDN, PHONE, PYODIDE_FILES, chapter_pages, draw_every_figure, serious_violations
+from .conftest import (AXE_ROUTE, AXE_URL, LIVE_ROUTES, PHONE, Visit, chapter_pages, draw_every_figure, serious_violations,
+                       uses_python)
 
 CHAPTERS = chapter_pages()
 PAGES = {**{page: page for page in CHAPTERS}, "index": "index.html", "bibliography": "bibliography.html",
@@ -89,24 +92,24 @@ CRAMPED = """(minPx) => {
 
 @pytest.fixture(scope="class")
 def opened(request, browser, base_url):
-    """The page named by the test's parameter, opened as the class reads (its VIEW: context options),
-    every figure drawn; shared by the class's checks of that page, and closed after the last. Python
-    is unavailable, its files refused (its boot costs a page seconds of CPU and changes nothing read
-    here; test_csp.py reads every page with it)."""
+    """A Visit of the page named by the test's parameter, opened as the class reads (its VIEW: context
+    options) under the page's policy, every figure drawn; shared by the class's checks of that page,
+    and closed after the last. Where Python is used, it is the stand-in (the engine on CPython): the
+    real one's boot costs a page seconds of CPU, and test_real_python.py runs it on every page."""
     which, view = request.param, request.cls.VIEW
-    context = browser.new_context(bypass_csp=True, **view)  # evaluate() needs the policy bypassed
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    page.route(CDN, lambda route: route.abort())
-    page.route(PYODIDE_FILES, lambda route: route.abort())
-    page.goto(base_url + PAGES[which])
-    page.wait_for_load_state("load")
+
+    def new_context(**options):
+        context = browser.new_context(**options)
+        context.set_default_timeout(15_000)
+        return context
+
+    visit = Visit(new_context, base_url + PAGES[which], routes=[*LIVE_ROUTES, AXE_ROUTE], **view)
     if which == "search":
-        page.locator("[data-search-results] li").first.wait_for()
+        visit.page.locator("[data-search-results] li").first.wait_for()
     if which in CHAPTERS and view.get("java_script_enabled", True):
-        draw_every_figure(page)
-    yield page
-    context.close()
+        draw_every_figure(visit.page)
+    yield visit
+    visit.page.context.close()
 
 
 def _pages(pages):
@@ -130,6 +133,8 @@ def in_scheme(page, scheme: str):
 
 
 def check_axe(page, scheme: str, rules: tuple[str, ...] = ()) -> None:
+    if not page.evaluate("typeof axe !== 'undefined'"):  # from the page's own origin: its policy refuses inline scripts
+        page.add_script_tag(url=AXE_URL)
     violations = serious_violations(in_scheme(page, scheme), rules)
     assert violations == [], (f"axe on {page.url} at {page.viewport_size['width']}px in the {scheme} scheme:\n"
                               + json.dumps(violations, indent=1))
@@ -158,7 +163,7 @@ def check_schemes_palette(page, scheme: str) -> None:
 
 # The checks each screen runs, as classes its test class takes them from (not collected on their
 # own: no Test prefix). A class's tests run in this order on each page: base classes' first, so the
-# light scheme's checks, then the dark one's, then the control check (which moves focus).
+# light scheme's checks, then the dark one's, then the checks that move focus, and last the page in use.
 
 class Read:
     """Every page in the light scheme."""
@@ -166,19 +171,19 @@ class Read:
 
     @_pages(PHOTOGRAPHED)
     def test_the_page_and_its_views_take_the_light_palette(self, opened):
-        check_schemes_palette(opened, "light")
+        check_schemes_palette(opened.page, "light")
 
     @_pages(PAGES)
     def test_no_serious_accessibility_violation(self, opened):
-        check_axe(opened, "light")
+        check_axe(opened.page, "light")
 
     @_pages(PAGES)
     def test_nothing_overflows(self, opened):
-        check_no_overflow(opened)
+        check_no_overflow(opened.page)
 
     @_pages(CHAPTERS)
     def test_figure_text_is_large_enough_and_never_overlaps(self, opened):
-        check_figure_text(opened)
+        check_figure_text(opened.page)
 
 
 class ReadInTheDark(Read):
@@ -186,26 +191,60 @@ class ReadInTheDark(Read):
 
     @_pages(PHOTOGRAPHED)
     def test_the_page_and_its_views_take_the_dark_palette(self, opened):
-        check_schemes_palette(opened, "dark")
+        check_schemes_palette(opened.page, "dark")
 
 
-class TestPhone(ReadInTheDark):
-    VIEW = PHONE
-
+class ReadOnAPhone(ReadInTheDark):
     @_pages(PAGES)
     def test_no_serious_colour_violation_in_the_dark(self, opened):
-        check_axe(opened, "dark", COLOUR_RULES)
+        check_axe(opened.page, "dark", COLOUR_RULES)
 
     @_pages(CHAPTERS)
     def test_every_control_is_a_touch_target_with_the_focus_ring(self, opened):
-        assert opened.evaluate(SMALL, CONTROLS) == [], f"{opened.url}: controls under 44 px high at 375 px"
-        rings = opened.evaluate(RINGS, CONTROLS)
-        assert rings, f"{opened.url} has no control"
+        page = opened.page
+        assert page.evaluate(SMALL, CONTROLS) == [], f"{page.url}: controls under 44 px high at 375 px"
+        rings = page.evaluate(RINGS, CONTROLS)
+        assert rings, f"{page.url} has no control"
         bad = [r for r in rings if r[1] and (r[2] == "none" or r[3] != "2px")]
-        assert bad == [], f"{opened.url}: focused controls without the focus ring: {bad}"
+        assert bad == [], f"{page.url}: focused controls without the focus ring: {bad}"
 
 
-class TestWide(ReadInTheDark):
+class Used:
+    """Last, each page used, read to its end under its policy. On chapters every figure's key control
+    answers the keyboard; where a figure is live, Python reaches "ready" first, so views draw worker
+    results. Python only where it can be used: the pages that fetch anything of the runtime are
+    exactly those with a live figure or an exercise; the others never load the runtime's module and
+    carry no status line about Python."""
+
+    @_pages(PAGES)
+    def test_used_without_a_policy_violation_and_python_only_where_it_is_used(self, opened, site):
+        page = opened.page
+        name = page.url.rsplit("/", 1)[1].split("?")[0]
+        where = f"{name} at {page.viewport_size['width']}px"
+        live = page.locator("[data-figure][data-live]").count() > 0
+        if live:
+            assert opened.boot_runtime("ready")["state"] == "ready"
+        else:
+            assert page.locator("[data-runtime-status]").count() == 0, f"{where}: a status line about Python it never starts"
+        if name in CHAPTERS:
+            opened.use_every_figure(where, live=True)
+        opened.scroll_through()  # an exercise in view starts its grader's Python
+        assert opened.fetched_runtime(uses_python(site, name)) == uses_python(site, name), where
+        assert opened.violations() == [], where
+        assert opened.errors == [], where
+
+
+def test_some_pages_use_python_and_some_do_not(site):
+    """What makes the last check above tell pages apart."""
+    used = [page for page in PAGES.values() if uses_python(site, page.split("?")[0])]
+    assert used and len(used) < len(PAGES), used
+
+
+class TestPhone(Used, ReadOnAPhone):
+    VIEW = PHONE
+
+
+class TestWide(Used, ReadInTheDark):
     VIEW = WIDE
 
 
@@ -214,7 +253,7 @@ class TestPhoneWithoutJavaScript:
 
     @_pages([*CHAPTERS, "print"])
     def test_nothing_overflows(self, opened):
-        check_no_overflow(opened)
+        check_no_overflow(opened.page)
 
 
 class TestWideWithoutJavaScript:
@@ -222,4 +261,4 @@ class TestWideWithoutJavaScript:
 
     @_pages([*CHAPTERS, "print"])
     def test_nothing_overflows(self, opened):
-        check_no_overflow(opened)
+        check_no_overflow(opened.page)
