@@ -95,7 +95,7 @@ def opened(request, browser, base_url):
     """A Visit of the page named by the test's parameter, opened as the class reads (its VIEW: context
     options) under the page's policy, every figure drawn; shared by the class's checks of that page,
     and closed after the last. Where Python is used, it is the stand-in (the engine on CPython): the
-    real one's boot costs a page seconds of CPU, and test_real_python.py runs it on every page."""
+    real one's boot costs a page seconds of CPU, and test_real_python.py runs it on every page that uses it."""
     which, view = request.param, request.cls.VIEW
 
     def new_context(**options):
