@@ -98,6 +98,11 @@ def serious_violations(page, rules: tuple[str, ...] = ()) -> list[dict]:
     }""", list(rules))
 
 
+def figure_numbers(figure) -> list[str]:
+    """The key numbers a figure (a locator) lists under its view."""
+    return [t.strip() for t in figure.locator("ul.figure-numbers li").all_text_contents()]
+
+
 def draw_every_figure(page, timeout: float = 15_000) -> None:
     """Wait until every figure of the page has drawn its embedded data ("prerendered"). A view loads
     as its figure nears the screen (theme/js/figures.js), so each figure is scrolled to in turn, as
@@ -440,7 +445,7 @@ class ChapterPage:
         return json.loads(self.figure(name).locator(".figure-data").text_content())
 
     def numbers(self, name: str) -> list[str]:
-        return [t.strip() for t in self.figure(name).locator("ul.figure-numbers li").all_text_contents()]
+        return figure_numbers(self.figure(name))
 
     def scroll_width(self) -> int:
         """How wide the page scrolls: wider than the screen means something overflows."""

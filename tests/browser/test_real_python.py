@@ -15,7 +15,7 @@ import pytest
 from engine.figures import FigureJob, compute, module, parse
 from tests.engine.exercises.test_graders import ATTENTION, BACKWARD, SOFTMAX
 
-from .conftest import CDN, SETTLE_MS, chapter_pages, expect, save_for_offline
+from .conftest import CDN, SETTLE_MS, chapter_pages, expect, figure_numbers, save_for_offline
 from .figures.helpers import text_lines
 
 # Before any page script: record policy violations, and every request to and answer from a worker
@@ -194,8 +194,7 @@ def _drawn_from_python(reader: Reader, figure, name: str, data: dict) -> None:
     if name not in ("induction-forms", *REFUSED):
         return
     answer = _answered(reader, name)
-    assert [t.strip() for t in figure.locator("ul.figure-numbers li").all_text_contents()] == \
-        text_lines(answer, answer["start"]), name
+    assert figure_numbers(figure) == text_lines(answer, answer["start"]), name
     if name == "induction-forms":
         assert figure.locator("progress").evaluate("(p) => p.value") == data["steps"]
     if name in REFUSED:
@@ -234,7 +233,7 @@ def test_retrain_runs_to_the_end_and_cancel_restores_the_model(new_context, real
     figure.scroll_into_view_if_needed()  # its view loads as it nears the screen
     retrain = figure.get_by_role("button", name="Retrain")
     cancel = figure.get_by_role("button", name="Cancel")
-    before = [t.strip() for t in figure.locator("ul.figure-numbers li").all_text_contents()]
+    before = figure_numbers(figure)
 
     retrain.focus()
     page.keyboard.press("Enter")  # Python boots for the job: the figure says so
@@ -250,7 +249,7 @@ def test_retrain_runs_to_the_end_and_cancel_restores_the_model(new_context, real
     expect(status).to_have_text(result["text"]["status"])  # the new accuracy, in sight
     assert "held-out accuracy" in status.text_content()
     _check_answers(reader, "two-heads retrain")
-    trained = [t.strip() for t in figure.locator("ul.figure-numbers li").all_text_contents()]
+    trained = figure_numbers(figure)
     assert trained != before
 
     page.keyboard.press("Enter")  # again, from the trained model, and cancelled mid-run
@@ -264,7 +263,7 @@ def test_retrain_runs_to_the_end_and_cancel_restores_the_model(new_context, real
     page.keyboard.press("Enter")  # on Cancel
     expect(figure).not_to_have_attribute("aria-busy", "true", timeout=30_000)
     expect(retrain).to_be_focused()
-    assert [t.strip() for t in figure.locator("ul.figure-numbers li").all_text_contents()] == trained
+    assert figure_numbers(figure) == trained
     expect(status).to_contain_text("stopped")
     reader.assert_clean("two-heads")
 
