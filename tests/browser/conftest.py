@@ -42,6 +42,9 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 NOT_NEEDED_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 CHAPTER = "04-scores-to-weights.html"  # the chapter the runtime tests open
 PYODIDE_FILES = "**/pyodide/**"  # where a build puts Pyodide's own files
+REFUSE_PYODIDE = (PYODIDE_FILES, lambda route: route.abort())  # a route: Python unavailable at once
+# An init script: a browser that cannot start a worker (so Python never starts, and says why)
+NO_WORKERS = "window.Worker = class { constructor() { throw new Error('workers are off in this browser'); } };"
 
 
 def chapter_pages() -> list[str]:
@@ -504,7 +507,7 @@ def open_chapter(new_context, base_url):
 
         context.route(CDN, abort_cdn)
         if not pyodide:
-            context.route(PYODIDE_FILES, lambda route: route.abort())
+            context.route(*REFUSE_PYODIDE)
         for pattern, handler in routes:  # later routes win
             context.route(pattern, handler)
         page = context.new_page()

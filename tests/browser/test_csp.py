@@ -13,7 +13,7 @@ from __future__ import annotations
 import html.parser
 import re
 
-from .conftest import CHAPTER, PYODIDE_FILES, expect, uses_python
+from .conftest import CHAPTER, REFUSE_PYODIDE, expect, uses_python
 
 # What the policy must say (the whole policy lives in theme/templates/base.html).
 REQUIRED = {"default-src": "'none'", "script-src": "'self'", "object-src": "'none'", "base-uri": "'none'"}
@@ -69,7 +69,7 @@ def test_no_violation_while_pyodide_boots_from_the_site(csp_visit, base_url, sit
     for name in _pages(site):
         if booted and not uses_python(site, name):
             continue
-        refuse = [] if not booted else [(PYODIDE_FILES, lambda route: route.abort())]
+        refuse = [REFUSE_PYODIDE] if booted else []
         visit = csp_visit(base_url + name, width, routes=refuse)
         if visit.page.locator("[data-figure][data-live]").count():  # pages that use Python
             status = visit.boot_runtime("unavailable")

@@ -8,7 +8,7 @@ import pytest
 
 from tests.builder.test_exercise import GOOD
 
-from .conftest import LIVE_ROUTES, PYODIDE_FILES, expect, serious_violations, type_code
+from .conftest import LIVE_ROUTES, NO_WORKERS, REFUSE_PYODIDE, expect, serious_violations, type_code
 
 RIGHT = ("def softmax(x):\n    e = np.exp(x - x.max(axis=-1, keepdims=True))\n"
          "    return e / e.sum(axis=-1, keepdims=True)\n")
@@ -52,10 +52,10 @@ def test_wrong_then_right(exercise):
 
 def test_a_worker_that_cannot_start_is_a_verdict_not_a_page_error(open_chapter, url):
     """As where a browser refuses the grader's worker: the Run says so, and the page carries on."""
-    chapter = open_chapter(url, init_script="window.Worker = class { constructor() { throw new Error('refused'); } };")
+    chapter = open_chapter(url, init_script=NO_WORKERS)
     section = chapter.page.locator('[data-exercise="softmax"]')
     expect(section.locator(".cm-content")).to_be_visible()
-    expect(_run(section, "error")).to_contain_text("Your code cannot run here: The Python worker could not start: refused")
+    expect(_run(section, "error")).to_contain_text("Your code cannot run here: The Python worker could not start: workers are off in this browser")
     assert chapter.page_errors == []
 
 
@@ -143,7 +143,7 @@ def test_opened_from_a_file_it_says_why_it_cannot_run(new_context, tmp_path):
 @pytest.mark.parametrize("width", [1200, 375])
 def test_axe_and_narrow_screens(new_context, url, width):
     page = new_context(viewport={"width": width, "height": 800}).new_page()
-    page.route(PYODIDE_FILES, lambda route: route.abort())  # the grader's Python: not what is read here
+    page.route(*REFUSE_PYODIDE)  # the grader's Python: not what is read here
     page.goto(url)
     expect(page.locator(".cm-content")).to_be_visible()
     assert serious_violations(page) == []

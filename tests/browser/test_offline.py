@@ -10,7 +10,7 @@ import pytest
 
 from builder.build import Paths, build
 
-from .conftest import ROOT, SETTLE_MS, chapter_pages, draw_every_figure, expect, save_for_offline
+from .conftest import NO_WORKERS, ROOT, SETTLE_MS, chapter_pages, draw_every_figure, expect, save_for_offline
 
 
 @pytest.fixture(scope="module")
@@ -23,9 +23,6 @@ def offline_site(tmp_path_factory, serve_folder, stand_in_distribution):
     out = tmp / "dist"
     build(Paths.at(ROOT, content), out, pyodide_dist=dist)
     return {"out": out, "content": content, "dist": dist, "url": serve_folder(out)}
-
-
-NO_WORKERS = "window.Worker = class { constructor() { throw new Error('workers are off in this browser'); } };"
 
 
 def _version(out) -> str:
