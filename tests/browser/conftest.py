@@ -57,7 +57,7 @@ FIGURES = ("softmax-bars", "softmax-temperature", "scaling-experiment")  # the f
 CDN = "https://cdn.jsdelivr.net/**"  # where Pyodide fetches numpy when the build does not vendor it
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 # axe from a page's own origin (a route), for a page whose policy refuses the inline script
-# serious_violations adds otherwise: add_script_tag(url=AXE_URL) with AXE_ROUTE among its routes
+# serious_violations adds otherwise
 AXE_URL = "/__test/axe.min.js"
 AXE_ROUTE = ("**" + AXE_URL, lambda route: route.fulfill(path=str(AXE), content_type="text/javascript"))
 SETTLE_MS = 90_000  # how long the runtime may take to reach ready or unavailable
@@ -85,12 +85,13 @@ def wait_for_fallback(page, img) -> None:
     page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=img.element_handle(), timeout=5_000)
 
 
-def serious_violations(page, rules: tuple[str, ...] = ()) -> list[dict]:
+def serious_violations(page, rules: tuple[str, ...] = (), from_origin: bool = False) -> list[dict]:
     """axe-core's serious and critical findings on the page: by every rule it runs by default, or
-    by `rules` alone."""
+    by `rules` alone. axe is added once, inline, or `from_origin` (AXE_URL, for a page whose policy
+    refuses inline scripts: AXE_ROUTE must be among its routes)."""
     assert AXE.is_file(), f"{AXE} is missing: run 'npm ci' (axe-core is a dev dependency)"
     if not page.evaluate("typeof axe !== 'undefined'"):
-        page.add_script_tag(path=str(AXE))
+        page.add_script_tag(**({"url": AXE_URL} if from_origin else {"path": str(AXE)}))
     return page.evaluate("""async (rules) => {
         const result = await axe.run(document, { resultTypes: ["violations"], ...(rules.length ? { runOnly: rules } : {}) });
         return result.violations
@@ -264,6 +265,13 @@ def _disable_features(pw) -> str:
     return "--disable-features=" + ",".join(dict.fromkeys([*playwrights, *NOT_NEEDED_FEATURES]))
 
 
+def browser_context(browser, **options):
+    """A fresh BrowserContext with the tests' default timeout."""
+    context = browser.new_context(**options)
+    context.set_default_timeout(15_000)
+    return context
+
+
 @pytest.fixture
 def new_context(browser):
     """new_context(**options) -> a fresh BrowserContext, closed when the test ends."""
@@ -273,8 +281,7 @@ def new_context(browser):
         # Playwright's wait_for_function and add_script_tag run code in the page that the pages'
         # strict Content-Security-Policy (rightly) refuses; test_csp.py passes bypass_csp=False.
         options.setdefault("bypass_csp", True)
-        context = browser.new_context(**options)
-        context.set_default_timeout(15_000)
+        context = browser_context(browser, **options)
         contexts.append(context)
         return context
 

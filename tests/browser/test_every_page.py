@@ -18,14 +18,15 @@ only in the palette's custom properties), then the page in use:
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import pytest
 
 from builder import palette
 from tests.conftest import ROOT
 
-from .conftest import (AXE_ROUTE, AXE_URL, LIVE_ROUTES, PHONE, Visit, chapter_pages, draw_every_figure, serious_violations,
-                       uses_python)
+from .conftest import (AXE_ROUTE, LIVE_ROUTES, PHONE, Visit, browser_context, chapter_pages, draw_every_figure,
+                       serious_violations, uses_python)
 
 CHAPTERS = chapter_pages()
 PAGES = {**{page: page for page in CHAPTERS}, "index": "index.html", "bibliography": "bibliography.html",
@@ -97,13 +98,7 @@ def opened(request, browser, base_url):
     and closed after the last. Where Python is used, it is the stand-in (the engine on CPython): the
     real one's boot costs a page seconds of CPU, and test_real_python.py runs it on every page that uses it."""
     which, view = request.param, request.cls.VIEW
-
-    def new_context(**options):
-        context = browser.new_context(**options)
-        context.set_default_timeout(15_000)
-        return context
-
-    visit = Visit(new_context, base_url + PAGES[which], routes=[*LIVE_ROUTES, AXE_ROUTE], **view)
+    visit = Visit(partial(browser_context, browser), base_url + PAGES[which], routes=[*LIVE_ROUTES, AXE_ROUTE], **view)
     if which == "search":
         visit.page.locator("[data-search-results] li").first.wait_for()
     if which in CHAPTERS and view.get("java_script_enabled", True):
@@ -133,9 +128,7 @@ def in_scheme(page, scheme: str):
 
 
 def check_axe(page, scheme: str, rules: tuple[str, ...] = ()) -> None:
-    if not page.evaluate("typeof axe !== 'undefined'"):  # from the page's own origin: its policy refuses inline scripts
-        page.add_script_tag(url=AXE_URL)
-    violations = serious_violations(in_scheme(page, scheme), rules)
+    violations = serious_violations(in_scheme(page, scheme), rules, from_origin=True)
     assert violations == [], (f"axe on {page.url} at {page.viewport_size['width']}px in the {scheme} scheme:\n"
                               + json.dumps(violations, indent=1))
 
@@ -229,7 +222,8 @@ class Used:
         if name in CHAPTERS:
             opened.use_every_figure(where, live=True)
         opened.scroll_through()  # an exercise in view starts its grader's Python
-        assert opened.fetched_runtime(uses_python(site, name)) == uses_python(site, name), where
+        uses = uses_python(site, name)
+        assert opened.fetched_runtime(uses) == uses, where
         assert opened.violations() == [], where
         assert opened.errors == [], where
 
