@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import base64
+import functools
 import hashlib
 import io
 import zipfile
@@ -63,14 +64,20 @@ def engine_files(package_dir: Path) -> list[tuple[str, bytes]]:
     root = package_dir.parent
     paths = [p for p in sorted(package_dir.rglob("*.py"))
              if "__pycache__" not in p.parts and p.relative_to(package_dir).as_posix() not in BUILD_ONLY_MODULES]
+    models = (package_dir / "figures").relative_to(root).as_posix()
+    return list(_without_build_only(models, tuple((p.relative_to(root).as_posix(), p.read_bytes()) for p in paths)))
+
+
+@functools.lru_cache(maxsize=2)
+def _without_build_only(models: str, files: tuple[tuple[str, bytes], ...]) -> tuple[tuple[str, bytes], ...]:
+    """`files` with each figure model in the folder `models` stripped; by their bytes, once per
+    process: parsing every module costs a build a quarter of a second, and serve rebuilds on every save."""
     # Names other modules import from a module: a private helper they use is no build-only code.
-    imported = {a.name for p in paths for n in ast.walk(ast.parse(p.read_bytes()))
+    imported = {a.name for _, data in files for n in ast.walk(ast.parse(data))
                 if isinstance(n, ast.ImportFrom) for a in n.names}
-    models = package_dir / "figures"
-    return [(p.relative_to(root).as_posix(),
-             without_build_only(p.read_bytes(), imported) if p.parent == models and p.stem != "__init__"
-             else p.read_bytes())
-            for p in paths]
+    return tuple((name, without_build_only(data, imported) if name.rpartition("/")[0] == models
+                  and not name.endswith("/__init__.py") else data)
+                 for name, data in files)
 
 
 def build_wheel(package_dir: Path) -> tuple[str, bytes]:

@@ -99,6 +99,18 @@ def test_no_bibliography_without_a_bib_file(tmp_path):
     assert 'class="references"' not in chapter_html(site)
 
 
+def test_an_edited_bib_file_is_read_again(tmp_path):
+    """The bibliography is kept per process by its text (serve rebuilds on every save): an edit is
+    never answered with what was kept, and neither is a file that has become malformed."""
+    content = site_with(tmp_path, "# One\n\nText.\n")
+    assert list(load(content).entries) == ["alpha2001", "gamma1999"]
+    (content / "references.bib").write_text(BIB.replace("gamma1999", "delta2002"))
+    assert list(load(content).entries) == ["alpha2001", "delta2002"]
+    (content / "references.bib").write_text(BIB + "@misc{broken,\n")
+    with pytest.raises(BuildError):
+        load(content)
+
+
 def test_the_series_bibliography_has_every_planned_work_with_a_link():
     bib = load(ROOT / "content")
     planned = {"bahdanau2015", "vaswani2017", "clark2019", "levesque2012", "church1990", "elhage2021",

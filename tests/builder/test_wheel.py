@@ -6,8 +6,10 @@ import io
 import json
 import subprocess
 import sys
+import shutil
 import zipfile
 
+from builder import wheel
 from builder.wheel import build_wheel
 from tests.conftest import ROOT
 
@@ -15,6 +17,7 @@ from tests.conftest import ROOT
 def test_wheel_is_byte_identical_and_its_record_is_right():
     name, first = build_wheel(ROOT / "engine")
     assert name == "attention_engine-0.1.0-py3-none-any.whl"
+    wheel._without_build_only.cache_clear()  # made again from the files, not from what this process kept
     assert build_wheel(ROOT / "engine")[1] == first
     with zipfile.ZipFile(io.BytesIO(first)) as zf:
         record = zf.read("attention_engine-0.1.0.dist-info/RECORD").decode()
@@ -26,6 +29,18 @@ def test_wheel_is_byte_identical_and_its_record_is_right():
                 want = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
                 assert digest == f"sha256={want}" and int(size) == len(data)
         assert not any("__pycache__" in n for n in zf.namelist())
+
+
+def test_a_changed_engine_file_changes_the_wheel(tmp_path):
+    """The wheel is kept per process by its files' bytes (serve rebuilds on every save): an edit is
+    never served from what was kept."""
+    engine = shutil.copytree(ROOT / "engine", tmp_path / "engine", ignore=shutil.ignore_patterns("__pycache__"))
+    before = build_wheel(engine)[1]
+    model = engine / "figures" / "softmax_temperature.py"
+    model.write_text(model.read_text() + "\nEDITED = True\n")
+    with zipfile.ZipFile(io.BytesIO(build_wheel(engine)[1])) as zf:
+        assert zf.read("engine/figures/softmax_temperature.py").endswith(b"EDITED = True\n")
+    assert build_wheel(engine)[1] != before
 
 
 def _shipped() -> dict[str, bytes]:
