@@ -22,6 +22,28 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# The test modules that run longest (half a minute to two minutes of one process each, on 2 cores),
+# handed out first and longest first; the rest follow in collection order, the browser's before the
+# builder's, and the many short engine tests last, where they fill the gaps. xdist hands a process a
+# whole module or class at a time (pyproject.toml: --dist loadscope), so one of these handed out
+# late ran alone at the end while the other core idled: test_serve.py did, for half a minute.
+LONGEST_FIRST = (
+    "tests/browser/test_real_python.py",
+    "tests/browser/test_every_page.py",  # two classes, one per screen, each about a minute
+    "tests/builder/test_serve.py",
+    "tests/builder/test_errors.py",
+    "tests/browser/test_offline.py",
+    "tests/builder/test_new_figure.py",
+)
+
+
+def pytest_collection_modifyitems(items) -> None:
+    rank = {module: i for i, module in enumerate(LONGEST_FIRST)}
+    missing = [module for module in LONGEST_FIRST if not (ROOT / module).is_file()]
+    assert not missing, f"LONGEST_FIRST names modules that are gone: {missing}"
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))  # stable: the rest keep their order
+
+
 @pytest.fixture
 def content(tmp_path) -> Path:
     """A private copy of content/ that a test may break."""
