@@ -26,8 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from tests.browser import chromium  # noqa: E402 (the tests' launch: /usr/bin/chromium, the features no page uses off)
+
 RIGHT = "def softmax(x):\n    e = np.exp(x - x.max(axis=-1, keepdims=True))\n    return e / e.sum(axis=-1, keepdims=True)\n"
 RUNAWAY = "def softmax(x):\n    while True:\n        pass\n"
 READING_S = 10  # from the first keystroke to Run
@@ -129,7 +129,7 @@ def main() -> int:
         server = static_server(site)
         base = f"http://127.0.0.1:{server.server_address[1]}/"
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            browser = chromium.launch(p)
             results = {"exercise": exercise(browser, base), "retrain": retrain(browser, base)}
             browser.close()
         server.shutdown()

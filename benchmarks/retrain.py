@@ -31,9 +31,8 @@ sys.path.insert(0, str(ROOT))
 from engine import bench  # noqa: E402
 from engine.figures import FigureJob, parse  # noqa: E402
 from engine.tasks.grammar import GrammarConfig, train_grammar_model  # noqa: E402
+from tests.browser import chromium  # noqa: E402 (the tests' launch: /usr/bin/chromium, the features no page uses off)
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PAGE = "# Retrain\n\n/// figure | two-heads\n\nThe trained model.\n///\n"
 
 
@@ -97,7 +96,7 @@ def page_long_tasks() -> dict:
     url, server = _site(None)
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            browser = chromium.launch(p)
             context = browser.new_context(bypass_csp=True)
             for pattern, handler in LIVE_ROUTES:
                 context.route(pattern, handler)
@@ -124,7 +123,7 @@ def pyodide() -> dict:
     url, server = _site(Path(dist))
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            browser = chromium.launch(p)
             page = browser.new_page()
             page.goto(url)
             page.locator('[data-figure="two-heads"]').get_by_role("button", name="Retrain").focus()

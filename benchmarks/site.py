@@ -25,8 +25,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+from tests.browser import chromium  # noqa: E402 (the tests' launch: /usr/bin/chromium, the features no page uses off)
 
 
 def cold_build(out: Path, runs: int = 3) -> list[float]:
@@ -74,7 +74,7 @@ def browser_figures(site: Path) -> dict:
     server = static_server(site)
     base = f"http://127.0.0.1:{server.server_address[1]}"
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = chromium.launch(p)
         # A short viewport keeps every figure off-screen, so nothing starts Python before we interact.
         # wait_for_function evaluates its string in the page, which the pages' CSP refuses.
         page = browser.new_page(viewport={"width": 1200, "height": 400}, bypass_csp=True)
@@ -135,7 +135,7 @@ def chapter_weights(site: Path) -> dict:
     base = f"http://127.0.0.1:{server.server_address[1]}"
     out = {}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = chromium.launch(p)
         for entry in load_site_config(ROOT / "content").chapters:
             page = browser.new_page(viewport={"width": 1200, "height": 800})
             sizes: dict[str, int] = {}
@@ -182,7 +182,7 @@ def bytes_per_chapter(site: Path) -> dict:
     pages = ["index.html", *(f"{e.path.stem}.html" for e in load_site_config(ROOT / "content").chapters)]
     out = {}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = chromium.launch(p)
         for name in pages:
             context = browser.new_context(viewport={"width": 1200, "height": 800}, service_workers="block")
             context.route("**/cdn.jsdelivr.net/**", lambda route: route.abort())
@@ -234,7 +234,7 @@ def first_screen(site: Path) -> dict:
     pages = ["index.html", *(f"{e.path.stem}.html" for e in load_site_config(ROOT / "content").chapters)]
     out: dict = {}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = chromium.launch(p)
         for screen, viewport in FIRST_SCREENS.items():
             for name in pages:
                 context = browser.new_context(viewport=viewport)
@@ -279,7 +279,7 @@ def second_chapter_boot(site: Path) -> dict:
     base = f"http://127.0.0.1:{server.server_address[1]}"
     out = {}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = chromium.launch(p)
         context = browser.new_context(viewport={"width": 1200, "height": 800}, bypass_csp=True)
         page = context.new_page()
         fetched = {"network": 0, "service_worker": 0}

@@ -28,18 +28,14 @@ import pytest
 from builder.serve import static_server
 from tests.conftest import pyodide_kit  # noqa: F401 (browser tests import it from here too)
 
+from . import chromium
+
 try:
     from playwright.sync_api import expect
 except ImportError:  # the browser fixture skips (or fails) with the reason
     expect = None
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-# Chromium gives every new window, so every browser context, an address-bar popup drawn by a renderer
-# of its own: about 0.25 CPU-s a context, over the run's hundreds of contexts minutes of a 2-core machine.
-NOT_NEEDED_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 CHAPTER = "04-scores-to-weights.html"  # the chapter the runtime tests open
 PYODIDE_FILES = "**/pyodide/**"  # where a build puts Pyodide's own files
 REFUSE_PYODIDE = (PYODIDE_FILES, lambda route: route.abort())  # a route: Python unavailable at once
@@ -238,31 +234,17 @@ def browser():
         from playwright.sync_api import sync_playwright
     except ImportError:
         _unavailable("the Python package playwright is not installed (pip install -e '.[test]')")
-    if not CHROMIUM.is_file():
-        _unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium); browsers are never downloaded")
+    if not chromium.CHROMIUM.is_file():
+        _unavailable(f"no Chromium at {chromium.CHROMIUM} (apt-get install chromium); browsers are never downloaded")
     pw = sync_playwright().start()
     try:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, _disable_features(pw)])
+        browser = chromium.launch(pw)
     except BaseException:
         pw.stop()
         raise
     yield browser
     browser.close()
     pw.stop()
-
-
-def _disable_features(pw) -> str:
-    """The --disable-features switch for NOT_NEEDED_FEATURES and those Playwright disables: it passes
-    its own, and Chromium keeps only a switch's last value. Its list is read from a first launch's
-    command line (which Chromium shows to automation)."""
-    probe = pw.chromium.launch(executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, "--enable-automation"])
-    try:
-        line = probe.new_browser_cdp_session().send("Browser.getBrowserCommandLine")["arguments"]
-    finally:
-        probe.close()
-    playwrights = [f for arg in line if arg.startswith("--disable-features=") for f in arg.split("=", 1)[1].split(",")]
-    assert playwrights, f"Playwright no longer disables any Chromium feature: {line}"
-    return "--disable-features=" + ",".join(dict.fromkeys([*playwrights, *NOT_NEEDED_FEATURES]))
 
 
 def browser_context(browser, **options):
