@@ -98,6 +98,11 @@ def serious_violations(page, rules: tuple[str, ...] = (), from_origin: bool = Fa
     }""", list(rules))
 
 
+def rgb(hex_colour: str) -> tuple[int, int, int]:
+    """A palette colour ("#rrggbb", theme/palette.toml) as the red, green and blue a screenshot's pixels hold."""
+    return tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+
+
 def figure_numbers(figure) -> list[str]:
     """The key numbers a figure (a locator) lists under its view."""
     return [t.strip() for t in figure.locator("ul.figure-numbers li").all_text_contents()]

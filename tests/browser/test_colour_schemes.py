@@ -13,14 +13,10 @@ from PIL import Image
 from builder import palette
 from tests.conftest import ROOT
 
-from .conftest import wait_for_fallback
+from .conftest import rgb, wait_for_fallback
 
 SHOTS = ROOT / "test-output" / "screenshots"
 PAGES = ("01-why-attention.html", "05-what-gets-passed-along.html", "09-learning-to-look.html")
-
-
-def _tuple(hex_colour: str) -> tuple[int, int, int]:
-    return tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
 
 
 def test_css_colours_come_from_the_palette(site):
@@ -55,11 +51,11 @@ def test_fallbacks_take_the_schemes_palette(new_context, base_url, scheme, width
             wait_for_fallback(tab, imgs.nth(k))
             shot = Image.open(io.BytesIO(imgs.nth(k).screenshot())).convert("RGB")
             counts = sorted(shot.getcolors(shot.width * shot.height), reverse=True)
-            ground = sum(n for n, c in counts if c == _tuple(colours["surface"]))
+            ground = sum(n for n, c in counts if c == rgb(colours["surface"]))
             assert ground > 0.1 * shot.width * shot.height, (page, k, counts[:3])
             # its text: the grey farthest from the ground lies on the ink's side (small text never
             # reaches the full ink once anti-aliased)
-            ground, ink = _tuple(colours["surface"])[0], _tuple(colours["ink"])[0]  # greys: one channel says it
+            ground, ink = rgb(colours["surface"])[0], rgb(colours["ink"])[0]  # greys: one channel says it
             text = max((c for _, c in counts if max(c) - min(c) < 10), key=lambda c: abs(c[0] - ground))
             assert abs(text[0] - ink) < abs(ground - ink) / 2, (page, k, text)
         tab.screenshot(path=SHOTS / f"{page[:2]}-fallbacks-{scheme}-{width}.png", full_page=True)
@@ -75,5 +71,5 @@ def test_a_printed_fallback_takes_the_light_palette(new_context, base_url):
     shot = Image.open(io.BytesIO(img.screenshot())).convert("RGB")
     count = {c: n for n, c in shot.getcolors(shot.width * shot.height)}
     area = shot.width * shot.height
-    assert count.get(_tuple(palette.load()["surface"]), 0) > 0.1 * area
-    assert count.get(_tuple(palette.load_dark()["surface"]), 0) < 0.01 * area  # the page behind its rounded corners
+    assert count.get(rgb(palette.load()["surface"]), 0) > 0.1 * area
+    assert count.get(rgb(palette.load_dark()["surface"]), 0) < 0.01 * area  # the page behind its rounded corners

@@ -25,7 +25,7 @@ import pytest
 from builder import palette
 from tests.conftest import ROOT
 
-from .conftest import (AXE_ROUTE, LIVE_ROUTES, PHONE, Visit, browser_context, chapter_pages, draw_every_figure,
+from .conftest import (AXE_ROUTE, LIVE_ROUTES, PHONE, Visit, browser_context, chapter_pages, draw_every_figure, rgb,
                        serious_violations, uses_python)
 
 CHAPTERS = chapter_pages()
@@ -141,17 +141,17 @@ def check_figure_text(page) -> None:
 def check_schemes_palette(page, scheme: str) -> None:
     """The page, its figures' surface and their ticks in the scheme's palette roles; the page photographed."""
     in_scheme(page, scheme)
-    rgb = {role: "rgb({}, {}, {})".format(*(int(c[i:i + 2], 16) for i in (1, 3, 5)))
+    css = {role: "rgb({}, {}, {})".format(*rgb(c))
            for role, c in (palette.load() if scheme == "light" else palette.load_dark()).items()}
     page.evaluate("document.fonts.ready")
     SHOTS.mkdir(parents=True, exist_ok=True)
     name = page.url.rsplit("/", 1)[1]
     page.screenshot(path=SHOTS / f"{name[:2]}-{scheme}-{page.viewport_size['width']}.png", full_page=True)
     found = page.evaluate(COLOURS)
-    assert found["bg"] == rgb["bg"] and found["ink"] == rgb["ink"], (name, found)
-    assert found["figure"] == rgb["surface"], (name, found)
+    assert found["bg"] == css["bg"] and found["ink"] == css["ink"], (name, found)
+    assert found["figure"] == css["surface"], (name, found)
     if found["tick"] is not None:
-        assert found["tick"] == rgb["muted"], (name, found)
+        assert found["tick"] == css["muted"], (name, found)
 
 
 # The checks each screen runs, as classes its test class takes them from (not collected on their
