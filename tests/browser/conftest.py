@@ -528,7 +528,7 @@ import { jobRunner } from "./jobs.js";
 
 const call = async (path, body) => (await fetch(path, { method: "POST", body: JSON.stringify(body) })).json();
 const jobs = jobRunner({
-  start: async (name, job, params) => (await call("/__job/start", { name, job, params })).handle,
+  start: async (name, job, params, warm) => (await call("/__job/start", { name, job, params, warm: Boolean(warm) })).handle,
   advance: (handle, seconds) => call("/__job/advance", { handle, seconds }),
   drop: (handle) => call("/__job/drop", { handle }),
 }, (msg) => self.postMessage(msg));
@@ -549,6 +549,8 @@ self.onmessage = async (e) => {
     jobs.start(msg);
   } else if (msg.type === "job-cancel") {
     jobs.cancel(msg);
+  } else if (msg.type === "warm") {
+    jobs.warm(msg);
   }
 };
 """
@@ -566,7 +568,7 @@ def _engine_on_cpython(route):
         body = compute_json(request["name"], json.dumps(request["params"]))
     elif action == "start":
         handle = next(STAND_IN_HANDLES)
-        STAND_IN_JOBS[handle] = JsonJob(request["name"], request["job"], json.dumps(request["params"] or {}))
+        STAND_IN_JOBS[handle] = JsonJob(request["name"], request["job"], json.dumps(request["params"] or {}), request["warm"])
         body = json.dumps({"handle": handle})
     elif action == "__grade":
         body = _grade_in_a_process(request["exercise"], request["code"])

@@ -67,6 +67,19 @@ def test_retrain_streams_progress_and_draws_the_new_run_live(open_live_chapter, 
     assert chapter.page_errors == []
 
 
+def test_near_with_python_ready_it_warms_retrain_and_nothing_shown_changes(open_live_chapter, url):
+    """The warm-up the page asks for runs in the worker (the stand-in's through the site's jobs.js, on
+    CPython) and ends; a reader sees the same figure before and after."""
+    chapter = open_live_chapter(url)
+    figure = chapter.figure(NAME)
+    seen = """f => [...f.querySelectorAll("ul.figure-numbers li, .th-status, .figure-note")].map((e) => e.textContent)
+      .concat([f.querySelector("progress").value, f.dataset.state, f.getAttribute("aria-busy")])"""
+    shown = figure.evaluate(seen)
+    expect(figure).to_have_attribute("data-warm", "done", timeout=30_000)
+    assert figure.evaluate(seen) == shown
+    assert chapter.page_errors == []
+
+
 def test_cancel_restores_the_model_shown_before(open_live_chapter, url):
     cancel_restores_the_model_shown_before(open_live_chapter, url, NAME, "Retrain")
 
