@@ -16,7 +16,7 @@ from engine.figures import FigureJob, compute, module, parse
 from tests.engine.exercises.test_graders import ATTENTION, BACKWARD, SOFTMAX
 
 from .conftest import CDN, SETTLE_MS, chapter_pages, expect, figure_numbers, save_for_offline
-from .figures.helpers import text_lines
+from .figures.helpers import text_lines, two_heads_shown
 
 # Before any page script: record policy violations, and every request to and answer from a worker
 # (figures' and grader's), so the test can recompute each on CPython.
@@ -268,13 +268,6 @@ def test_retrain_runs_to_the_end_and_cancel_restores_the_model(new_context, real
     reader.assert_clean("two-heads")
 
 
-def _shown(figure) -> dict:
-    """What a reader sees of two-heads: its key numbers, status line, note, progress, state and busy flag."""
-    return figure.evaluate("""f => ({ numbers: [...f.querySelectorAll("ul.figure-numbers li")].map((li) => li.textContent),
-      status: f.querySelector(".th-status").textContent, note: f.querySelector(".figure-note").textContent,
-      progress: f.querySelector("progress").value, state: f.dataset.state, busy: f.getAttribute("aria-busy") })""")
-
-
 # The longest a warm-up step may hold up a message: a few ms each here (up to 20 ms while V8 swaps
 # in optimised code), with room for a loaded 2-core machine. Its set-up, mostly importing the
 # model, which the Retrain would do first anyway, only has to end.
@@ -292,7 +285,7 @@ def test_two_heads_warms_retrain_as_it_nears_and_a_retrain_during_or_after_it_is
         figure.scroll_into_view_if_needed()  # near: Python boots, and once it is ready the worker warms Retrain
         retrain = figure.get_by_role("button", name="Retrain")
         expect(retrain).to_be_visible()
-        shown = _shown(figure)
+        shown = two_heads_shown(figure)
         if click_during_warm_up:  # 50 ms after the page asked for the warm-up: the worker is setting it up
             figure.evaluate("""f => new Promise((resolve) => new MutationObserver((_, o) => {
               if (f.dataset.warm === "running") { o.disconnect(); setTimeout(() => { f.querySelector("[data-key-control]").click(); resolve(); }, 50); }
@@ -300,7 +293,7 @@ def test_two_heads_warms_retrain_as_it_nears_and_a_retrain_during_or_after_it_is
             expect(figure).to_have_attribute("data-warm", "stopped", timeout=SETTLE_MS)  # it gave way to the Retrain
         else:
             expect(figure).to_have_attribute("data-warm", "done", timeout=SETTLE_MS)
-            assert _shown(figure) == shown  # the warm-up changed nothing a reader sees
+            assert two_heads_shown(figure) == shown  # the warm-up changed nothing a reader sees
             retrain.click()
         expect(figure).to_have_attribute("data-state", "live", timeout=JOB_MS)
         warms = page.evaluate("window.__warms")

@@ -4,9 +4,9 @@ import csv
 import hashlib
 import io
 import json
+import shutil
 import subprocess
 import sys
-import shutil
 import zipfile
 
 from builder import wheel

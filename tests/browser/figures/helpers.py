@@ -42,6 +42,13 @@ def text_lines(data: dict, state: int | None = None) -> list[str]:
     return text["states"][state]["numbers"] + text.get("fixed", [])
 
 
+def two_heads_shown(figure) -> dict:
+    """What a reader sees of two-heads: its key numbers, status line, note, progress, state and busy flag."""
+    return figure.evaluate("""f => ({ numbers: [...f.querySelectorAll("ul.figure-numbers li")].map((li) => li.textContent),
+      status: f.querySelector(".th-status").textContent, note: f.querySelector(".figure-note").textContent,
+      progress: f.querySelector("progress").value, state: f.dataset.state, busy: f.getAttribute("aria-busy") })""")
+
+
 def mark_element(locator) -> None:
     """Tag the DOM node itself, so a later check can tell it from a fresh copy drawn in its place."""
     locator.evaluate("el => { el.__sameNode = true; }")

@@ -8,7 +8,7 @@ import pytest
 from engine.figures import compute, parse
 
 from ..conftest import expect
-from .helpers import SLOW_JOBS, cancel_restores_the_model_shown_before, text_lines, without_python
+from .helpers import SLOW_JOBS, cancel_restores_the_model_shown_before, text_lines, two_heads_shown, without_python
 
 NAME = "two-heads"
 SCRATCH = f"""# Two heads
@@ -72,11 +72,9 @@ def test_near_with_python_ready_it_warms_retrain_and_nothing_shown_changes(open_
     CPython) and ends; a reader sees the same figure before and after."""
     chapter = open_live_chapter(url)
     figure = chapter.figure(NAME)
-    seen = """f => [...f.querySelectorAll("ul.figure-numbers li, .th-status, .figure-note")].map((e) => e.textContent)
-      .concat([f.querySelector("progress").value, f.dataset.state, f.getAttribute("aria-busy")])"""
-    shown = figure.evaluate(seen)
+    shown = two_heads_shown(figure)
     expect(figure).to_have_attribute("data-warm", "done", timeout=30_000)
-    assert figure.evaluate(seen) == shown
+    assert two_heads_shown(figure) == shown
     assert chapter.page_errors == []
 
 
