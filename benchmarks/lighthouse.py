@@ -30,8 +30,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from builder.print_edition import CHROMIUM  # noqa: E402 (Debian's, as the tests and the print edition use it)
+
 LIGHTHOUSE = ROOT / "node_modules" / "lighthouse" / "cli" / "index.js"
-CHROMIUM = "/usr/bin/chromium"
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 METRICS = {"first-contentful-paint": "FCP", "largest-contentful-paint": "LCP", "total-blocking-time": "TBT",
            "cumulative-layout-shift": "CLS", "speed-index": "SI"}
@@ -70,7 +72,7 @@ def audit(url: str) -> dict:
         subprocess.run(["node", str(LIGHTHOUSE), url, "--quiet", "--output=json", f"--output-path={report}",
                         f"--only-categories={','.join(CATEGORIES)}",
                         "--chrome-flags=--headless=new --no-sandbox --disable-gpu"],
-                       check=True, env={**os.environ, "CHROME_PATH": CHROMIUM}, timeout=300,
+                       check=True, env={**os.environ, "CHROME_PATH": str(CHROMIUM)}, timeout=300,
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         result = json.loads(report.read_text())
     audits = result["audits"]
