@@ -14,10 +14,11 @@ const { runtime } = document.querySelector("[data-figure][data-live]")
   : { runtime: null };
 
 const figures = [...document.querySelectorAll("[data-figure]")];
-const contexts = new Map(); // figure element -> its ctx
+// figure element -> what the page keeps of it once it hydrates: { ctx, view (once mounted),
+// tryWarm() (called when it nears or Python is ready) }
+const hydrated = new Map();
 const nearby = new Set(); // figures within the margin that starts Python (the observer's below)
-const warmers = new Map(); // figure element -> its tryWarm(), called when it nears or Python is ready
-runtime?.subscribe((state) => { if (state === "ready") for (const tryWarm of warmers.values()) tryWarm(); });
+runtime?.subscribe((state) => { if (state === "ready") for (const { tryWarm } of hydrated.values()) tryWarm(); });
 
 function startSoon() {
   // Never before first paint: wait for a frame, then for the main thread to be free.
@@ -52,7 +53,6 @@ async function hydrate(el) {
       (out) => { w.state = out.done ? "done" : ""; el.dataset.warm = out.done ? "done" : out.error ? "failed" : "stopped"; },
       () => { w.state = ""; el.dataset.warm = "failed"; });
   }
-  warmers.set(el, tryWarm);
   /** While Python boots for this figure's request or job, its note shows the boot's progress. */
   function showBoot() {
     if (runtime.state === "ready" || runtime.state === "unavailable") return () => {};
@@ -155,14 +155,14 @@ async function hydrate(el) {
       subscribe: (fn) => runtime?.subscribe(fn) ?? (() => {}),
     },
   };
-  contexts.set(el, ctx);
+  const figure = { ctx, view: null, tryWarm };
+  hydrated.set(el, figure);
   ctx.note("");
   root.after(note);
   try {
     const mod = await import(`../figures/${name}.js`);
-    const view = mod.mount(root, ctx);
+    figure.view = mod.mount(root, ctx);
     el.dataset.state = "prerendered";
-    return view;
   } catch (err) {
     // Show the static fallback again (site.css hides it while a view can load) and say why the
     // interactive view is missing.
@@ -170,24 +170,23 @@ async function hydrate(el) {
     el.dataset.viewFailed = "";
     ctx.note("This figure could not start its interactive view: " + err.message);
     console.error(err);
-    return null;
   }
 }
 
-const views = new Map();
 // The page going away (closed, or into the back-forward cache) stops every job.
-addEventListener("pagehide", () => { for (const ctx of contexts.values()) ctx.cancelJob(); });
+addEventListener("pagehide", () => { for (const { ctx } of hydrated.values()) ctx.cancelJob(); });
+// Observes a figure once it has hydrated, so each entry's figure is in `hydrated`.
 const observer = new IntersectionObserver((entries) => {
   for (const entry of entries) {
-    const view = views.get(entry.target);
+    const { ctx, view, tryWarm } = hydrated.get(entry.target);
     if (entry.isIntersecting) {
       if (entry.target.hasAttribute("data-live")) startSoon();
       nearby.add(entry.target);
-      warmers.get(entry.target)?.();
+      tryWarm();
       view?.onscreen?.();
     } else {
       nearby.delete(entry.target);
-      contexts.get(entry.target)?.cancelJob(); // a figure scrolled away stops its job
+      ctx.cancelJob(); // a figure scrolled away stops its job
       view?.offscreen?.();
     }
   }
@@ -197,10 +196,7 @@ const observer = new IntersectionObserver((entries) => {
 // scrolling meets it drawn, and no page fetches the views of figures further down before the
 // reader scrolls.
 for (const el of figures) {
-  whenNear(el, () => hydrate(el).then((view) => {
-    views.set(el, view);
-    observer.observe(el);
-  }));
+  whenNear(el, () => hydrate(el).then(() => observer.observe(el)));
   if (!el.hasAttribute("data-live")) continue;
   for (const type of ["pointerdown", "keydown", "focusin"]) {
     el.addEventListener(type, () => runtime.start(), { once: true, passive: true });
