@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from .conftest import FIGURES, PHONE, expect
+from .conftest import FIGURES, PHONE, expect, wait_for_fallback
 
 TOLERANCE = 0.005 + 1e-9  # numbers are shown with two decimals
 
@@ -42,6 +42,35 @@ def test_every_figure_is_prerendered(open_chapter):
         expect(view.locator("svg").first).to_be_visible()
         assert chapter.numbers(name), f"{name}: key-numbers list is empty"
         assert figure.locator(".figure-note").is_hidden(), f"{name}: a note is shown without cause"
+    assert chapter.page_errors == []
+
+
+@pytest.mark.parametrize("refused", ["assets/js/figures.js", "assets/figures/scaling-experiment.js"])
+def test_a_view_whose_script_never_arrives_leaves_the_drawing_in_its_place(open_chapter, refused):
+    """On a network that drops a view's script, its figure shows the static drawing (hidden while a
+    view may load) and says why; without the page's figure script no figure has a view at all."""
+    chapter = open_chapter(routes=[("**/" + refused, lambda route: route.abort())])
+    page = chapter.page
+    no_views = refused.endswith("figures.js")
+    if no_views:
+        expect(page.locator("html")).to_have_attribute("data-no-views", "")
+    failed = set(FIGURES) if no_views else {"scaling-experiment"}
+    for name in FIGURES:
+        figure = chapter.figure(name)
+        figure.scroll_into_view_if_needed()
+        img = figure.locator(".figure-fallback img")
+        if name in failed:
+            expect(figure).to_have_attribute("data-state", "static")
+            expect(img).to_be_visible()
+            wait_for_fallback(page, img)  # and it has loaded
+            assert chapter.numbers(name), f"{name}: key-numbers list is empty"
+        else:
+            expect(figure).to_have_attribute("data-state", "prerendered")
+            expect(img).to_be_hidden()
+    if not no_views:
+        figure = chapter.figure("scaling-experiment")
+        expect(figure).to_have_attribute("data-view-failed", "")
+        expect(figure.locator(".figure-note")).to_contain_text("could not start its interactive view")
     assert chapter.page_errors == []
 
 

@@ -5,6 +5,6 @@
 (function () {
   function show() { document.documentElement.dataset.noViews = ""; }
   if (location.protocol === "file:") show();
-  var views = document.querySelector('script[type="module"][src$="assets/js/figures.js"]');
+  var views = document.querySelector("script[data-figure-views]"); // figures.js, marked by the chapter template
   if (views) views.addEventListener("error", show);
 })();
