@@ -147,10 +147,11 @@ def _rebuild(paths: Paths, out: Path, pyodide_dist, cache: FigureCache, reloader
     except Exception as err:  # a bug in the builder or the engine: say where, keep serving
         message = _clip(describe(err, paths.root.resolve()))
     else:
+        first = reloader.builds == 0
+        reloader.built()  # before saying so: whoever reads "built" finds the pages' state says it too
         print(f"built {out} in {time.perf_counter() - t0:.2f} s", flush=True)
-        for note in site.notes if reloader.builds == 0 else ():  # once per process, not per save
+        for note in site.notes if first else ():  # once per process, not per save
             print(note, flush=True)
-        reloader.built()
         return True
     print(message, file=sys.stderr, flush=True)
     reloader.failed(message)

@@ -221,6 +221,22 @@ def test_only_serve_builds_carry_the_live_reload_script(content, tmp_path):
         assert all(("livereload.js" in html) == live_reload for html in pages)
 
 
+def test_a_build_is_in_the_pages_state_before_serve_says_built(content, tmp_path, shared_figure_cache, capsys):
+    """Whoever reads serve's "built" line (an author, a test, a script) and then asks the state open
+    pages follow finds that build in it: the state changes first."""
+    said_before = []
+
+    class Reloader(builder.serve._Reloader):
+        def built(self):
+            said_before.append(capsys.readouterr().out)
+            super().built()
+
+    reloader = Reloader()
+    assert builder.serve._rebuild(Paths.at(ROOT, content), tmp_path / "dist", None, shared_figure_cache, reloader)
+    assert reloader.builds == 1 and len(said_before) == 1
+    assert "built " not in said_before[0] and capsys.readouterr().out.startswith("built ")
+
+
 # --- the HTTP server itself ------------------------------------------------------------------
 
 @pytest.fixture
