@@ -479,16 +479,31 @@ class ChapterPage:
         return self.status()
 
 
+OPENED = pytest.StashKey[list]()  # the ChapterPages a test opened, whose pages must raise nothing
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """Once a test's own steps have passed, no chapter it opened (open_chapter) raised an uncaught
+    error at any point: every test of a chapter checks this, once, here."""
+    result = yield
+    for chapter in item.stash.get(OPENED, ()):
+        assert chapter.page_errors == [], f"{chapter.page.url}: uncaught errors in the page: {chapter.page_errors}"
+    return result
+
+
 @pytest.fixture
-def open_chapter(new_context, base_url):
+def open_chapter(request, new_context, base_url):
     """open_chapter(url=None, routes=(), init_script=None, pyodide=False, **context_options) -> ChapterPage.
 
     `routes` is a list of (pattern, handler) added to the context before the page opens;
     the CDN is always routed away (aborted). Pyodide's files are refused too unless `pyodide`:
     booting it costs a page several CPU-seconds, which tests of the embedded data do not need, and
     without it the page finds Python unavailable at once, as on a network that drops those files
-    (the tests of the boot itself ask for it). The page is loaded, not yet waited on.
+    (the tests of the boot itself ask for it). The page is loaded, not yet waited on. Once the test
+    has passed, its pages must have raised no uncaught error (pytest_runtest_call above).
     """
+    opened = request.node.stash.setdefault(OPENED, [])
 
     def open_(url: str | None = None, routes=(), init_script: str | None = None, pyodide: bool = False,
               **context_options):
@@ -513,7 +528,8 @@ def open_chapter(new_context, base_url):
         if init_script:
             page.add_init_script(init_script)
         page.goto(url or base_url + CHAPTER)
-        return ChapterPage(page, cdn_requests, page_errors)
+        opened.append(ChapterPage(page, cdn_requests, page_errors))
+        return opened[-1]
 
     return open_
 

@@ -43,4 +43,4 @@ def test_the_engine_loads_by_its_url_and_figures_go_live(open_chapter, by_url):
     figure.locator("g.score-bar").last.press("ArrowDown")
     expect(figure).to_have_attribute("data-state", "live", timeout=30_000)
     assert chapter.numbers("softmax-temperature") != before
-    assert chapter.page_errors == [] and chapter.cdn_requests == []
+    assert chapter.cdn_requests == []

@@ -91,4 +91,3 @@ def test_a_figure_scrolled_away_stops_its_job(chapter):
     expect(figure).not_to_have_attribute("aria-busy", "true")
     expect(figure.locator(".th-status")).to_contain_text("stopped")
     assert figure.get_attribute("data-state") == "prerendered"
-    assert chapter.page_errors == []

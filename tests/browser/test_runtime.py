@@ -46,7 +46,6 @@ def test_pyodide_boots_from_the_npm_core_then_reports_numpy_missing(open_chapter
     before = readout.text_content()
     figure.locator(".figure-controls input[type=range]").press("ArrowLeft")
     expect(readout).not_to_have_text(before)
-    assert chapter.page_errors == []
 
 
 def test_score_change_without_python_says_so_and_keeps_working(open_chapter):
@@ -76,7 +75,6 @@ def test_score_change_without_python_says_so_and_keeps_working(open_chapter):
     figure.locator(".figure-controls input[type=range]").press("ArrowRight")
     expect(readout).not_to_have_text(before)
     assert figure.get_attribute("data-state") == "prerendered"
-    assert chapter.page_errors == []
 
 
 def test_new_draw_asked_while_python_loads_ends_with_a_note(open_chapter):
@@ -101,7 +99,6 @@ def test_new_draw_asked_while_python_loads_ends_with_a_note(open_chapter):
     expect(note).to_contain_text("Python")
     expect(keys).to_have_value(shown)  # back to the value the shown data was computed with
     assert figure.get_attribute("data-state") == "prerendered"
-    assert chapter.page_errors == []
 
 
 # --- deferred start ------------------------------------------------------------------------
@@ -200,5 +197,8 @@ def test_broken_runtime_download_is_reported(open_chapter, pattern, stages, word
     assert status["text"] and IDLE_TEXT_HINT not in status["text"], status
     assert words in status["text"], status
     assert set(chapter.figure_states().values()) == {"prerendered"}, chapter.figure_states()
-    # No check of page errors here: Pyodide itself leaves an uncaught rejection in the worker
-    # when python_stdlib.zip fails, which Playwright reports as a page error.
+    # Pyodide itself leaves an uncaught rejection in the worker when python_stdlib.zip fails, which
+    # Playwright reports as a page error: that one is expected, and nothing else (open_chapter).
+    if pattern.endswith("python_stdlib.zip"):
+        assert all("python_stdlib.zip" in err for err in chapter.page_errors), chapter.page_errors
+        chapter.page_errors.clear()

@@ -43,7 +43,6 @@ def test_rows_by_keyboard_and_mouse_and_the_cells_are_the_models(open_chapter, b
 
     chapter.page.mouse.move(*_row_centre(figure, data, 2))
     assert chapter.numbers("attention-matrix") == text_lines(data, 2)
-    assert chapter.page_errors == []
 
 
 def test_tap_at_375_scrolls_inside_the_figure_not_the_page(open_chapter, base_url):

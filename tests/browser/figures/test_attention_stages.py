@@ -67,7 +67,6 @@ def test_wide_steps_by_buttons_and_the_grid_follows(open_chapter, url):
     figure.get_by_role("button", name="Back").click()
     assert _caption(figure).startswith(stages[1]["title"])
     assert chapter.numbers(NAME) == text_lines(data, _state(data, start["checkpoint"], start["row"]))  # rows, not stages
-    assert chapter.page_errors == []
 
 
 def test_scrolling_the_paragraphs_picks_the_stage_while_the_grid_sticks(open_chapter, url):
@@ -80,7 +79,6 @@ def test_scrolling_the_paragraphs_picks_the_stage_while_the_grid_sticks(open_cha
         top = figure.locator(".as-sticky").bounding_box()["y"]
         assert 0 <= top <= 40, top  # stuck at the top of the screen while its paragraphs scroll
     assert page.evaluate("getComputedStyle(document.querySelector('.as-sticky')).position") == "sticky"
-    assert chapter.page_errors == []
 
 
 def test_the_stage_changes_when_its_paragraph_crosses_the_middle_of_the_screen(open_chapter, url):
@@ -99,7 +97,6 @@ def test_the_stage_changes_when_its_paragraph_crosses_the_middle_of_the_screen(o
         assert page.evaluate(caption).startswith(titles[s]), f"stage {s + 2} shown while stage {s + 1} is read"
         page.evaluate(place, [s + 1, -20])
         page.wait_for_function(f"(t) => {caption}.startsWith(t)", arg=titles[s + 1])
-    assert chapter.page_errors == []
 
 
 def test_slider_and_rows_by_keyboard_and_click(open_chapter, url):
@@ -120,7 +117,6 @@ def test_slider_and_rows_by_keyboard_and_click(open_chapter, url):
     chapter.page.keyboard.press("ArrowDown")  # wraps to the first row; focus follows
     assert chapter.numbers(NAME) == text_lines(data, _state(data, 0, 0))
     assert chapter.page.evaluate("document.activeElement.getAttribute('aria-label')") == "row of the (word 1)"
-    assert chapter.page_errors == []
 
 
 def test_narrow_stacks_every_stage_and_a_tap_picks_a_row(open_chapter, url):

@@ -46,4 +46,3 @@ def test_mouse_moves_the_slider_to_the_first_word(open_chapter, base_url):
     expect(slider).to_have_value("1")
     assert chapter.numbers("causal-mask") == text_lines(data, 0)
     expect(figure.locator(".grid-cell[visibility=visible]")).to_have_count(1)
-    assert chapter.page_errors == []

@@ -64,4 +64,3 @@ def test_tips_by_keyboard_touch_and_mouse(open_chapter, base_url):
     tip_a.press("ArrowLeft")
     expect(tip_a).to_have_attribute("aria-valuetext", "(-1, 0)")
     assert chapter.numbers("dot-product") == _expected((-1, 0), (-3, -1))
-    assert chapter.page_errors == []

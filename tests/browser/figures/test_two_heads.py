@@ -42,7 +42,6 @@ def test_the_embedded_run_and_the_sentence_menu(open_chapter, url):
     assert chapter.numbers(NAME) == text_lines(data, 1)
     m = len(data["sentences"][1]["words"])
     expect(figure.locator(".th-cell")).to_have_count(2 * m * m)
-    assert chapter.page_errors == []
 
 
 @pytest.mark.parametrize("width", [1200, 375])
@@ -64,7 +63,6 @@ def test_retrain_streams_progress_and_draws_the_new_run_live(open_live_chapter, 
     assert len(steps) >= 3 and steps == sorted(steps), steps  # drawn as it learned, never backwards
     assert figure.locator("progress").evaluate("(p) => p.value") == 400
     assert chapter.scroll_width() <= width
-    assert chapter.page_errors == []
 
 
 def test_near_with_python_ready_it_warms_retrain_and_nothing_shown_changes(open_live_chapter, url):
@@ -75,7 +73,6 @@ def test_near_with_python_ready_it_warms_retrain_and_nothing_shown_changes(open_
     shown = two_heads_shown(figure)
     expect(figure).to_have_attribute("data-warm", "done", timeout=30_000)
     assert two_heads_shown(figure) == shown
-    assert chapter.page_errors == []
 
 
 def test_cancel_restores_the_model_shown_before(open_live_chapter, url):
@@ -90,4 +87,3 @@ def test_without_python_retrain_says_so(open_chapter, url):
     expect(figure.locator(".figure-note")).to_contain_text("Needs Python")
     assert chapter.numbers(NAME) == before
     expect(figure).not_to_have_attribute("aria-busy", "true")
-    assert chapter.page_errors == []
