@@ -13,11 +13,16 @@ only in the palette's custom properties), then the page in use:
   and shows the same focus ring (theme/css/site.css);
 - in both schemes, chapters 1, 5 and 9 take the scheme's palette (theme/palette.toml) on the page and
   in their views, and are photographed under test-output/screenshots/ for a person to compare;
-- in use (class Used), nothing breaks the policy, and Python is fetched where it is used, only there.
+- in use (class Used), nothing breaks the policy, and Python is fetched where it is used, only there;
+- without JavaScript, nothing overflows either; display formulas are not clipped, inline ones sit at
+  the size of their text, and on a phone the long ones wrap instead of scrolling; every figure is its
+  static drawing, with alt text that quotes a number, and key numbers behind a Numbers disclosure
+  that opens without scripts.
 """
 from __future__ import annotations
 
 import json
+import re
 from functools import partial
 
 import pytest
@@ -25,8 +30,8 @@ import pytest
 from builder import palette
 from tests.conftest import ROOT
 
-from .conftest import (AXE_ROUTE, LIVE_ROUTES, PHONE, Visit, browser_context, chapter_pages, draw_every_figure, rgb,
-                       serious_violations, uses_python)
+from .conftest import (AXE_ROUTE, CHAPTER, FIGURES, LIVE_ROUTES, PHONE, Visit, browser_context, chapter_pages,
+                       draw_every_figure, figure_numbers, rgb, serious_violations, uses_python, wait_for_fallback)
 
 CHAPTERS = chapter_pages()
 PAGES = {**{page: page for page in CHAPTERS}, "index": "index.html", "bibliography": "bibliography.html",
@@ -61,6 +66,28 @@ WIDER_THAN = """(w) => [...document.querySelectorAll("body *")]
   .filter((e) => e.getBoundingClientRect().right > w + 0.5)
   .slice(0, 8).map((e) => e.tagName.toLowerCase() + (e.className && typeof e.className === "string"
     ? "." + e.className.trim().replace(/\\s+/g, ".") : "") + " right=" + Math.round(e.getBoundingClientRect().right))"""
+
+# Display formulas whose scroll box clips them, inline formulas larger than the text around them, and
+# the spans that keep a formula with its following '.' or ',' that would still wrap. (Chromium already
+# refuses that break; the builder's nowrap span, tested in tests/builder/test_math.py, is for engines
+# that do not.)
+MATH = """() => ({
+  clipped: [...document.querySelectorAll('.math-display')]
+    .filter((d) => d.scrollHeight > d.clientHeight).map((d) => d.textContent.slice(0, 40)),
+  enlarged: [...document.querySelectorAll('.math math')]
+    .filter((m) => getComputedStyle(m).fontSize !== getComputedStyle(m.closest('p, li, figcaption, span.sidenote')
+      || m.parentElement.parentElement).fontSize).map((m) => m.textContent.slice(0, 40)),
+  wrapping: [...document.querySelectorAll('.math-nowrap')].filter((s) => getComputedStyle(s).whiteSpace !== 'nowrap').length,
+})"""
+LONG_DISPLAYS = [c for c in CHAPTERS if c[:2] in ("05", "08", "10")]  # chapters with display formulas too long for a phone
+# Display formulas that scroll sideways, and how many are drawn on more than one line.
+WRAPS = """() => ({
+  scrolling: [...document.querySelectorAll('.math-display')].filter((d) => d.scrollWidth > d.clientWidth)
+    .map((d) => d.textContent.slice(0, 40)),
+  wrapped: [...document.querySelectorAll('.math-display')].filter((d) => {
+    const tops = new Set([...d.querySelectorAll('math')].map((m) => Math.round(m.getBoundingClientRect().top)));
+    return tops.size > 1; }).length,
+})"""
 
 # Each text's box in its own coordinates, turned into the screen quad it is drawn as (rotation
 # included), then separating-axis tests between every two quads of one figure.
@@ -136,6 +163,36 @@ def check_axe(page, scheme: str, rules: tuple[str, ...] = ()) -> None:
 def check_figure_text(page) -> None:
     found = page.evaluate(CRAMPED, MIN_PX)
     assert found == {}, f"{page.url} at {page.viewport_size['width']}px: cramped figure text: {found}"
+
+
+def check_static_figures(page) -> None:
+    """Without scripts every figure is its drawing (alt text quoting a number) and its key numbers,
+    behind a closed Numbers disclosure that opens. Opens every disclosure: a class's last check."""
+    names = page.eval_on_selector_all("[data-figure]", "els => els.map(e => e.dataset.figure)")
+    assert names, f"{page.url} has no figures"
+    if page.url.endswith("/" + CHAPTER):
+        assert set(FIGURES) <= set(names), f"expected figures {FIGURES}, the page has {names}"
+    for name in names:
+        figure = page.locator(f'[data-figure="{name}"]')
+        assert figure.get_attribute("data-state") == "static", name
+        img = figure.locator(".figure-fallback img")
+        assert img.count() == 1, f"{name}: expected one fallback image"
+        wait_for_fallback(page, img)
+        assert img.is_visible(), f"{name}: the fallback image is hidden without JavaScript"
+        alt = (img.get_attribute("alt") or "").strip()
+        assert re.search(r"\d", alt), f"{name}: the alt text is missing or quotes no number: {alt!r}"
+        assert not figure.locator(".figure-view").is_visible(), f"{name}: an empty view takes up space"
+        numbers = figure.locator("ul.figure-numbers")
+        assert numbers.count() == 1, f"{name}: no key-numbers list"
+        disclosure = figure.locator("details.figure-numbers-box")
+        assert disclosure.get_attribute("open") is None, f"{name}: the Numbers disclosure starts open"
+        disclosure.locator("summary").click()
+        assert numbers.is_visible(), f"{name}: the key-numbers list stays hidden when Numbers is opened"
+        items = figure_numbers(figure)
+        assert items and all(items), f"{name}: key-numbers list is empty or has empty items: {items}"
+        # a line may set the scene ("Tokens: red, blue, red"); the list as a whole must give numbers
+        assert sum(bool(re.search(r"\d", t)) for t in items) >= max(1, len(items) - 1), \
+            f"{name}: key numbers without numbers: {items}"
 
 
 def check_schemes_palette(page, scheme: str) -> None:
@@ -249,6 +306,12 @@ class TestPhoneWithoutJavaScript:
     def test_nothing_overflows(self, opened):
         check_no_overflow(opened.page)
 
+    @_pages(LONG_DISPLAYS)
+    def test_wide_formulas_wrap_instead_of_scrolling(self, opened):
+        found = opened.page.evaluate(WRAPS)
+        assert found["scrolling"] == [], f"display formulas that scroll at 375 px: {found['scrolling']}"
+        assert found["wrapped"] >= 1, "no display formula wraps onto a second line at 375 px"
+
 
 class TestWideWithoutJavaScript:
     VIEW = {**WIDE, "java_script_enabled": False}
@@ -256,3 +319,14 @@ class TestWideWithoutJavaScript:
     @_pages([*CHAPTERS, "print"])
     def test_nothing_overflows(self, opened):
         check_no_overflow(opened.page)
+
+    @_pages(CHAPTERS)
+    def test_math_is_not_clipped_or_enlarged(self, opened):
+        found = opened.page.evaluate(MATH)
+        assert found["clipped"] == [], f"display math clipped by its scroll box: {found['clipped']}"
+        assert found["enlarged"] == [], f"inline math larger than its text: {found['enlarged']}"
+        assert found["wrapping"] == 0
+
+    @_pages(CHAPTERS)
+    def test_figures_fall_back_to_static_drawings_and_numbers(self, opened):
+        check_static_figures(opened.page)
