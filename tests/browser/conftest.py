@@ -8,7 +8,8 @@ Fixtures (sync Playwright API):
 - `browser`: one Chromium per session (never downloaded: /usr/bin/chromium);
 - `new_context(**options)`: a fresh browser context, closed after the test;
 - `open_chapter(...)`: a `ChapterPage` on the chapter with figures, requests to the CDN
-  aborted so that "numpy cannot be downloaded" happens fast and the same way every time.
+  aborted so that "numpy cannot be downloaded" happens fast and the same way every time; once
+  the test has passed, every page it opened must have raised no uncaught error.
 
 Without Playwright or Chromium the tests are skipped with the reason, unless
 ATTN_REQUIRE_BROWSER is set (as CI does), where they fail instead.
