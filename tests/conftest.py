@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # late ran alone at the end while the other core idled: test_serve.py did, for half a minute.
 LONGEST_FIRST = (
     "tests/browser/test_real_python.py",
-    "tests/browser/test_every_page.py",  # two classes, one per screen, each about a minute
+    "tests/browser/test_every_page.py",  # a class per screen, with and without scripts; those with, about a minute each
     "tests/builder/test_serve.py",
     "tests/builder/test_errors.py",
     "tests/browser/test_offline.py",
