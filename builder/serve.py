@@ -153,9 +153,14 @@ def _rebuild(paths: Paths, out: Path, pyodide_dist, cache: FigureCache, reloader
         for note in site.notes if first else ():  # once per process, not per save
             print(note, flush=True)
         return True
-    print(message, file=sys.stderr, flush=True)
-    reloader.failed(message)
+    _show_failure(reloader, message)
     return False
+
+
+def _show_failure(reloader: _Reloader, message: str) -> None:
+    """Into the pages' state first, then on the console: whoever reads the line finds it there too."""
+    reloader.failed(message)
+    print(message, file=sys.stderr, flush=True)
 
 
 # Imports modules in a fresh interpreter: does the code as saved import at all?
@@ -267,8 +272,7 @@ def serve(paths: Paths, out: Path, port: int, pyodide_dist: Path | None) -> int:
             if code:
                 problem = import_problem(root, code)
                 if problem:
-                    print(problem, file=sys.stderr, flush=True)
-                    reloader.failed(problem)
+                    _show_failure(reloader, problem)
                     continue
                 print("engine or builder changed: restarting", flush=True)
                 server.shutdown()

@@ -221,20 +221,28 @@ def test_only_serve_builds_carry_the_live_reload_script(content, tmp_path):
         assert all(("livereload.js" in html) == live_reload for html in pages)
 
 
-def test_a_build_is_in_the_pages_state_before_serve_says_built(content, tmp_path, shared_figure_cache, capsys):
-    """Whoever reads serve's "built" line (an author, a test, a script) and then asks the state open
-    pages follow finds that build in it: the state changes first."""
+@pytest.mark.parametrize("breaks", [False, True], ids=["built", "failed"])
+def test_a_build_is_in_the_pages_state_before_serve_says_so(breaks, content, tmp_path, shared_figure_cache, capsys):
+    """Whoever reads serve's line for a build, "built" or its error, (an author, a test, a script)
+    and then asks the state open pages follow finds that build in it: the state changes first."""
+    if breaks:
+        chapter = content / "04-scores-to-weights.md"
+        chapter.write_text(chapter.read_text() + "\n/// figure | nope\n///\n")
     said_before = []
 
     class Reloader(builder.serve._Reloader):
-        def built(self):
-            said_before.append(capsys.readouterr().out)
-            super().built()
+        def _change(self, error, built):
+            said_before.append(capsys.readouterr())
+            super()._change(error, built)
 
     reloader = Reloader()
-    assert builder.serve._rebuild(Paths.at(ROOT, content), tmp_path / "dist", None, shared_figure_cache, reloader)
-    assert reloader.builds == 1 and len(said_before) == 1
-    assert "built " not in said_before[0] and capsys.readouterr().out.startswith("built ")
+    ok = builder.serve._rebuild(Paths.at(ROOT, content), tmp_path / "dist", None, shared_figure_cache, reloader)
+    said_after = capsys.readouterr()
+    assert ok is not breaks and len(said_before) == 1
+    assert (reloader.builds, reloader.error is not None) == ((0, True) if breaks else (1, False))
+    assert said_before[0].out == said_before[0].err == ""
+    line = said_after.err if breaks else said_after.out
+    assert line.startswith(reloader.error.rstrip("…") if breaks else "built "), said_after  # the state's is clipped
 
 
 # --- the HTTP server itself ------------------------------------------------------------------
