@@ -10,6 +10,13 @@ from .helpers import PhoneVisit, expect_same_node_focused, press_in_place
 PAGE = "03-queries-keys-values.html"
 
 
+FILLS_ARE = """([fig, want]) => {
+  const fills = [...fig.querySelectorAll('.sl-bar .weight-fill')];
+  return fills.length === want.length && fills.every((e, i) =>
+    Math.abs(e.getBoundingClientRect().width / e.parentElement.getBoundingClientRect().width - want[i]) < 0.01);
+}"""
+
+
 def _weights_shown(figure) -> list[str]:
     return [t.strip() for t in figure.locator(".sl-bar .weight-num").all_text_contents()]
 
@@ -32,12 +39,10 @@ def test_modes_and_scores_match_the_engine(open_chapter, base_url):
     expect(hard).to_have_attribute("aria-pressed", "false")
     assert _weights_shown(figure) == [fill(data["text"]["parts"]["soft"], {"v": e["soft"]}) for e in data["entries"]]
     assert _weights_shown(figure) == [f"{e['soft']:.2f}" for e in data["entries"]]
-    # The bars glide to their new widths: after the transition each fill is its weight of the track.
-    visit.page.wait_for_timeout(900)
-    fills = figure.locator(".sl-bar .weight-fill").evaluate_all(
-        "els => els.map(e => e.getBoundingClientRect().width / e.parentElement.getBoundingClientRect().width)")
-    for share, e in zip(fills, data["entries"]):
-        assert abs(share - e["soft"]) < 0.01, (share, e)
+    # The bars glide to their new widths: once the transition ends each fill is its weight of the track
+    # (waited for, not timed: a loaded machine may start the transition late).
+    want = [e["soft"] for e in data["entries"]]
+    visit.page.wait_for_function(FILLS_ARE, arg=[figure.element_handle(), want], timeout=10_000)
     top = max(e["soft"] for e in data["entries"])
     expect(figure.locator(".sl-output")).to_contain_text(f"{top:.2f} of cat")
     expect(figure.locator(".sl-output")).to_have_text(data["text"]["states"][soft_state]["label"])
