@@ -32,6 +32,10 @@ import json
 from .params import ParamError, schema, to_json, validate
 
 FIGURES = (  # in reading order
+    "matrix-product",
+    "sum-spread",
+    "chain-rule",
+    "exp-log",
     "winograd-head",
     "word-map",
     "word-neighbours",

@@ -39,6 +39,10 @@ STEPPED = {
     "induction-forms": lambda d: len(d["checkpoints"]),
     "your-sequence": lambda d: len(d["tokens"]),
     "your-sentence": lambda d: len(d["words"]),
+    "matrix-product": lambda d: len(d["sharpnesses"]),
+    "sum-spread": lambda d: len(d["sharpnesses"]),
+    "chain-rule": lambda d: len(d["sharpnesses"]),
+    "exp-log": lambda d: len(d["sharpnesses"]),
 }
 # The state the figure opens in.
 START = {
@@ -74,6 +78,10 @@ START = {
     "induction-forms": lambda d: d["start"],
     "your-sequence": lambda d: d["start"],
     "your-sentence": lambda d: d["start"],
+    "matrix-product": lambda d: d["start"],
+    "sum-spread": lambda d: d["start"],
+    "chain-rule": lambda d: d["start"],
+    "exp-log": lambda d: d["start"],
 }
 
 
@@ -112,6 +120,10 @@ OTHER = {
     "induction-forms": {"seed": 1, "sequence": "PONMLKJIHG", "step": 300},
     "your-sequence": {"seed": 1, "sequence": "dog bag dog"},
     "your-sentence": {"seed": 1, "sentence": "The small cat slept near a tree."},
+    "matrix-product": {"sharpness": 2.5},
+    "sum-spread": {"sharpness": 2.5},
+    "chain-rule": {"sharpness": 2.5},
+    "exp-log": {"sharpness": 2.5},
 }
 
 
