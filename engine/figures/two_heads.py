@@ -124,12 +124,15 @@ def facts(p: Params, data: dict) -> dict:
     seeds = {}
     for seed in range(4):
         ev = grammar.trained(seed).evaluate(HELD_OUT)
-        seeds[str(seed)] = {"accuracy": {t: ev[f"accuracy_{t}"] for t in grammar.TARGETS}, "head_argmax": ev["head_argmax"]}
+        seeds[str(seed)] = {"accuracy": {t: ev[f"accuracy_{t}"] for t in grammar.TARGETS}, "head_argmax": ev["head_argmax"],
+                            "head_argmax_differ": ev["head_argmax_differ"], "targets_coincide": ev["targets_coincide"]}
     config = grammar.GrammarConfig()
     worst = min(a for v in seeds.values() for a in v["accuracy"].values())  # over every seed and both readouts
     example = data["sentences"][0]  # the first sentence, with the grammar's attached word for each word
     attached = ", ".join(f"{w} → {example['words'][j]}" for w, j in zip(example["words"], example["targets"]["attached"]))
-    return {"seeds": seeds, "worst_accuracy": worst, "example_sentence": " ".join(example["words"]),
+    return {"seeds": seeds, "worst_accuracy": worst,
+            "targets_coincide": seeds["0"]["targets_coincide"],  # the verbs' share of seed 0's held-out words
+            "words_per_coincidence": 1 / seeds["0"]["targets_coincide"], "example_sentence": " ".join(example["words"]),
             "example_attached": attached, "first_loss": data["losses"][0], "last_loss": data["losses"][-1],
             "vocabulary": len(grammar.VOCAB), "chance_loss": math.log(len(grammar.VOCAB)),  # a guess spread evenly
             "steps": config.steps, "batch_size": config.batch_size, "d_k": config.d_k, "held_out": HELD_OUT}

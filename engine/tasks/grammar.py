@@ -289,8 +289,10 @@ class GrammarRun:
         return Sentences(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("words", "lengths", "targets")))
 
     def evaluate(self, n=300, seed=None, checkpoint=None):
-        """Readout accuracy per target over the words of n held-out sentences, and, per head,
-        the fraction of rows whose largest weight falls on each target."""
+        """Readout accuracy per target over the words of n held-out sentences; per head, the fraction
+        of rows whose largest weight falls on each target, over all words and over the words whose
+        two targets differ; and the share of words whose two targets are one word (each verb, whose
+        subject stands just before it), which count as hits for both."""
         params = self.params if checkpoint is None else self.checkpoints[checkpoint]
         s = self.held_out(n, seed)
         valid = s.valid  # (N, T)
@@ -300,6 +302,13 @@ class GrammarRun:
         result = {f"accuracy_{t}": a for t, a in readout_accuracy(named, s).items()}
         result["head_argmax"] = [
             {t: float((looked[:, h] == s.targets[..., j])[valid].mean()) for j, t in enumerate(TARGETS)}
+            for h in range(self.config.n_heads)
+        ]
+        same = s.targets[..., 0] == s.targets[..., 1]  # (N, T)
+        differ = valid & ~same  # (N, T)
+        result["targets_coincide"] = float(same[valid].mean())
+        result["head_argmax_differ"] = [
+            {t: float((looked[:, h] == s.targets[..., j])[differ].mean()) for j, t in enumerate(TARGETS)}
             for h in range(self.config.n_heads)
         ]
         result["n_sentences"] = n

@@ -77,3 +77,26 @@ def test_the_warm_up_is_a_short_throwaway_run_that_leaves_retrain_unchanged():
     while not (out := job.advance(60.0))["done"]:
         pass
     assert out["result"] == before
+
+
+def test_the_two_targets_are_one_word_for_each_verb_about_one_word_in_seven():
+    """A verb attaches to its subject, which stands just before it: there the two targets coincide,
+    and a head that hits one hits both (chapters 9 and 12 say so where they give the head shares)."""
+    from engine.tasks import grammar
+
+    f = facts(parse("two-heads"))
+    run = grammar.trained(0)
+    s = run.held_out(300)
+    words = [grammar.VOCAB[w] for w in s.words[s.valid]]
+    verbs = sum(w in grammar.VERBS for w in words) / len(words)
+    assert f["targets_coincide"] == f["seeds"]["0"]["targets_coincide"] == pytest.approx(verbs)  # one verb a sentence
+    assert 6.5 < f["words_per_coincidence"] < 7.5  # sentences of 6 to 8 words, 7 on average
+    for seed, v in f["seeds"].items():
+        for whole, differ in zip(v["head_argmax"], v["head_argmax_differ"]):
+            c = v["targets_coincide"]
+            # over all words = over the words whose targets differ, plus the coinciding words' hits
+            assert whole["attached"] - whole["previous"] == pytest.approx((1 - c) * (differ["attached"] - differ["previous"]))
+    first, second = f["seeds"]["0"]["head_argmax_differ"]
+    assert first == {"attached": 1.0, "previous": 0.0}  # seed 0: head 1 finds every attached word but the verbs'
+    assert second == {"attached": 0.0, "previous": 1.0}
+    assert f["seeds"]["0"]["head_argmax"][0]["attached"] == pytest.approx(1 - f["targets_coincide"])
