@@ -271,6 +271,21 @@ def text(p: Params, data: dict) -> dict:
     }
 
 
+LN_EXAMPLE = (2.0, 4.0, 6.0, 8.0)  # chapter 10's worked layer normalisation, on four numbers
+
+
+def _layer_norm_example() -> dict:
+    """Layer normalisation of LN_EXAMPLE (gain 1, bias 0) by the engine, step by step, and of ten
+    times it, which comes out the same: the layer fixes the scale of a vector, whatever it was."""
+    x = np.array(LN_EXAMPLE)  # (4,)
+    out, _ = block.layernorm_forward(x, np.ones(len(x)), np.zeros(len(x)))  # (4,)
+    out10, _ = block.layernorm_forward(10 * x, np.ones(len(x)), np.zeros(len(x)))  # (4,)
+    mean = float(x.mean())
+    var = float(((x - mean) ** 2).mean())
+    return {"x": list(LN_EXAMPLE), "n": len(x), "mean": mean, "deviations": (x - mean).tolist(), "variance": var,
+            "std": math.sqrt(var), "out": out.tolist(), "out_times_10": out10.tolist(), "eps": block.LN_EPS}
+
+
 def facts(p: Params, data: dict) -> dict:
     last = len(data["tokens"]) - 1
     target = data["words"].index("Lovelace")
@@ -312,4 +327,5 @@ def facts(p: Params, data: dict) -> dict:
         "base_heads": base["heads"],
         "base_d_ff": base["d_ff"],
         "base_d_head": base["d_model"] // base["heads"],
+        "layer_norm": _layer_norm_example(),
     }

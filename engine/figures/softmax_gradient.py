@@ -105,8 +105,23 @@ def text(p: Params, data: dict) -> dict:
     }
 
 
+NUDGE = 0.01  # chapter 9's worked example: the first score raised by this much
+
+
+def _nudge(data: dict) -> dict:
+    """The first score raised by NUDGE: each weight's change, beside the slope times the nudge
+    (w_0 (1 - w_0) for its own weight, -w_i w_0 for another), for chapter 9's worked example."""
+    s = np.asarray(data["scores"], dtype=float)  # (n,)
+    a = np.asarray(data["weights"])  # (n,)
+    after = softmax_forward(s + NUDGE * np.eye(len(s))[0])[0]  # (n,)
+    slopes = a * ((np.arange(len(s)) == 0) - a[0])  # (n,) dw_i/ds_0 = w_i (delta_i0 - w_0)
+    return {"by": NUDGE, "after": after.tolist(), "change": (after - a).tolist(), "slopes": slopes.tolist(),
+            "predicted": (slopes * NUDGE).tolist()}
+
+
 def facts(p: Params, data: dict) -> dict:
     eps = float(np.finfo(np.float64).eps)  # the relative rounding unit of 64-bit numbers
     return {"largest_difference": data["largest_difference"], "h": data["h"], "eps": eps,
+            "nudge": _nudge(data),
             "truncation": data["h"] ** 2,  # the order of a central difference's error from the curve's bend
             "rounding": eps / data["h"]}  # the order of its error from subtracting two rounded losses

@@ -100,3 +100,24 @@ def test_block_forward_is_what_runs():
 def test_bad_options(raw, words):
     with pytest.raises(ParamError, match=words):
         compute(parse("residual-stream", raw))
+
+
+def test_the_worked_layer_norm_takes_the_mean_and_spread_out():
+    """Chapter 10's example: four numbers, their mean and variance, and the engine's layer norm of them,
+    which has mean 0 and variance about 1, and does not change when the input is scaled."""
+    import math
+
+    import numpy as np
+
+    from engine.figures import facts, parse
+
+    ln = facts(parse("residual-stream"))["layer_norm"]
+    x = np.array(ln["x"])
+    assert ln["n"] == len(x) == 4 and ln["mean"] == x.mean()
+    assert ln["deviations"] == (x - x.mean()).tolist() and ln["variance"] == ((x - x.mean()) ** 2).mean()
+    assert ln["std"] == math.sqrt(ln["variance"])
+    out = np.array(ln["out"])
+    np.testing.assert_allclose(out, (x - x.mean()) / math.sqrt(ln["variance"] + ln["eps"]), rtol=1e-12)
+    np.testing.assert_allclose(out, (x - x.mean()) / ln["std"], rtol=1e-5)  # epsilon is far below the variance
+    assert abs(out.mean()) < 1e-12 and abs((out ** 2).mean() - 1) < 1e-5
+    np.testing.assert_allclose(ln["out_times_10"], out, rtol=1e-5)

@@ -36,3 +36,19 @@ def test_facts_and_errors():
     assert f["eps"] * 1e4 < f["largest_difference"] < max(f["truncation"], f["rounding"])
     with pytest.raises(ParamError, match="option 'upstream' needs one entry per score"):
         compute(parse("softmax-gradient", {"upstream": [1, 0]}))
+
+
+def test_the_nudge_example_matches_the_slopes():
+    """Chapter 9's worked example: raising the first score by 0.01 moves each weight by about its slope
+    times 0.01, its own up by w(1 - w), every other down by w_i w_0; the changes add up to zero."""
+    d = compute(parse("softmax-gradient"))
+    n = facts(parse("softmax-gradient"))["nudge"]
+    w = np.array(d["weights"])
+    assert n["by"] == 0.01
+    np.testing.assert_allclose(n["slopes"], [w[0] * (1 - w[0])] + list(-w[1:] * w[0]), rtol=1e-12)
+    np.testing.assert_allclose(n["change"], n["predicted"], atol=1e-4)
+    assert n["change"][0] > 0 and all(c < 0 for c in n["change"][1:]) and abs(sum(n["change"])) < 1e-12
+    # with G = (1, 0, 0, 0) the loss is the first weight, so the gradient is the row of slopes
+    assert d["upstream"] == [1.0, 0.0, 0.0, 0.0]
+    np.testing.assert_allclose(d["formula"], n["slopes"], atol=1e-15)
+    assert d["mean_upstream"] == w[0]
