@@ -1,9 +1,15 @@
-"""chain-rule: the softmax weights of a few scores, multiplied by a sharpness the reader sets.
+"""chain-rule: the slope of y = g(f(x)) with f(x) = x² and g(u) = eᵘ, by the chain rule and by a
+central difference.
 
-(A skeleton from `python3 dev.py new-figure`: replace what it shows, keep the shape.)
-Precomputed states: state i of text.states holds the key numbers at sharpnesses[i], the slider's stop i.
-`text.parts` are the templates of the short texts the view places: a bar's label (`weight`) and the
-slider's readout (`sharpness`).
+The curve y = e^(x²) is drawn with its tangent at x, whose slope is the derivative. The chain rule
+gives it as a product, f′(x) · g′(f(x)) = 2x · e^(x²); the central difference
+(y(x + h) − y(x − h)) / 2h, the check chapter 9 runs on every backward pass, measures it with no
+formula at all. The two agree to about ten digits.
+
+Precomputed states: state i of text.states holds the key numbers at xs[i], the slider's stop i; the
+x option is added to the grid, so a worker's answer for a point dragged anywhere on the curve opens
+on a stop of its own. `tangents[i]` is the tangent's segment at stop i, cut to the plot's box.
+`text.parts` holds the templates of the slider's readout and valuetext (`x`).
 """
 from __future__ import annotations
 
@@ -11,50 +17,131 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..attention import softmax_forward
 from .fmt import fill, fixed, rounded
 from .params import field
 
-LABELS = ["cat", "sat", "mat"]  # one word per score
-SCORES = [2.0, 1.0, 0.5]
-LO, HI, STEP = 0.0, 4.0, 0.25  # the sharpness slider: its ends and its step
-PARTS = {"weight": "{v:2}", "sharpness": "sharpness {v:2}"}  # shipped as text.parts: the view prints by them
+LIVE = True  # a point dragged along the curve, off the slider's stops, is computed in the worker
+
+LO, HI, STEP = -1.5, 1.5, 0.1  # the slider's ends and step
+Y_TOP = 10.0  # the plot's top: e^(1.5²) ≈ 9.49 fits under it
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+PARTS = {"x": "x = {v:2}"}  # the slider's readout and valuetext
 
 
 @dataclass(frozen=True)
 class Params:
-    sharpness: float = field(1.0, lo=LO, hi=HI, step=STEP)  # the slider's starting position
+    x: float = field(0.8, lo=LO, hi=HI, step=0.01)  # where the tangent touches: the slider's starting point
+    h: float = field(1e-5, lo=1e-12, hi=0.5)  # the nudge of the central difference
+
+
+def f(x):
+    return x ** 2  # the inner step
+
+
+def f_slope(x):
+    return 2 * x  # its derivative: the slope of x² at x is 2x
+
+
+def g(u):
+    return np.exp(u)  # the outer step
+
+
+def g_slope(u):
+    return np.exp(u)  # the exponential is its own slope
+
+
+def y(x):
+    return g(f(x))
+
+
+def central(x, h):
+    """(y(x + h) − y(x − h)) / 2h: the slope measured from two nearby points."""
+    return (y(x + h) - y(x - h)) / (2 * h)
+
+
+def _tangent(x0: float, y0: float, slope: float, half: float = 0.6) -> list[list[float]]:
+    """The tangent's segment over x0 ± half, cut where it leaves the box [LO, HI] × [0, Y_TOP]."""
+    ends = []
+    for side in (-1, 1):
+        dx = side * half
+        yy = y0 + slope * dx
+        if yy > Y_TOP or yy < 0:  # leaves through the top or the bottom before x0 + dx
+            edge = Y_TOP if yy > Y_TOP else 0.0
+            dx = (edge - y0) / slope
+            yy = edge
+        ends.append([float(np.clip(x0 + dx, LO, HI)), float(y0 + slope * (np.clip(x0 + dx, LO, HI) - x0))])
+    return ends
 
 
 def compute(p: Params) -> dict:
-    """Every stop of the slider, so the view needs no Python to move it."""
-    sharpnesses = np.linspace(LO, HI, round((HI - LO) / STEP) + 1)  # (S,)
-    scores = np.asarray(SCORES)  # (n,)
-    weights, _ = softmax_forward(sharpnesses[:, None] * scores[None, :])  # (S, n); the cache is for backward
+    grid = np.round(np.linspace(LO, HI, round((HI - LO) / STEP) + 1), 10)  # (S,)
+    xs = np.unique(np.round(np.append(grid, p.x), 10))  # (S',) the stops and the chosen x
+    u = f(xs)  # (S',)
+    ys = g(u)  # (S',)
+    inner, outer = f_slope(xs), g_slope(u)  # (S',) f′(x) and g′(f(x))
+    slope = inner * outer  # (S',) the chain rule
+    numeric = np.array([central(x, p.h) for x in xs])  # (S',) the central difference
+    curve_x = np.linspace(LO, HI, 121)  # (C,) enough points for a smooth curve
     return {
-        "labels": LABELS,
-        "scores": SCORES,
-        "sharpnesses": sharpnesses.tolist(),
-        "weights": rounded(weights, 4),
-        "start": int(np.argmin(np.abs(sharpnesses - p.sharpness))),
+        "xs": xs.tolist(),
+        "u": u.tolist(),
+        "y": ys.tolist(),
+        "inner": inner.tolist(),
+        "outer": outer.tolist(),
+        "slope": slope.tolist(),
+        "numeric": numeric.tolist(),
+        "difference": np.abs(slope - numeric).tolist(),
+        "tangents": [_tangent(float(x0), float(y0), float(s)) for x0, y0, s in zip(xs, ys, slope)],
+        "curve": {"x": rounded(curve_x, 4), "y": rounded(y(curve_x), 4)},
+        "box": {"x": [LO, HI], "y": [0.0, Y_TOP]},
+        "h": p.h,
+        "start": int(np.argmin(np.abs(xs - p.x))),
     }
 
 
-def _line(data: dict, i: int) -> str:
-    """The key numbers at stop i, each weight as the view labels its bar."""
-    weights = ", ".join(f"{label} {fill(PARTS['weight'], {'v': w})}" for label, w in zip(data["labels"], data["weights"][i]))
-    return f"Sharpness {fixed(data['sharpnesses'][i])}: {weights}"
+def sci(x: float, digits: int = 1) -> str:
+    """A small number in scientific notation as print writes it: 3.2 × 10⁻¹¹."""
+    if x == 0:
+        return "0"
+    mantissa, exponent = f"{x:.{digits}e}".split("e")
+    if float(mantissa) == 1 and digits == 0:
+        return f"10{str(int(exponent)).translate(SUPERSCRIPT)}"
+    return f"{mantissa} × 10{str(int(exponent)).translate(SUPERSCRIPT)}"
+
+
+def _lines(data: dict, i: int) -> list[str]:
+    x, u, yy = data["xs"][i], data["u"][i], data["y"][i]
+    inner, outer, slope = data["inner"][i], data["outer"][i], data["slope"][i]
+    return [
+        f"x = {fixed(x)}: u = x² = {fixed(u, 4)}, y = eᵘ = {fixed(yy, 4)}",
+        f"Chain rule: f′(x) = 2x = {fixed(inner, 4)}, g′(u) = eᵘ = {fixed(outer, 4)}, "
+        f"slope = {fixed(inner, 4)} × {fixed(outer, 4)} = {fixed(slope, 10)}",
+        f"Central difference with h = {sci(data['h'], 0)}: {fixed(data['numeric'][i], 10)}, "
+        f"off by {sci(data['difference'][i])}",
+    ]
 
 
 def text(p: Params, data: dict) -> dict:
-    states = [{"numbers": [_line(data, i)]} for i in range(len(data["sharpnesses"]))]
-    fixed_lines = ["Scores: " + ", ".join(f"{label} {s:g}" for label, s in zip(data["labels"], data["scores"]))]
-    opening = states[data["start"]]["numbers"]
+    states = [{"numbers": _lines(data, i)} for i in range(len(data["xs"]))]
+    i = data["start"]
     return {
-        "alt": (f"Bars of the softmax weights of the words {', '.join(data['labels'])} with scores "
-                f"{', '.join(f'{s:g}' for s in data['scores'])}. {opening[0]}."),
-        "numbers": opening + fixed_lines,  # a state's key numbers are its own lines, then the fixed ones
+        "alt": (f"The curve y = e^(x²) for x from {fixed(LO, 1)} to {fixed(HI, 1)}, with its tangent at "
+                f"x = {fixed(data['xs'][i])}, where y is {fixed(data['y'][i], 4)} and the slope is "
+                f"{fixed(data['slope'][i], 4)} by the chain rule and {fixed(data['numeric'][i], 4)} by a "
+                "central difference."),
+        "numbers": states[i]["numbers"],
         "states": states,
-        "fixed": fixed_lines,
+        "legend": "The curve y = e^(x²); the straight line is its tangent at x, rising as steeply as the curve there.",
         "parts": PARTS,
     }
+
+
+def facts(p: Params, data: dict) -> dict:
+    i = data["start"]
+    worst = max(data["difference"])
+    return {"x": data["xs"][i], "u": data["u"][i], "y": data["y"][i], "inner": data["inner"][i],
+            "outer": data["outer"][i], "slope": data["slope"][i], "numeric": data["numeric"][i],
+            "difference": data["difference"][i], "h": data["h"],
+            "largest_difference": worst,  # over every stop of the slider
+            "digits": int(np.floor(-np.log10(max(d / max(abs(s), 1.0) for d, s in zip(data["difference"], data["slope"]))))),  # digits the two share at worst
+            "lo": LO, "hi": HI}

@@ -1,9 +1,16 @@
-"""exp-log: the softmax weights of a few scores, multiplied by a sharpness the reader sets.
+"""exp-log: scores → exponentials → shares (softmax) → the loss −ln p of the right answer.
 
-(A skeleton from `python3 dev.py new-figure`: replace what it shows, keep the shape.)
-Precomputed states: state i of text.states holds the key numbers at sharpnesses[i], the slider's stop i.
-`text.parts` are the templates of the short texts the view places: a bar's label (`weight`) and the
-slider's readout (`sharpness`).
+The exponential makes every score positive and turns a difference of scores into a ratio of
+shares, e^(a − b) = eᵃ / eᵇ; dividing by the total makes the shares add up to one; the loss is
+−ln p, the negative natural logarithm of the right answer's share, in nats (÷ ln 2 for bits).
+
+Precomputed states: state i of text.states holds the key numbers when the right answer's score is
+stops[i] (the slider's stop i; the other scores stay as given). The option's own score is added to
+the grid, so a worker's answer for scores the reader dragged opens on a stop of its own.
+`exps[i]`, `shares[i]` and `loss[i]` are the exponentials, shares and loss at stop i. `curve` is
+−ln p over p in (0, 1] for the loss plot. `text.parts` holds the templates of a score bar's label
+and valuetext (`score`), of an exponential's and a share's labels (`exp`, `share`) and of the
+slider's readout and valuetext (`right`).
 """
 from __future__ import annotations
 
@@ -13,48 +20,108 @@ import numpy as np
 
 from ..attention import softmax_forward
 from .fmt import fill, fixed, rounded
-from .params import field
+from .params import ParamError, field
 
-LABELS = ["cat", "sat", "mat"]  # one word per score
-SCORES = [2.0, 1.0, 0.5]
-LO, HI, STEP = 0.0, 4.0, 0.25  # the sharpness slider: its ends and its step
-PARTS = {"weight": "{v:2}", "sharpness": "sharpness {v:2}"}  # shipped as text.parts: the view prints by them
+LIVE = True  # the other words' scores, dragged by the reader, are computed in the worker
+
+LO, HI, STEP = -4.0, 6.0, 0.5  # the right answer's score on the slider: its ends and step
+PARTS = {"score": "{v:1}", "exp": "{v:2}", "share": "{v:2}", "right": "score {v:1}"}
 
 
 @dataclass(frozen=True)
 class Params:
-    sharpness: float = field(1.0, lo=LO, hi=HI, step=STEP)  # the slider's starting position
+    scores: tuple[float, ...] = field((2.0, 1.0, 0.0), lo=LO, hi=HI, length=(2, 5), step=STEP)  # one per word
+    labels: tuple[str, ...] = field(("cat", "sat", "mat"), length=(2, 5))
+    answer: int = field(0, lo=0, hi=4)  # which word is the right answer (its index)
+
+    def __post_init__(self):
+        if len(self.labels) != len(self.scores):
+            raise ParamError("labels", f"option 'labels' needs one label per score ({len(self.scores)}), not {len(self.labels)}")
+        if self.answer >= len(self.scores):
+            raise ParamError("answer", f"option 'answer' must be the index of a word (below {len(self.scores)}), not {self.answer}")
 
 
 def compute(p: Params) -> dict:
-    """Every stop of the slider, so the view needs no Python to move it."""
-    sharpnesses = np.linspace(LO, HI, round((HI - LO) / STEP) + 1)  # (S,)
-    scores = np.asarray(SCORES)  # (n,)
-    weights, _ = softmax_forward(sharpnesses[:, None] * scores[None, :])  # (S, n); the cache is for backward
+    s = np.asarray(p.scores, dtype=float)  # (n,)
+    k = p.answer
+    grid = np.linspace(LO, HI, round((HI - LO) / STEP) + 1)  # (S,)
+    stops = np.unique(np.round(np.append(grid, s[k]), 10))  # (S',) the grid and the option's score
+    scores = np.repeat(s[None, :], len(stops), axis=0)  # (S', n)
+    scores[:, k] = stops
+    exps = np.exp(scores)  # (S', n) every one positive
+    shares, _ = softmax_forward(scores)  # (S', n) exps / their total, computed without overflow
+    loss = -np.log(shares[:, k])  # (S',) in nats
+    p_curve = np.geomspace(0.003, 1.0, 60)  # (C,) shares from 0.3% up, denser where the loss climbs
     return {
-        "labels": LABELS,
-        "scores": SCORES,
-        "sharpnesses": sharpnesses.tolist(),
-        "weights": rounded(weights, 4),
-        "start": int(np.argmin(np.abs(sharpnesses - p.sharpness))),
+        "labels": list(p.labels),
+        "answer": k,
+        "scores": s.tolist(),
+        "stops": stops.tolist(),
+        "exps": exps.tolist(),
+        "totals": exps.sum(axis=1).tolist(),
+        "shares": shares.tolist(),
+        "loss": loss.tolist(),
+        "bits": (loss / np.log(2)).tolist(),
+        "curve": {"p": rounded(p_curve, 5), "loss": rounded(-np.log(p_curve), 5)},
+        "start": int(np.argmin(np.abs(stops - s[k]))),
     }
 
 
-def _line(data: dict, i: int) -> str:
-    """The key numbers at stop i, each weight as the view labels its bar."""
-    weights = ", ".join(f"{label} {fill(PARTS['weight'], {'v': w})}" for label, w in zip(data["labels"], data["weights"][i]))
-    return f"Sharpness {fixed(data['sharpnesses'][i])}: {weights}"
+def _ratio_line(data: dict, i: int) -> str:
+    """The right answer against the next word: the ratio of their shares is e to their difference."""
+    k, labels = data["answer"], data["labels"]
+    j = (k + 1) % len(labels)
+    a, b = data["stops"][i], data["scores"][j]
+    ratio = data["shares"][i][k] / data["shares"][i][j]
+    return (f"{labels[k]}'s share ÷ {labels[j]}'s = e^({fixed(a, 1)} − {fixed(b, 1)}) = "
+            f"{fixed(data['exps'][i][k], 3)} ÷ {fixed(data['exps'][i][j], 3)} = {fixed(ratio, 3)}")
+
+
+def _lines(data: dict, i: int) -> list[str]:
+    labels, k = data["labels"], data["answer"]
+
+    def pairs(values, digits):
+        return ", ".join(f"{w} {fixed(v, digits)}" for w, v in zip(labels, values))
+
+    return [
+        "Scores: " + pairs([data["stops"][i] if j == k else s for j, s in enumerate(data["scores"])], 1),
+        f"e to each score: {pairs(data['exps'][i], 3)} (total {fixed(data['totals'][i], 3)})",
+        "Shares: " + pairs(data["shares"][i], 3),
+        _ratio_line(data, i),
+        f"Loss −ln p({labels[k]}) = {fixed(data['loss'][i], 3)} nats = {fixed(data['bits'][i], 3)} bits",
+    ]
 
 
 def text(p: Params, data: dict) -> dict:
-    states = [{"numbers": [_line(data, i)]} for i in range(len(data["sharpnesses"]))]
-    fixed_lines = ["Scores: " + ", ".join(f"{label} {s:g}" for label, s in zip(data["labels"], data["scores"]))]
-    opening = states[data["start"]]["numbers"]
+    states = [{"numbers": _lines(data, i)} for i in range(len(data["stops"]))]
+    i, k = data["start"], data["answer"]
+    right = data["labels"][k]
     return {
-        "alt": (f"Bars of the softmax weights of the words {', '.join(data['labels'])} with scores "
-                f"{', '.join(f'{s:g}' for s in data['scores'])}. {opening[0]}."),
-        "numbers": opening + fixed_lines,  # a state's key numbers are its own lines, then the fixed ones
+        "alt": (f"Three rows of bars for the words {', '.join(data['labels'])}: their scores, the exponential of each "
+                f"(all positive) and their shares of the total; below, the loss −ln p against the share p of the right "
+                f"answer, {right}, whose share is {fixed(data['shares'][i][k], 3)} and loss "
+                f"{fixed(data['loss'][i], 3)} nats."),
+        "numbers": states[i]["numbers"],
         "states": states,
-        "fixed": fixed_lines,
+        "legend": f"Rows: each word's score, e to that score, and its share of the total; {right} is the right answer. "
+                  "The curve is the loss −ln p against the right answer's share p; the dot is where it stands.",
         "parts": PARTS,
+    }
+
+
+def facts(p: Params, data: dict) -> dict:
+    i, k = data["start"], data["answer"]
+    j = (k + 1) % len(data["labels"])
+    lowest = int(np.argmin(data["stops"]))
+    return {
+        "exps": data["exps"][i], "total": data["totals"][i], "shares": data["shares"][i],
+        "difference": data["stops"][i] - data["scores"][j],
+        "ratio": data["shares"][i][k] / data["shares"][i][j],
+        "e": float(np.e),
+        "loss": data["loss"][i], "bits": data["bits"][i],
+        "ln2": float(np.log(2)),  # one bit in nats
+        "lowest_score": data["stops"][lowest], "lowest_exp": data["exps"][lowest][k],
+        "lowest_share": data["shares"][lowest][k], "lowest_loss": data["loss"][lowest],
+        "highest_score": data["stops"][-1], "highest_share": data["shares"][-1][k], "highest_loss": data["loss"][-1],
+        "even_loss": float(np.log(len(data["labels"]))),  # −ln(1/n): the loss of spreading the bet evenly
     }

@@ -1,30 +1,69 @@
-"""exp-log: the weights are the engine's softmax at every stop of the slider, and the text says them."""
+"""exp-log: exponentials, shares and the loss at every stop of the right answer's score, computed
+here from the scores, and the text and facts that say them."""
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pytest
 
-from engine.figures import ParamError, compute, parse
+from engine.figures import ParamError, compute, module, parse
+
+NAME = "exp-log"
 
 
-def test_every_stop_is_the_softmax_of_the_sharpened_scores():
-    data = compute(parse("exp-log"))
-    scores = np.array(data["scores"])
-    for s, w in zip(data["sharpnesses"], data["weights"]):
-        e = np.exp(s * scores - (s * scores).max())
-        np.testing.assert_allclose(w, e / e.sum(), atol=1e-4)
-    assert data["weights"][0] == pytest.approx([1 / len(scores)] * len(scores), abs=1e-4)  # sharpness 0: uniform
+@pytest.fixture(scope="module")
+def data():
+    return compute(parse(NAME))
 
 
-def test_the_opening_stop_is_the_option_and_its_numbers_are_listed():
-    data = compute(parse("exp-log", {"sharpness": 2.0}))
+def test_every_stop_is_exp_then_shares_then_minus_log(data):
+    k = data["answer"]
+    for i, a in enumerate(data["stops"]):
+        scores = [a if j == k else v for j, v in enumerate(data["scores"])]
+        e = [math.exp(v) for v in scores]
+        assert data["exps"][i] == pytest.approx(e) and min(data["exps"][i]) > 0  # every one positive
+        assert data["shares"][i] == pytest.approx([v / sum(e) for v in e])
+        assert sum(data["shares"][i]) == pytest.approx(1)
+        assert data["loss"][i] == pytest.approx(-math.log(e[k] / sum(e)))
+        assert data["bits"][i] == pytest.approx(data["loss"][i] / math.log(2))
+
+
+def test_a_difference_of_scores_is_a_ratio_of_shares(data):
+    for i, a in enumerate(data["stops"]):
+        w = data["shares"][i]
+        assert w[0] / w[1] == pytest.approx(math.exp(a - data["scores"][1]))
+
+
+def test_the_loss_falls_as_the_right_score_rises_and_is_zero_at_share_one(data):
+    assert np.all(np.diff(data["loss"]) < 0)
+    curve = data["curve"]
+    assert curve["p"][-1] == 1 and curve["loss"][-1] == 0
+    assert np.all(np.diff(curve["loss"]) < 0)
+
+
+def test_the_opening_state_is_the_option_and_the_text_says_it(data):
     i = data["start"]
-    assert data["sharpnesses"][i] == 2.0
-    assert data["text"]["numbers"] == data["text"]["states"][i]["numbers"] + data["text"]["fixed"]
-    assert data["text"]["numbers"][0].startswith("Sharpness 2.00: cat ")
-    assert len(data["text"]["states"]) == len(data["sharpnesses"])
+    assert data["stops"][i] == 2.0
+    lines = data["text"]["numbers"]
+    assert lines == data["text"]["states"][i]["numbers"]
+    assert lines[0] == "Scores: cat 2.0, sat 1.0, mat 0.0"
+    assert lines[3] == "cat's share ÷ sat's = e^(2.0 − 1.0) = 7.389 ÷ 2.718 = 2.718"
+    nats = -math.log(math.exp(2) / (math.exp(2) + math.exp(1) + 1))
+    assert lines[4] == f"Loss −ln p(cat) = {nats:.3f} nats = {nats / math.log(2):.3f} bits"
 
 
-def test_a_sharpness_out_of_range_is_refused():
-    with pytest.raises(ParamError, match="'sharpness' must lie between"):
-        parse("exp-log", {"sharpness": 9})
+def test_facts(data):
+    facts = module(NAME).facts(parse(NAME), data)
+    assert facts["ratio"] == pytest.approx(math.e) and facts["difference"] == 1
+    assert facts["ln2"] == pytest.approx(math.log(2))
+    assert facts["even_loss"] == pytest.approx(math.log(3))
+    assert facts["lowest_loss"] > facts["loss"] > facts["highest_loss"] > 0
+
+
+def test_another_right_answer_and_a_bad_one():
+    other = compute(parse(NAME, {"scores": [1, 3.5], "labels": ["a", "b"], "answer": 1}))
+    assert other["stops"][other["start"]] == 3.5
+    assert other["loss"][other["start"]] == pytest.approx(-math.log(math.exp(3.5) / (math.e + math.exp(3.5))))
+    with pytest.raises(ParamError, match="'answer'"):
+        parse(NAME, {"answer": 3})

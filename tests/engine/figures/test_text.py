@@ -41,8 +41,8 @@ STEPPED = {
     "your-sentence": lambda d: len(d["words"]),
     "matrix-product": lambda d: len(d["sharpnesses"]),
     "sum-spread": lambda d: len(d["sharpnesses"]),
-    "chain-rule": lambda d: len(d["sharpnesses"]),
-    "exp-log": lambda d: len(d["sharpnesses"]),
+    "chain-rule": lambda d: len(d["xs"]),
+    "exp-log": lambda d: len(d["stops"]),
 }
 # The state the figure opens in.
 START = {
@@ -122,8 +122,8 @@ OTHER = {
     "your-sentence": {"seed": 1, "sentence": "The small cat slept near a tree."},
     "matrix-product": {"sharpness": 2.5},
     "sum-spread": {"sharpness": 2.5},
-    "chain-rule": {"sharpness": 2.5},
-    "exp-log": {"sharpness": 2.5},
+    "chain-rule": {"x": -0.83, "h": 1e-6},
+    "exp-log": {"scores": [1, 3.5], "labels": ["a", "b"], "answer": 1},
 }
 
 
