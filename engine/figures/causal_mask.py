@@ -55,16 +55,30 @@ def _changes(steps: list[np.ndarray]) -> list[list[float]]:
     return out
 
 
+def _split(steps: list[np.ndarray]) -> tuple[list[list[float]], list[list[float]]]:
+    """For each step, each earlier row's change in two parts: the weight it gives the new word (it had
+    none before), and the largest change among the weights it already had."""
+    new, old = [[]], [[]]
+    for before, after in zip(steps, steps[1:]):
+        t = before.shape[0]
+        new.append(after[:t, t].tolist())  # (t,) the new column
+        old.append(np.abs(after[:t, :t] - before).max(axis=1).tolist())  # (t,)
+    return new, old
+
+
 def compute(p: Params) -> dict:
     words = list(winograd.words(p.last))
     modes = {}
     for mode in MODES:
         steps = _steps(p, mode == "on")
         moved = _changes(steps)
+        new, old = _split(steps)
         modes[mode] = {
             "weights": [np.round(w, 6).tolist() for w in steps],  # item t-1: (t, t)
             "changed": [[m > TOLERANCE for m in row] for row in moved],  # item t-1: (t-1,) earlier rows that moved
             "moved": [[round(m, 6) for m in row] for row in moved],
+            "new": [[round(m, 6) for m in row] for row in new],  # item t-1: (t-1,) weight each earlier row gives word t
+            "old": [[round(m, 6) for m in row] for row in old],  # item t-1: (t-1,) largest change of a weight it had
         }
     return {"words": words, "modes": modes, "mode_names": list(MODES), "kv": _kv_counts(p)}
 
@@ -106,9 +120,11 @@ def _state(words: list[str], mode: str, shown: int, data: dict) -> dict:
         what = (f"Adding “{newest}” leaves all {shown - 1} earlier rows unchanged"
                 if not any(changed) else f"Adding “{newest}” changes {sum(changed)} of {shown - 1} earlier rows")
     else:
-        big = int(np.argmax(moved))
-        what = (f"Adding “{newest}” changes {sum(changed)} of {shown - 1} earlier rows; the largest change, "
-                f"{fixed(moved[big], 3)}, is in the row of “{words[big]}”")
+        new, old = m["new"][shown - 1], m["old"][shown - 1]
+        big = int(np.argmax(new))
+        what = (f"Adding “{newest}” changes {sum(changed)} of {shown - 1} earlier rows. The new word takes up to "
+                f"{fixed(new[big], 3)} of an earlier row's weight (in the row of “{words[big]}”), and no weight "
+                f"an earlier row already had moves by more than {fixed(max(old), 3)}")
     lines.append(what if what.endswith(".") else what + ".")
     lines.append(f"Row of “{newest}”: " + pairs(words[:shown], w[-1]))
     return {"numbers": lines, "label": f"Attention weights of the first {shown} words, mask {mode}. " + lines[1]}
@@ -136,9 +152,10 @@ def facts(p: Params, data: dict) -> dict:
     words, on, off = data["words"], data["modes"]["on"], data["modes"]["off"]
     steps_on, steps_off = _steps(p, True), _steps(p, False)
     moved_on, moved_off = _changes(steps_on), _changes(steps_off)
+    new_off, old_off = _split(steps_off)
     n = len(words)
     last_moved = moved_off[-1]
-    big = int(np.argmax(last_moved))
+    big = int(np.argmax(new_off[-1]))  # the row that gives the last word the most weight
     full = steps_on[-1]
     it, last = winograd.IT, n - 1
     return {
@@ -151,8 +168,11 @@ def facts(p: Params, data: dict) -> dict:
         "first_word": words[0],
         "second_word": words[1],
         "open_last_rows_changed": sum(m > TOLERANCE for m in last_moved),
-        "open_last_largest": last_moved[big],
-        "open_last_largest_word": words[big],
+        # adding the last word: the most weight an earlier row gives it (none before), in whose row,
+        # and the largest change among the weights the earlier rows already had
+        "open_last_new_weight": new_off[-1][big],
+        "open_last_new_word": words[big],
+        "open_last_old_largest": max(old_off[-1]),
         "last_word": words[-1],
         "masked_last_on_animal": float(full[last, words.index("animal")]),
         "masked_it_share": float(full[it, 0]),  # "it" has no query of its own: an even share of what it can see

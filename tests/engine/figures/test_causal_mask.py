@@ -16,7 +16,28 @@ def test_rows_of_earlier_words_are_unchanged_only_under_the_mask():
     assert f["masked_rows_changed"] == 0 and f["masked_largest_change"] < TOLERANCE
     assert f["open_rows_changed"] == f["earlier_rows"]  # every earlier row moves without the mask
     assert f["open_second_change"] > 0.4  # "The" goes from reading only itself to sharing
-    assert f["open_last_rows_changed"] == n - 1 and f["open_last_largest"] > 0.05
+    assert f["open_last_rows_changed"] == n - 1 and f["open_last_new_weight"] > 0.05
+
+
+def test_without_the_mask_the_new_word_takes_weight_and_old_weights_barely_move():
+    """Adding the last word with the mask off: the big change in each earlier row is the weight the new
+    word receives; the weights the row already had shift far less. Checked against the engine directly."""
+    f = facts(parse("causal-mask"))
+    x = winograd.embeddings("tired", copied=0.0)
+    wq, wk, wv = winograd.matrices()
+    before = attention_forward(x[:-1], wq, wk, wv, causal=False)[1].weights[0]  # (n-1, n-1)
+    after = attention_forward(x, wq, wk, wv, causal=False)[1].weights[0]  # (n, n)
+    n = len(x)
+    new = after[:n - 1, n - 1]  # (n-1,) the new column
+    old = np.abs(after[:n - 1, :n - 1] - before)  # (n-1, n-1)
+    words = list(winograd.words("tired"))
+    assert f["open_last_new_weight"] == pytest.approx(new.max())
+    assert f["open_last_new_word"] == words[int(new.argmax())] == "didn't"
+    assert f["open_last_old_largest"] == pytest.approx(old.max())
+    assert 0.09 < f["open_last_new_weight"] < 0.1 and 0.005 < f["open_last_old_largest"] < 0.02
+    data = compute(parse("causal-mask"))
+    last = data["text"]["states"][2 * n - 1]["numbers"][1]
+    assert "takes up to 0.093" in last and "“didn't”" in last and "more than 0.011" in last
 
 
 def test_grid_states_match_the_engine_on_each_prefix():
