@@ -1,10 +1,13 @@
 """head-types: a previous-word, a same-word and an induction head, built by hand, on one sentence.
 
-Each token enters as a one-hot of its token (tokens keep their leading space, as real tokenisers
-do) next to a one-hot of its position. The heads are designed query and key matrices on those
-features and run through `attention_forward` with the causal mask, so every pattern is real
-attention arithmetic. The induction head sits in a second layer: its keys read what the
-previous-word head of the first layer wrote into each position (the token before it).
+Each token enters as a vector of three slots: a one-hot of its token (tokens keep their leading
+space, as real tokenisers do), a one-hot of its position, and an empty "previous" slot as wide as
+the token slot. The heads are designed query and key matrices on those features and run through
+`attention_forward` with the causal mask, so every pattern is real attention arithmetic. The
+induction head sits in a second layer. Between the layers the previous-word head's output goes
+through its output matrix W_O, which places it in the "previous" slot, and is *added* to each
+token's vector, as a residual connection does (chapter 10): the sum leaves the token and position
+slots as they were, and the induction head's keys read the slot (the token before each position).
 Text states are indexed head-major: state h * T + i is head `heads[h]` with token i gathering.
 """
 from __future__ import annotations
@@ -35,29 +38,37 @@ SPACE = "·"  # how a chip shows a leading space
 
 @dataclass(frozen=True)
 class Params:
-    head: str = field("induction", choices=HEADS)  # the head shown first
+    head: str = field("previous", choices=HEADS)  # the head shown first (the chapter's order)
     row: int = field(8, lo=0, hi=len(TOKENS) - 1)  # the token whose attention is shown first (the second " dog")
 
 
 def _features():
-    """x = [token one-hot | position one-hot]: (T, V + T), with the vocabulary in order of first use."""
+    """x = [token one-hot | position one-hot | previous slot, empty]: (T, V + T + V), with the
+    vocabulary in order of first use."""
     vocab = list(dict.fromkeys(TOKENS))
     t, v = len(TOKENS), len(vocab)
-    x = np.zeros((t, v + t))  # (T, V+T)
+    x = np.zeros((t, v + t + v))  # (T, V+T+V)
     for i, tok in enumerate(TOKENS):
         x[i, vocab.index(tok)] = 1.0
         x[i, v + i] = 1.0
     return vocab, x
 
 
+def _write(v: int, t: int):
+    """The previous-word head's output matrix W_O: (V, V+T+V), its output into the "previous" slot."""
+    w_o = np.zeros((v, v + t + v))  # (V, D)
+    w_o[:, v + t:] = np.eye(v)
+    return w_o
+
+
 def _previous(v: int, t: int):
     """Layer 1: position i's query matches position i - 1's key; the value copies the token one-hot."""
-    d = v + t
+    d = v + t + v
     wq = np.zeros((1, d, t))  # (1, D, K=T)
     wk = np.zeros((1, d, t))
     for i in range(1, t):
         wq[0, v + i, i - 1] = GAP * math.sqrt(t)  # the engine divides by sqrt(K): the scaled gap is GAP
-    wk[0, v:, :] = np.eye(t)  # each key is its position
+    wk[0, v:v + t, :] = np.eye(t)  # each key is its position
     wv = np.zeros((1, d, v))  # (1, D, V)
     wv[0, :v, :] = np.eye(v)  # each value is its token
     return wq, wk, wv
@@ -72,23 +83,23 @@ def _rest_column(wq, wk, v: int, t: int, col: int, k: int):
 
 def _same(v: int, t: int):
     """Layer 1: a token's query matches keys of the same token, minus its own position."""
-    d, k = v + t, v + t + 1
+    d, k = v + t + v, v + t + 1
     wq = np.zeros((1, d, k))  # (1, D, K)
     wk = np.zeros((1, d, k))
     wq[0, :v, :v] = GAP * math.sqrt(k) * np.eye(v)  # token matches token
-    wq[0, v:, v:v + t] = -GAP * math.sqrt(k) * np.eye(t)  # ... but not at its own position
+    wq[0, v:v + t, v:v + t] = -GAP * math.sqrt(k) * np.eye(t)  # ... but not at its own position
     wk[0, :v + t, :v + t] = np.eye(v + t)
     _rest_column(wq, wk, v, t, k - 1, k)
     return wq, wk, np.zeros((1, d, 1))
 
 
 def _induction(v: int, t: int):
-    """Layer 2, on [x | previous token]: a token's query matches keys whose previous token it is."""
+    """Layer 2, on x + layer 1's output: a token's query matches keys whose previous token it is."""
     d, k = v + t + v, v + 1
     wq = np.zeros((1, d, k))
     wk = np.zeros((1, d, k))
     wq[0, :v, :v] = GAP * math.sqrt(k) * np.eye(v)  # the query reads the token itself
-    wk[0, v + t:, :v] = np.eye(v)  # the key reads the token before, written there by layer 1
+    wk[0, v + t:, :v] = np.eye(v)  # the key reads the previous slot, written there by layer 1
     _rest_column(wq, wk, v, t, k - 1, k)
     return wq, wk, np.zeros((1, d, 1))
 
@@ -106,7 +117,7 @@ def compute(p: Params) -> dict:
     vocab, x = _features()
     t, v = len(TOKENS), len(vocab)
     prev_out, prev_cache = attention_forward(x, *_previous(v, t), causal=True)  # (T, V): the token before each
-    x2 = np.concatenate([x, prev_out], axis=1)  # (T, V+T+V) layer 1 writes the previous token beside x
+    x2 = x + prev_out @ _write(v, t)  # (T, V+T+V) the residual addition: layer 1 writes into the empty slot
     _, same_cache = attention_forward(x, *_same(v, t), causal=True)
     _, ind_cache = attention_forward(x2, *_induction(v, t), causal=True)
     weights = {"previous": prev_cache.weights[0], "same": same_cache.weights[0], "induction": ind_cache.weights[0]}
@@ -132,6 +143,7 @@ def compute(p: Params) -> dict:
         "chips": [tok.replace(" ", SPACE) for tok in TOKENS],
         "vocab_size": v,
         "width": x.shape[1],
+        "slots": {"token": v, "position": t, "previous": v},  # the widths of the three slots, in order
         "previous_written": prev_out.tolist(),  # (T, V) what layer 1 writes for the induction head
         "written_chip": [vocab[int(r.argmax())].replace(" ", SPACE) for r in prev_out],  # its largest entry, as a chip
         "heads": heads,
@@ -195,6 +207,9 @@ def facts(p: Params, data: dict) -> dict:
     return {
         "tokens": len(data["tokens"]),
         "features": data["width"],
+        "token_slot": data["slots"]["token"],
+        "position_slot": data["slots"]["position"],
+        "previous_slot": data["slots"]["previous"],
         "gap": GAP,
         "rest": REST,
         **{f"{n}_share": by[n]["share"] for n in HEADS},

@@ -52,15 +52,32 @@ def test_the_induction_keys_read_what_layer_one_wrote(data):
     from engine.figures import head_types as ht
     _, x = ht._features()
     v, t = len(vocab), len(TOKENS)
-    x2 = np.concatenate([x, np.zeros((t, v))], axis=1)
-    _, cache = attention_forward(x2, *ht._induction(v, t), causal=True)
+    _, cache = attention_forward(x, *ht._induction(v, t), causal=True)  # the stream without layer 1's addition
     dog = TOKENS.index(" dog", 2)
     assert int(cache.weights[0][dog].argmax()) == 0
 
 
+def test_layer_one_adds_its_output_to_the_stream(data):
+    """Between the layers the previous-word head's output is added to each vector through W_O, as a
+    residual connection adds (chapter 10): the token and position slots are unchanged, and the
+    "previous" slot, empty before, holds what the head wrote."""
+    from engine.attention import attention_forward
+    from engine.figures import head_types as ht
+    vocab, x = ht._features()
+    v, t = len(vocab), len(TOKENS)
+    assert x.shape == (t, v + t + v) and np.all(x[:, v + t:] == 0)  # the previous slot starts empty
+    out, _ = attention_forward(x, *ht._previous(v, t), causal=True)  # (T, V)
+    x2 = x + out @ ht._write(v, t)
+    assert np.array_equal(x2[:, :v + t], x[:, :v + t])
+    np.testing.assert_allclose(x2[:, v + t:], data["previous_written"])
+    assert data["slots"] == {"token": v, "position": t, "previous": v} and data["width"] == v + t + v
+
+
 def test_facts(data):
     f = facts(parse("head-types"))
-    assert f["tokens"] == len(TOKENS) and f["features"] == len(set(TOKENS)) + len(TOKENS)
+    v = len(set(TOKENS))
+    assert f["tokens"] == len(TOKENS) and f["features"] == v + len(TOKENS) + v
+    assert (f["token_slot"], f["position_slot"], f["previous_slot"]) == (v, len(TOKENS), v)
     assert f["previous_share"] == f["same_share"] == f["induction_share"] == 1.0
     assert (f["previous_rows"], f["same_rows"], f["induction_rows"]) == (12, 4, 4)
     assert (f["previous_hits"], f["same_hits"], f["induction_hits"]) == (12, 4, 4)
@@ -76,7 +93,9 @@ def test_text_states_follow_the_heads_and_rows(data):
     assert s["numbers"][0].startswith("induction head, “·dog” (9) looks at: The ")
     assert "its target" in s["numbers"][1] and "“·chased” (3)" in s["numbers"][1]
     assert s["numbers"][0].count(",") >= 8  # nine tokens listed: the later ones are masked
-    assert data["text"]["numbers"] == s["numbers"] + data["text"]["fixed"]
+    opening = states[HEADS.index("previous") * t + 8]  # the figure opens on the head the chapter starts with
+    assert data["start"] == {"head": HEADS.index("previous"), "row": 8}
+    assert data["text"]["numbers"] == opening["numbers"] + data["text"]["fixed"]
     assert data["text"]["fixed"][0] == ("Previous-word head: largest weight on the word just before in 12 of 12 "
                                         "tokens that have one (100%)")
     first = states[HEADS.index("same") * t + 0]
