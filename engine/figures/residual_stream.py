@@ -297,7 +297,6 @@ def facts(p: Params, data: dict) -> dict:
         "tokens": len(data["tokens"]),
         "words": len(data["words"]),
         "features": data["features"],
-        "width": data["width"],
         **{f"p_{k}": v for k, v in by_stage.items()},
         "prediction": data["words"][data["top"][-1][last]],
         "previous_written": data["streams"][1][last][2]["label"],  # what attention 1 wrote at the last word

@@ -64,7 +64,7 @@ def test_facts(data, f):
     # The last step: cross-entropy is minus the log of the right token's probability; an even guess scores ln 8.
     assert f["loss_final"] == pytest.approx(-np.log(f["p_FFN_2"])) and f["loss_final"] < 0.1
     assert f["loss_even"] == pytest.approx(np.log(8)) == pytest.approx(-np.log(f["p_embedding"]))
-    assert f["features"] == 34 and f["width"] == 68
+    assert f["features"] == 34 and compute(parse("residual-stream"))["width"] == 68  # each feature and its negation
     # model sizes: the papers' numbers and the estimate computed from them
     assert f["gpt3_heads"] * f["gpt3_d_head"] == f["gpt3_d_model"] == 12288
     assert f["gpt3_estimate_billions"] == pytest.approx(12 * 96 * 12288 ** 2 / 1e9)
