@@ -141,6 +141,10 @@ def _ask(figure, name: str, data: dict) -> None:
         bar.press("ArrowUp")
     elif name == "scaling-experiment":
         figure.get_by_role("button", name="Draw new random vectors").click()
+    elif name == "matrix-product":
+        figure.get_by_role("button", name="New numbers").click()
+    elif name == "sum-spread":
+        figure.get_by_label("One term:").select_option("uniform")
     elif name == "colour-tokens":
         offered = [s["tokens"] for s in data["sequences"]]
         shown = offered[data["start"]["sequence"]]

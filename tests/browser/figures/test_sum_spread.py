@@ -1,10 +1,10 @@
-"""sum-spread in the browser: the slider steps by keyboard and by touch, the numbers and bar labels are
-the model's, and it fits a 375 px screen."""
+"""sum-spread in the browser: the slider steps n by keyboard and by touch at 375 px with the model's
+numbers and one bar per counted range; another kind of term is recomputed by the worker."""
 from __future__ import annotations
 
 from engine.figures import compute, parse
 
-from ..conftest import expect
+from ..conftest import PHONE, expect
 from .helpers import text_lines
 
 NAME = "sum-spread"
@@ -12,23 +12,45 @@ PAGE = f"# A page\n\n/// figure | {NAME}\n\nA caption.\n///\n"
 
 
 def test_slider_by_keyboard_and_touch_at_375_px(open_chapter, scratch_page):
-    chapter = open_chapter(scratch_page(PAGE), has_touch=True, viewport={"width": 375, "height": 800})
+    chapter = open_chapter(scratch_page(PAGE), **PHONE)
     chapter.wait_prerendered()
     data = compute(parse(NAME))
     figure = chapter.figure(NAME)
     start = data["start"]
     assert chapter.numbers(NAME) == text_lines(data, start)
+    bars = figure.locator(".ss-bars rect")
+    expect(bars).to_have_count(len(data["counts"][start]))
 
     slider = figure.locator("[data-key-control]")
     slider.focus()
     slider.press(slider.get_attribute("data-key-control"))
     expect(slider).to_have_value(str(start + 1))
     assert chapter.numbers(NAME) == text_lines(data, start + 1)
-    expect(figure.locator("text.value").first).to_have_text(f"{data['weights'][start + 1][0]:.2f}")
+    expect(figure.locator(".ss-label")).to_have_text(data["text"]["states"][start + 1]["label"])
+    expect(bars).to_have_count(len(data["counts"][start + 1]))
 
     box = slider.bounding_box()
-    chapter.page.touchscreen.tap(box["x"] + 2, box["y"] + box["height"] / 2)  # the slider's left end
+    chapter.page.touchscreen.tap(box["x"] + 2, box["y"] + box["height"] / 2)  # the slider's left end: one term
     expect(slider).to_have_value("0")
     assert chapter.numbers(NAME) == text_lines(data, 0)
-    assert chapter.page.evaluate("document.documentElement.scrollWidth") <= 375
-    assert chapter.page_errors == []
+    expect(bars).to_have_count(len(data["counts"][0]))
+    assert chapter.scroll_width() <= 375
+
+
+def test_another_kind_of_term_is_the_engines(open_live_chapter, scratch_page):
+    chapter = open_live_chapter(scratch_page(PAGE))
+    figure = chapter.figure(NAME)
+    data = chapter.data(NAME)
+    slider = figure.locator("[data-key-control]")
+    slider.focus()
+    slider.press("End")  # n = 64
+    figure.get_by_label("One term:").select_option("uniform")
+    expect(figure).to_have_attribute("data-state", "live")
+    want = compute(parse(NAME, {**data["params"], "term": "uniform", "n": data["ns"][-1]}))
+    last = len(want["ns"]) - 1
+    expect(figure.locator(".ss-label")).to_have_text(want["text"]["states"][last]["label"])
+    assert chapter.numbers(NAME) == text_lines(want, last)
+    expect(slider).to_have_value(str(last))
+    figure.get_by_role("button", name="Draw again").click()
+    again = compute(parse(NAME, {**want["params"], "seed": want["params"]["seed"] + 1}))
+    expect(figure.locator(".ss-label")).to_have_text(again["text"]["states"][last]["label"])
