@@ -122,6 +122,5 @@ def facts(p: Params, data: dict) -> dict:
         "ln2": float(np.log(2)),  # one bit in nats
         "lowest_score": data["stops"][lowest], "lowest_exp": data["exps"][lowest][k],
         "lowest_share": data["shares"][lowest][k], "lowest_loss": data["loss"][lowest],
-        "highest_score": data["stops"][-1], "highest_share": data["shares"][-1][k], "highest_loss": data["loss"][-1],
         "even_loss": float(np.log(len(data["labels"]))),  # −ln(1/n): the loss of spreading the bet evenly
     }

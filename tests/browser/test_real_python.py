@@ -163,6 +163,13 @@ def _ask(figure, name: str, data: dict) -> None:
         box = figure.get_by_label("Your letters")
         box.fill(data["sequence"][::-1] + data["sequence"][-3:])  # letters the page has no data for
         box.press("Enter")
+    elif name == "chain-rule":  # a press on the plot between two of the slider's stops
+        box = figure.locator("rect.hit").bounding_box()
+        figure.page.mouse.click(box["x"] + box["width"] * 0.63, box["y"] + box["height"] / 2)
+    elif name == "exp-log":  # another word's score than the right answer's, whose stops are precomputed
+        bar = figure.locator("g.score-bar").nth(1 if data["answer"] == 0 else 0)
+        bar.focus()
+        bar.press("ArrowUp")
     else:
         pytest.fail(f"live figure '{name}' has no reader action in this test: add one to _ask")
 

@@ -58,7 +58,7 @@ def test_facts(data):
     assert facts["ratio"] == pytest.approx(math.e) and facts["difference"] == 1
     assert facts["ln2"] == pytest.approx(math.log(2))
     assert facts["even_loss"] == pytest.approx(math.log(3))
-    assert facts["lowest_loss"] > facts["loss"] > facts["highest_loss"] > 0
+    assert facts["lowest_loss"] > facts["loss"] > 0 and 0 < facts["lowest_share"] < facts["lowest_exp"] < 0.1
 
 
 def test_another_right_answer_and_a_bad_one():
