@@ -15,8 +15,9 @@ from .errors import BuildError, display_path, line_containing, read_source, spli
 from .errors import clip as _clip
 
 SITE_KEYS = ("title", "description", "author")
-CHAPTER_KEYS = ("file", "description")
+CHAPTER_KEYS = ("file", "description", "label")
 MAX_DESCRIPTION = 300  # characters in a chapter's one-line description: a sentence, not a page
+MAX_LABEL = 40  # characters in a page's label ("Maths primer"): a name, not a sentence
 MAX_NAME = 120  # characters in a chapter's file name: far below every file system's limit
 RE_TABLE = re.compile(r"^\s*\[")  # any table or array-of-tables header
 RE_CHAPTERS_TABLE = re.compile(r"""^\s*\[\[\s*(?:chapters|"chapters"|'chapters')\s*\]\]""")
@@ -33,6 +34,19 @@ class ChapterEntry:
     line: int  # where site.toml names it, for errors
     number: int  # from the file's NN- prefix, else its 1-based position in the list
     description: str = ""  # one line for the contents page and the page's meta description
+    # What the page is called in place of "Chapter N" (e.g. "Maths primer"): a page beside the numbered
+    # chapters, which the contents page lists in its place but does not offer as the place to start.
+    label: str = ""
+
+    @property
+    def heading(self) -> str:
+        """The line above the page's title and the contents card's: "Chapter 3", or the label."""
+        return self.label or f"Chapter {self.number}"
+
+    @property
+    def mention(self) -> str:
+        """The page named within a sentence: "chapter 3", or the label with a small first letter."""
+        return self.label[:1].lower() + self.label[1:] if self.label else f"chapter {self.number}"
 
 
 @dataclass(frozen=True)
@@ -153,18 +167,20 @@ def _chapter_file(path: Path, content_dir: Path, i: int, ch, where: _Lines) -> P
     return chapter_path
 
 
-def _description(path: Path, i: int, ch: dict, where: _Lines) -> str:
-    """The i-th chapter's optional one-line description: a string on one line, of bounded length."""
-    text = ch.get("description", "")
-    line = where.chapter(i, "description")
+def _description(path: Path, i: int, ch: dict, where: _Lines, key: str = "description",
+                 limit: int = MAX_DESCRIPTION) -> str:
+    """The i-th chapter's optional one-line description (or label, `key`): a string on one line, of
+    bounded length."""
+    text = ch.get(key, "")
+    line = where.chapter(i, key)
     if not isinstance(text, str):
-        raise BuildError(path, line, f"chapter {i + 1}: description must be a string, not {_kind(text)}")
+        raise BuildError(path, line, f"chapter {i + 1}: {key} must be a string, not {_kind(text)}")
     if RE_CONTROL.search(text):
-        raise BuildError(path, line, f"chapter {i + 1}: description '{clip(text)}' must be one line "
+        raise BuildError(path, line, f"chapter {i + 1}: {key} '{clip(text)}' must be one line "
                                      "without control characters")
-    if len(text) > MAX_DESCRIPTION:
-        raise BuildError(path, line, f"chapter {i + 1}: description is {len(text)} characters long "
-                                     f"(at most {MAX_DESCRIPTION}): '{clip(text)}'")
+    if len(text) > limit:
+        raise BuildError(path, line, f"chapter {i + 1}: {key} is {len(text)} characters long "
+                                     f"(at most {limit}): '{clip(text)}'")
     return text.strip()
 
 
@@ -210,6 +226,7 @@ def load_site_config(content_dir: Path) -> SiteConfig:
             raise BuildError(path, line, f"chapter number {number} of '{clip(file)}' is already used by "
                                          f"'{clip(numbers[number])}'")
         numbers[number] = file
-        entries.append(ChapterEntry(chapter_path, line, number, _description(path, i, ch, where)))
+        entries.append(ChapterEntry(chapter_path, line, number, _description(path, i, ch, where),
+                                    _description(path, i, ch, where, "label", MAX_LABEL)))
     _check_all_listed(path, content_dir, seen)
     return SiteConfig(title=title, description=description, author=author, chapters=tuple(entries), path=path)

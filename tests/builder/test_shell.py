@@ -77,6 +77,44 @@ def test_a_bad_chapter_description_is_an_error_at_its_line(tmp_path, value, mess
     assert message in text and len(text) < 400, text
 
 
+def test_a_labelled_page_stands_beside_the_chapters(tmp_path):
+    """A page with a label (a primer, 00-): its card and its page say the label, not "Chapter 0", and the
+    place to start is still the first numbered chapter, with the labelled page mentioned beside it."""
+    content = site_with(tmp_path / "content")
+    toml = (content / "site.toml").read_text()
+    (content / "site.toml").write_text(toml.replace('[[chapters]]\nfile = "01-a.md"',
+                                                    '[[chapters]]\nfile = "00-p.md"\nlabel = "Maths primer"\n\n'
+                                                    '[[chapters]]\nfile = "01-a.md"', 1))
+    (content / "00-p.md").write_text("# Some maths\n\nText.\n")
+    site = check(paths_for(content))
+    assert [ch.entry.heading for ch in site.chapters] == ["Maths primer", "Chapter 1", "Chapter 2"]
+    index = site.files["index.html"].decode()
+    cards = re.findall(r'<li class="chapter-card" value="(\d+)">(.*?)</li>', index, re.S)
+    assert [n for n, _ in cards] == ["0", "1", "2"]
+    assert '<span class="chapter-card-number">Maths primer</span> Some maths' in cards[0][1]
+    assert '<span class="chapter-card-number">Chapter 1</span> First' in cards[1][1]
+    assert re.search(r'Where to start: <a class="start-link" href="01-a.html">chapter 1, First</a>', index)
+    assert '<a href="00-p.html">Some maths</a>, the maths primer,' in index
+    assert "Chapter 0" not in index and "chapter 0" not in index
+    page = site.files["00-p.html"].decode()
+    assert '<p class="chapter-number">Maths primer</p>' in page
+    assert '<p class="chapter-number">Chapter 1</p>' in site.files["01-a.html"].decode()
+
+
+@pytest.mark.parametrize("value, message", [
+    ("3", "label must be a string, not a number"),
+    (f'"{"x" * 41}"', "label is 41 characters long (at most 40)"),
+])
+def test_a_bad_label_is_an_error_at_its_line(tmp_path, value, message):
+    content = site_with(tmp_path / "content")
+    toml = (content / "site.toml").read_text()
+    (content / "site.toml").write_text(toml.replace('file = "02-b.md"\n', f'file = "02-b.md"\nlabel = {value}\n'))
+    with pytest.raises(BuildError) as err:
+        load_site_config(content)
+    text = str(err.value)
+    assert f"site.toml:{toml.count(chr(10)) + 1}: chapter 2: " in text and message in text, text
+
+
 def test_every_page_links_the_favicon_drawn_from_the_palette(small_site):
     pages = [rel for rel in small_site.files if rel.endswith(".html")]
     assert {"index.html", "search.html", "01-a.html", "02-b.html"} <= set(pages)
