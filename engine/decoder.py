@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .attention import attention_forward
 from .block import self_attention_backward, self_attention_forward
 
 LAYER_PARAMS = ("wq", "wk", "wv", "wo")
@@ -105,3 +106,56 @@ def ablate(params, layer, heads):
     rows[list(heads)] = 0.0
     out[f"wo{layer}"] = wo
     return out
+
+
+def head_output(cache, layer, head):
+    """What one head of ``layer`` (from 1) wrote into the residual stream: its output times its rows of W_O, (B, T, D)."""
+    c = cache.layers[layer - 1]
+    V = c.attn.v.shape[-1]
+    heads = c.heads.reshape((-1,) + c.heads.shape[-2:])  # (B, T, H*V)
+    return heads[..., head * V:(head + 1) * V] @ c.wo[head * V:(head + 1) * V]  # (B, T, D)
+
+
+def _attend(xq, xk, xv, wq, wk, wv):
+    """Causal multi-head attention whose queries, keys and values read three different streams
+    (forward only): heads side by side (B, T, H*V) and the weights (B, H, T, T)."""
+    K = wq.shape[2]
+    q = np.einsum("btd,hdk->bhtk", xq, wq) / np.sqrt(K)  # (B, H, T, K)
+    k = np.einsum("btd,hdk->bhtk", xk, wk)  # (B, H, T, K)
+    v = np.einsum("btd,hdv->bhtv", xv, wv)  # (B, H, T, V)
+    T = xq.shape[1]
+    scores = q @ k.swapaxes(-1, -2) + np.where(np.tril(np.ones((T, T), dtype=bool)), 0.0, -np.inf)  # (B, H, T, T)
+    w = np.exp(scores - scores.max(axis=-1, keepdims=True))  # (B, H, T, T)
+    w /= w.sum(axis=-1, keepdims=True)
+    out = (w @ v).transpose(0, 2, 1, 3)  # (B, T, H, V)
+    return out.reshape(out.shape[:2] + (-1,)), w
+
+
+def path_forward(params, tokens, sender, reads, replacement=0.0, direct=False):
+    """Logits (N, B*T) and every layer's head weights [(B, H, T, T)] when the queries, keys or values
+    (the letters of ``reads``, from "qkv") of the layers after ``sender`` = (layer, heads) read the
+    stream with those heads' output swapped for ``replacement`` ((T, D), or 0 to remove it); with
+    ``direct``, the stream that reaches the unembedding carries the swap too. Every other road is
+    untouched: this tells Q-, K- and V-composition apart (Elhage et al. 2021), where ablate() cuts
+    every road at once."""
+    s_layer, s_heads = sender
+    x, _ = embed_forward(tokens, params["w_e"], params.get("w_p"))  # (B, T, D)
+    weights, swap = [], None
+    for layer in range(1, n_layers(params) + 1):
+        wq, wk, wv, wo = (params[f"{n}{layer}"] for n in LAYER_PARAMS)
+        if swap is None:
+            heads, cache = attention_forward(x, wq, wk, wv, causal=True)  # (B, T, H*V)
+            w = cache.weights
+        else:
+            xs = {c: x + swap if c in reads else x for c in "qkv"}  # (B, T, D) each
+            heads, w = _attend(xs["q"], xs["k"], xs["v"], wq, wk, wv)
+        x = x + heads @ wo  # (B, T, D)
+        if layer == s_layer:
+            V = wv.shape[2]
+            own = sum(heads[..., h * V:(h + 1) * V] @ wo[h * V:(h + 1) * V] for h in s_heads)  # (B, T, D)
+            swap = replacement - own  # (B, T, D) added to what later layers read
+        weights.append(w)
+    if direct and swap is not None:
+        x = x + swap  # (B, T, D) the stream is a sum: the road to the unembedding carries the swap too
+    logits = params["w_u"].T @ x.reshape(-1, x.shape[-1]).T  # (N, B*T)
+    return logits, weights

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.decoder import ablate, decoder_backward, decoder_forward, head_weights
+from engine.decoder import ablate, decoder_backward, decoder_forward, head_output, head_weights, path_forward
 from engine.train import adam_training, cross_entropy_backward, cross_entropy_forward, to_the_end
 
 
@@ -132,10 +132,15 @@ def loss_and_grads(params, seqs):
 def token_losses(params, seqs):
     """Next-token loss at every input position of every sequence, (B, T), and the forward cache."""
     logits, cache = decoder_forward(params, seqs.inputs)  # (N, B*T)
+    return _losses(logits, seqs), cache
+
+
+def _losses(logits, seqs):
+    """The loss of logits (N, B*T) at every input position: (B, T)."""
     z = logits - logits.max(axis=0)  # (N, B*T)
     logp = z - np.log(np.exp(z).sum(axis=0))  # (N, B*T)
     targets = seqs.targets.reshape(-1)  # (B*T,)
-    return -logp[targets, np.arange(targets.size)].reshape(seqs.inputs.shape), cache  # (B, T)
+    return -logp[targets, np.arange(targets.size)].reshape(seqs.inputs.shape)  # (B, T)
 
 
 def prefix_match(seqs):
@@ -152,32 +157,105 @@ def prefix_match(seqs):
     return match & queries[:, :, None]  # (B, T, T)
 
 
+def source(seqs):
+    """True at the one key an exact copier reads: for a repeat query at t, the token after its own
+    earlier copy, t - n + 1 (B, T, T); prefix_match also counts the tokens after any other copy."""
+    B, T = seqs.inputs.shape
+    t = np.arange(T)
+    n = seqs.halves[:, None]  # (B, 1)
+    queries = (t > n) & (t < 2 * n)  # (B, T)
+    return queries[:, :, None] & (t[None, None, :] == (t[None, :] - n + 1)[:, :, None])  # (B, T, T)
+
+
 def scores(params, seqs):
-    """The phase change's measures on held-out sequences.
+    """The phase change's measures on held-out sequences (see measures)."""
+    losses, cache = token_losses(params, seqs)  # (B, T)
+    return measures(losses, [head_weights(cache, layer) for layer in range(1, len(cache.layers) + 1)], seqs)
+
+
+def measures(losses, weights, seqs):
+    """From the loss at every position (B, T) and every layer's head weights [(B, H, T, T)]:
 
     - loss_first, loss_repeat: mean loss over the first half's and the repeat's predictions;
       in_context = loss_repeat - loss_first (negative once the repeat is predicted);
     - previous_token[l][h]: mean weight head h of layer l (from 0) puts on the position just before the query;
     - prefix_matching[l][h]: mean weight, over the repeat's queries, on tokens that followed an earlier
-      copy of the query's token (Olsson et al. 2022's prefix-matching score).
+      copy of the query's token (Olsson et al. 2022's prefix-matching score): any copy, where letters repeat;
+    - source[l][h]: the same, on the one token that followed the query's own earlier copy (source()).
     """
-    losses, cache = token_losses(params, seqs)  # (B, T)
     first, repeat = seqs.part("first"), seqs.part("repeat")  # (B, T)
     loss_first, loss_repeat = float(losses[first].mean()), float(losses[repeat].mean())
-    match = prefix_match(seqs)  # (B, T, T)
+    match, exact = prefix_match(seqs), source(seqs)  # (B, T, T)
     queries = match.any(axis=-1)  # (B, T) repeat queries whose token appeared before (all of them)
     prev_rows = (first | repeat)[:, 1:]  # (B, T-1) real queries that have a position before them
-    prev, prefix = [], []
-    for layer in range(1, len(cache.layers) + 1):
-        w = head_weights(cache, layer)  # (B, H, T, T)
+    prev, prefix, own = [], [], []
+    for w in weights:  # (B, H, T, T)
         back = np.diagonal(w, offset=-1, axis1=2, axis2=3)  # (B, H, T-1) weight on the position before
         prev.append((back * prev_rows[:, None]).sum(axis=(0, 2)) / prev_rows.sum())  # (H,)
-        on_match = (w * match[:, None]).sum(axis=-1)  # (B, H, T)
-        prefix.append(on_match.sum(axis=(0, 2)) / queries.sum())  # (H,)
+        prefix.append((w * match[:, None]).sum(axis=(0, 2, 3)) / queries.sum())  # (H,)
+        own.append((w * exact[:, None]).sum(axis=(0, 2, 3)) / queries.sum())  # (H,)
+    listed = lambda heads: [[float(v) for v in p] for p in heads]  # noqa: E731
     return {"loss": float(losses[first | repeat].mean()), "loss_first": loss_first, "loss_repeat": loss_repeat,
             "in_context": loss_repeat - loss_first,
-            "previous_token": [[float(v) for v in p] for p in prev],
-            "prefix_matching": [[float(v) for v in p] for p in prefix]}
+            "previous_token": listed(prev), "prefix_matching": listed(prefix), "source": listed(own)}
+
+
+def several_copies(seqs):
+    """The share of repeat queries whose letter has more than one earlier copy, so that prefix matching
+    counts more than one position."""
+    match = prefix_match(seqs)  # (B, T, T)
+    counts = match.sum(axis=-1)  # (B, T)
+    return float((counts > 1).sum() / (counts > 0).sum())
+
+
+def ideal_losses(seqs, config):
+    """The loss of the best possible predictor, which knows how sequences are made but not a sequence's
+    half length n: at every scored position (B, T; 0 elsewhere), its bet averages, over every n the
+    letters so far allow (weighted by how likely each makes them), an even guess where n says the first
+    half goes on and the copied letter where n says the repeat has begun. Positions past a sequence's
+    end are never scored, so it also knows the sequence goes on."""
+    x, scored = seqs.inputs, seqs.part("first") | seqs.part("repeat")  # (B, T)
+    out = np.zeros(x.shape)
+    for b, t in zip(*np.nonzero(scored)):  # letters x[1..t] seen; the target is token t + 1
+        log_w, p = [], []
+        for m in range(config.half_min, config.half_max + 1):
+            if 2 * m < t + 1 or any(x[b, i] != x[b, i - m] for i in range(m + 1, t + 1)):
+                continue  # the sequence would have ended, or its repeat would not match
+            log_w.append(-min(t, m) * np.log(config.n_vocab))  # each fresh letter was an even guess
+            p.append(1.0 / config.n_vocab if t + 1 <= m else float(x[b, t + 1 - m] == seqs.targets[b, t]))
+        w = np.exp(np.array(log_w) - max(log_w))  # (M,) the true n is always among them
+        out[b, t] = -np.log(float(w @ np.array(p)) / w.sum())
+    return out
+
+
+def copy_shares(seqs):
+    """Per position (B, T): the share of the letters after earlier copies of the current letter that are
+    the target, or NaN where the letter has no earlier copy: what the literal induction rule bets."""
+    x = seqs.inputs  # (B, T)
+    out = np.full(x.shape, np.nan)
+    for b in range(x.shape[0]):
+        for t in range(x.shape[1]):
+            after = [x[b, j + 1] for j in range(1, t) if x[b, j] == x[b, t]]  # letters after earlier copies
+            if after:
+                out[b, t] = after.count(seqs.targets[b, t]) / len(after)
+    return out
+
+
+def copy_rule_losses(shares, config, even):
+    """The loss (B, T) of the induction rule taken literally, from copy_shares: bet on the letters that
+    followed earlier copies of the current letter, hedged by giving ``even`` of the bet to an even
+    guess; with no earlier copy, an even guess."""
+    guess = 1.0 / config.n_vocab
+    return -np.log(np.where(np.isnan(shares), guess, (1 - even) * np.nan_to_num(shares) + even * guess))
+
+
+def best_copy_rule(config, seed=0, count=1024):
+    """The hedge that gives the literal rule its lowest loss on the repeat, found to a hundredth on
+    sequences of its own (drawn from their own seed)."""
+    seqs = sample_sequences(np.random.default_rng([seed, 2]), count, config)
+    shares, repeat = copy_shares(seqs), seqs.part("repeat")
+    grid = np.round(np.arange(0.01, 1.0, 0.01), 2)
+    return float(min(grid, key=lambda e: copy_rule_losses(shares, config, e)[repeat].mean()))
 
 
 def held_out(seed, config):
@@ -217,9 +295,33 @@ class InductionRun:
                 return step
         return None
 
-    def ablated_scores(self, layer, heads):
-        """The trained model's scores with the given heads of ``layer`` (from 1) writing nothing."""
-        return scores(ablate(self.params, layer, heads), self.held_out)
+    def ablated_scores(self, layer, heads, mean=True):
+        """The trained model's scores with the given heads of ``layer`` (from 1) silenced on every road:
+        their output swapped for its mean at each position over the held-out sequences (mean-ablation,
+        which keeps what the heads write whatever the letters), or, with mean=False, for zero."""
+        if not mean:
+            return scores(ablate(self.params, layer, heads), self.held_out)
+        return self.path_scores(layer, heads, "qkv", mean=True, direct=True)
+
+    def path_scores(self, layer, heads, reads, mean=True, direct=False):
+        """Scores when only the queries, keys or values (``reads``) of the later layers lose the output
+        of ``heads`` of ``layer``: swapped for its mean at each position (or zero) on those roads alone."""
+        seqs = self.held_out
+        replacement = 0.0
+        if mean:
+            _, cache = decoder_forward(self.params, seqs.inputs)
+            replacement = sum(head_output(cache, layer, h) for h in heads).mean(axis=0)  # (T, D)
+        logits, weights = path_forward(self.params, seqs.inputs, (layer, heads), reads, replacement, direct)
+        return measures(_losses(logits, seqs), weights, seqs)
+
+    def first_formed(self, threshold=0.5):
+        """(step, head): the first checkpoint at which a last-layer head's prefix-matching score reaches
+        ``threshold``, and that head; (None, None) if none does."""
+        for step, s in zip(self.checkpoint_steps, self.scores):
+            last = s["prefix_matching"][-1]
+            if max(last) >= threshold:
+                return step, int(np.argmax(last))
+        return None, None
 
     def sharpest_fall(self, window=100):
         """(start, end, fall): the ``window`` steps, between checkpoints, over which the in-context

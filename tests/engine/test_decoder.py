@@ -111,3 +111,27 @@ def test_ablate_zeroes_one_heads_output_only():
     out2, _ = self_attention_forward(x1, p["wq2"], p["wk2"], p["wv2"], p["wo2"])
     expected = ((x1 + out2).reshape(-1, 6) @ p["w_u"]).T
     assert np.allclose(decoder.decoder_forward(cut, tokens)[0], expected)
+
+
+def test_path_forward_cuts_only_the_roads_it_is_given():
+    rng = np.random.default_rng(7)
+    p = _params(rng)
+    tokens = rng.integers(0, 5, (2, 4))
+    logits, _ = decoder.decoder_forward(p, tokens)
+    same, _ = decoder.path_forward(p, tokens, (1, [1]), "")  # no road cut: the ordinary forward pass
+    assert np.allclose(same, logits)
+    _, cache = decoder.decoder_forward(p, tokens)
+    own = decoder.head_output(cache, 1, 1)  # (B, T, D)
+    kept, _ = decoder.path_forward(p, tokens, (1, [1]), "qkv", replacement=own)  # swapped for itself
+    assert np.allclose(kept, logits)
+    # every road cut, the stream included, is ablate(): zeros in place of the head's output
+    every, _ = decoder.path_forward(p, tokens, (1, [1]), "qkv", direct=True)
+    assert np.allclose(every, decoder.decoder_forward(decoder.ablate(p, 1, [1]), tokens)[0])
+    # cutting all three reads but not the stream: layer 2 sees the ablated stream, the unembedding the real one
+    _, weights = decoder.path_forward(p, tokens, (1, [1]), "qkv")
+    _, cut_cache = decoder.decoder_forward(decoder.ablate(p, 1, [1]), tokens)
+    assert np.allclose(weights[1], decoder.head_weights(cut_cache, 2))
+    # keys alone: layer 2's weights change, and differ from cutting the queries alone
+    _, by_k = decoder.path_forward(p, tokens, (1, [1]), "k")
+    _, by_q = decoder.path_forward(p, tokens, (1, [1]), "q")
+    assert not np.allclose(by_k[1], by_q[1]) and np.allclose(by_k[0], by_q[0])  # layer 1 is never touched

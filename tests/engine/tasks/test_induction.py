@@ -11,11 +11,17 @@ import pytest
 from engine.tasks.induction import (
     InductionConfig,
     Sequences,
+    best_copy_rule,
+    copy_rule_losses,
+    copy_shares,
+    ideal_losses,
     loss_and_grads,
     init_params,
     prefix_match,
     sample_sequences,
     scores,
+    several_copies,
+    source,
     train_induction_model,
     trained,
 )
@@ -53,6 +59,32 @@ def test_prefix_match_marks_the_token_after_each_earlier_copy():
     assert np.flatnonzero(m[4]).tolist() == [2, 4]
     # the query at 5 holds b, whose earlier copy at 2 is followed by position 3
     assert np.flatnonzero(m[5]).tolist() == [3]
+
+
+def test_source_marks_only_the_token_after_the_querys_own_copy():
+    seqs = Sequences(np.array([[9, 0, 1, 0, 0, 1, 0]]), np.array([3]))  # BOS a b a | a b a
+    s = source(seqs)[0]  # (6, 6)
+    # the query at 4 (a, the repeat's first a) copies position 1, so reads 2; prefix_match also counts 4
+    assert np.flatnonzero(s[4]).tolist() == [2] and np.flatnonzero(s[5]).tolist() == [3]
+    assert not s[:4].any()
+    assert (s <= prefix_match(seqs)[0]).all()
+    assert several_copies(seqs) == 0.5  # a has two earlier copies at 4, b one at 5
+
+
+def test_baselines_of_the_repeat():
+    # BOS a b c a b c (n = 3 is below half_min here: use a config that allows it)
+    config = dataclasses.replace(CONFIG, n_vocab=4, half_min=2, half_max=3)
+    seqs = Sequences(np.array([[4, 0, 1, 2, 0, 1, 2]]), np.array([3]))
+    ideal = ideal_losses(seqs, config)[0]
+    assert np.allclose(ideal[:2], np.log(4))  # every half length allows an even guess
+    # after a b, a half of 2 would repeat a next (wrong: c comes), a half of 3 guesses evenly; both equally likely
+    assert np.isclose(ideal[2], -np.log(0.5 * 0.25))
+    # after a b c, a half of 2 is ruled out (c is not a), so the repeat is certain from here
+    assert np.allclose(ideal[3:6], 0.0)
+    shares = copy_shares(seqs)[0]
+    assert np.isnan(shares[:4]).all() and np.allclose(shares[4:6], 1.0)  # a and b each followed once, rightly
+    assert np.allclose(copy_rule_losses(copy_shares(seqs), config, 0.1)[0, 4:6], -np.log(0.9 + 0.1 / 4))
+    assert 0 < best_copy_rule(CONFIG, count=64) < 0.5
 
 
 def test_loss_gradients_skip_padding():
@@ -93,6 +125,25 @@ def test_ablating_the_previous_token_head_removes_induction(seed):
     other = run.ablated_scores(1, [1 - head])  # the other layer-1 head does not matter
     assert max(other["prefix_matching"][1]) >= 0.8
     assert other["in_context"] < -1.8
+
+
+def test_only_the_keys_road_carries_the_previous_token_head():
+    run = trained(0)
+    head, _ = run.previous_token_head()
+    full = run.scores[-1]["in_context"]
+    for mean in (True, False):
+        by = {road: run.path_scores(1, [head], road, mean=mean)["in_context"] for road in "qkv"}
+        assert by["k"] > -0.8 and abs(by["q"] - full) < 0.1 and abs(by["v"] - full) < 0.1, by
+
+
+def test_the_literal_rule_and_the_ideal_bracket_the_trained_model():
+    run = trained(0)
+    repeat = run.held_out.part("repeat")
+    ideal = ideal_losses(run.held_out, CONFIG)[repeat].mean()
+    rule = copy_rule_losses(copy_shares(run.held_out), CONFIG, best_copy_rule(CONFIG))[repeat].mean()
+    assert ideal < run.scores[-1]["loss_repeat"] < rule
+    final = run.scores[-1]
+    assert all(s < p for s, p in zip(final["source"][1], final["prefix_matching"][1]))  # one copy < every copy
 
 
 @pytest.mark.parametrize("seed", REPORTED_SEEDS[:2])
