@@ -48,11 +48,14 @@ def draw(fig, data):
     for ax in (loss, icl):
         ax.axvline(data["checkpoints"][k], color=COLOURS["ink"], linewidth=0.8)
     icl.axhline(0, color=COLOURS["guide"], linewidth=0.8)
+    if data["one_layer"]:
+        icl.plot(data["checkpoints"], data["one_layer"], color=COLOURS["muted"], linewidth=1, linestyle="dashed")
     for layer, heads in enumerate(state["heads"]):
         targets = data["targets"]["previous" if layer == 0 else "induction"]
         for h, rows in enumerate(heads):
             ax = fig.add_subplot(top[1, 2 * layer + h])
             _grid(ax, rows, data["tokens"], targets, f"layer {layer + 1}, head {h + 1}", layer == 0 and h == 0)
-    fig.text(0.02, 0.0, f"Step {data['checkpoints'][k]}. Shaded: where the in-context score fell fastest; dashed: "
-             "the phase change.\nGrids: rows look, columns are read; outlined: the previous token (layer 1), "
-             "the token after the earlier copy (layer 2).", fontsize=7, color=COLOURS["muted"], va="top")
+    fig.text(0.02, 0.0, f"Step {data['checkpoints'][k]}. Shaded: where the in-context score fell fastest; dashed "
+             "upright: the phase change; dashed grey: one layer.\nGrids: rows look, columns are read; outlined: the "
+             "previous token (layer 1), the token after the earlier copy (layer 2).", fontsize=7, color=COLOURS["muted"],
+             va="top")

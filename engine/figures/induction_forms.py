@@ -66,12 +66,15 @@ def _look(params, seqs, held_out) -> dict:
         "loss_first": round(s["loss_first"], SCORE_DECIMALS), "loss_repeat": round(s["loss_repeat"], SCORE_DECIMALS),
         "previous_token": [rounded(v, SCORE_DECIMALS) for v in s["previous_token"]],
         "prefix_matching": [rounded(v, SCORE_DECIMALS) for v in s["prefix_matching"]],
+        "source": [rounded(v, SCORE_DECIMALS) for v in s["source"]],
         "heads": [[[rounded(row[:i + 1], WEIGHT_DECIMALS) for i, row in enumerate(head)] for head in layer]
                   for layer in maps],
     }
 
 
-def _data(p: Params, run) -> dict:
+def _data(p: Params, run, one_layer=None) -> dict:
+    """The figure's data for a finished run; ``one_layer``, the same seed's one-layer run, is drawn beside
+    it where given (the build's run; a run trained in the browser has none)."""
     seqs = _shown(p)
     start, end, fall = run.sharpest_fall(window=100)
     return {
@@ -81,21 +84,23 @@ def _data(p: Params, run) -> dict:
         "losses": rounded(run.losses, SCORE_DECIMALS),
         "checkpoints": run.checkpoint_steps,
         "states": [_look(c, seqs, run.held_out) for c in run.checkpoints],
+        "one_layer": None if one_layer is None else [round(s["in_context"], SCORE_DECIMALS) for s in one_layer.scores],
         "tokens": [START] + [LETTERS[t] for t in seqs.inputs[0, 1:]],
         "targets": _targets(seqs),
         "phase_change": run.phase_change_step(),
+        "phase_head": run.first_formed()[1],
         "sharpest_fall": {"start": start, "end": end, "fall": round(fall, SCORE_DECIMALS)},
         "chance": round(math.log(CONFIG.n_vocab), SCORE_DECIMALS),
-        "axis": _axis(run),
+        "axis": _axis(run, None if one_layer is None else [s["in_context"] for s in one_layer.scores]),
         "start": run.checkpoint_steps.index(p.step) if p.step in run.checkpoint_steps else len(run.checkpoint_steps) - 1,
     }
 
 
-def _axis(run) -> dict:
+def _axis(run, one_layer=None) -> dict:
     """Both charts' scales and tick labels: steps along x; the loss from 0 to above its start, marked at
     an even guess; the in-context score from below its lowest to 0, marked at every whole nat."""
     chance = math.log(CONFIG.n_vocab)
-    lowest = min(s["in_context"] for s in run.scores)
+    lowest = min([s["in_context"] for s in run.scores] + (one_layer or []))
     lo = math.floor(min(lowest, -1.0))
     steps = len(run.losses)
     return {
@@ -107,7 +112,7 @@ def _axis(run) -> dict:
 
 
 def compute(p: Params) -> dict:
-    return _data(p, induction.trained(p.seed))
+    return _data(p, induction.trained(p.seed), induction.trained(p.seed, n_layers=1))
 
 
 def _best(scores: list[float]) -> str:
@@ -122,8 +127,10 @@ def _state_lines(data: dict, i: int) -> list[str]:
         f"{fixed(s['loss_repeat'], 2)} on the repeat; in-context score {fixed(s['in_context'], 2)}",
         "Layer 1, weight on the previous token: " + ", ".join(
             f"head {h + 1} {fixed(v, 2)}" for h, v in enumerate(s["previous_token"][0])),
-        "Layer 2, weight on the token after the earlier copy (prefix matching): " + ", ".join(
-            f"head {h + 1} {fixed(v, 2)}" for h, v in enumerate(s["prefix_matching"][-1])),
+        "Layer 2, weight on the letters after earlier copies of the current letter (prefix matching): " + ", ".join(
+            f"head {h + 1} {fixed(v, 2)}" for h, v in enumerate(s["prefix_matching"][-1]))
+        + "; on the one letter after its own earlier copy: " + ", ".join(
+            f"head {h + 1} {fixed(v, 2)}" for h, v in enumerate(s["source"][-1])),
     ]
 
 
@@ -133,14 +140,25 @@ def phase_line(data: dict) -> str:
     if data["phase_change"] is None:
         return (f"Seed {data['seed']}: no layer-2 head reached a prefix-matching score of 0.5 in "
                 f"{data['steps']} steps")
-    return (f"Seed {data['seed']}: the induction head formed at step {data['phase_change']} (the first checkpoint "
-            f"where a layer-2 head's prefix-matching score reached 0.5); the in-context score fell fastest "
-            f"between steps {f['start']} and {f['end']}, by {fixed(f['fall'], 2)}")
+    return (f"Seed {data['seed']}: an induction head formed at step {data['phase_change']}, the first checkpoint "
+            f"where a layer-2 head (head {data['phase_head'] + 1}) put half its weight on letters after earlier "
+            f"copies; the in-context score fell fastest between steps {f['start']} and {f['end']}, by {fixed(f['fall'], 2)}")
+
+
+def one_layer_line(data: dict) -> list[str]:
+    """The one-layer run drawn beside the two-layer one, in words (none after a run in the browser)."""
+    one = data["one_layer"]
+    if one is None:
+        return []
+    return [f"The same model with one layer, from the same seed: in-context score {fixed(one[0], 2)} at step 0, "
+            f"{fixed(one[-1], 2)} at step {data['steps']}, against {fixed(data['states'][-1]['in_context'], 2)} "
+            f"with two layers"]
 
 
 def text(p: Params, data: dict) -> dict:
     fixed_lines = [
         phase_line(data),
+        *one_layer_line(data),
         f"{data['steps']} Adam steps on {CONFIG.batch_size} sequences each; scores on {CONFIG.eval_size} held-out "
         f"sequences; an even guess among {CONFIG.n_vocab} letters has loss ln {CONFIG.n_vocab} = {fixed(data['chance'], 2)}",
     ]
@@ -159,6 +177,7 @@ def text(p: Params, data: dict) -> dict:
         "fixed": fixed_lines,
         "status": phase_line(data),  # shown in sight when a run ends
         "training": "Training a new model…",
+        "legend": "Grey: the same model with one layer, from the same seed." if data["one_layer"] else "",
         "stopped": "Training stopped: the figure shows the previous model again.",
     }
 
@@ -185,33 +204,59 @@ def _run_facts(run) -> dict:
     """One run in the chapter's words: heads counted from 1, as the figure labels them."""
     prev, prev_score = run.previous_token_head()
     head, prefix = run.induction_head()
+    step, first = run.first_formed(FORMED)
     start, end, fall = run.sharpest_fall(window=100)
-    return {"step": run.phase_change_step(FORMED), "previous_head": prev + 1, "previous_score": prev_score,
-            "induction_head": head + 1, "prefix_matching": prefix, "fall": fall, "fall_start": start, "fall_end": end,
-            "in_context": run.scores[-1]["in_context"]}
+    final = run.scores[-1]
+    return {"step": step, "first_head": None if first is None else first + 1,
+            "previous_head": prev + 1, "previous_score": prev_score,
+            "induction_head": head + 1, "prefix_matching": prefix, "source": final["source"][-1][head],
+            "layer2": [{"head": h + 1, "prefix_matching": v, "source": final["source"][-1][h],
+                        "formed": next((st for st, s in zip(run.checkpoint_steps, run.scores)
+                                        if s["prefix_matching"][-1][h] >= FORMED), None)}
+                       for h, v in enumerate(final["prefix_matching"][-1])],
+            "fall": fall, "fall_start": start, "fall_end": end, "in_context": final["in_context"]}
+
+
+def _cut(s: dict, head: int) -> dict:
+    """An ablation's result: the in-context score, and layer 2's prefix-matching score (its best head's, and
+    the induction head's)."""
+    return {"in_context": s["in_context"], "prefix_matching": max(s["prefix_matching"][-1]),
+            "induction_head": s["prefix_matching"][-1][head]}
 
 
 def facts(p: Params, data: dict) -> dict:
-    """The five reported seeds, the ablations of the shown run's layer-1 heads, and the same run with one layer."""
+    """The five reported seeds; the shown run's layer-1 heads mean-ablated (and zero-ablated), on every road
+    and on layer 2's queries, keys or values alone; baselines for the repeat's loss; the run with one layer."""
     run = induction.trained(p.seed)
     runs = [_run_facts(induction.trained(s)) for s in REPORTED_SEEDS]
     prev = run.previous_token_head()[0]
-    ablated = {name: run.ablated_scores(1, heads) for name, heads in
-               (("previous", [prev]), ("other", [h for h in range(CONFIG.n_heads) if h != prev]))}
+    head = run.induction_head()[0]
+    other = [h for h in range(CONFIG.n_heads) if h != prev]
+    ablated = {name: _cut(run.ablated_scores(1, heads), head) for name, heads in (("previous", [prev]), ("other", other))}
+    zeroed = {name: _cut(run.ablated_scores(1, heads, mean=False), head)
+              for name, heads in (("previous", [prev]), ("other", other))}
+    paths = {road: _cut(run.path_scores(1, [prev], road), head) for road in "qkv"}
+    zero_paths = {road: _cut(run.path_scores(1, [prev], road, mean=False), head) for road in "qkv"}
     one = induction.trained(p.seed, n_layers=1)
     final = run.scores[-1]
+    repeat = run.held_out.part("repeat")
+    hedge = induction.best_copy_rule(CONFIG)
     return {
         "config": {"vocabulary": CONFIG.n_vocab, "half_min": CONFIG.half_min, "half_max": CONFIG.half_max,
                    "d_model": CONFIG.d_model, "heads": CONFIG.n_heads, "d_head": CONFIG.d_head,
                    "steps": CONFIG.steps, "batch": CONFIG.batch_size, "lr": CONFIG.lr,
-                   "held_out": CONFIG.eval_size, "every": CONFIG.checkpoint_every,
+                   "held_out": CONFIG.eval_size, "every": CONFIG.checkpoint_every, "positions": CONFIG.length,
                    "parameters": sum(a.size for a in run.params.values())},
         "seeds": runs,
         "reported": len(runs), "first_seed": REPORTED_SEEDS[0], "last_seed": REPORTED_SEEDS[-1],
         "formed": sum(r["step"] is not None for r in runs),
         "loss_first": final["loss_first"], "loss_repeat": final["loss_repeat"],
-        "ablated": {name: {"prefix_matching": max(s["prefix_matching"][-1]), "in_context": s["in_context"]}
-                    for name, s in ablated.items()},
+        "several": induction.several_copies(run.held_out),
+        "baselines": {"ideal": float(induction.ideal_losses(run.held_out, CONFIG)[repeat].mean()),
+                      "copy_rule": float(induction.copy_rule_losses(induction.copy_shares(run.held_out), CONFIG,
+                                                                    hedge)[repeat].mean()),
+                      "hedge": hedge},
+        "ablated": ablated, "zeroed": zeroed, "paths": paths, "zero_paths": zero_paths,
         "one_layer": {"best_prefix_matching": max(max(s["prefix_matching"][0]) for s in one.scores),
-                      "in_context": one.scores[-1]["in_context"]},
+                      "in_context": one.scores[-1]["in_context"], "in_context_start": one.scores[0]["in_context"]},
     }

@@ -32,7 +32,8 @@ export function mount(root, ctx) {
   const lossChart = chart(charts, "Training loss, step by step");
   const iclChart = chart(charts, "In-context score: loss on the repeat minus loss on the first half");
   html("p", { class: "figure-hint" }, root,
-    "Shaded: where the in-context score fell fastest. Dashed: the step a layer-2 head first put half its weight on the token after the earlier copy.");
+    "Shaded: where the in-context score fell fastest. Dashed: the step a layer-2 head first put half its weight on the letters after earlier copies.");
+  const legend = html("p", { class: "figure-hint" }, root); // the one-layer run's line, where the data has one
   const heads = html("div", { class: "th-heads if-heads" }, root);
   html("p", { class: "figure-hint" }, root,
     "Rows: the position looking; columns: the positions it reads (▸ is the start). Outlined: the previous token in layer 1, the token after the earlier copy in layer 2.");
@@ -63,11 +64,11 @@ export function mount(root, ctx) {
   }
 
   // Scales and tick labels come from the model (data.axis); a chart is rebuilt when its width or axis changes.
-  function drawChart(c, points, axis, width) {
+  function drawChart(c, points, axis, width, beside = null) {
     if (!width) return;
     const w = Math.min(width, 420), h = CHART_H, left = 34, bottom = 14;
     const xs = (s) => left + (s / data.steps) * (w - left - PAD);
-    const hi = Math.max(axis.hi, ...points.map(([, v]) => v));
+    const hi = Math.max(axis.hi, ...points.map(([, v]) => v), ...(beside || []).map(([, v]) => v));
     const ys = (v) => h - bottom - ((v - axis.lo) / (hi - axis.lo || 1)) * (h - bottom - PAD);
     if (w !== c.width || axis !== c.axis || !c.svg) {
       c.width = w;
@@ -84,6 +85,7 @@ export function mount(root, ctx) {
       }
       svg("line", { x1: left, x2: w - PAD, y1: h - bottom, y2: h - bottom, class: "axis" }, c.svg);
       c.phase = svg("line", { y1: PAD, y2: h - bottom, class: "if-phase" }, c.svg);
+      c.beside = svg("polyline", { class: "if-beside" }, c.svg);
       c.line = svg("polyline", { class: "th-loss-line" }, c.svg);
       c.now = svg("line", { y1: PAD, y2: h - bottom, class: "if-now" }, c.svg);
       c.box.querySelector("svg")?.remove();
@@ -91,6 +93,7 @@ export function mount(root, ctx) {
       c.box.append(c.svg);
     }
     c.line.setAttribute("points", points.map(([s, v]) => `${xs(s)},${ys(v)}`).join(" "));
+    c.beside.setAttribute("points", training || !beside ? "" : beside.map(([s, v]) => `${xs(s)},${ys(v)}`).join(" "));
     const f = data.sharpest_fall;
     c.band.setAttribute("x", xs(f.start));
     c.band.setAttribute("width", training ? 0 : xs(f.end) - xs(f.start)); // a run in progress has no phase change yet
@@ -104,12 +107,14 @@ export function mount(root, ctx) {
   function drawCharts(width = chartWidth) {
     chartWidth = width;
     drawChart(lossChart, losses.map((v, s) => [s, v]), data.axis.loss, width);
-    drawChart(iclChart, icl, data.axis.in_context, width);
+    drawChart(iclChart, icl, data.axis.in_context, width,
+      data.one_layer && data.one_layer.map((v, i) => [data.checkpoints[i], v]));
   }
 
   function draw() {
     slider.input.value = String(k);
     slider.output.textContent = training ? "" : data.text.states[k].label;
+    legend.textContent = training ? "" : data.text.legend;
     if (!training) state = data.states[k];
     drawHeads();
     drawCharts();
