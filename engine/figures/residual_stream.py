@@ -272,18 +272,20 @@ def text(p: Params, data: dict) -> dict:
 
 
 LN_EXAMPLE = (2.0, 4.0, 6.0, 8.0)  # chapter 10's worked layer normalisation, on four numbers
+LN_FACTOR = 10  # ... and on the same numbers this many times larger
 
 
 def _layer_norm_example() -> dict:
-    """Layer normalisation of LN_EXAMPLE (gain 1, bias 0) by the engine, step by step, and of ten
-    times it, which comes out the same: the layer fixes the scale of a vector, whatever it was."""
+    """Layer normalisation of LN_EXAMPLE (gain 1, bias 0) by the engine, step by step, and of
+    LN_FACTOR times it, which comes out the same: the layer fixes the scale of a vector, whatever it was."""
     x = np.array(LN_EXAMPLE)  # (4,)
     out, _ = block.layernorm_forward(x, np.ones(len(x)), np.zeros(len(x)))  # (4,)
-    out10, _ = block.layernorm_forward(10 * x, np.ones(len(x)), np.zeros(len(x)))  # (4,)
+    scaled, _ = block.layernorm_forward(LN_FACTOR * x, np.ones(len(x)), np.zeros(len(x)))  # (4,)
     mean = float(x.mean())
     var = float(((x - mean) ** 2).mean())
     return {"x": list(LN_EXAMPLE), "n": len(x), "mean": mean, "deviations": (x - mean).tolist(), "variance": var,
-            "std": math.sqrt(var), "out": out.tolist(), "out_times_10": out10.tolist(), "eps": block.LN_EPS}
+            "std": math.sqrt(var), "out": out.tolist(), "factor": LN_FACTOR, "out_scaled": scaled.tolist(),
+            "eps": block.LN_EPS}
 
 
 def facts(p: Params, data: dict) -> dict:

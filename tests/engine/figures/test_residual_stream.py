@@ -120,4 +120,5 @@ def test_the_worked_layer_norm_takes_the_mean_and_spread_out():
     np.testing.assert_allclose(out, (x - x.mean()) / math.sqrt(ln["variance"] + ln["eps"]), rtol=1e-12)
     np.testing.assert_allclose(out, (x - x.mean()) / ln["std"], rtol=1e-5)  # epsilon is far below the variance
     assert abs(out.mean()) < 1e-12 and abs((out ** 2).mean() - 1) < 1e-5
-    np.testing.assert_allclose(ln["out_times_10"], out, rtol=1e-5)
+    assert ln["factor"] == 10
+    np.testing.assert_allclose(ln["out_scaled"], out, rtol=1e-5)
