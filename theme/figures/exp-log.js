@@ -13,7 +13,7 @@ import { columnRow } from "../js/weights.js";
 
 const PAD = { l: 58, r: 12 };
 const ROW = { score: [8, 96], exp: [130, 62], share: [222, 62] }; // [top, height] of each row of bars
-const WORDS_Y = 304, LOSS = { top: 330, height: 130 }, H = 490;
+const WORDS_Y = 304, LOSS = { top: 330, height: 130 }, H = 498;
 
 export function mount(root, ctx) {
   let data = ctx.data;
@@ -100,7 +100,7 @@ export function mount(root, ctx) {
     ticks(f, { xs: [0.5, 1], sx, sy, x0: 0, y0: 0 });
     ticks(f, { ys: [2, 4], sx, sy, x0: 0, y0: 0 });
     svg("text", { x: 2, y: LOSS.top + 10, class: "axis-label" }, f).textContent = "−ln p";
-    svg("text", { x: sx(1), y: base + 24, class: "axis-label", "text-anchor": "end" }, f).textContent =
+    svg("text", { x: sx(1), y: base + 31, class: "axis-label", "text-anchor": "end" }, f).textContent =
       `share p of ${data.labels[k]}`;
     svg("path", { class: "el-curve", d: data.curve.p.map((p, i) =>
       `${i ? "L" : "M"}${sx(p).toFixed(1)},${sy(data.curve.loss[i]).toFixed(1)}`).join("") }, f);
