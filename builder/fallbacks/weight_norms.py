@@ -12,8 +12,8 @@ def draw(fig, data):
     h = data["heads"][head]
     y = np.arange(len(words))
     ax = fig.add_subplot()
-    ax.barh(y - 0.2, h["weights"][row], 0.38, color=COLOURS["prediction"], label="weight α")
-    ax.barh(y + 0.2, h["shares"][row], 0.38, color=COLOURS["value"], label="share of ‖α·v‖")
+    ax.barh(y - 0.2, h["weights"][row], 0.38, color=COLOURS["prediction"], label="weight w")
+    ax.barh(y + 0.2, h["shares"][row], 0.38, color=COLOURS["value"], label="share of ‖w·v‖")
     ax.set_yticks(y, words, fontsize=9)
     ax.invert_yaxis()
     ax.set_xlim(0, 1)

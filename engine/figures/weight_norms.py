@@ -1,5 +1,5 @@
 """weight-norms: one row of chapter 9's trained model, each word's attention weight beside the length
-of what it adds to the output, ‖α_j v_j‖ (Kobayashi et al. 2020), as shares of the row's total.
+of what it adds to the output, ‖w_j v_j‖ (Kobayashi et al. 2020), as shares of the row's total.
 
 Precomputed states: head h (0-based) and row i are text state `h * len(words) + i`.
 """
@@ -35,7 +35,7 @@ def compute(p: Params) -> dict:
     words, targets, weights = grammar.sentence_attention(run.params, p.sentence)  # weights (H, n, n)
     x = grammar.encode(grammar.parse(p.sentence).words[:, :len(words)])[0]  # (n, D)
     lengths = np.linalg.norm(x @ run.params["wv"], axis=-1)  # (H, n) each value vector's length
-    weighted = weights * lengths[:, None, :]  # (H, n, n) ‖α_ij v_j‖
+    weighted = weights * lengths[:, None, :]  # (H, n, n) ‖w_ij v_j‖
     shares = weighted / weighted.sum(axis=-1, keepdims=True)  # (H, n, n) each row's lengths as shares
     return {
         "seed": p.seed,
@@ -57,7 +57,7 @@ def _state(data: dict, h: int, i: int) -> list[str]:
     w, s, v = head["weights"][i], head["shares"][i], head["value_lengths"]
     return [
         f"Head {h + 1}, row of “{words[i]}”: weights " + ", ".join(f"{a} {fixed(b)}" for a, b in zip(words, w)),
-        "Shares of the weighted-vector lengths ‖α·v‖: " + ", ".join(f"{a} {fixed(b)}" for a, b in zip(words, s)),
+        "Shares of the weighted-vector lengths ‖w·v‖: " + ", ".join(f"{a} {fixed(b)}" for a, b in zip(words, s)),
         f"Value-vector lengths ‖v‖ in head {h + 1}: " + ", ".join(f"{a} {fixed(b, 1)}" for a, b in zip(words, v)),
         f"Largest weight: {_top(w, words)}; largest weighted vector: {_top(s, words)}",
     ]

@@ -1,5 +1,5 @@
 // weight-norms: one row of the trained model, each word's attention weight beside its share of the
-// row's weighted-vector lengths ‖α·v‖. Radio buttons choose the head; the word buttons (click, tap,
+// row's weighted-vector lengths ‖w·v‖. Radio buttons choose the head; the word buttons (click, tap,
 // or arrow keys) choose the row. Every (head, row) pair is precomputed: state h * words + i of
 // data.text.states; bar labels are the model's template (text.parts.value).
 import { html, radioGroup } from "../js/svg.js";
@@ -27,7 +27,7 @@ export function mount(root, ctx) {
 
   const table = html("div", { class: "wn-bars" }, root);
   const legend = html("p", { class: "figure-hint" }, root,
-    "Upper bar: the attention weight. Lower bar: the share of the row’s total length of weighted vectors α·v. Outlined: the row’s targets.");
+    "Upper bar: the attention weight. Lower bar: the share of the row’s total length of weighted vectors w·v. Outlined: the row’s targets.");
   const bars = data.words.map((word) => {
     const line = html("div", { class: "wn-line" }, table);
     html("span", { class: "wn-word" }, line, word);
