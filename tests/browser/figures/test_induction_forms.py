@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine.figures import compute, parse
+from engine.figures.induction_forms import one_layer_line
 
 from ..conftest import expect, serious_violations
 from .helpers import cancel_restores_the_model_shown_before, text_lines
@@ -42,6 +43,10 @@ def test_the_embedded_run_and_the_slider(open_chapter, url, width):
     expect(figure.locator(".th-cell")).to_have_count(4 * T * T)
     expect(figure.locator(".th-attached")).to_have_count(2 * sum(j is not None for j in data["targets"]["induction"]))
     assert chapter.numbers(NAME) == text_lines(data, data["start"])
+    # the one-layer run's curve beside the two-layer one: a point per checkpoint, named in words
+    beside = figure.locator(".if-beside").get_attribute("points").split()
+    assert len(beside) == len(data["one_layer"]) == len(data["checkpoints"])
+    expect(figure.get_by_text(data["text"]["legend"])).to_be_visible()
     trained = _weights(figure, 2)
     slider = figure.get_by_label("Step")
     slider.focus()
@@ -65,8 +70,8 @@ def test_train_streams_progress_and_draws_the_new_run_live(open_live_chapter, ur
     expect(figure.get_by_role("button", name="Cancel")).to_be_visible()
     expect(figure).to_have_attribute("data-state", "live", timeout=90_000)
     expect(figure).not_to_have_attribute("aria-busy", "true")
-    want = compute(parse(NAME, {"seed": 1}))
-    assert chapter.numbers(NAME) == text_lines(want, want["start"])
+    want = compute(parse(NAME, {"seed": 1}))  # as the build computes it, with the one-layer run a live run has not
+    assert chapter.numbers(NAME) == [line for line in text_lines(want, want["start"]) if line not in one_layer_line(want)]
     expect(figure.locator(".th-status")).to_have_text(want["text"]["status"])
     assert f"formed at step {want['phase_change']}" in want["text"]["status"]
     steps = chapter.page.evaluate("window.__steps")
