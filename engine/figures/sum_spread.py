@@ -96,7 +96,8 @@ def _line(data: dict, i: int) -> str:
 
 def text(p: Params, data: dict) -> dict:
     states = [{"numbers": [_line(data, i)],
-               "label": f"{data['ns'][i]} terms: spread {fixed(data['std'][i])}, √n × one term's {fixed(data['predicted'][i])}"}
+               "label": (f"spread {fixed(data['std'][i])}; √{data['ns'][i]} × {fixed(data['sigma'])} = "
+                         f"{fixed(data['predicted'][i])}")}
               for i in range(len(data["ns"]))]
     what, sigma = TERMS[data["term"]]
     fixed_lines = [f"One term: {what}; its standard deviation is {fixed(sigma)}",
