@@ -44,7 +44,7 @@ def test_the_embedded_run_and_the_slider(open_chapter, url, width):
     expect(figure.locator(".th-attached")).to_have_count(2 * sum(j is not None for j in data["targets"]["induction"]))
     assert chapter.numbers(NAME) == text_lines(data, data["start"])
     # the one-layer run's curve beside the two-layer one: a point per checkpoint, named in words
-    beside = figure.locator(".if-beside").get_attribute("points").split()
+    beside = figure.locator(".if-chart").nth(1).locator(".if-beside").get_attribute("points").split()
     assert len(beside) == len(data["one_layer"]) == len(data["checkpoints"])
     expect(figure.get_by_text(data["text"]["legend"])).to_be_visible()
     trained = _weights(figure, 2)
