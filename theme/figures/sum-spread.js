@@ -19,7 +19,7 @@ export function mount(root, ctx) {
   const plot = html("div", { class: "figure-plot" }, root);
   const live = html("div", { class: "figure-controls" }, root);
   const termLabel = html("label", { for: ctx.figure.id + "-term", class: "ss-term" }, live, "One term: ");
-  const term = html("select", { id: ctx.figure.id + "-term" }, termLabel);
+  const term = html("select", { id: ctx.figure.id + "-term", class: "ss-choice" }, termLabel);
   for (const k of data.schema.term.choices) html("option", { value: k }, term, data.text.parts[k]);
   const again = html("button", { type: "button" }, live, "Draw again");
   html("p", { class: "figure-hint" }, root, data.text.legend);
