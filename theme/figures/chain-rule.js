@@ -4,6 +4,7 @@
 // tap or drag on the plot moves the point to where it is: at once to the nearest stop, then the
 // worker computes the exact x (to the schema's step) and the grid comes back with that x as a stop
 // of its own. The plot's lines are the model's text for the state (data.text.states[i].numbers).
+import { latestOnly } from "../js/latest.js";
 import { linear, ticks } from "../js/scale.js";
 import { drag, html, nearestIndex, onResize, rangeControl, set, svg } from "../js/svg.js";
 import { fill } from "../js/text.js";
@@ -14,7 +15,7 @@ export function mount(root, ctx) {
   let data = ctx.data;
   let stop = data.start;
   let waiting = false;
-  let asked = 0;
+  const ask = latestOnly(ctx);
 
   const controls = html("div", { class: "figure-controls" }, root);
   const { input: slider, output } = rangeControl(controls, ctx.figure.id + "-x", "Where the tangent touches ",
@@ -35,7 +36,7 @@ export function mount(root, ctx) {
 
   let sx = null, sy = null;
   onResize(plot, (w) => { layout(w); update(); });
-  drag(area, s, (p) => moveTo(sx.invert(p.x)), () => ask(), { hold: false });
+  drag(area, s, (p) => moveTo(sx.invert(p.x)), () => askWanted(), { hold: false });
 
   function layout(width) {
     const box = data.box;
@@ -62,13 +63,13 @@ export function mount(root, ctx) {
     update();
   }
 
-  async function ask() {
+  async function askWanted() {
     if (wanted === null || Math.abs(data.xs[stop] - wanted) < 1e-9) return; // already a stop
-    const mine = ++asked;
     waiting = true;
     update();
-    const out = await ctx.request({ ...data.params, x: wanted });
-    if (mine !== asked) return; // a newer request is on its way
+    const answer = await ask({ ...data.params, x: wanted });
+    if (!answer) return; // a newer request is on its way
+    const { out } = answer;
     waiting = false;
     if (out) {
       data = out;

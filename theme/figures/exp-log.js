@@ -6,6 +6,7 @@
 // back and the figure's note says why. Labels are filled from data.text.parts; the lines under the
 // plot are the state's last two key numbers (data.text.states[i].numbers): the ratio and the loss.
 import { scoreBars } from "../js/bars.js";
+import { latestOnly } from "../js/latest.js";
 import { linear, ticks } from "../js/scale.js";
 import { html, nearestIndex, onResize, set, svg } from "../js/svg.js";
 import { fill } from "../js/text.js";
@@ -21,7 +22,8 @@ export function mount(root, ctx) {
   const n = data.labels.length, k = data.answer;
   const schema = data.schema.scores;
   let scores = current(); // what the bars show: the state's scores, or the reader's edit while it is computed
-  let waiting = false, timer = null, asked = 0;
+  let waiting = false, timer = null;
+  const ask = latestOnly(ctx);
 
   function current() {
     return data.scores.map((v, j) => (j === k ? data.stops[stop] : v));
@@ -61,9 +63,9 @@ export function mount(root, ctx) {
     update();
     clearTimeout(timer);
     timer = setTimeout(async () => {
-      const mine = ++asked;
-      const out = await ctx.request({ ...data.params, scores: [...scores] });
-      if (mine !== asked) return; // a newer request is on its way
+      const answer = await ask({ ...data.params, scores: [...scores] });
+      if (!answer) return; // a newer request is on its way
+      const { out } = answer;
       waiting = false;
       if (out) {
         data = out;

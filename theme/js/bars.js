@@ -5,6 +5,7 @@
 // nothing here computes or formats a model number.
 import { lineKeys } from "./keys.js";
 import { drag, set, svg } from "./svg.js";
+import { latestOnly } from "./latest.js";
 import { fill } from "./text.js";
 
 /**
@@ -16,7 +17,7 @@ import { fill } from "./text.js";
 export function scoreEditor(ctx, { schema, scores, params, accept, current, draw, delay = 150 }) {
   const state = { scores: [...scores], waiting: false, set };
   let timer = null;
-  let asked = 0;
+  const ask = latestOnly(ctx);
 
   function set(i, value) {
     const v = Math.max(schema.lo, Math.min(schema.hi, Math.round(value / schema.step) * schema.step)) + 0;
@@ -26,9 +27,9 @@ export function scoreEditor(ctx, { schema, scores, params, accept, current, draw
     draw();
     clearTimeout(timer);
     timer = setTimeout(async () => {
-      const mine = ++asked;
-      const out = await ctx.request(params([...state.scores]));
-      if (mine !== asked) return; // a newer request is on its way
+      const answer = await ask(params([...state.scores]));
+      if (!answer) return; // a newer request is on its way
+      const { out } = answer;
       state.waiting = false;
       if (out) {
         accept(out);
