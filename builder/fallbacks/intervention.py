@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import COLOURS
-from .two_heads import head_grid
+from .grids import head_grid
 
 SHORT = {"none": "none", "head1": "1", "head2": "2", "both": "both"}  # shorter than the view's, to fit the axis
 READOUTS = (("attached", "word it attaches to", "target"), ("previous", "previous word", "model"))

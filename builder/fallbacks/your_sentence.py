@@ -3,7 +3,7 @@ them what each readout names for every word, a wrong name marked with ✗."""
 from __future__ import annotations
 
 from . import COLOURS, legend
-from .two_heads import head_grid
+from .grids import head_grid
 
 
 def draw(fig, data):
