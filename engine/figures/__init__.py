@@ -13,6 +13,11 @@ Every module defines
   change while stepping are listed once, in "fixed". Where states would weigh too much, "templates"
   replace them: lines with slots the view fills from the data where "scope" says they lie (fmt.py
   `fill` and `scope_at`);
+- beside `text`, when it has "states" or "templates": `state_count(data) -> int`, how many states the
+  view steps through, and `opening_state(params, data) -> int`, the one it opens in (text() lists that
+  state's numbers), so the shared tests check every figure's states without a table of their own;
+- `EXAMPLE`, a dict of options other than the defaults: the shared tests run every figure with it
+  too, so a count that matches the defaults by chance is caught;
 - optionally `facts(params, data) -> dict`: numbers quoted only in the prose, computed at build
   time and never shipped to the page or the worker;
 - `LIVE = True` when its view asks the worker for anything (ctx.request), or a function

@@ -31,6 +31,9 @@ class Params:
     length: int = field(N_MAX, lo=1, hi=N_MAX, step=1)  # words shown at first
 
 
+EXAMPLE = {"causal": False, "length": 3}
+
+
 def _grid(mode: str, n: int) -> np.ndarray:
     return causal_mask(n) if mode == "causal" else np.ones((n, n), dtype=bool)  # (n, n)
 
@@ -52,7 +55,7 @@ def _state(data: dict, mode: str, n: int) -> dict:
 
 def text(p: Params, data: dict) -> dict:
     states = [_state(data, m, n) for m in data["modes"] for n in range(1, N_MAX + 1)]
-    start = (0 if p.causal else 1) * N_MAX + p.length - 1
+    start = opening_state(p, data)
     return {
         "alt": ("Two grids with a row per query and a column per key, shaded where the query may read the "
                 "key: under a causal mask the lower triangle with the diagonal, without it every cell. "
@@ -61,6 +64,16 @@ def text(p: Params, data: dict) -> dict:
         "states": states,
         "parts": {"readout": "{v}, up to “{word}”"},  # the slider's readout: words shown, the last of them
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per mode and length."""
+    return len(data["modes"]) * len(data["words"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the options' mask and length."""
+    return (0 if p.causal else 1) * N_MAX + p.length - 1
 
 
 def _padding() -> dict:

@@ -22,6 +22,9 @@ class Params:
     row: int = field(winograd.IT, lo=0, hi=len(winograd.SENTENCE))  # the row selected first ("it")
 
 
+EXAMPLE = {"last": "wide", "row": 2}
+
+
 def compute(p: Params) -> dict:
     r = winograd.run(p.last)
     a = r["weights"]  # (T, T) row i: how word i's query spreads over the keys
@@ -64,11 +67,21 @@ def text(p: Params, data: dict) -> dict:
                 "query, one column per word's key, each row adding up to 1. Most rows are nearly even; "
                 f"the row of “it” puts {fixed(data['weights'][winograd.IT][top])} on “{data['words'][top]}”, "
                 f"and the column of “{data['words'][top]}” adds up to {fixed(sums[top])}."),
-        "numbers": states[p.row]["numbers"] + ["Column sums: " + pairs(data["words"], sums)],
+        "numbers": states[opening_state(p, data)]["numbers"] + ["Column sums: " + pairs(data["words"], sums)],
         "states": states,
         "fixed": ["Column sums: " + pairs(data["words"], sums)],
         "parts": {"cell": "{v:2}"},
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per row."""
+    return len(data["words"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the option's row."""
+    return data["start"]
 
 
 def facts(p: Params, data: dict) -> dict:

@@ -39,6 +39,9 @@ class Params:
             raise ParamError("row", f"option 'row' must name one of the {n} words (0 to {n - 1}), not {self.row}")
 
 
+EXAMPLE = {"sentence": "the fox ran by a red bed", "head": 2, "row": 6, "stage": 2, "checkpoint": 3}
+
+
 def compute(p: Params) -> dict:
     run = grammar.trained(SEED)
     exports = [run.export(p.sentence, c) for c in range(len(run.checkpoints))]
@@ -94,7 +97,7 @@ def text(p: Params, data: dict) -> dict:
         "alt": (f"Three {n}×{n} grids for “{' '.join(words)}”, head {data['head']} of the trained model at step "
                 f"{data['steps'][start['checkpoint']]}, one row per word looking and one column per word it reads: "
                 f"{titles[0]}, then divided by √{d} ≈ {root}, then the softmax of each row, whose weights sum to 1."),
-        "numbers": fill_all(lines, scope_at(SCOPE, data, start["checkpoint"] * n + start["row"])),
+        "numbers": fill_all(lines, scope_at(SCOPE, data, opening_state(p, data))),
         "templates": lines,
         "scope": SCOPE,
         "stages": [
@@ -109,6 +112,16 @@ def text(p: Params, data: dict) -> dict:
         ],
         "parts": {**{s: f"{{v:{CELL_DIGITS[s]}}}" for s in STAGES}, "step": f"step {{v}} of {data['steps'][-1]}"},
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per checkpoint and row."""
+    return len(data["steps"]) * len(data["words"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the options' checkpoint and row."""
+    return data["start"]["checkpoint"] * len(data["words"]) + data["start"]["row"]
 
 
 def facts(p: Params, data: dict) -> dict:

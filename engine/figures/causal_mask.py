@@ -34,6 +34,9 @@ class Params:
     strength: float = field(winograd.STRENGTH, lo=0.0, hi=10.0)  # scale of the query matrix
 
 
+EXAMPLE = {"last": "wide", "causal": False, "shown": 4, "strength": 2}
+
+
 def _inputs(p: Params):
     x = winograd.embeddings(p.last, copied=0.0)  # (T, 6) nothing borrowed from later words
     return x, winograd.matrices(p.strength)
@@ -134,7 +137,7 @@ def text(p: Params, data: dict) -> dict:
     words, n = data["words"], len(data["words"])
     states = [_state(words, mode, shown, data) for mode in data["mode_names"] for shown in range(1, n + 1)]
     kv = data["kv"]
-    start = (0 if p.causal else 1) * n + p.shown - 1
+    start = opening_state(p, data)
     fixed_lines = [f"Writing all {kv['n']} words: {kv['cached_scores']} scores with a key–value cache, "
                    f"{kv['recomputed_scores']} when every step recomputes the whole grid"]
     return {
@@ -146,6 +149,16 @@ def text(p: Params, data: dict) -> dict:
         "parts": {"readout": "{v}, up to “{word}”"},  # the slider's readout: words shown, the last of them
         "fixed": fixed_lines,
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per mask (on, off) and words shown."""
+    return len(data["mode_names"]) * len(data["words"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the options' mask and words shown."""
+    return (0 if p.causal else 1) * len(data["words"]) + p.shown - 1
 
 
 def facts(p: Params, data: dict) -> dict:

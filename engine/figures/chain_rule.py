@@ -35,6 +35,9 @@ class Params:
     h: float = field(1e-5, lo=1e-12, hi=0.5)  # the nudge of the central difference
 
 
+EXAMPLE = {"x": -0.83, "h": 1e-6}
+
+
 def f(x):
     return x ** 2  # the inner step
 
@@ -133,7 +136,7 @@ def _lines(data: dict, i: int) -> list[str]:
 
 def text(p: Params, data: dict) -> dict:
     states = [{"numbers": _lines(data, i)} for i in range(len(data["xs"]))]
-    i = data["start"]
+    i = opening_state(p, data)
     return {
         "alt": (f"The curve y = e^(x²) for x from {fixed(LO, 1)} to {fixed(HI, 1)}, with its tangent at "
                 f"x = {fixed(data['xs'][i])}, where y is {fixed(data['y'][i], 4)} and the slope is "
@@ -144,6 +147,16 @@ def text(p: Params, data: dict) -> dict:
         "legend": "The curve y = e^(x²); the straight line is its tangent at x, rising as steeply as the curve there.",
         "parts": PARTS,
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per x."""
+    return len(data["xs"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the x nearest the option's."""
+    return data["start"]
 
 
 def facts(p: Params, data: dict) -> dict:

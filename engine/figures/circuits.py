@@ -39,6 +39,9 @@ class Params:
     head: int = field(1, choices=(1, 2))  # which of its heads
 
 
+EXAMPLE = {"view": "trained", "seed": 1, "head": 2}
+
+
 def _panel(title: str, rows, cols, values, kind: str, digits: int = 2) -> dict:
     v = np.asarray(values, dtype=np.float64)
     return {"title": title, "rows": list(rows), "cols": list(cols), "kind": kind,
@@ -145,13 +148,23 @@ def text(p: Params, data: dict) -> dict:
                 "over six features, and W_V. The same head with other factors and the same product. "
                 f"Chapter 9's trained head {data['head']}: W_Q W_Kᵀ between words, and W_V followed by the "
                 "attached-word readout. " + ". ".join(fixed_lines) + "."),
-        "numbers": states[data["start"]]["numbers"] + fixed_lines,
+        "numbers": states[opening_state(p, data)]["numbers"] + fixed_lines,
         "states": [{"numbers": s["numbers"], "label": s["label"]} for s in states],
         "fixed": fixed_lines,
         "parts": {"cell": "{v:2}"},  # a cell's value, after its panel's title, row and column
         "legend": ("Rows: the feature or word of the query (W_Q W_Kᵀ) or of the input (W_V W_O). "
                    "Purple: positive, grey: negative."),
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per view."""
+    return len(data["views"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the option's view."""
+    return data["start"]
 
 
 def facts(p: Params, data: dict) -> dict:

@@ -58,6 +58,9 @@ class Params:
                                     f"(0 to {len(self.tokens) - 1}), not {self.row}")
 
 
+EXAMPLE = {"tokens": ["yellow"], "choices": ["red blue"], "heads": 2, "positions": True}
+
+
 def LIVE(p: Params) -> bool:
     """Only the token editor asks the worker (for a sequence the page has no data for): with it
     hidden, every state is precomputed and the page loads no Python for this figure."""
@@ -252,7 +255,7 @@ def text(p: Params, data: dict) -> dict:
     if case["projected"] is not None:
         results = ("the heads' results are concatenated and multiplied by the output projection W_O, rows "
                    + "; ".join(vec(r) for r in case["w_o"]) + "; " + results)
-    start = ((s["sequence"] * 2 + s["heads"] - 1) * 2 + int(s["causal"])) * 2 + int(s["positions"])
+    start = opening_state(p, data)
     return {
         "alt": (f"Self-attention over the colour tokens {', '.join(tokens)} with identity projections "
                 f"({settings}). Table of attention shares, one row per gathering token: " + ". ".join(parts)
@@ -263,6 +266,17 @@ def text(p: Params, data: dict) -> dict:
         "heads": [f"one, {WIDTH} wide", f"two, {WIDTH // 2} wide each"],  # the heads menu, indexed like heads - 1
         "parts": PARTS,
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: per sequence, heads (one, two) by causal by positions."""
+    return len(data["sequences"]) * 8
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the options' sequence and settings."""
+    s = data["start"]
+    return ((s["sequence"] * 2 + s["heads"] - 1) * 2 + int(s["causal"])) * 2 + int(s["positions"])
 
 
 def facts(p: Params, data: dict) -> dict:

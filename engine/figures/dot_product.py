@@ -42,6 +42,9 @@ class Params:
                 raise ParamError(name, f"option '{name}' {list(tip)} lies outside the grid of extent {self.extent}")
 
 
+EXAMPLE = {"extent": 2, "a": [1, 1], "b": [-2, 1]}
+
+
 def grid_points(extent: int) -> np.ndarray:
     """(n, 2) whole-number points of the square, row by row from the bottom left, origin left out."""
     r = np.arange(-extent, extent + 1)  # (2E+1,)
@@ -94,8 +97,7 @@ SCOPE = {  # the values the templates name, for a's tip at points[a] and b's at 
 
 
 def text(p: Params, data: dict) -> dict:
-    a, b = data["start"]
-    s = scope_at(SCOPE, data, a * len(data["points"]) + b)
+    s = scope_at(SCOPE, data, opening_state(p, data))
     return {
         "alt": (fill("Two arrows from the origin, a = ({a1}, {a2}) and b = ({b1}, {b2}), {angle:1} degrees apart. "
                      "Their dot product is {dot} as a sum of products and {geometric:2} as |a| |b| cos θ.", s)),
@@ -103,6 +105,16 @@ def text(p: Params, data: dict) -> dict:
         "templates": list(TEMPLATES),
         "scope": SCOPE,
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per pair of tips."""
+    return len(data["points"]) ** 2
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the options' tips, i * len(points) + j."""
+    return data["start"][0] * len(data["points"]) + data["start"][1]
 
 
 def facts(p: Params, data: dict) -> dict:

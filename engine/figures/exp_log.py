@@ -41,6 +41,9 @@ class Params:
             raise ParamError("answer", f"option 'answer' must be the index of a word (below {len(self.scores)}), not {self.answer}")
 
 
+EXAMPLE = {"scores": [1, 3.5], "labels": ["a", "b"], "answer": 1}
+
+
 def compute(p: Params) -> dict:
     s = np.asarray(p.scores, dtype=float)  # (n,)
     k = p.answer
@@ -94,7 +97,7 @@ def _lines(data: dict, i: int) -> list[str]:
 
 def text(p: Params, data: dict) -> dict:
     states = [{"numbers": _lines(data, i)} for i in range(len(data["stops"]))]
-    i, k = data["start"], data["answer"]
+    i, k = opening_state(p, data), data["answer"]
     right = data["labels"][k]
     return {
         "alt": (f"Three rows of bars for the words {', '.join(data['labels'])}: their scores, the exponential of each "
@@ -107,6 +110,16 @@ def text(p: Params, data: dict) -> dict:
                   "The curve is the loss −ln p against the right answer's share p; the dot is where it stands.",
         "parts": PARTS,
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per stop."""
+    return len(data["stops"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the option's stop."""
+    return data["start"]
 
 
 def facts(p: Params, data: dict) -> dict:

@@ -42,6 +42,9 @@ class Params:
     row: int = field(8, lo=0, hi=len(TOKENS) - 1)  # the token whose attention is shown first (the second " dog")
 
 
+EXAMPLE = {"head": "same", "row": 3}
+
+
 def _features():
     """x = [token one-hot | position one-hot | previous slot, empty]: (T, V + T + V), with the
     vocabulary in order of first use."""
@@ -184,19 +187,29 @@ def _summary(data, head) -> str:
 def text(p: Params, data: dict) -> dict:
     t = len(data["tokens"])
     states = [_state(data, h, i) for h in range(len(data["heads"])) for i in range(t)]
-    s = data["start"]
+    i = opening_state(p, data)
     summary = [_summary(data, head) for head in data["heads"]]
     return {
         "alt": ("Three hand-built attention heads on the tokens " + " | ".join(data["chips"])
                 + " (a dot marks a leading space). " + ". ".join(summary) + ". Shown: "
-                + " ".join(states[s["head"] * t + s["row"]]["numbers"])),
-        "numbers": states[s["head"] * t + s["row"]]["numbers"] + summary,
+                + " ".join(states[i]["numbers"])),
+        "numbers": states[i]["numbers"] + summary,
         "states": states,
         "fixed": summary,
         "heads": [NAMES[h["name"]] for h in data["heads"]],  # the head buttons, indexed like heads
         "space": {"mark": SPACE, "name": "a leading space"},  # a chip starting with the mark shows it apart
         "parts": PARTS,
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per head and row."""
+    return len(data["heads"]) * len(data["tokens"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the options' head and row."""
+    return data["start"]["head"] * len(data["tokens"]) + data["start"]["row"]
 
 
 def facts(p: Params, data: dict) -> dict:

@@ -44,6 +44,9 @@ class Params:
                                          f"letters from {LETTERS[0]} to {LETTERS[-1]}, not {s[:60]!r}")
 
 
+EXAMPLE = {"seed": 1, "sequence": "PONMLKJIHG", "step": 300}
+
+
 def _shown(p: Params):
     return induction.repeated([LETTERS.index(c) for c in p.sequence], CONFIG)
 
@@ -162,7 +165,7 @@ def text(p: Params, data: dict) -> dict:
         f"{data['steps']} Adam steps on {CONFIG.batch_size} sequences each; scores on {CONFIG.eval_size} held-out "
         f"sequences; an even guess among {CONFIG.n_vocab} letters has loss ln {CONFIG.n_vocab} = {fixed(data['chance'], 2)}",
     ]
-    start = data["start"]
+    start = opening_state(p, data)
     final = data["states"][-1]
     return {
         "alt": (f"Training a two-layer attention-only model on repeated random letters: the loss curve over "
@@ -180,6 +183,16 @@ def text(p: Params, data: dict) -> dict:
         "legend": "Grey: the same model with one layer, from the same seed." if data["one_layer"] else "",
         "stopped": "Training stopped: the figure shows the previous model again.",
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per checkpoint."""
+    return len(data["checkpoints"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the checkpoint nearest the option's step."""
+    return data["start"]
 
 
 def train(p: Params) -> TrainingJob:

@@ -43,6 +43,9 @@ class Params:
         check_sentence(self.sentence)
 
 
+EXAMPLE = {"seed": 1, "sentence": "a bird hid behind the big tree", "ablate": "head2"}
+
+
 def _held_out(run):
     """The held-out sentences as the model reads them, and each head's mean output over their words."""
     s = run.held_out(HELD_OUT)
@@ -153,7 +156,7 @@ def text(p: Params, data: dict) -> dict:
              "never saw in training. A mean-ablated head's output is replaced by its average over those words; "
              "the attention weights do not change."]
     states = [{"numbers": _state(data, a, e)} for a in range(len(data["ablations"])) for e in range(len(data["edits"]))]
-    start = data["start"]["ablation"] * len(data["edits"]) + data["start"]["edit"]
+    start = opening_state(p, data)
     opening = states[start]["numbers"]
     return {
         "alt": ("Attention weights of both heads of chapter 9's trained model for “" + " ".join(data["words"])
@@ -165,6 +168,16 @@ def text(p: Params, data: dict) -> dict:
         "fixed": fixed,
         "legend": LEGEND + " Ablation acts after attention, so it leaves the weights as they are.",
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per ablation and edit."""
+    return len(data["ablations"]) * len(data["edits"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the options' ablation and edit."""
+    return data["start"]["ablation"] * len(data["edits"]) + data["start"]["edit"]
 
 
 def _named_everywhere(run, s, x, means) -> dict:

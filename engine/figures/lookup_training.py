@@ -53,6 +53,9 @@ class Params:
             raise ParamError("start", f"option 'start' must be a multiple of {EVERY}, not {self.start}")
 
 
+EXAMPLE = {"seed": 1, "rates": [0.1, 0.3], "rate": 0.3, "start": 20}
+
+
 def training(seed: int, rate: float) -> Training:
     """One step size's run: the loss of step s (s = 0..STEPS) is the weights' after s steps on the
     next batch, before it updates them; checkpoint k holds the weights after k * EVERY steps."""
@@ -152,7 +155,7 @@ def _fixed(data: dict) -> list[str]:
 
 
 def text(p: Params, data: dict) -> dict:
-    start = data["start"]["run"] * _states(data) + data["start"]["state"]
+    start = opening_state(p, data)
     lines = templates(len(data["letters"]))
     now = scope_at(SCOPE, data, start)
     return {
@@ -169,6 +172,16 @@ def text(p: Params, data: dict) -> dict:
         "legend": ("Grid: the score of each question letter (rows) against each key letter (columns); purple is high, "
                    "grey low, and each row’s largest score is outlined. The diagonal is the matching letter."),
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per run and checkpoint."""
+    return len(data["runs"]) * _states(data)
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the options' run and checkpoint."""
+    return data["start"]["run"] * _states(data) + data["start"]["state"]
 
 
 def facts(p: Params, data: dict) -> dict:

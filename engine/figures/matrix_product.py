@@ -42,6 +42,9 @@ class Params:
             raise ParamError("col", f"option 'col' must be below keys ({self.keys}), not {self.col}")
 
 
+EXAMPLE = {"queries": 3, "keys": 2, "width": 4, "seed": 5, "row": 2, "col": 1, "transposed": False}
+
+
 def compute(p: Params) -> dict:
     rng = np.random.default_rng(p.seed)
     q = rng.integers(LOW, HIGH + 1, (p.queries, p.width))  # (n_q, d)
@@ -80,8 +83,7 @@ def text(p: Params, data: dict) -> dict:
         "K, one row per key: " + ", ".join(_vector(r) for r in data["k"]),
         "QKᵀ, row by row: " + ", ".join(_vector(r) for r in data["scores"]),
     ]
-    start = data["start"]
-    index = start["row"] * n_k + start["col"]
+    index = opening_state(p, data)
     width = len(data["q"][0])
     return {
         "alt": (f"The product QKᵀ drawn as a grid: Q ({n_q} queries of {width} numbers) on the left, Kᵀ "
@@ -93,6 +95,16 @@ def text(p: Params, data: dict) -> dict:
         "parts": PARTS,
         "legend": "Left: Q, a row per query. Top: K transposed, a column per key. Each cell of the product is its row times its column.",
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per cell of QKᵀ."""
+    return len(data["q"]) * len(data["k"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the options' cell, row * len(k) + column."""
+    return data["start"]["row"] * len(data["k"]) + data["start"]["col"]
 
 
 def facts(p: Params, data: dict) -> dict:

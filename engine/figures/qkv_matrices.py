@@ -34,6 +34,9 @@ class Params:
             raise ParamError("query", f"option 'query' must name one of the {n} words (0 to {n - 1}), not {self.query}")
 
 
+EXAMPLE = {"sentence": "a small bird hid behind the big tree", "head": 2, "query": 7}
+
+
 def compute(p: Params) -> dict:
     run = grammar.trained(SEED)
     e = run.export(p.sentence, -1)
@@ -70,7 +73,7 @@ def _lines(data: dict, i: int) -> list[str]:
 
 
 def text(p: Params, data: dict) -> dict:
-    words, i, d = data["words"], data["start"], data["d_k"]
+    words, i, d = data["words"], opening_state(p, data), data["d_k"]
     top = int(np.argmax(data["weights"][i]))
     fixed_lines = [f"Head {data['head']} of the model trained for {data['step']} steps (seed {data['seed']}): "
                    f"{d} numbers per word in each of Q, K and V"]
@@ -86,6 +89,16 @@ def text(p: Params, data: dict) -> dict:
         "parts": {"matrix": f"{{v:{DECIMALS['matrix']}}}", "score": f"{{v:{DECIMALS['score']}}}",
                   "weight": f"{{v:{DECIMALS['weight']}}}"},
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per word."""
+    return len(data["words"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the option's query."""
+    return data["start"]
 
 
 def facts(p: Params, data: dict) -> dict:

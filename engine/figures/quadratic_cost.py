@@ -31,6 +31,9 @@ class Params:
     length: int = field(1000, choices=LENGTHS)  # tokens at first
 
 
+EXAMPLE = {"length": 50_000}
+
+
 def causal_scores(n: int) -> int:
     """Query i scores keys 1..i: 1 + 2 + ... + n."""
     return n * (n + 1) // 2
@@ -119,7 +122,7 @@ def _state(rows: list, i: int) -> dict:
 def text(p: Params, data: dict) -> dict:
     states = [_state(data["rows"], i) for i in range(len(data["rows"]))]
     fixed_lines = [f"Memory at {BYTES_PER_SCORE} bytes a score (32-bit numbers); 1 GB = 10⁹ bytes"]
-    start = data["start"]
+    start = opening_state(p, data)
     return {
         "alt": ("A square grid of scores, query tokens down and key tokens across, with the lower triangle "
                 "shaded for a causal decoder, and a log-log chart of the number of scores against the length "
@@ -128,6 +131,16 @@ def text(p: Params, data: dict) -> dict:
         "states": states,
         "fixed": fixed_lines,
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per length."""
+    return len(data["lengths"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the option's length."""
+    return data["start"]
 
 
 def kv_cache(layers: int, d_model: int, bytes_per_number: int) -> int:

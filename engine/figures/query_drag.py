@@ -61,6 +61,9 @@ class Params:
             raise ParamError("query", f"option 'query' must lie inside the grid, within ±{self.extent:g}")
 
 
+EXAMPLE = {"extent": 2, "step": 1, "query": [1, -1], "last_word": "wide"}
+
+
 def scores_and_weights(queries, k):
     """Raw scores q·k, scaled scores q·k / √d and the head's weights softmax(q·k / √d), per query row."""
     scores = np.asarray(queries, dtype=float) @ k.T  # (N, T)
@@ -122,7 +125,7 @@ SCOPE = {  # the values the templates name at grid point i = row * len(axis) + c
 def text(p: Params, data: dict) -> dict:
     axis, words = data["axis"], data["words"]
     col, row = data["start"]
-    start = row * len(axis) + col
+    start = opening_state(p, data)
     scores, scaled, weights = data["scores"][start], data["scaled"][start], data["weights"][start]
     d = len(data["keys"][0])
     lines = templates(words, d)
@@ -137,6 +140,16 @@ def text(p: Params, data: dict) -> dict:
         "scope": SCOPE,
         "parts": {"score": f"{{v:{DECIMALS}}}", "scaled": f"{{v:{DECIMALS}}}", "weight": f"{{v:{DECIMALS}}}"},
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per grid point."""
+    return len(data["axis"]) ** 2
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the grid point nearest the query, row * len(axis) + column."""
+    return data["start"][1] * len(data["axis"]) + data["start"][0]
 
 
 def facts(p: Params, data: dict) -> dict:

@@ -41,6 +41,9 @@ class Params:
                                          f"({self.max_strength:g})")
 
 
+EXAMPLE = {"last_word": "wide", "copy_stops": 3, "strength_stops": 4, "copy": 0.25}
+
+
 def _grid(lo, hi, stops, start):
     """Slider stops, kept to 4 decimals: they print as written ("0.6", "0.025"), and a template prints a
     number as written only from 0.0001 up (engine/figures/fmt.py `fill`)."""
@@ -127,12 +130,21 @@ def text(p: Params, data: dict) -> dict:
                 f"stronger, from {fixed(curve[0])} at strength 0 to {fixed(curve[-1])} at strength "
                 f"{data['strengths'][-1]:g} with copy {copy:g}; at strength {strength:g} the weight is "
                 f"{fixed(curve[start['strength']])}, and bars show every word's weight there."),
-        "numbers": fill_all(lines, scope_at(SCOPE, data, state_index(data, start["last_word"], start["copy"],
-                                                                     start["strength"]))),
+        "numbers": fill_all(lines, scope_at(SCOPE, data, opening_state(p, data))),
         "templates": lines,
         "scope": SCOPE,
         "parts": PARTS,
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per last word, copy and strength."""
+    return len(data["last_words"]) * len(data["copies"]) * len(data["strengths"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the options' last word, copy and strength (`state_index`)."""
+    return state_index(data, data["start"]["last_word"], data["start"]["copy"], data["start"]["strength"])
 
 
 def _weights_of_it(last, copied, strength):

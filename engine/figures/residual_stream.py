@@ -51,6 +51,9 @@ class Params:
     word: int = field(len(TOKENS) - 1, lo=0, hi=len(TOKENS) - 1)  # the word shown first (the last "Ada")
 
 
+EXAMPLE = {"stage": 3, "word": 5}
+
+
 def _write(u):
     """A vector of features written into the stream: the features, then their negations."""
     u = np.asarray(u, dtype=np.float64)
@@ -255,8 +258,7 @@ def text(p: Params, data: dict) -> dict:
     top = data["top"][-1][last]
     fixed_lines = [f"Prediction after the last word, {_chip(data, last)}: {data['words'][top]}, "
                    f"probability {fixed(final[top])}"]
-    s = data["start"]
-    opening = states[s["stage"] * t + s["word"]]["numbers"]
+    opening = states[opening_state(p, data)]["numbers"]
     sizes = "; ".join(f"{data['tokens'][i]} " + ", ".join(fixed(data["norms"][k][i]) for k in range(len(data["stages"])))
                       for i in range(t))
     return {
@@ -269,6 +271,16 @@ def text(p: Params, data: dict) -> dict:
         "stages": list(data["stage_labels"]),
         "parts": PARTS,
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per stage and word."""
+    return len(data["stages"]) * len(data["tokens"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the options' stage and word."""
+    return data["start"]["stage"] * len(data["tokens"]) + data["start"]["word"]
 
 
 LN_EXAMPLE = (2.0, 4.0, 6.0, 8.0)  # chapter 10's worked layer normalisation, on four numbers

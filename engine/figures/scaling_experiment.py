@@ -33,6 +33,9 @@ class Params:
             raise ParamError("queries", f"queries x keys x widest width must stay below {MAX_NUMBERS:,}")
 
 
+EXAMPLE = {"widths": [1, 8], "queries": 10, "start_d": 2}
+
+
 def compute(p: Params) -> dict:
     rng = np.random.default_rng(p.seed)
     widths = sorted(set(p.widths))
@@ -77,3 +80,13 @@ def text(p: Params, data: dict) -> dict:
                                             f"{fixed(r['scaled'])} divided by √d"} for r in rows],
         "fixed": lines,
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per width."""
+    return len(data["rows"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the option's width."""
+    return data["start"]

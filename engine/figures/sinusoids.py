@@ -28,6 +28,9 @@ class Params:
             raise ParamError("width", f"option 'width' must be even, not {self.width}")
 
 
+EXAMPLE = {"positions": 9, "width": 6, "position": 3}
+
+
 def compute(p: Params) -> dict:
     pe = sinusoidal_positions(p.positions, p.width)  # (P, width)
     dots = pe @ pe.T  # (P, P) dot product of every pair of codes
@@ -63,11 +66,21 @@ def text(p: Params, data: dict) -> dict:
                 "columns swing from row to row, the last change slowly. Beside it, the dot product of "
                 f"position {data['position']}'s code with every position's: {fixed(dots[data['position']][data['position']])} "
                 "with itself, a little less with its neighbours, falling with ripples further away."),
-        "numbers": states[data["position"]]["numbers"] + fixed_lines,
+        "numbers": states[opening_state(p, data)]["numbers"] + fixed_lines,
         "states": states,
         "fixed": fixed_lines,
         "parts": {"position": "{v}"},
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per position."""
+    return len(data["codes"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the option's position."""
+    return data["position"]
 
 
 def _offset_spread(dots: np.ndarray) -> float:

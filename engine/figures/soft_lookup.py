@@ -51,6 +51,9 @@ class Params:
             raise ParamError("values", f"option 'values' needs one value per key ({len(self.keys)}), not {len(self.values)}")
 
 
+EXAMPLE = {"query": "dot", "keys": ["dog", "dot"], "values": ["a", "b"], "mode": "soft"}
+
+
 def bigrams(word: str) -> list[str]:
     """The letter pairs of word, with start and end marks: cat -> ^c, ca, at, t$."""
     marked = START + word + END
@@ -127,6 +130,16 @@ def text(p: Params, data: dict) -> dict:
         "details": [_detail(data, e) for e in entries],
         "parts": PARTS,
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per mode."""
+    return len(data["modes"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the option's mode."""
+    return data["modes"].index(data["mode"])
 
 
 def facts(p: Params, data: dict) -> dict:

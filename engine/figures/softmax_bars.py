@@ -36,6 +36,9 @@ class Params:
             raise ParamError("labels", f"option 'labels' must not repeat a word: {list(self.labels)}")
 
 
+EXAMPLE = {"scores": [1, -1], "labels": ["a", "b"]}
+
+
 def compute(p: Params) -> dict:
     scores = np.asarray(p.scores, dtype=float)  # (n,)
     exps = np.exp(scores)  # (n,) step 1: e to the power of each score (scores are at most 10: no overflow)

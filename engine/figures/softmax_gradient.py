@@ -37,6 +37,9 @@ class Params:
                 raise ParamError(name, f"option '{name}' needs one entry per score ({n}), not {len(getattr(self, name))}")
 
 
+EXAMPLE = {"scores": [5, -5], "upstream": [1, 0.5], "labels": ["a", "b"]}
+
+
 def _loss(scores: np.ndarray, g: np.ndarray) -> float:
     return float(g @ softmax_forward(scores)[0])  # L = G · A: a loss whose gradient in A is G
 

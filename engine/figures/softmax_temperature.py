@@ -38,6 +38,9 @@ class Params:
             raise ParamError("t_min", f"option 't_min' ({self.t_min}) must be below 't_max' ({self.t_max})")
 
 
+EXAMPLE = {"steps": 4, "temperature": 2.5}
+
+
 def compute(p: Params) -> dict:
     scores = np.asarray(p.scores, dtype=float)  # (n,)
     grid = np.geomspace(p.t_min, p.t_max, p.steps)  # (S,)
@@ -82,6 +85,16 @@ def text(p: Params, data: dict) -> dict:
                    for t, w in zip(temps, weights)],
         "parts": PARTS,
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per temperature."""
+    return len(data["temperatures"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the option's temperature."""
+    return data["start"]
 
 
 def facts(p: Params, data: dict) -> dict:

@@ -44,6 +44,9 @@ class Params:
     example: tuple[float, ...] = field((1.0, 3.0, 5.0, 7.0), lo=-100, hi=100, length=(2, 8))
 
 
+EXAMPLE = {"n": 40, "term": "uniform", "runs": 500, "seed": 3}
+
+
 def draw_terms(p: Params) -> np.ndarray:
     """(runs, MAX_N) independent terms, one row per run."""
     rng = np.random.default_rng(p.seed)
@@ -102,7 +105,7 @@ def text(p: Params, data: dict) -> dict:
     what, sigma = TERMS[data["term"]]
     fixed_lines = [f"One term: {what}; its standard deviation is {fixed(sigma)}",
                    f"The same {data['runs']:,} runs for every n, each adding one more term"]
-    i, last = data["start"], len(data["ns"]) - 1
+    i, last = opening_state(p, data), len(data["ns"]) - 1
     return {
         "alt": (f"A histogram of {data['runs']:,} sums of n random terms, each {what}. The sums spread out as n grows: "
                 f"their standard deviation is {fixed(data['std'][0])} for one term, {fixed(data['std'][i])} for "
@@ -114,6 +117,16 @@ def text(p: Params, data: dict) -> dict:
         "legend": ("Bars: how many sums fell in each range. Orange bracket: the measured standard deviation "
                    "either side of the mean; blue marks: √n times one term's."),
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per n."""
+    return len(data["ns"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the option's n."""
+    return data["start"]
 
 
 def facts(p: Params, data: dict) -> dict:

@@ -29,6 +29,9 @@ class Params:
     step: int = field(0, lo=0, hi=200)  # the tile shown at first (clipped to the last)
 
 
+EXAMPLE = {"tokens": 6, "block": 4, "causal": False, "seed": 9, "step": 2}
+
+
 def _inputs(p: Params):
     rng = np.random.default_rng(p.seed)
     return (rng.normal(size=(p.tokens, D_K)) * 1.5, rng.normal(size=(p.tokens, D_K)) * 1.5,
@@ -101,7 +104,7 @@ def text(p: Params, data: dict) -> dict:
         f"Scores held at once: {data['held']} (one {p.block} × {p.block} tile) of the {data['grid']} in the full grid"
         + (f" ({data['allowed']} unmasked)" if p.causal else ""),
     ]
-    start = data["start"]
+    start = opening_state(p, data)
     return {
         "alt": (f"A {p.tokens} × {p.tokens} grid of attention scores cut into {p.block} × {p.block} tiles, worked "
                 "through one tile at a time while each query row keeps a running max and a running sum. "
@@ -110,6 +113,16 @@ def text(p: Params, data: dict) -> dict:
         "states": states,
         "fixed": fixed_lines,
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per step."""
+    return len(data["steps"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the option's step."""
+    return data["start"]
 
 
 def facts(p: Params, data: dict) -> dict:

@@ -44,6 +44,9 @@ class Params:
             check_sentence(s, f"sentences[{i}]")
 
 
+EXAMPLE = {"seed": 1, "sentences": ["the cat sat on the mat", "a dog ran by the box"], "sentence": 1}
+
+
 def _looks(params, sentences) -> list[dict]:
     """Per sentence: words, targets, each head's weights and how many rows' largest weight hits each target."""
     out = []
@@ -100,7 +103,7 @@ def text(p: Params, data: dict) -> dict:
         f"Largest weight over those sentences: {split}",
         f"Seed {data['seed']}: " + _progress(data["steps"], data["steps"], data["losses"][-1]).lower(),
     ]
-    shown = data["sentences"][data["start"]]
+    shown = data["sentences"][opening_state(p, data)]
     status = (f"Seed {data['seed']}, {data['steps']} steps: held-out accuracy {percent(acc['attached'])} for "
               f"{TARGET_NAMES['attached']} and {percent(acc['previous'])} for {TARGET_NAMES['previous']}; "
               f"final loss {fixed(data['losses'][-1], 3)}")
@@ -117,6 +120,16 @@ def text(p: Params, data: dict) -> dict:
         "training": "Training a new model…",
         "stopped": "Retraining stopped: the figure shows the previous model again.",
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per sentence."""
+    return len(data["sentences"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the option's sentence."""
+    return data["start"]
 
 
 def facts(p: Params, data: dict) -> dict:

@@ -20,6 +20,9 @@ class Params:
     last: str = field("tired", choices=winograd.LAST_WORDS)  # the last word shown first
 
 
+EXAMPLE = {"last": "wide"}
+
+
 def _mode(last: str) -> dict:
     r = winograd.run(last)
     w = r["weights"][winograd.IT]  # (T,) where "it" looks
@@ -69,10 +72,20 @@ def text(p: Params, data: dict) -> dict:
         "alt": ("A plane with the two-number values of the eleven words of “The animal didn't cross the street "
                 "because it was too …”, and the output of “it” drawn as a chain of arrows, one per word, "
                 "each its weight times its value, largest first: " + "; ".join(parts) + "."),
-        "numbers": states[data["last_words"].index(p.last)]["numbers"],
+        "numbers": states[opening_state(p, data)]["numbers"],
         "states": states,
         "parts": {"weight": "{v:2}", "number": "{v:2}"},
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per last word."""
+    return len(data["last_words"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the last word the options name."""
+    return data["last_words"].index(p.last)
 
 
 def facts(p: Params, data: dict) -> dict:

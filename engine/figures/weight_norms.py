@@ -30,6 +30,9 @@ class Params:
             raise ParamError("row", f"option 'row' must name one of the {n} words (0 to {n - 1}), not {self.row}")
 
 
+EXAMPLE = {"seed": 0, "sentence": "the cat sat on the mat", "head": 1, "row": 5}
+
+
 def compute(p: Params) -> dict:
     run = grammar.trained(p.seed)
     words, targets, weights = grammar.sentence_attention(run.params, p.sentence)  # weights (H, n, n)
@@ -66,7 +69,7 @@ def _state(data: dict, h: int, i: int) -> list[str]:
 def text(p: Params, data: dict) -> dict:
     n = len(data["words"])
     states = [{"numbers": _state(data, h, i)} for h in range(len(data["heads"])) for i in range(n)]
-    start = data["start"]["head"] * n + data["start"]["row"]
+    start = opening_state(p, data)
     opening = states[start]["numbers"]
     return {
         "alt": (f"Two bars per word for one row of the trained model of chapter 9 (seed {data['seed']}) on "
@@ -76,3 +79,13 @@ def text(p: Params, data: dict) -> dict:
         "states": states,
         "parts": {"value": "{v:2}"},
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per head and row."""
+    return len(data["heads"]) * len(data["words"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the options' head and row."""
+    return data["start"]["head"] * len(data["words"]) + data["start"]["row"]

@@ -23,6 +23,9 @@ class Params:
     strength: float = field(winograd.STRENGTH, lo=0.0, hi=10.0)  # scale of the query matrix
 
 
+EXAMPLE = {"last": "wide", "strength": 2}
+
+
 def _mode(last: str, p: Params) -> dict:
     r = winograd.run(last, p.copied, p.strength)
     row = r["weights"][winograd.IT]  # (T,) where "it" looks
@@ -64,10 +67,20 @@ def text(p: Params, data: dict) -> dict:
     return {
         "alt": ("Two bar charts of the attention weights of the word “it” over the sentence "
                 "“The animal didn't cross the street because it was too …”: " + "; ".join(parts) + "."),
-        "numbers": states[data["last_words"].index(p.last)]["numbers"],
+        "numbers": states[opening_state(p, data)]["numbers"],
         "states": states,
         "parts": {"cell": "{v:1}"},  # the hand-set numbers have one decimal
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per last word."""
+    return len(data["last_words"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the last word the options name."""
+    return data["last_words"].index(p.last)
 
 
 def facts(p: Params, data: dict) -> dict:

@@ -39,6 +39,9 @@ class Params:
             raise ParamError("nearest", f"option 'nearest' must be at most {words}, not {self.nearest}")
 
 
+EXAMPLE = {"steps": 5, "nearest": 2, "probe": [1, 1]}
+
+
 def _index(axis: np.ndarray, value: float) -> int:
     return int(np.argmin(np.abs(axis - value)))
 
@@ -112,6 +115,16 @@ def text(p: Params, data: dict) -> dict:
         "fixed": fixed_lines,
         "parts": {"near": f"{{word}} (distance {{v:{DECIMALS}}})"},
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per grid cell."""
+    return len(data["grid"]["xs"]) * len(data["grid"]["ys"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the cell nearest the probe."""
+    return start_cell(data)
 
 
 def facts(p: Params, data: dict) -> dict:

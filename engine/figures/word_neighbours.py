@@ -22,6 +22,9 @@ class Params:
     word: str = field("tired", choices=[w for w, _ in TARGETS])  # the word picked first
 
 
+EXAMPLE = {"word": "river"}
+
+
 def compute(p: Params) -> dict:
     space = word_space()
     n = len(space.words)
@@ -53,10 +56,20 @@ def text(p: Params, data: dict) -> dict:
         "alt": ("Bar charts of cosine similarity of the full word vectors: " + "; ".join(
             f"nearest to “{word}” are " + ", ".join(f"{w} ({similarity(s)})" for w, s in ranking[:3])
             for word, ranking in panels(data)) + "."),
-        "numbers": states[data["start"]]["numbers"],
+        "numbers": states[opening_state(p, data)]["numbers"],
         "states": states,
         "parts": PARTS,
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per word."""
+    return len(data["words"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the option's word."""
+    return data["start"]
 
 
 def facts(p: Params, data: dict) -> dict:

@@ -36,6 +36,9 @@ class Params:
     lean: float = field(2.0, lo=0.0, hi=5.0)  # how strongly, with positions on, a word leans to the one before it
 
 
+EXAMPLE = {"positions": True, "lean": 1.0}
+
+
 def step_back(width: int) -> np.ndarray:
     """The (width, width) matrix taking position p's sinusoidal code to position p-1's (row vectors).
 
@@ -128,7 +131,7 @@ def text(p: Params, data: dict) -> dict:
         "alt": ("Attention weights of one head over “dog bites man” and “man bites dog”. Without "
                 f"positions, bites gathers {_output(off[0])} in both orders. With sinusoidal positions "
                 f"added, it gathers {_output(on[0])} in the first and {_output(on[1])} in the second."),
-        "numbers": states[data["settings"].index("on" if p.positions else "off")]["numbers"],
+        "numbers": states[opening_state(p, data)]["numbers"],
         "states": states,
         "parts": {
             "cell": "{v:2}",  # a weight in the tables
@@ -137,6 +140,16 @@ def text(p: Params, data: dict) -> dict:
             "differs": "differs",
         },
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per setting (positions off, on)."""
+    return len(data["settings"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the option's setting."""
+    return data["settings"].index("on" if p.positions else "off")
 
 
 def facts(p: Params, data: dict) -> dict:

@@ -47,6 +47,9 @@ class Params:
             _check_head(self, h)
 
 
+EXAMPLE = {"head": 2}
+
+
 def _check_head(p: Params, h: int) -> None:
     n, q = len(p.labels), getattr(p, f"query{h}")
     keys, values = getattr(p, f"keys{h}"), getattr(p, f"values{h}")
@@ -177,6 +180,16 @@ def text(p: Params, data: dict) -> dict:
         "fixed": lines,
         "worked": [worked(labels, head, h) for h, head in enumerate(heads)],
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per head."""
+    return len(data["heads"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the option's head."""
+    return data["start"]
 
 
 def facts(p: Params, data: dict) -> dict:

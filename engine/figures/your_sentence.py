@@ -52,6 +52,9 @@ class Params:
         return tuple(words), tuple(slots)
 
 
+EXAMPLE = {"seed": 1, "sentence": "The small cat slept near a tree."}
+
+
 def _quoted(word: str) -> str:
     """A word as a reason quotes it: cut short, anything unprintable shown as '?'."""
     shown = "".join(c if c.isprintable() else "?" for c in word[:SHOWN_CHARS])
@@ -164,7 +167,7 @@ def text(p: Params, data: dict) -> dict:
     fixed_lines = [f"Sentence: {data['sentence']}, read by the trained two-head model (seed {data['seed']}); "
                    f"the readouts name {sum(data['right']['attached'])} of {n} attached words and "
                    f"{sum(data['right']['previous'])} of {n} previous words as the grammar does"]
-    k = data["start"]
+    k = opening_state(p, data)
     return {
         "alt": (f"The trained two-head model of chapter 9 reading “{data['sentence']}”: both heads' attention weights, "
                 "one grid per head with a row per word and each word's targets outlined, and the word each readout "
@@ -180,6 +183,16 @@ def text(p: Params, data: dict) -> dict:
                  "a noun, a verb, a preposition, a determiner, perhaps an adjective, a noun."),
         "reading": "Reading your sentence… (the first time, Python trains the model first)",
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per word."""
+    return len(data["words"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the option's word."""
+    return data["start"]
 
 
 LIVE = True  # the reader's sentence is computed by the worker

@@ -44,6 +44,9 @@ class Params:
         return letters(self.sequence)
 
 
+EXAMPLE = {"seed": 1, "sequence": "dog bag dog"}
+
+
 def letters(text: str) -> str:
     """The letters the model reads, or ParamError with the reason a reader is told."""
     if len(text) > 10 * MAX_LETTERS:  # nothing longer can be fixed by dropping spaces: say so without scanning it
@@ -118,7 +121,7 @@ def _state_lines(data: dict, i: int) -> list[str]:
 def text(p: Params, data: dict) -> dict:
     fixed_lines = [f"Sequence: {' '.join(data['tokens'])}, read by the trained model of seed {data['seed']}; "
                    f"an even guess gives each of the {len(data['letters'])} letters {fixed(1 / len(data['letters']), 2)}"]
-    last = data["start"]
+    last = opening_state(p, data)
     return {
         "alt": (f"The trained two-layer model reading {' '.join(data['tokens'])}: both layer-2 heads' attention "
                 f"weights, and its guesses for each next letter. " + ". ".join(_state_lines(data, last)) + "."),
@@ -133,6 +136,16 @@ def text(p: Params, data: dict) -> dict:
                  f"sequence that repeats part of itself, then press Read."),
         "reading": "Reading your letters… (the first time, Python trains the model first)",
     }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per position."""
+    return len(data["tokens"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the last position."""
+    return data["start"]
 
 
 LIVE = True  # the reader's sequence is computed by the worker
