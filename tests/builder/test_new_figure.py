@@ -37,13 +37,15 @@ def test_the_skeleton_builds_and_passes_its_tests(repo, prewarmed):
                  "tests/engine/figures/test_value_mix.py", "tests/browser/figures/test_value_mix.py"):
         assert (repo / path).is_file() and path in made.stdout, path
     assert '    "value-mix",\n)' in (repo / "engine" / "figures" / "__init__.py").read_text()
+    text_tests = Path("tests/engine/figures/test_text.py")  # reads what it needs from the model: no row to add
+    assert (repo / text_tests).read_text() == (ROOT / text_tests).read_text()
     # the figures already in FIGURES computed once, here and in the skeleton's tests
     checked = _in(repo, *prewarmed.argv(repo / "build.py")[1:], "check")
     assert checked.returncode == 0, checked.stderr
     # one process (-n 0): a few tests, and this run's own workers already keep the cores busy
     tested = _in(repo, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "tests/engine/figures/test_value_mix.py",
-                 "tests/browser/figures/test_value_mix.py", "tests/engine/figures/test_text.py", "-k", "value",
-                 env=prewarmed.env())
+                 "tests/browser/figures/test_value_mix.py", "tests/engine/figures/test_text.py",
+                 "-k", "value or example", env=prewarmed.env())
     assert tested.returncode == 0, tested.stdout[-3000:]
     summary = tested.stdout.strip().splitlines()[-1]
     assert " passed" in summary and "failed" not in summary, summary
@@ -53,9 +55,8 @@ def test_the_skeleton_builds_and_passes_its_tests(repo, prewarmed):
 
 @pytest.mark.parametrize("name, words", [("Value_Mix", "not a figure name"), ("softmax-bars", "already in FIGURES")])
 def test_a_bad_or_taken_name_writes_nothing(tmp_path, name, words):
-    for path in (new_figure.REGISTRY, new_figure.TEXT_TESTS):
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(ROOT / path, tmp_path / path)
+    (tmp_path / new_figure.REGISTRY).parent.mkdir(parents=True)
+    shutil.copy(ROOT / new_figure.REGISTRY, tmp_path / new_figure.REGISTRY)
     with pytest.raises(SystemExit, match=words):
         new_figure.create(tmp_path, name)
     assert (tmp_path / new_figure.REGISTRY).read_text() == (ROOT / new_figure.REGISTRY).read_text()
