@@ -48,7 +48,6 @@ def test_slider_by_keyboard_and_a_tap_at_375_px(open_chapter, url):
     expect(slider).to_have_value("0")  # no Python here: the nearest precomputed stop
     assert chapter.numbers(NAME) == text_lines(data, 0)
     assert chapter.scroll_width() <= 375
-    assert chapter.page_errors == []
 
 
 def test_a_tap_between_stops_is_computed_live(open_live_chapter, url):
