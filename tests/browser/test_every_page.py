@@ -128,8 +128,10 @@ def opened(request, browser, base_url):
     visit = Visit(partial(browser_context, browser), base_url + PAGES[which], routes=[*LIVE_ROUTES, AXE_ROUTE], **view)
     if which == "search":
         visit.page.locator("[data-search-results] li").first.wait_for()
+    visit.opened_elsewhere = {}
     if which in CHAPTERS and view.get("java_script_enabled", True):
         draw_every_figure(visit.page)
+        visit.opened_elsewhere = opened_elsewhere(visit.page)  # before any check touches a control
     yield visit
     visit.page.context.close()
 
@@ -137,6 +139,23 @@ def opened(request, browser, base_url):
 def _pages(pages):
     """Parametrize `opened` with these pages, one visit per page for the whole class."""
     return pytest.mark.parametrize("opened", list(pages), indirect=True, scope="class")
+
+
+# The state a view opens in is the model's opening_state; the key numbers it then lists must be the ones
+# the static figure lists (the build's text.numbers), or the view and the model disagree on where it opens.
+OPENED_ELSEWHERE = """() => Object.fromEntries([...document.querySelectorAll('[data-figure]')].flatMap((fig) => {
+  const listed = JSON.parse(fig.querySelector('.figure-data').textContent).text.numbers;
+  const shown = [...fig.querySelectorAll('ul.figure-numbers li')].map((li) => li.textContent.trim());
+  // softmax-temperature's static list gives the three temperatures its drawing shows; the view, one of them
+  const same = fig.dataset.figure === 'softmax-temperature' ? shown[0] === listed[0]
+    : JSON.stringify(shown) === JSON.stringify(listed);
+  return same ? [] : [[fig.dataset.figure, { shown, listed }]];
+}))"""
+
+
+def opened_elsewhere(page) -> dict:
+    """The figures whose view, freshly drawn, lists other key numbers than their static figure."""
+    return page.evaluate(OPENED_ELSEWHERE)
 
 
 def check_no_overflow(page) -> None:
@@ -234,6 +253,10 @@ class Read:
     @_pages(CHAPTERS)
     def test_figure_text_is_large_enough_and_never_overlaps(self, opened):
         check_figure_text(opened.page)
+
+    @_pages(CHAPTERS)
+    def test_every_view_opens_on_the_numbers_its_static_figure_lists(self, opened):
+        assert opened.opened_elsewhere == {}
 
 
 class ReadInTheDark(Read):
