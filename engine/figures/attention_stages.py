@@ -16,9 +16,8 @@ import numpy as np
 
 from ..tasks import grammar
 from .fmt import fill_all, fixed, rounded, scope_at
-from .params import ParamError, field
-from .qkv_matrices import SEED
-from .sentences import check_sentence
+from .params import check_index, field
+from .sentences import SEED, check_sentence
 
 STAGES = ("scores", "scaled", "weights")  # the export's names, in the order the head computes them
 DIGITS = {"scores": 2, "scaled": 2, "weights": 3}  # printed in a row's numbers; the data keeps 3
@@ -34,9 +33,7 @@ class Params:
     checkpoint: int = field(20, lo=0, hi=20)  # the checkpoint shown first (20: the end of training)
 
     def __post_init__(self):
-        n = check_sentence(self.sentence)
-        if self.row >= n:
-            raise ParamError("row", f"option 'row' must name one of the {n} words (0 to {n - 1}), not {self.row}")
+        check_index("row", self.row, check_sentence(self.sentence), "words")
 
 
 EXAMPLE = {"sentence": "the fox ran by a red bed", "head": 2, "row": 6, "stage": 2, "checkpoint": 3}

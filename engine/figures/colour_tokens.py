@@ -19,7 +19,7 @@ import numpy as np
 
 from ..attention import attention_forward, sinusoidal_positions
 from .fmt import fill
-from .params import ParamError, field
+from .params import ParamError, check_index, field
 
 
 WIDTH = 4  # numbers per token vector
@@ -53,9 +53,7 @@ class Params:
     def __post_init__(self):
         for c in self.choices:
             _sequence("choices", c.split())
-        if self.row >= len(self.tokens):
-            raise ParamError("row", f"option 'row' must name one of the {len(self.tokens)} tokens "
-                                    f"(0 to {len(self.tokens) - 1}), not {self.row}")
+        check_index("row", self.row, len(self.tokens), "tokens")
 
 
 EXAMPLE = {"tokens": ["yellow"], "choices": ["red blue"], "heads": 2, "positions": True}

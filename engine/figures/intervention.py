@@ -19,8 +19,7 @@ import numpy as np
 from ..tasks import grammar
 from .fmt import percent
 from .params import field
-from .sentences import check_sentence
-from .two_heads import LEGEND
+from .sentences import LEGEND, check_sentence
 
 SENTENCE = "the old dog slept under a box"
 HELD_OUT = 300  # chapter 9's held-out sentences (engine/figures/two_heads.py HELD_OUT)

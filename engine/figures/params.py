@@ -21,6 +21,14 @@ class ParamError(ValueError):
         self.option = option
 
 
+def check_index(option: str, value: int, count: int, things: str) -> None:
+    """An option that picks one of `count` things (a row, a sentence) by its index: refused past the last,
+    which its field's range, fixed before the things are known, cannot say."""
+    if value >= count:
+        raise ParamError(option, f"option '{option}' must name one of the {count} {things} (0 to {count - 1}), "
+                                 f"not {value}")
+
+
 def field(default, *, lo=None, hi=None, length=None, choices=None, step=None, chars=None, keys=None,
           numbers_as_text=False, doc=""):
     """A dataclass field with its allowed values: a range (inclusive), a length range for tuples and

@@ -14,10 +14,9 @@ import numpy as np
 
 from ..tasks import grammar
 from .fmt import fixed, pairs, rounded
-from .params import ParamError, field
-from .sentences import check_sentence
+from .params import check_index, field
+from .sentences import SEED, check_sentence
 
-SEED = 0  # the run chapter 9's figures share
 DECIMALS = {"matrix": 2, "score": 2, "weight": 3}  # digits printed; the data keeps one more
 ROLES = (("q", "Q", "queries"), ("k", "K", "keys"), ("v", "V", "values"))
 
@@ -29,9 +28,7 @@ class Params:
     query: int = field(1, lo=0, hi=grammar.MAX_LEN - 1)  # the word whose query is selected first
 
     def __post_init__(self):
-        n = check_sentence(self.sentence)
-        if self.query >= n:
-            raise ParamError("query", f"option 'query' must name one of the {n} words (0 to {n - 1}), not {self.query}")
+        check_index("query", self.query, check_sentence(self.sentence), "words")
 
 
 EXAMPLE = {"sentence": "a small bird hid behind the big tree", "head": 2, "query": 7}

@@ -19,15 +19,12 @@ import numpy as np
 from ..jobs import TrainingJob
 from ..tasks import grammar
 from .fmt import fixed, percent
-from .params import ParamError, field
-from .sentences import check_sentence
+from .params import check_index, field
+from .sentences import LEGEND, TARGET_NAMES, check_sentence
 
 SENTENCES = ("the old dog slept under a box", "the cat sat on the mat",
              "a small bird hid behind the big tree", "the fox ran by a red bed")
 HELD_OUT = 300  # sentences the readouts are scored on, none seen in training
-TARGET_NAMES = {"attached": "the word it attaches to", "previous": "the previous word"}
-LEGEND = ("Rows: the word looking; columns: the words it reads. Outlined: each word’s targets, solid for "
-          f"{TARGET_NAMES['attached']}, dashed for {TARGET_NAMES['previous']}.")  # under the grids, view and fallback
 
 
 @dataclass(frozen=True)
@@ -37,9 +34,7 @@ class Params:
     sentence: int = field(0, lo=0, hi=5)  # the sentence shown first
 
     def __post_init__(self):
-        if self.sentence >= len(self.sentences):
-            raise ParamError("sentence", f"option 'sentence' must name one of the {len(self.sentences)} sentences "
-                                         f"(0 to {len(self.sentences) - 1}), not {self.sentence}")
+        check_index("sentence", self.sentence, len(self.sentences), "sentences")
         for i, s in enumerate(self.sentences):
             check_sentence(s, f"sentences[{i}]")
 

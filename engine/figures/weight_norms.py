@@ -11,7 +11,7 @@ import numpy as np
 
 from ..tasks import grammar
 from .fmt import fixed, rounded
-from .params import ParamError, field
+from .params import check_index, field
 from .sentences import check_sentence
 
 SENTENCE = "a box stood behind the small bed"  # seed 1 (chapter 9's blurrier run): head 2's row of "box" splits
@@ -25,9 +25,7 @@ class Params:
     row: int = field(1, lo=0, hi=grammar.MAX_LEN - 1)  # the word whose row is shown first
 
     def __post_init__(self):
-        n = check_sentence(self.sentence)
-        if self.row >= n:
-            raise ParamError("row", f"option 'row' must name one of the {n} words (0 to {n - 1}), not {self.row}")
+        check_index("row", self.row, check_sentence(self.sentence), "words")
 
 
 EXAMPLE = {"seed": 0, "sentence": "the cat sat on the mat", "head": 1, "row": 5}

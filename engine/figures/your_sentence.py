@@ -22,7 +22,7 @@ import numpy as np
 from ..tasks import grammar
 from .fmt import fixed, rounded
 from .params import ParamError, field
-from .two_heads import LEGEND
+from .sentences import LEGEND
 
 SENTENCE = "a big fox hid under the red box"
 TOP = 3  # words listed per readout
