@@ -74,7 +74,6 @@ export function mount(root, ctx) {
     if (out) {
       data = out;
       stop = data.start;
-      ctx.markLive();
     }
     update();
   }

@@ -70,7 +70,6 @@ export function mount(root, ctx) {
       if (out) {
         data = out;
         stop = data.start;
-        ctx.markLive();
       }
       scores = current();
       update();

@@ -33,7 +33,6 @@ export function scoreEditor(ctx, { schema, scores, params, accept, current, draw
       state.waiting = false;
       if (out) {
         accept(out);
-        ctx.markLive();
       } else {
         state.scores = [...current()];
       }

@@ -2,12 +2,15 @@
 // while Python computes makes several, and an older answer arriving last must not be drawn.
 
 /** ask(params) resolves to { out } for the newest request (out undefined without Python), or to
- * null when a newer request was made while this one was on its way. */
+ * null when a newer request was made while this one was on its way. An answer from Python marks the
+ * figure live: the caller draws it in the same turn. */
 export function latestOnly(ctx) {
   let asked = 0;
   return async (params) => {
     const mine = ++asked;
     const out = await ctx.request(params);
-    return mine === asked ? { out } : null;
+    if (mine !== asked) return null;
+    if (out) ctx.markLive();
+    return { out };
   };
 }
