@@ -224,8 +224,7 @@ def _run_facts(run) -> dict:
             "previous_head": prev + 1, "previous_score": prev_score,
             "induction_head": head + 1, "prefix_matching": prefix, "source": final["source"][-1][head],
             "layer2": [{"head": h + 1, "prefix_matching": v, "source": final["source"][-1][h],
-                        "formed": next((st for st, s in zip(run.checkpoint_steps, run.scores)
-                                        if s["prefix_matching"][-1][h] >= FORMED), None)}
+                        "formed": run.formed_at(h, FORMED)}
                        for h, v in enumerate(final["prefix_matching"][-1])],
             "fall": fall, "fall_start": start, "fall_end": end, "in_context": final["in_context"]}
 

@@ -290,10 +290,7 @@ class InductionRun:
     def phase_change_step(self, threshold=0.5):
         """The first checkpoint step at which a last-layer head's prefix-matching score reaches
         ``threshold``, or None if none does."""
-        for step, s in zip(self.checkpoint_steps, self.scores):
-            if max(s["prefix_matching"][-1]) >= threshold:
-                return step
-        return None
+        return self.first_formed(threshold)[0]
 
     def ablated_scores(self, layer, heads, mean=True):
         """The trained model's scores with the given heads of ``layer`` (from 1) silenced on every road:
@@ -322,6 +319,12 @@ class InductionRun:
             if max(last) >= threshold:
                 return step, int(np.argmax(last))
         return None, None
+
+    def formed_at(self, head, threshold=0.5):
+        """The first checkpoint step at which last-layer ``head``'s own prefix-matching score reaches
+        ``threshold``, or None if it never does."""
+        return next((step for step, s in zip(self.checkpoint_steps, self.scores)
+                     if s["prefix_matching"][-1][head] >= threshold), None)
 
     def sharpest_fall(self, window=100):
         """(start, end, fall): the ``window`` steps, between checkpoints, over which the in-context
