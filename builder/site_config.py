@@ -167,10 +167,9 @@ def _chapter_file(path: Path, content_dir: Path, i: int, ch, where: _Lines) -> P
     return chapter_path
 
 
-def _description(path: Path, i: int, ch: dict, where: _Lines, key: str = "description",
-                 limit: int = MAX_DESCRIPTION) -> str:
-    """The i-th chapter's optional one-line description (or label, `key`): a string on one line, of
-    bounded length."""
+def _one_line(path: Path, i: int, ch: dict, where: _Lines, key: str, limit: int) -> str:
+    """The i-th chapter's optional text under `key` (its description, its label): a string on one line,
+    of bounded length."""
     text = ch.get(key, "")
     line = where.chapter(i, key)
     if not isinstance(text, str):
@@ -226,7 +225,8 @@ def load_site_config(content_dir: Path) -> SiteConfig:
             raise BuildError(path, line, f"chapter number {number} of '{clip(file)}' is already used by "
                                          f"'{clip(numbers[number])}'")
         numbers[number] = file
-        entries.append(ChapterEntry(chapter_path, line, number, _description(path, i, ch, where),
-                                    _description(path, i, ch, where, "label", MAX_LABEL)))
+        entries.append(ChapterEntry(chapter_path, line, number,
+                                    _one_line(path, i, ch, where, "description", MAX_DESCRIPTION),
+                                    _one_line(path, i, ch, where, "label", MAX_LABEL)))
     _check_all_listed(path, content_dir, seen)
     return SiteConfig(title=title, description=description, author=author, chapters=tuple(entries), path=path)
