@@ -300,14 +300,18 @@ class InductionRun:
             return scores(ablate(self.params, layer, heads), self.held_out)
         return self.path_scores(layer, heads, "qkv", mean=True, direct=True)
 
+    @functools.cached_property
+    def _held_out_pass(self):
+        """The trained model's forward cache on the held-out sequences: every mean-ablation reads its heads' outputs."""
+        return decoder_forward(self.params, self.held_out.inputs)[1]
+
     def path_scores(self, layer, heads, reads, mean=True, direct=False):
         """Scores when only the queries, keys or values (``reads``) of the later layers lose the output
         of ``heads`` of ``layer``: swapped for its mean at each position (or zero) on those roads alone."""
         seqs = self.held_out
         replacement = 0.0
         if mean:
-            _, cache = decoder_forward(self.params, seqs.inputs)
-            replacement = sum(head_output(cache, layer, h) for h in heads).mean(axis=0)  # (T, D)
+            replacement = sum(head_output(self._held_out_pass, layer, h) for h in heads).mean(axis=0)  # (T, D)
         logits, weights = path_forward(self.params, seqs.inputs, (layer, heads), reads, replacement, direct)
         return measures(_losses(logits, seqs), weights, seqs)
 
