@@ -462,7 +462,7 @@ def _run(content: Path, cache, conn, wrong_solution: bool) -> None:
             conn.send(("leak", leaked))
         elif problems:
             conn.send(("unsafe page", "; ".join(problems)[:300]))
-        elif wrong_solution and any(ch.has_exercises for ch in site.chapters):
+        elif wrong_solution and any(use.name == "exercise" for ch in site.chapters for use in ch.source.directives):
             conn.send(("wrong solution passed", ""))
         else:
             conn.send(("page", ""))

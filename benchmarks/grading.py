@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from builder import grading  # noqa: E402
-from builder.directives import NAMES, exercise  # noqa: E402
+from builder.directives import REGISTRY  # noqa: E402
+from builder.directives.base import Page  # noqa: E402
 from builder.errors import read_source  # noqa: E402
 from builder.source import scan  # noqa: E402
 from engine.exercises import grade  # noqa: E402
@@ -35,11 +36,13 @@ def main() -> int:
     print(f"cage: {grading.TIME_LIMIT:g} s wall time, {grading.MEMORY_LIMIT >> 20} MB of address space, "
           f"{grading.FILE_LIMIT >> 10} KB per file written, standard output discarded")
     for path in sorted((ROOT / "content").glob("*.md")):
-        for use in scan(path, read_source(path), NAMES).directives:
+        exercise = REGISTRY["exercise"]
+        for use in scan(path, read_source(path), tuple(REGISTRY)).directives:
             if use.name != "exercise":
                 continue
+            exercise.parse(use, path)
             inproc = _median_ms(lambda: [grade(use.argument, use.options[k]) for k in ("solution", "starter")])
-            caged = _median_ms(lambda: exercise.validate(use, path))
+            caged = _median_ms(lambda: exercise.compute(use, Page(path, 0, path.stem, cache=None)))
             print(f"{path.name} {use.argument}: in-process {inproc:.0f} ms, caged {caged:.0f} ms")
     return 0
 

@@ -21,18 +21,20 @@ from pathlib import Path
 
 import jinja2
 
-from engine.figures import FIGURES, parse
+from engine.figures import FIGURES
 
 from . import offline, palette, print_edition, swap
 from .favicon import PATH as FAVICON, favicon_svg
-from .directives import DIRECTIVES, NAMES, exercise, quiz
+from .directives import REGISTRY
+from .directives.base import Page
 from .errors import BuildError, clip, describe, display_path, read_source
-from .expressions import RE_EXPR, ExpressionError, evaluate
+from .expressions import ExpressionError, evaluate
 from .figures import FigureCache, RenderedFigure, check_parts, embed_json, model_file, render_figure
 from .links import check_links
 from . import lockfile
 from .bundle import editor_bundle
 from .markdown_render import render
+from .math import MathFound
 from .math_font import PATH as MATH_FONT, characters, math_font
 from .pages import environment
 from .references import Bibliography, citing_chapters, uncited_warnings
@@ -40,7 +42,7 @@ from .references import load as load_bibliography
 from .runtime import Runtime, from_distribution, from_npm
 from .search import search_index
 from .site_config import ChapterEntry, SiteConfig, load_site_config
-from .source import ScannedSource, scan, substitute
+from .source import ScannedSource, prose, scan
 from .views import check_scripts
 from .wheel import build_wheel
 
@@ -71,8 +73,7 @@ class Chapter:
     figures: list[RenderedFigure]
     source: ScannedSource  # the line-aware scan: directives and expressions with their lines
     references: list  # the works it cites, in citation-number order
-    has_quizzes: bool = False  # the page loads parts.js, which loads quiz.js as a quiz nears the screen
-    has_exercises: bool = False  # parts.js loads exercise.js (the editor, a grader worker) as one nears
+    math: MathFound  # the kinds of formula it holds
 
     @property
     def url(self) -> str:
@@ -92,7 +93,13 @@ class Chapter:
     @property
     def uses_python(self) -> bool:
         """A live figure or an exercise: only then does the page carry the runtime's config."""
-        return self.has_exercises or self.has_live_figure
+        return any(REGISTRY[use.name].needs_python(use) for use in self.source.directives)
+
+    @property
+    def scripts(self) -> list[str]:
+        """The script elements its directives need, each once, in the registry's order."""
+        used = {use.name for use in self.source.directives}
+        return list(dict.fromkeys(s for name, d in REGISTRY.items() if name in used for s in d.scripts))
 
 
 @dataclass
@@ -129,10 +136,10 @@ def _check_citations(path: Path, scanned: ScannedSource, bibliography: Bibliogra
     return [known[k] for k in scanned.cited_keys()]
 
 
-def _code_error(path: Path, line: int, figure: str, err: Exception) -> BuildError:
-    """`chapter.md:line: figure 'x': engine/figures/x.py:31: KeyError: 'oops'`: where the figure is
-    used and where its code failed (build.py --traceback prints the whole traceback)."""
-    return BuildError(path, line, f"figure '{figure}': {clip(describe(err, ROOT), 300)}")
+def _code_error(path: Path, line: int, what: str, err: Exception) -> BuildError:
+    """`chapter.md:line: figure 'x': engine/figures/x.py:31: KeyError: 'oops'`: where the figure (or
+    other block) is used and where its code failed (build.py --traceback prints the whole traceback)."""
+    return BuildError(path, line, f"{what}: {clip(describe(err, ROOT), 300)}")
 
 
 @dataclass
@@ -144,21 +151,21 @@ class Source:
 
 @dataclass
 class Computed:
-    """A chapter's figures computed: every inline expression's value and every figure's data and drawing."""
+    """A chapter's blocks computed (kept on each use, as `use.computed`) and every inline
+    expression's value: the figures' data and drawings, the quizzes' choices, the graded exercises."""
     source: Source
     values: dict  # (line, column) -> the expression's value
-    figures: list[RenderedFigure]
+    math: MathFound  # the kinds of formula its blocks' options typeset
 
 
 def read_chapter(entry: ChapterEntry) -> Source:
+    """Scan the chapter and parse each directive at its line, then the rules across its page."""
     path = entry.path
-    scanned = scan(path, read_source(path), NAMES)
-    by_name = {d.NAME: d for d in DIRECTIVES}
+    scanned = scan(path, read_source(path), tuple(REGISTRY))
     for use in scanned.directives:
-        by_name[use.name].validate(use, path)
-    for directive in DIRECTIVES:
-        if hasattr(directive, "check_page"):
-            directive.check_page(scanned.directives, path)
+        REGISTRY[use.name].parse(use, path)
+    for name, directive in REGISTRY.items():
+        directive.check_page([use for use in scanned.directives if use.name == name], path)
     return Source(entry, scanned)
 
 
@@ -168,34 +175,34 @@ def compute_chapter(source: Source, cache: FigureCache) -> Computed:
     values = {}
     for use in scanned.expressions:
         try:
-            values[(use.line, use.start)] = evaluate(use.source, cache.lookup)
+            values[(use.line, use.start)] = evaluate(use.expression, cache.lookup)
         except ExpressionError as err:
             raise BuildError(path, use.line, str(err)) from None
         except Exception as err:  # the figure's own code failed: both places, the traceback on request
-            m = RE_EXPR.match(use.source.strip())
-            raise _code_error(path, use.line, m.group("name") if m else "?", err) from err
-    figures = []
-    for i, use in enumerate((u for u in scanned.directives if u.name == "figure"), 1):
-        try:  # its options were parsed into valid Params by figure.validate
-            figures.append(render_figure(cache, use, entry.number, i, path.stem))
+            raise _code_error(path, use.line, f"figure '{use.expression.name}'", err) from err
+    page = Page(path, entry.number, path.stem, cache)
+    for use in scanned.directives:
+        try:
+            use.computed = REGISTRY[use.name].compute(use, page)
         except BuildError:
             raise
         except Exception as err:  # its model, text or fallback failed
-            raise _code_error(path, use.line, use.argument, err) from err
-    return Computed(source, values, figures)
+            raise _code_error(path, use.line, f"{use.name} '{use.argument}'", err) from err
+    return Computed(source, values, page.math)
 
 
 def render_chapter(computed: Computed, bibliography: Bibliography | None = None) -> Chapter:
-    entry, scanned, figures = computed.source.entry, computed.source.scanned, computed.figures
+    """The prose through Python-Markdown, each directive's block put in where it stood."""
+    entry, scanned = computed.source.entry, computed.source.scanned
     path = entry.path
     references = _check_citations(path, scanned, bibliography)
     numbers = {ref.key: i for i, ref in enumerate(references, 1)}
-    blocks = {"figure": figures}
-    for directive in (quiz, exercise):
-        blocks[directive.NAME] = [directive.render(use, path) for use in scanned.directives if use.name == directive.NAME]
-    html, toc = render(path, substitute(scanned, computed.values), blocks, scanned, numbers, bibliography)
-    return Chapter(entry, path.stem, _title(path, toc), html, figures, scanned, references, bool(blocks["quiz"]),
-                   bool(blocks["exercise"]))
+    text, marks = prose(scanned, computed.values)
+    blocks = [(use, REGISTRY[use.name]) for use in scanned.directives]
+    math = computed.math
+    html, toc = render(path, text, marks, blocks, scanned, math, numbers, bibliography)
+    figures = [use.computed for use in scanned.directives if use.name == "figure"]
+    return Chapter(entry, path.stem, _title(path, toc), html, figures, scanned, references, math)
 
 
 def gather_chapter(entry: ChapterEntry, cache: FigureCache, bibliography: Bibliography | None = None) -> Chapter:
@@ -299,7 +306,7 @@ def write_pages(book: Book) -> Site:
     check_scripts([p for rel, p in sorted(copies.items()) if rel.endswith(".js")], paths.node_modules)
     site.copies.update(copies)
     site.files.update(files)
-    if any(ch.has_exercises for ch in chapters):
+    if any(use.name == "exercise" for ch in chapters for use in ch.source.directives):
         site.files["assets/js/editor.js"] = editor_bundle(paths.root, paths.node_modules)
     env = environment(paths.theme)
     cited_in = citing_chapters(chapters)
@@ -327,7 +334,7 @@ def write_pages(book: Book) -> Site:
     except jinja2.TemplateError as err:
         raise BuildError(getattr(err, "filename", None) or paths.theme / "templates",
                          getattr(err, "lineno", None), f"template error: {err.message}") from None
-    if any("<math" in ch.html for ch in chapters):
+    if any(ch.math.any for ch in chapters):
         site.files[MATH_FONT] = math_font(characters([ch.html for ch in chapters]))
     site.files[".nojekyll"] = b""
     site.files[MARKER] = (json.dumps(runtime_config, indent=2) + "\n").encode()
@@ -398,11 +405,8 @@ def unused_facts(chapters: list[Chapter], cache: FigureCache) -> list[str]:
             if use.name == "figure":  # every figure on a page, quoted or not
                 seen.setdefault(use.argument, set()).update(cache.lookup(use.params)["facts"])
         for use in ch.source.expressions:
-            m = RE_EXPR.match(use.source.strip())
-            if not m:
-                continue
-            name, keys = m.group("name"), m.group("path").split(".")[1:]
-            seen.setdefault(name, set()).update(cache.lookup(parse(name))["facts"])
+            name, keys = use.expression.name, use.expression.keys
+            seen.setdefault(name, set()).update(cache.lookup(use.expression.params)["facts"])
             if len(keys) > 1 and keys[0] == "facts":
                 used.add((name, keys[1]))
     return [f"{display_path(model_file(name))}: warning: fact '{key}' is quoted by no chapter"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import dataclass
 
 import yaml
 
@@ -42,12 +43,21 @@ def _check_format(fmt: str) -> None:
                               f"(at most {MAX_FORMAT_NUMBER})")
 
 
-def evaluate(source: str, lookup) -> str:
-    """Evaluate one expression with `lookup(params) -> dict` (the figure's data and facts) and format the value."""
+@dataclass(frozen=True)
+class Expression:
+    """An expression read: the figure's options as its Params, the keys to walk, the format."""
+    name: str
+    params: object  # the figure's Params
+    keys: tuple[str, ...]
+    fmt: str
+
+
+def read(source: str) -> Expression:
+    """The text between {= and =}, checked as far as it can be without running the figure."""
     m = RE_EXPR.match(source.strip())
     if not m:
         raise ExpressionError(
-            f"cannot read inline expression '{{= {clip(source)} =}}': expected '{{= figure.key.key :format =}}'"
+            f"cannot read inline expression '{{= {clip(source.strip())} =}}': expected '{{= figure.key.key :format =}}'"
         )
     name = m.group("name")
     if name not in FIGURES:
@@ -66,11 +76,18 @@ def evaluate(source: str, lookup) -> str:
     fmt = (m.group("fmt") or "").strip()
     _check_format(fmt)
     try:
-        value = lookup(parse(name, params))
+        figure = parse(name, params)
     except ParamError as err:
         raise ExpressionError(f"inline expression '{name}': {clip(err, 160)}") from None
+    return Expression(name, figure, tuple(m.group("path").split(".")[1:]), fmt)
+
+
+def evaluate(expression: Expression, lookup) -> str:
+    """The value the expression names, with `lookup(params) -> dict` (the figure's data and facts), formatted."""
+    name, fmt = expression.name, expression.fmt
+    value = lookup(expression.params)
     walked = name
-    for key in m.group("path").split(".")[1:]:
+    for key in expression.keys:
         if isinstance(value, dict) and key in value:
             value = value[key]
         elif isinstance(value, list) and re.fullmatch(r"-?\d+", key) and -len(value) <= int(key) < len(value):

@@ -12,6 +12,7 @@ import posixpath
 import re
 from urllib.parse import urlsplit, urlunsplit
 
+from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
 from .errors import BuildError, clip, line_containing
@@ -71,6 +72,13 @@ class MarkdownLinks(Treeprocessor):
                 raise LinkError(url, f"is malformed ({clip(err)})") from None
             if el.tag == "a":
                 el.set(attr, md_to_html(url))
+
+
+class LinkCheck(Extension):
+    """The link-scheme check (and .md -> .html) of a chapter's Markdown, for every Markdown of a page."""
+
+    def extendMarkdown(self, md):
+        md.treeprocessors.register(MarkdownLinks(md), "attention_links", 1)
 
 
 def link_line(lines: list[str], url: str) -> int | None:

@@ -1,38 +1,103 @@
-"""Python-Markdown with our extensions: one configured instance per chapter render."""
+"""Python-Markdown with our extensions: one configured instance per chapter render.
+
+It reads the prose the line-aware scan made (builder/source.py `prose`); each directive's block is
+put in where its marks stand, around the Markdown between them (its caption, question or task).
+"""
 from __future__ import annotations
 
-import re
+import xml.etree.ElementTree as etree
 
 import markdown
-from pymdownx.blocks import BlocksExtension
+from markdown.extensions import Extension
+from markdown.preprocessors import Preprocessor
+from markdown.treeprocessors import Treeprocessor
 
 from .citations import CitationError, CitationsExtension
-from .directives import DIRECTIVES
-from .directives.common import PLURAL, DirectiveMismatch, LinkCheck
 from .errors import BuildError, line_containing, split_lines
-from .links import LinkError, link_line
-from .math import MathError, MathExtension
+from .links import LinkCheck, LinkError, link_line
+from .math import MathError, MathExtension, MathFound
 from .sidenotes import SidenoteError, SidenotesExtension
-
-RE_LEFTOVER_DIRECTIVE = re.compile(r"(?m)^(?:<p>)?[ ]*/{3,}[ ]*[\w-]*")
-
-
-class _Directives(BlocksExtension):
-    def extendMarkdownBlocks(self, md, block_mgr):
-        for directive in DIRECTIVES:
-            block_mgr.register(directive.Block, self.getConfigs())
+from .source import block_marks
 
 
-RE_ANY_DIRECTIVE = re.compile(r"(?:^|[\s>])/{3,}[ ]*([\w-]+)[ ]*(?:\|(.*))?$")
+class _Misplaced(Exception):
+    """A directive's marks where Markdown cannot hold a block (raw HTML, a table); `.k` is which."""
+
+    def __init__(self, k: int):
+        super().__init__(k)
+        self.k = k
 
 
-def _unscanned_directive_line(lines: list[str], scanned: set[int], argument: str | None = None) -> int:
-    """The first '///' header (in a quote, say) that the line-aware scan did not take as a directive."""
-    for i, line in enumerate(lines, 1):
-        m = RE_ANY_DIRECTIVE.search(line)
-        if m and i not in scanned and (argument is None or (m.group(2) or "").strip() == argument):
-            return i
-    return next(iter(sorted(scanned)), 1)
+class _PutMarks(Preprocessor):
+    """Writes each directive's mark on the line `prose` left for it, after Python-Markdown has
+    stripped STX and ETX from its input (the marks hold them so no text can pass for one)."""
+
+    def __init__(self, md, marks: dict[int, str]):
+        super().__init__(md)
+        self.marks = marks
+
+    def run(self, lines):
+        for i, mark in self.marks.items():
+            lines[i] = mark
+        return lines
+
+
+class _PutBlocks(Treeprocessor):
+    """Replaces each pair of marks, and what Markdown made between them, by the directive's element
+    with that Markdown inside: one pass over each element's children."""
+
+    def __init__(self, md, blocks: list):
+        super().__init__(md)
+        self.blocks = blocks  # (use, directive), in source order: the k of the marks
+        self.opens, self.ends = {}, {}
+        for k in range(len(blocks)):
+            start, end = block_marks(k)
+            self.opens[start], self.ends[end] = k, k
+
+    def _mark(self, el) -> str | None:
+        return el.text.strip() if el.tag == "p" and not len(el) and el.text else None
+
+    def run(self, root):
+        if not self.blocks:
+            return
+        placed = set()
+        for parent in list(root.iter()):
+            if not any(self._mark(child) in self.opens or self._mark(child) in self.ends for child in parent):
+                continue
+            out, open_at = [], []  # the children kept, and (k, where its Markdown starts in out)
+            for child in parent:
+                mark = self._mark(child)
+                if mark in self.opens:
+                    open_at.append((self.opens[mark], len(out)))
+                elif mark in self.ends:
+                    k, at = open_at.pop() if open_at else (self.ends[mark], None)
+                    if at is None or k != self.ends[mark]:
+                        raise _Misplaced(self.ends[mark])
+                    use, directive = self.blocks[k]
+                    el, slot = directive.element(use, self.md.htmlStash.store)
+                    slot.extend(out[at:])
+                    el.tail = child.tail
+                    out[at:] = [el]
+                    placed.add(k)
+                else:
+                    out.append(child)
+            if open_at:
+                raise _Misplaced(open_at[-1][0])
+            parent[:] = out
+        missing = next((k for k in range(len(self.blocks)) if k not in placed), None)
+        if missing is not None:  # its marks went into raw HTML, which Markdown passes on as it is
+            raise _Misplaced(missing)
+
+
+class _Blocks(Extension):
+    def __init__(self, marks: dict[int, str], blocks: list):
+        super().__init__()
+        self.marks, self.blocks = marks, blocks
+
+    def extendMarkdown(self, md):
+        md.preprocessors.register(_PutMarks(md, self.marks), "attention_marks", 29)  # after normalize_whitespace
+        # after the inline patterns (20), before the maths (12) and prettify (10) see the blocks
+        md.treeprocessors.register(_PutBlocks(md, self.blocks), "attention_blocks", 19)
 
 
 def _formula_line(lines: list[str], latex: str) -> int | None:
@@ -57,19 +122,18 @@ def _unclosed_display_line(lines: list[str]) -> int | None:
     return opened or line_containing(lines, "$$")
 
 
-def render(path, text: str, rendered: dict, source, numbers: dict | None = None,
-           bibliography=None) -> tuple[str, list]:
-    """Markdown to HTML and its table of contents; `rendered` maps each directive's name to its
-    pre-rendered blocks in source order (figures, quizzes, exercises), `source` is the line-aware
-    scan of the chapter, for error lines, `numbers` the chapter's reference number of each cited key."""
-    scanned = {d.line for d in source.directives}
+def render(path, text: str, marks: dict[int, str], blocks: list, source, math: MathFound,
+           numbers: dict | None = None, bibliography=None) -> tuple[str, list]:
+    """The prose (`text`, with the lines `marks` names left for the directives' marks) as HTML, and
+    its table of contents. `blocks` are the page's (use, directive) in source order, `source` the
+    line-aware scan, for error lines, `math` what notes the formulas met, `numbers` the chapter's
+    reference number of each cited key."""
     md = markdown.Markdown(
-        extensions=["extra", "toc", "sane_lists", "smarty", _Directives(), LinkCheck(), MathExtension(),
+        extensions=["extra", "toc", "sane_lists", "smarty", _Blocks(marks, blocks), LinkCheck(), MathExtension(math),
                     SidenotesExtension(), CitationsExtension(numbers or {}, bibliography)],
         extension_configs={"toc": {"permalink": False}},
         output_format="html",
     )
-    md.attention_queues = {kind: list(rendered.get(kind, [])) for kind in PLURAL}
     try:
         html = md.convert(text)
     except MathError as err:
@@ -82,16 +146,9 @@ def render(path, text: str, rendered: dict, source, numbers: dict | None = None,
         raise BuildError(path, link_line(source.lines, err.url), str(err)) from None
     except SidenoteError as err:
         raise BuildError(path, source.note_defs.get(err.name), str(err)) from None
-    except DirectiveMismatch as err:
-        line = _unscanned_directive_line(source.lines, scanned, str(err))
-        raise BuildError(path, line, f"{err.kind} '{err}' is nested where {PLURAL[err.kind]} cannot go (a quote?); "
-                         "start '///' lines at the left margin or inside a list item") from None
-    for kind, left in md.attention_queues.items():
-        if left:
-            raise BuildError(path, left[0].line, f"{kind} '{left[0].name}' was not rendered: Markdown read it as "
-                             "code or plain text; start '///' lines at the left margin (or inside a list item)")
-    stripped = re.sub(r"(?s)<pre.*?</pre>|<code.*?</code>", "", html)
-    if RE_LEFTOVER_DIRECTIVE.search(stripped):
-        raise BuildError(path, _unscanned_directive_line(source.lines, scanned),
-                         "a '///' directive line was left as plain text by Markdown")
+    except _Misplaced as err:
+        use, directive = blocks[err.k]
+        raise BuildError(path, use.line, f"{use.name} '{use.argument}' stands where {directive.plural} cannot go "
+                                         "(inside raw HTML, or across the end of a list item?): start '///' lines "
+                                         "at the left margin or inside a list item") from None
     return html, getattr(md, "toc_tokens", [])

@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 import re
 import xml.etree.ElementTree as etree
-
+from dataclasses import dataclass
 from xml.sax.saxutils import unescape
 
 from latex2mathml.converter import convert_to_element
@@ -37,6 +37,18 @@ RE_TRAILING_PUNCTUATION = re.compile(r"^[.,;:!?)\]…’”»]+")
 LIMIT_OPERATORS = {"\u2211", "\u220f", "\u2210", "\u22c3", "\u22c2", "\u2a01", "\u2a02", "\u2a00", "\u22c1",
                    "\u22c0", "\u2a04", "\u2a06", "max", "min", "lim", "sup", "inf", "argmax", "argmin",
                    "limsup", "liminf", "det", "gcd", "Pr"}
+
+
+@dataclass
+class MathFound:
+    """Which kinds of formula a page holds: the page preloads the maths font, and loads the script
+    that lets a wide display formula scroll, only when it has them."""
+    inline: bool = False
+    display: bool = False
+
+    @property
+    def any(self) -> bool:
+        return self.inline or self.display
 
 
 class MathError(Exception):
@@ -163,6 +175,10 @@ def _stray_dollar(text: str) -> None:
 class _MathTreeprocessor(Treeprocessor):
     """Typesets each formula; then refuses '$' left as text, and keeps punctuation with its formula."""
 
+    def __init__(self, md, found: MathFound):
+        super().__init__(md)
+        self.found = found
+
     def run(self, root: etree.Element) -> None:
         inline = []
         for parent in root.iter():
@@ -181,6 +197,10 @@ class _MathTreeprocessor(Treeprocessor):
                 latex = html.unescape(m.group(1)) if el.tag == "div" else m.group(1)
                 mathml = display_mathml(latex) if el.tag == "div" else to_mathml(latex, display=False)
                 el.set("class", "math-display" if el.tag == "div" else "math")
+                if el.tag == "div":
+                    self.found.display = True
+                else:
+                    self.found.inline = True
                 el.text = self.md.htmlStash.store(mathml)
                 if el.tag == "span":
                     before = parent.text if list(parent).index(el) == 0 else parent[list(parent).index(el) - 1].tail
@@ -207,11 +227,16 @@ def _keep_punctuation(parent: etree.Element, el: etree.Element) -> None:
 
 
 class MathExtension(Extension):
-    """arithmatex (generic output) finds the formulas; this turns them into MathML."""
+    """arithmatex (generic output) finds the formulas; this turns them into MathML and notes in
+    `found` which kinds it met."""
+
+    def __init__(self, found: MathFound | None = None):
+        super().__init__()
+        self.found = found if found is not None else MathFound()
 
     def extendMarkdown(self, md):
         md.registerExtension(self)
         from pymdownx.arithmatex import ArithmatexExtension
 
         ArithmatexExtension(generic=True, smart_dollar=True).extendMarkdown(md)
-        md.treeprocessors.register(_MathTreeprocessor(md), "attention_math", 12)
+        md.treeprocessors.register(_MathTreeprocessor(md, self.found), "attention_math", 12)

@@ -1,7 +1,10 @@
-"""A line-aware pass over a chapter's Markdown, run before Python-Markdown.
+"""A line-aware pass over a chapter's Markdown: the one place directives, inline expressions,
+citations and notes are found, each with its line.
 
-Python-Markdown keeps no line numbers, so directives and inline expressions are found,
-parsed and validated here, where an error can still name `chapter.md:line`.
+Python-Markdown keeps no line numbers, so everything an author can get wrong is found, parsed
+and validated here, where an error can still name `chapter.md:line`, and every limit that keeps
+Python-Markdown's work linear is checked. Python-Markdown then reads the prose (`prose`), in
+which each directive's header and options have become a mark its block replaces.
 """
 from __future__ import annotations
 
@@ -14,14 +17,13 @@ import yaml
 
 from . import yaml_options
 from .errors import BuildError, clip, split_lines
+from .expressions import Expression, ExpressionError, read as read_expression
 
-# The header and closing lines pymdownx.blocks recognises, applied to one line at a time.
-# Any indentation: inside a list item pymdownx.blocks still sees a nested block.
-# The argument is taken whole and stripped after: '(.*?)[ ]*$' was quadratic in a run of spaces.
+# A directive's header and closing lines. Any indentation: inside a list item a block is part of
+# the item. The argument is taken whole and stripped after, which keeps the match linear.
 RE_BLOCK_START = re.compile(r"^([ ]*)(/{3,})[ ]*([\w-]+)[ ]*(?:\|(.*))?$")
-# A directive-like line in a quote or list: pymdownx.blocks reads it with that quadratic pattern.
-RE_DIRECTIVE_LIKE = re.compile(r"^[ >*+\-\d.)]*/{3}")
-MAX_DIRECTIVE_LINE = 300
+# A header after a quote's '>' or a list marker on the same line: no block can stand there.
+RE_NESTED_START = re.compile(r"^[ ]*(?:(?:>|[-*+]|\d{1,9}[.)])[ ]*)+/{3,}[ ]*([\w-]+)")
 RE_BLOCK_END = re.compile(r"^[ ]*(/{3,})[ ]*$")
 RE_BACKTICKS = re.compile(r"`+")
 RE_CITATION = re.compile(r"\[(@[^\]]*)\]")  # [@key] or [@a; @b]; Markdown's pattern (the scan uses find)
@@ -40,12 +42,15 @@ class DirectiveUse:
     option_lines: dict = field(default_factory=dict)  # option name -> its line
     first_body_line: tuple[int, str] | None = None  # (line, text) right after the options: caption or a slip
     has_body: bool = False  # any text between the options and the closing '///' (set when it closes)
-    params: object = None  # its options parsed once by its directive's validate: a figure's Params, a quiz's or an exercise's Options
+    indent: str = ""  # the header's indentation: inside a list item the block stays in the item
+    end_line: int = 0  # the closing '///' (set when it closes)
+    params: object = None  # its options, checked by its directive's parse: a figure's Params, a quiz's Options
+    computed: object = None  # what its directive's compute made: a rendered figure, a quiz's choices as HTML
 
 
 @dataclass
 class ExpressionUse:
-    source: str  # the text between {= and =}
+    expression: Expression  # the text between {= and =}, read
     line: int
     start: int  # column span of the whole {= ... =} on that line
     end: int
@@ -193,7 +198,11 @@ def _expressions(path: Path, lineno: int, line: str) -> list[ExpressionUse]:
         if end - pos - 2 > MAX_EXPRESSION:
             raise BuildError(path, lineno, f"inline expression '{clip(line[pos:end + 2])}' is too long "
                                            f"({end - pos - 2} characters; at most {MAX_EXPRESSION})")
-        found.append(ExpressionUse(line[pos + 2:end].strip(), lineno, pos, end + 2))
+        try:
+            expression = read_expression(line[pos + 2:end])
+        except ExpressionError as err:
+            raise BuildError(path, lineno, str(err)) from None
+        found.append(ExpressionUse(expression, lineno, pos, end + 2))
         pos = line.find("{=", end + 2)
     return found
 
@@ -299,9 +308,6 @@ def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSou
             brackets.end_paragraph()
             i = after + 1
             continue
-        if len(line) > MAX_DIRECTIVE_LINE and RE_DIRECTIVE_LIKE.match(line):
-            raise BuildError(path, lineno, f"a '///' line of {len(line)} characters (at most "
-                                           f"{MAX_DIRECTIVE_LINE}): directive lines are short")
         if _nesting(line) > MAX_NESTING:
             raise BuildError(path, lineno, f"quotes, lists and indentation nested {_nesting(line)} deep "
                                            f"(at most {MAX_NESTING})")
@@ -322,7 +328,7 @@ def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSou
                                               "'///' line); this line would become caption text")
             options, where = _parse_options(path, lineno, lines[i + 1:j])
             body = (j + 1, lines[j]) if j < len(lines) else None
-            directives.append(DirectiveUse(name, argument, options, lineno, where, body))
+            directives.append(DirectiveUse(name, argument, options, lineno, where, body, indent=indent))
             open_blocks.append((len(slashes), lineno, name, directives[-1], j))
             brackets.end_paragraph()
             i = j
@@ -330,12 +336,18 @@ def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSou
         if start:
             known = ", ".join(known_directives)
             raise BuildError(path, lineno, f"unknown directive '{clip(start.group(3), 40)}' (known: {known})")
+        nested = RE_NESTED_START.match(line)
+        if nested and nested.group(1).lower() in known_directives:
+            raise BuildError(path, lineno, f"{nested.group(1).lower()} '///' line after a quote's '>' or a list "
+                                           "marker: start '///' lines at the left margin or indented inside a "
+                                           "list item")
         end = RE_BLOCK_END.match(line)
         if end:
             if not open_blocks or open_blocks[-1][0] != len(end.group(1)):
                 raise BuildError(path, lineno, f"'{clip(end.group(1), 20)}' closes no open directive")
             _, _, _, use, body_start = open_blocks.pop()
             use.has_body = any(lines[k].strip() for k in range(body_start, i))  # nesting <= 50: bounded rescans
+            use.end_line = lineno
             brackets.end_paragraph()
             i += 1
             continue
@@ -399,10 +411,36 @@ def _notes(path: Path, lineno: int, line: str, refs: dict[str, int], defs: dict[
         refs.setdefault(m.group(1), lineno)
 
 
-def substitute(source: ScannedSource, values: dict[tuple[int, int], str]) -> str:
-    """The Markdown with each inline expression replaced by its formatted value."""
+def block_marks(k: int) -> tuple[str, str]:
+    """The two lines Python-Markdown reads where the k-th directive's header (with its options) and
+    its closing line were. STX and ETX, which no chapter can hold (read_source refuses control
+    characters) and Python-Markdown strips from its input, so they are put in after that (prose)."""
+    return f"\x02attention-block:{k}\x03", f"\x02attention-end:{k}\x03"
+
+
+def prose(source: ScannedSource, values: dict[tuple[int, int], str]) -> tuple[str, dict[int, str]]:
+    """The Markdown Python-Markdown reads: each inline expression replaced by its formatted value,
+    and each directive's header, options and closing line by a blank line around a line left for
+    its mark. Returns the text and, by line index, the mark each such line takes."""
     lines = list(source.lines)
     for use in sorted(source.expressions, key=lambda u: (u.line, -u.start)):
         text = lines[use.line - 1]
         lines[use.line - 1] = text[:use.start] + values[(use.line, use.start)] + text[use.end:]
-    return "\n".join(lines) + "\n"
+    starts = {use.line - 1: (k, use) for k, use in enumerate(source.directives)}
+    ends = {use.end_line - 1: (k, use) for k, use in enumerate(source.directives)}
+    out, marks, i = [], {}, 0
+    while i < len(lines):
+        if i in starts or i in ends:
+            k, use = starts.get(i) or ends[i]
+            marks[len(out) + 1] = use.indent + block_marks(k)[0 if i in starts else 1]
+            out += ["", "", ""]
+            i = _options_end(lines, i, use) if i in starts else i + 1
+            continue
+        out.append(lines[i])
+        i += 1
+    return "\n".join(out) + "\n", marks
+
+
+def _options_end(lines: list[str], i: int, use: DirectiveUse) -> int:
+    """The index of the first line after a directive's header and options (the scan's j)."""
+    return use.first_body_line[0] - 1 if use.first_body_line else len(lines)

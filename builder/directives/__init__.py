@@ -1,10 +1,10 @@
-"""Markdown directives (`/// name | argument`), one module each, registered in one ordered list.
+"""The directives (`/// name | argument`): one module each, one line each in REGISTRY.
 
-Each module has NAME, `validate(use, path)` for the line-aware pass (and optionally
-`check_page(uses, path)` for rules across a page), and `Block`, the pymdownx.blocks class that
-renders it.
+A directive is a builder.directives.base.Directive: the build calls its hooks for every use of
+it on a page (parse, check_page, compute, element), and asks it what the page must load.
 """
-from . import exercise, figure, quiz
+from .exercise import Exercise
+from .figure import Figure
+from .quiz import Quiz
 
-DIRECTIVES = (figure, quiz, exercise)
-NAMES = tuple(d.NAME for d in DIRECTIVES)
+REGISTRY = {d.name: d for d in (Figure(), Quiz(), Exercise())}

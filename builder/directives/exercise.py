@@ -27,21 +27,20 @@ import xml.etree.ElementTree as etree
 from dataclasses import dataclass
 
 from engine.exercises import EXERCISES, module
-from engine.figures.params import REQUIRED, ParamError, field, validate as validate_options
+from engine.figures.params import REQUIRED, field
 from ..errors import BuildError, clip
 from ..grading import CageError, Run
 from ..links import LinkError
 from ..math import MathError
-from .common import Rendered, SectionBlock, check_unique, inline_html, option_error
+from .base import Section, inline_html
 
-NAME = "exercise"
 MAX_CODE = 5_000  # characters of starter or solution code
 MAX_HINTS = 5
 
 
 @dataclass(frozen=True)
 class Options:
-    """An exercise's options, checked like a figure's (params.validate); grading them is validate's."""
+    """An exercise's options, checked like a figure's (params.validate); grading them is compute's."""
     starter: str = field(REQUIRED, chars=(1, MAX_CODE))  # Python, a YAML block ('starter: |'): the reader's start
     solution: str = field(REQUIRED, chars=(1, MAX_CODE))  # Python that passes the grader's hidden tests
     hints: tuple[str, ...] = field(REQUIRED, length=(1, MAX_HINTS), chars=(1, None))  # Markdown, shown one at a time
@@ -51,16 +50,30 @@ def _error(use, path, option: str, message: str) -> BuildError:
     return BuildError(path, use.option_lines.get(option, use.line), f"exercise '{use.argument}': {message}")
 
 
-def validate(use, path):
-    """A known grader; its options; the solution passes and the starter does not."""
-    if use.argument not in EXERCISES:
-        raise BuildError(path, use.line, f"unknown exercise '{clip(use.argument, 40)}' (known: {', '.join(EXERCISES)})")
-    try:
-        use.params = validate_options(Options, use.options)
-    except ParamError as err:
-        raise option_error(err, use, path) from None
-    if not use.has_body:
-        raise BuildError(path, use.line, f"exercise '{use.argument}' needs its task as Markdown after the options")
+class Exercise(Section):
+    """The block's Markdown is the task; the label names the function to write. Computing it
+    grades the solution and the starter."""
+
+    name, plural, Options = "exercise", "exercises", Options
+    body = "task"
+    unique = "the name keys the reader's saved code"
+    uses_python = True  # the grader runs the reader's code in Pyodide
+
+    def check_argument(self, use, path):
+        if use.argument not in EXERCISES:
+            raise BuildError(path, use.line, f"unknown exercise '{clip(use.argument, 40)}' (known: {', '.join(EXERCISES)})")
+
+    def label(self, el, use):
+        el.text = "Exercise: "
+        etree.SubElement(el, "code").text = module(use.argument).FUNCTION
+
+    def compute(self, use, page):
+        _grade(use, page.path)
+        return _rest(use, page)
+
+
+def _grade(use, path) -> None:
+    """The solution passes the grader's tests and the starter does not, each run in a cage of its own."""
     fn = module(use.argument).FUNCTION
     runs = {option: Run(use.argument, getattr(use.params, option)) for option in ("solution", "starter")}  # side by side
     verdicts = {}
@@ -84,13 +97,14 @@ def _code(text: str, cls: str) -> str:
     return f'<pre class="{cls}" tabindex="0"><code class="language-python">{html.escape(text.rstrip())}</code></pre>'
 
 
-def render(use, path) -> Rendered:
+def _rest(use, page) -> str:
+    """The editor's starter, the buttons, the result line, the hints and the solution, as HTML."""
     name, options = use.argument, use.params
     esc = html.escape
     try:
-        hints = "".join(f"<li>{inline_html(h)}</li>" for h in options.hints)
+        hints = "".join(f"<li>{inline_html(h, page.math)}</li>" for h in options.hints)
     except (MathError, LinkError) as err:
-        raise _error(use, path, "hints", str(err)) from None
+        raise _error(use, page.path, "hints", str(err)) from None
     body = (
         f'<div class="exercise-editor">{_code(options.starter, "exercise-starter")}</div>'
         '<div class="exercise-actions" hidden>'
@@ -102,20 +116,4 @@ def render(use, path) -> Rendered:
         f'<details class="exercise-hints"><summary>Hints</summary><ol>{hints}</ol></details>'
         f'<details class="exercise-solution"><summary>Solution</summary>{_code(options.solution, "exercise-answer")}</details>'
     )
-    return Rendered(name, use.line, body)
-
-
-def check_page(uses, path) -> None:
-    check_unique(uses, path, NAME, "the name keys the reader's saved code")
-
-
-class Block(SectionBlock):
-    """The block's Markdown is the task; the label names the function to write."""
-
-    NAME = NAME
-    OPTIONS_CLASS = Options
-    OWN = "task"
-
-    def label(self, el, argument):
-        el.text = "Exercise: "
-        etree.SubElement(el, "code").text = module(argument).FUNCTION
+    return body

@@ -8,65 +8,45 @@
 """
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as etree
 
-from pymdownx.blocks.block import Block as _Block, type_any
-
-from engine.figures import FIGURES, ParamError, module, parse
+from engine.figures import FIGURES, module, parse
 from ..errors import BuildError, clip
-from .common import option_error, take
-
-NAME = "figure"
-RE_OPTION_SLIP = re.compile(r"^[ ]*([A-Za-z_][\w-]*)[ ]*:(?:[ ]|$)")  # `temperature: 2` right after the header
+from ..figures import render_figure
+from .base import Directive
 
 
-def validate(use, path):
-    """Check the figure name and parse its options into the model's Params, once: `use.params`."""
-    if not use.argument:
-        raise BuildError(path, use.line, f"figure directive needs a name: '/// figure | name' (known: {', '.join(FIGURES)})")
-    if use.argument not in FIGURES:
-        raise BuildError(path, use.line, f"unknown figure '{clip(use.argument, 40)}' (known: {', '.join(FIGURES)})")
-    try:
-        use.params = parse(use.argument, use.options)
-    except ParamError as err:
-        raise option_error(err, use, path) from None
-    slip = RE_OPTION_SLIP.match(use.first_body_line[1]) if use.first_body_line else None
-    if slip and slip.group(1) in module(use.argument).Params.__dataclass_fields__:
-        raise BuildError(path, use.first_body_line[0], f"option '{slip.group(1)}' would become caption text: "
-                                                       "options must be indented by four spaces")
+class Figure(Directive):
+    """Its options are its model's Params; computing it runs the model and draws the fallback;
+    its Markdown is the caption."""
 
+    name, plural = "figure", "figures"
+    scripts = ('<script defer src="assets/js/no-views.js"></script>',
+               '<script type="module" src="assets/js/figures.js" data-figure-views></script>')
 
-_UNSET = object()
+    def check_argument(self, use, path):
+        known = ", ".join(FIGURES)
+        if not use.argument:
+            raise BuildError(path, use.line, f"figure directive needs a name: '/// figure | name' (known: {known})")
+        if use.argument not in FIGURES:
+            raise BuildError(path, use.line, f"unknown figure '{clip(use.argument, 40)}' (known: {known})")
 
+    def read_options(self, use):
+        return parse(use.argument, use.options)
 
-def _all_option_names():
-    names = set()
-    for name in FIGURES:
-        names.update(module(name).Params.__dataclass_fields__)
-    return sorted(names)
+    def option_names(self, use):
+        return set(module(use.argument).Params.__dataclass_fields__)
 
+    def compute(self, use, page):
+        return render_figure(page.cache, use, page.number, page.count(self.name), page.slug)
 
-class Block(_Block):
-    """Renders the next pre-rendered figure from the page's queue; the caption becomes the figcaption.
+    def needs_python(self, use):
+        return use.computed.live  # only a view that asks the worker loads Python
 
-    Options were validated with line numbers before Markdown ran; here every known option
-    name is accepted so that pymdownx never silently drops a block it judges invalid.
-    """
-
-    NAME = NAME
-    ARGUMENT = True
-    OPTIONS = {name: [_UNSET, type_any] for name in _all_option_names()}
-
-    def on_create(self, parent):
-        rendered = take(self.md, NAME, self.argument)
-        el = etree.SubElement(parent, "figure", rendered.attributes)
-        body = etree.SubElement(el, "div", {"class": "figure-body"})
-        body.text = self.md.htmlStash.store(rendered.body_html)
-        self.caption = etree.SubElement(el, "figcaption")
-        label = etree.SubElement(self.caption, "span", {"class": "figure-label"})
-        label.text = rendered.label
-        return el
-
-    def on_add(self, block):
-        return self.caption
+    def element(self, use, raw):
+        rendered = use.computed
+        el = etree.Element("figure", rendered.attributes)
+        etree.SubElement(el, "div", {"class": "figure-body"}).text = raw(rendered.body_html)
+        caption = etree.SubElement(el, "figcaption")
+        etree.SubElement(caption, "span", {"class": "figure-label"}).text = rendered.label
+        return el, caption

@@ -23,13 +23,12 @@ import html
 import re
 from dataclasses import dataclass
 
-from engine.figures.params import REQUIRED, ParamError, field, validate as validate_options
+from engine.figures.params import REQUIRED, ParamError, field
 from ..errors import BuildError, clip
 from ..links import LinkError
 from ..math import MathError
-from .common import Rendered, SectionBlock, check_unique, inline_html, option_error
+from .base import Section, inline_html, option_error
 
-NAME = "quiz"
 RE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,59}$")
 MAX_CHOICES = 8
 MAX_TEXT = 1_000  # characters in one choice or explanation
@@ -61,30 +60,36 @@ class Options:
         return self.answer if isinstance(self.answer, tuple) else (self.answer,)
 
 
-def validate(use, path):
-    """The id, then the options: the choices, the right answer(s) among them and an explanation for every choice."""
-    if not use.argument or not RE_ID.match(use.argument):
-        raise BuildError(path, use.line, "a quiz needs an id of lower-case letters, digits and '-': "
-                                         f"'/// quiz | softmax-sum', not '{clip(use.argument, 40)}'")
-    try:
-        use.params = validate_options(Options, use.options)
-    except ParamError as err:
-        raise option_error(err, use, path) from None
-    if not use.has_body:
-        raise BuildError(path, use.line, f"quiz '{use.argument}' needs its question as Markdown after the options")
+class Quiz(Section):
+    """The block's Markdown is the question; the label says "Question" and names the section."""
+
+    name, plural, Options = "quiz", "quizzes", Options
+    body = labelled_by = "question"
+    unique = "a quiz's id names the reader's saved answers and its elements"
+
+    def check_argument(self, use, path):
+        if not use.argument or not RE_ID.match(use.argument):
+            raise BuildError(path, use.line, "a quiz needs an id of lower-case letters, digits and '-': "
+                                             f"'/// quiz | softmax-sum', not '{clip(use.argument, 40)}'")
+
+    def label(self, el, use):
+        el.text = "Question"
+
+    def compute(self, use, page):
+        """The part of the quiz after its question, as HTML."""
+        return _choices(use, page)
 
 
-def render(use, path) -> Rendered:
-    """The part of the quiz after its question, as HTML (the block renders the question)."""
+def _choices(use, page) -> str:
     qid, options = use.argument, use.params
     choices, right = options.choices, set(options.right)
     kind = "checkbox" if isinstance(options.answer, tuple) else "radio"
     rendered = {}
     for option, texts in (("choices", choices), ("explain", options.explain)):
         try:
-            rendered[option] = {k: inline_html(v) for k, v in texts.items()}
+            rendered[option] = {k: inline_html(v, page.math) for k, v in texts.items()}
         except (MathError, LinkError) as err:
-            raise option_error(ParamError(option, str(err)), use, path) from None
+            raise option_error(ParamError(option, str(err)), use, page.path) from None
     choice_html, why_html = rendered["choices"], rendered["explain"]
     esc = html.escape
     items = "".join(
@@ -104,19 +109,4 @@ def render(use, path) -> Rendered:
         f'<p class="quiz-feedback" role="status" aria-live="polite"></p>'
         f'<details class="quiz-answers"><summary>Answers and why</summary><ul>{why}</ul></details>'
     )
-    return Rendered(qid, use.line, body)
-
-
-def check_page(uses, path) -> None:
-    check_unique(uses, path, NAME, "a quiz's id names the reader's saved answers and its elements")
-
-
-class Block(SectionBlock):
-    """The block's Markdown is the question; the label says "Question" and names the section."""
-
-    NAME = NAME
-    OPTIONS_CLASS = Options
-    OWN = LABELLED_BY = "question"
-
-    def label(self, el, argument):
-        el.text = "Question"
+    return body

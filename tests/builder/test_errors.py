@@ -45,7 +45,7 @@ CASES = {
     "bad expression": ("\nWe quote {= scaling-experiment.by_d.3.scaled :.2f =} here.\n", 3, "has no '3'"),
     "unclosed block": ("\n/// figure | softmax-temperature\n\nCaption never closed\n", 3, "never closed"),
     "unknown directive": ("\n/// figur | softmax-temperature\n///\n", 3, "unknown directive"),
-    "figure in a quote": ("\n> /// figure | softmax-temperature\n>\n> C\n> ///\n", 3, "nested where figures cannot go"),
+    "figure in a quote": ("\n> /// figure | softmax-temperature\n>\n> C\n> ///\n", 3, "line after a quote's '>'"),
     "malformed block left as text": ("\n- item\n\n    /// figure | softmax-temperature\n\n    Caption\n    ///\n", None, None),
 }
 

@@ -1,6 +1,6 @@
 import pytest
 
-from builder.expressions import ExpressionError, evaluate
+from builder.expressions import ExpressionError, evaluate, read
 from builder.figures import FigureCache
 from engine.figures import compute, parse
 
@@ -9,17 +9,17 @@ lookup = FigureCache().lookup  # what the build reads: a figure's data and its b
 
 def test_reads_and_formats_a_figure_value():
     want = compute(parse("scaling-experiment"))["by_d"]["512"]["unscaled"]
-    assert evaluate("scaling-experiment.by_d.512.unscaled :.2f", lookup) == f"{want:.2f}"
+    assert evaluate(read("scaling-experiment.by_d.512.unscaled :.2f"), lookup) == f"{want:.2f}"
 
 
 def test_list_index_and_default_format():
     data = compute(parse("softmax-temperature"))
-    assert evaluate("softmax-temperature.labels.0", lookup) == data["labels"][0]
-    assert evaluate("softmax-temperature.params.steps", lookup) == str(data["params"]["steps"])
+    assert evaluate(read("softmax-temperature.labels.0"), lookup) == data["labels"][0]
+    assert evaluate(read("softmax-temperature.params.steps"), lookup) == str(data["params"]["steps"])
 
 
 def test_options_change_the_model_run():
-    assert evaluate("scaling-experiment{keys: 2, widths: [4]}.params.keys", lookup) == "2"
+    assert evaluate(read("scaling-experiment{keys: 2, widths: [4]}.params.keys"), lookup) == "2"
 
 
 @pytest.mark.parametrize("source, words", [
@@ -33,7 +33,7 @@ def test_options_change_the_model_run():
 ])
 def test_errors_say_what_is_wrong(source, words):
     with pytest.raises(ExpressionError) as err:
-        evaluate(source, lookup)
+        evaluate(read(source), lookup)
     assert words in str(err.value)
 
 
@@ -52,7 +52,7 @@ def test_errors_say_what_is_wrong(source, words):
 ])
 def test_hostile_options_and_formats_are_clean_errors(source, words):
     with pytest.raises(ExpressionError) as err:
-        evaluate(source, lookup)
+        evaluate(read(source), lookup)
     assert words in str(err.value)
     assert len(str(err.value)) < 300  # never the whole input
 
@@ -60,19 +60,19 @@ def test_hostile_options_and_formats_are_clean_errors(source, words):
 def test_mixed_key_types_do_not_reach_the_cache():
     """The build's cache serialises options with sorted keys; mixed key types used to crash it."""
     with pytest.raises(ExpressionError, match="option names must be words"):
-        evaluate("softmax-temperature{1: 2, a: 3}.facts.t_min", lookup)
+        evaluate(read("softmax-temperature{1: 2, a: 3}.facts.t_min"), lookup)
 
 
 def test_widths_within_the_bound_still_format():
-    assert evaluate("softmax-temperature.facts.t_max :>8.2f", lookup) == "    5.00"
+    assert evaluate(read("softmax-temperature.facts.t_max :>8.2f"), lookup) == "    5.00"
 
 
 @pytest.mark.parametrize("value, words", [(0, "gives U+0000"), (0xD800, "gives U+D800"), (0x110000, "not in range"),
                                           (-1, "not in range")])
 def test_the_c_format_never_writes_what_no_page_can_hold(value, words):
     with pytest.raises(ExpressionError, match=words.replace("+", r"\+")):
-        evaluate("softmax-bars.x :c", lambda params: {"x": value})
+        evaluate(read("softmax-bars.x :c"), lambda params: {"x": value})
 
 
 def test_the_c_format_writes_text_escaped():
-    assert [evaluate("softmax-bars.x :c", lambda params: {"x": ord(c)}) for c in "<$["] == ["&lt;", "&#36;", "&#91;"]
+    assert [evaluate(read("softmax-bars.x :c"), lambda params: {"x": ord(c)}) for c in "<$["] == ["&lt;", "&#36;", "&#91;"]

@@ -87,7 +87,7 @@ def test_a_figure_s_options_are_parsed_once(tmp_path, monkeypatch):
     """The directive's check parses them into Params; the model, the facts, the page and the fallback
     all take that Params: nothing validates them again."""
     params = models.module("softmax-temperature").Params
-    expected = [params(temperature=2.0), params()]  # the figure's options, and the expression's (none)
+    expected = [params(), params(temperature=2.0)]  # the expression's (none), read as it is found, then the figure's
     made = []
     check_rules = params.__post_init__
     monkeypatch.setattr(params, "__post_init__", lambda self: made.append(self) or check_rules(self))

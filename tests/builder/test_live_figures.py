@@ -35,7 +35,8 @@ def test_only_pages_that_use_python_carry_the_runtime(tmp_path):
         html = (out / ch.url).read_text()
         live = re.findall(r'<figure [^>]*data-figure="([^"]+)"[^>]*\bdata-live\b', html)
         assert set(live) <= {name for name in FIGURES if is_live(parse(name))}, ch.url
-        assert ch.uses_python == bool(live or ch.has_exercises), ch.url
+        exercises = [use for use in ch.source.directives if use.name == "exercise"]
+        assert ch.uses_python == bool(live or exercises), ch.url
         assert ('id="runtime-config"' in html) == ch.uses_python, ch.url
         assert ("data-runtime-status" in html) == bool(live), ch.url  # the status line speaks of live figures
     without = [ch for ch in site.chapters if ch.figures and not ch.uses_python]

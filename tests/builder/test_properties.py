@@ -101,10 +101,10 @@ format_codes = st.builds(lambda flags, code: ":" + flags + code, st.sampled_from
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(st.one_of(st.integers(-10, 0x11_0010), st.floats(allow_nan=True), st.text(max_size=6)), format_codes)
 def test_every_format_code_writes_text_or_fails_cleanly(value, fmt):
-    from builder.expressions import ExpressionError, evaluate
+    from builder.expressions import ExpressionError, evaluate, read
 
     try:
-        out = evaluate(f"softmax-bars.x {fmt}", lambda params: {"x": value})
+        out = evaluate(read(f"softmax-bars.x {fmt}"), lambda params: {"x": value})
     except ExpressionError:
         return
     out.encode("utf-8")

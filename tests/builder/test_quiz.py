@@ -81,7 +81,7 @@ CASES = {
     "long choice": (GOOD.replace("They add up to $1$.", "x" * 1001), 4, "option 'choices[a]' has 1001 characters (at most 1000)"),
     "answer a mapping": (GOOD.replace("answer: a", "answer: {a: 1}"), 7, "option 'answer' must be text, not dict"),
     "quiz in a quote": ("# Q\n\n> /// quiz | x\n>     choices: {a: 1, b: 2}\n>     answer: a\n>     explain: {a: 1, b: 2}\n>\n> Q?\n> ///\n",
-                        3, "nested where quizzes cannot go"),
+                        3, "line after a quote's '>'"),
 }
 
 

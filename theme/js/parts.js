@@ -3,10 +3,9 @@
 // shows one. Each module exports setUp(element).
 import { whenNear } from "./near.js";
 
-const PARTS = [["[data-quiz]", "./quiz.js"], ["[data-exercise]", "./exercise.js"]];
-
-for (const [selector, module] of PARTS) {
-  for (const el of document.querySelectorAll(selector)) {
-    whenNear(el, async () => (await import(module)).setUp(el));
-  }
+// A block names its module in data-part (the builder's directive name), so no list here needs
+// to follow the directives; only a plain name is taken, so an attribute cannot import elsewhere.
+for (const el of document.querySelectorAll("[data-part]")) {
+  const part = el.dataset.part;
+  if (/^[a-z][a-z-]*$/.test(part)) whenNear(el, async () => (await import(`./${part}.js`)).setUp(el));
 }

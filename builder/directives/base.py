@@ -1,0 +1,137 @@
+"""What every directive is: the hooks the build calls, in order, for each `/// name | argument` block.
+
+    parse (at its line, as the chapter is read) -> check_page (rules across one page)
+    -> compute (what needs the engine) -> element (the block in the page, and where its Markdown goes)
+
+A directive is one module holding one subclass, and one entry in builder/directives/__init__.py.
+Its Markdown (a caption, a question, a task) stays in the chapter's prose, so notes, citations and
+maths work there as anywhere; the block is put around it after Python-Markdown has read the page.
+"""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as etree
+from dataclasses import dataclass, field as dataclass_field
+from pathlib import Path
+from typing import Callable
+
+import markdown
+
+from engine.figures.params import ParamError, validate as validate_options
+from ..errors import BuildError, clip
+from ..links import LinkCheck
+from ..math import MathExtension, MathFound
+
+RE_OPTION_SLIP = re.compile(r"^[ ]*([A-Za-z_][\w-]*)[ ]*:(?:[ ]|$)")  # `temperature: 2` right after the header
+
+
+@dataclass
+class Page:
+    """What the hooks of one chapter share: where errors point, the chapter's number and slug, the
+    figure cache, how many blocks of each kind came before, and the maths its blocks typeset."""
+    path: Path
+    number: int
+    slug: str
+    cache: object  # builder.figures.FigureCache
+    math: MathFound = dataclass_field(default_factory=MathFound)
+    seen: dict = dataclass_field(default_factory=dict)  # directive name -> uses computed so far
+
+    def count(self, name: str) -> int:
+        """This use's 1-based place among the page's uses of `name` (figures are numbered by it)."""
+        self.seen[name] = self.seen.get(name, 0) + 1
+        return self.seen[name]
+
+
+class Directive:
+    """A kind of block. Subclasses set the class attributes and override the hooks they need."""
+
+    name: str  # the word after '///'
+    plural: str  # for messages: "figures"
+    Options: type | None = None  # the options' dataclass, checked by params.validate
+    body: str | None = None  # what its Markdown is ("question"); when set, the block must have some
+    unique: str | None = None  # why an argument may stand once per page, when it may
+    scripts: tuple[str, ...] = ()  # the script elements a page with this block loads
+    uses_python: bool = False  # a page with this block carries the runtime's config
+
+    def check_argument(self, use, path: Path) -> None:
+        """The text after the bar names something this directive knows."""
+
+    def read_options(self, use):
+        return validate_options(self.Options, use.options)
+
+    def option_names(self, use) -> set[str]:
+        return set(self.Options.__dataclass_fields__)
+
+    def parse(self, use, path: Path) -> None:
+        """The argument and the options, checked at the directive's line; the options' dataclass
+        becomes `use.params`."""
+        self.check_argument(use, path)
+        try:
+            use.params = self.read_options(use)
+        except ParamError as err:
+            raise option_error(err, use, path) from None
+        slip = RE_OPTION_SLIP.match(use.first_body_line[1]) if use.first_body_line else None
+        if slip and slip.group(1) in self.option_names(use):
+            raise BuildError(path, use.first_body_line[0], f"option '{slip.group(1)}' would become "
+                                                           f"{self.body or 'caption'} text: options must be "
+                                                           "indented by four spaces")
+        if self.body and not use.has_body:
+            raise BuildError(path, use.line, f"{self.name} '{use.argument}' needs its {self.body} as Markdown "
+                                             "after the options")
+
+    def check_page(self, uses: list, path: Path) -> None:
+        """Rules across the page's uses of this directive: by default, an argument once if `unique`."""
+        if not self.unique:
+            return
+        seen = {}
+        for use in uses:
+            if use.argument in seen:
+                raise BuildError(path, use.line, f"{self.name} '{use.argument}' is on this page twice (first on "
+                                                 f"line {seen[use.argument]}): {self.unique}")
+            seen[use.argument] = use.line
+
+    def compute(self, use, page: Page):
+        """What the block needs from the engine or from rendering its options, kept as `use.computed`."""
+        return None
+
+    def needs_python(self, use) -> bool:
+        return self.uses_python
+
+    def element(self, use, raw: Callable[[str], str]) -> tuple[etree.Element, etree.Element]:
+        """The block's element and the element its Markdown goes into; `raw(html)` stores HTML the
+        page takes as it is and returns the text that stands for it."""
+        raise NotImplementedError
+
+
+def option_error(err: ParamError, use, path: Path) -> BuildError:
+    """An option a directive refused, at the option's line when known, else the directive's."""
+    line = use.option_lines.get((err.option or "").split("[")[0], use.line)
+    return BuildError(path, line, f"{use.name} '{use.argument}': {clip(err, 200)}")
+
+
+def inline_html(text: str, math: MathFound) -> str:
+    """One paragraph of Markdown (with maths) as inline HTML: a choice, an explanation, a hint.
+    MathError or LinkError for a bad formula or a link with an unsafe scheme."""
+    out = markdown.markdown(text, extensions=["smarty", MathExtension(math), LinkCheck()], output_format="html").strip()
+    return out[3:-4] if out.startswith("<p>") and out.endswith("</p>") and out.count("<p>") == 1 else out
+
+
+class Section(Directive):
+    """A quiz or an exercise: a <section> holding a label, the block's own Markdown (the question,
+    the task) and the rest, rendered from its options by `compute`. Subclasses set `body` (its
+    element's class and id suffix), `labelled_by` ("label" or `body`) and `label(el, use)`."""
+
+    labelled_by = "label"
+    scripts = ('<script type="module" src="assets/js/parts.js"></script>',)  # loads the block's code near the screen
+
+    def label(self, el: etree.Element, use) -> None:
+        raise NotImplementedError
+
+    def element(self, use, raw):
+        kind, arg = self.name, use.argument
+        el = etree.Element("section", {"class": kind, f"data-{kind}": arg, "data-part": kind, "id": f"{kind}-{arg}",
+                                       "aria-labelledby": f"{kind}-{arg}-{self.labelled_by}"})
+        self.label(etree.SubElement(el, "p", {"class": f"{kind}-label", "id": f"{kind}-{arg}-label"}), use)
+        own = etree.SubElement(el, "div", {"class": f"{kind}-{self.body}", "id": f"{kind}-{arg}-{self.body}"})
+        etree.SubElement(el, "div", {"class": f"{kind}-body"}).text = raw(use.computed)
+        return el, own
