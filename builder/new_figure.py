@@ -80,7 +80,8 @@ TEMPLATES = {
     "engine/figures/{mod}.py": '''"""__NAME__: the softmax weights of a few scores, multiplied by a sharpness the reader sets.
 
 (A skeleton from `python3 dev.py new-figure`: replace what it shows, keep the shape.)
-Precomputed states: state i of text.states holds the key numbers at sharpnesses[i], the slider's stop i.
+Precomputed states: state i of text.states holds the key numbers at sharpnesses[i], the slider's stop i,
+so the view never asks Python: a view that does also states LIVE and ASK (engine/figures/__init__.py).
 `text.parts` are the templates of the short texts the view places: a bar's label (`weight`) and the
 slider's readout (`sharpness`).
 """

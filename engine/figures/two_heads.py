@@ -169,4 +169,5 @@ def warm_retrain(p: Params) -> TrainingJob:
 
 
 JOBS = {"retrain": retrain}
+ASK = {"button": "Retrain"}
 WARM = {"retrain": warm_retrain}
