@@ -262,12 +262,11 @@ from engine.figures import compute, parse
 from ..conftest import expect
 from .helpers import text_lines
 
-NAME = "__NAME__"
-PAGE = f"# A page\\n\\n/// figure | {NAME}\\n\\nA caption.\\n///\\n"
+NAME = "__NAME__"  # the url fixture (conftest.py) builds a page that shows it
 
 
-def test_slider_by_keyboard_and_touch_at_375_px(open_chapter, scratch_page):
-    chapter = open_chapter(scratch_page(PAGE), has_touch=True, viewport={"width": 375, "height": 800})
+def test_slider_by_keyboard_and_touch_at_375_px(open_chapter, url):
+    chapter = open_chapter(url, has_touch=True, viewport={"width": 375, "height": 800})
     chapter.wait_prerendered()
     data = compute(parse(NAME))
     figure = chapter.figure(NAME)
