@@ -21,7 +21,7 @@ import numpy as np
 from ..decoder import decoder_forward, head_weights
 from ..tasks import induction
 from .fmt import fixed, rounded
-from .induction_forms import CONFIG, LETTERS, START
+from .letters import CONFIG, LETTERS, START
 from .params import ParamError, field
 
 MAX_LETTERS = CONFIG.length - 1  # the start token takes the first of the model's positions
