@@ -254,9 +254,9 @@ def test_retrain_runs_to_the_end_and_cancel_restores_the_model(new_context, real
     reader.assert_clean("two-heads")
 
 
-# The longest a warm-up step may hold up a message: a few ms each here (up to 20 ms while V8 swaps
-# in optimised code), with room for a loaded 2-core machine. Its set-up, mostly importing the
-# model, which the Retrain would do first anyway, only has to end.
+# The longest a warm-up step may hold up a message: well above one step's time (docs/retrain-speed.md),
+# for a loaded 2-core machine. Its set-up, mostly importing the model, which the Retrain would do first
+# anyway, only has to end.
 WARM_STEP_MS = 100
 
 
