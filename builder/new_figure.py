@@ -80,7 +80,8 @@ TEMPLATES = {
     "engine/figures/{mod}.py": '''"""__NAME__: the softmax weights of a few scores, multiplied by a sharpness the reader sets.
 
 (A skeleton from `python3 dev.py new-figure`: replace what it shows, keep the shape.)
-Precomputed states: state i of text.states holds the key numbers at sharpnesses[i], the slider's stop i.
+Precomputed states: state i of text.states holds the key numbers at sharpnesses[i], the slider's stop i,
+so the view never asks Python: a view that does also states LIVE and ASK (engine/figures/__init__.py).
 `text.parts` are the templates of the short texts the view places: a bar's label (`weight`) and the
 slider's readout (`sharpness`).
 """
@@ -261,12 +262,11 @@ from engine.figures import compute, parse
 from ..conftest import expect
 from .helpers import text_lines
 
-NAME = "__NAME__"
-PAGE = f"# A page\\n\\n/// figure | {NAME}\\n\\nA caption.\\n///\\n"
+NAME = "__NAME__"  # the url fixture (conftest.py) builds a page that shows it
 
 
-def test_slider_by_keyboard_and_touch_at_375_px(open_chapter, scratch_page):
-    chapter = open_chapter(scratch_page(PAGE), has_touch=True, viewport={"width": 375, "height": 800})
+def test_slider_by_keyboard_and_touch_at_375_px(open_chapter, url):
+    chapter = open_chapter(url, has_touch=True, viewport={"width": 375, "height": 800})
     chapter.wait_prerendered()
     data = compute(parse(NAME))
     figure = chapter.figure(NAME)

@@ -18,11 +18,9 @@ import numpy as np
 from ..jobs import TrainingJob
 from ..tasks import induction
 from .fmt import fixed, rounded
+from .letters import CONFIG, LETTERS, START
 from .params import ParamError, field
 
-CONFIG = induction.InductionConfig()
-LETTERS = "ABCDEFGHIJKLMNOP"[:CONFIG.n_vocab]  # the random tokens, as the reader sees them
-START = "▸"  # the start token's label
 FIRST = "KCFNAH"  # the first half of the repeated sequence drawn (distinct letters: one earlier copy each)
 WEIGHT_DECIMALS = 2  # head weights: only their colour is drawn
 SCORE_DECIMALS = 4
@@ -208,6 +206,7 @@ def train(p: Params) -> TrainingJob:
 
 
 JOBS = {"train": train}
+ASK = {"button": "Train"}
 
 
 REPORTED_SEEDS = range(5)  # the runs chapter 13 quotes (tests/engine/tasks/test_induction.py holds them)

@@ -220,3 +220,4 @@ def train(p: Params) -> TrainingJob:
 
 
 JOBS = {"train": train}
+ASK = {"button": "Play"}

@@ -158,7 +158,7 @@ def retrain(p: Params) -> TrainingJob:
     return TrainingJob(training, lambda t: _snapshot(p, t), lambda: _data(p, finish()))
 
 
-WARM_STEPS = 32  # takes 70% of a cold Retrain's extra CPU, V8 optimising numpy's hot code (docs/retrain-speed.md)
+WARM_STEPS = 32  # enough for V8 to optimise numpy's hot code before the reader's Retrain (docs/retrain-speed.md)
 
 
 def warm_retrain(p: Params) -> TrainingJob:
@@ -169,4 +169,5 @@ def warm_retrain(p: Params) -> TrainingJob:
 
 
 JOBS = {"retrain": retrain}
+ASK = {"button": "Retrain"}
 WARM = {"retrain": warm_retrain}

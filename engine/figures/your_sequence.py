@@ -12,6 +12,7 @@ the reader first focuses the text box, so the training overlaps the typing.
 """
 from __future__ import annotations
 
+import string
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -20,7 +21,7 @@ import numpy as np
 from ..decoder import decoder_forward, head_weights
 from ..tasks import induction
 from .fmt import fixed, rounded
-from .induction_forms import CONFIG, LETTERS, START
+from .letters import CONFIG, LETTERS, START
 from .params import ParamError, field
 
 MAX_LETTERS = CONFIG.length - 1  # the start token takes the first of the model's positions
@@ -149,6 +150,17 @@ def opening_state(p: Params, data: dict) -> int:
 
 
 LIVE = True  # the reader's sequence is computed by the worker
+
+
+def ASK(data: dict) -> dict:
+    """Letters the page has no data for: the sequence reversed, then its last three again."""
+    return {"label": "Your letters", "fill": data["sequence"][::-1] + data["sequence"][-3:]}
+
+
+def REFUSE(data: dict) -> dict:
+    """Letters ending in one the model does not know, and the start of the reason Python gives for refusing them."""
+    bad = next(c for c in string.ascii_uppercase if c not in data["letters"])
+    return {"label": "Your letters", "fill": data["sequence"][:3] + bad, "says": f"“{bad}” is not one of the model's letters"}
 
 
 def facts(p: Params, data: dict) -> dict:

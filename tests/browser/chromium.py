@@ -7,7 +7,7 @@ from builder.print_edition import CHROMIUM  # the one the print edition prints w
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 # Chromium gives every new window, so every browser context, an address-bar popup drawn by a renderer
-# of its own: about 0.25 CPU-s a context, over the run's hundreds of contexts minutes of a 2-core machine.
+# of its own: the tests never use it and open hundreds of contexts a run.
 NOT_NEEDED_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 
 

@@ -350,8 +350,7 @@ class Visit:
     def scroll_through(self) -> None:
         """Scroll to the end a screen at a time, so that lazy images load and every figure comes on
         screen: each part of the page is in view for one frame, whose rendering runs the page's
-        intersection observers, before the next scroll (half screens took twice as long, and a
-        pause of 30 ms a screen added half again: 3.7 s on the print edition at 375 px)."""
+        intersection observers, before the next scroll."""
         self.page.evaluate("""async () => {
             for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight) {
               scrollTo(0, y);

@@ -30,7 +30,7 @@ CONTROL_CLASSES = re.compile(r'html\("(?:button|select|input|summary|textarea)",
 
 def test_no_view_styles_the_buttons_it_makes():
     """A rule of a view's stylesheet whose subject is one of the view's buttons (by a class its view
-    gives it) only lays it out: the chips once styled themselves, each in its own colours and sizes."""
+    gives it) only lays it out."""
     found, every_class = [], set()
     for css in sorted((ROOT / "theme" / "figures").glob("*.css")):
         view = css.with_suffix(".js").read_text(encoding="utf-8")

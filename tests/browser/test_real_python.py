@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import math
-import string
 import time
 
 import pytest
@@ -134,44 +133,35 @@ def _check_answers(reader: Reader, where: str) -> int:
 
 
 def _ask(figure, name: str, data: dict) -> None:
-    """Make figure `name` ask Python for something its page has no data for, as a reader would."""
-    if name in ("softmax-bars", "softmax-temperature", "softmax-gradient"):
-        bar = figure.locator("g.score-bar").first
-        bar.focus()
-        bar.press("ArrowUp")
-    elif name == "scaling-experiment":
-        figure.get_by_role("button", name="Draw new random vectors").click()
-    elif name == "matrix-product":
-        figure.get_by_role("button", name="New numbers").click()
-    elif name == "sum-spread":
-        figure.get_by_label("One term:").select_option("uniform")
-    elif name == "colour-tokens":
-        offered = [s["tokens"] for s in data["sequences"]]
-        shown = offered[data["start"]["sequence"]]
-        colour = next(c for c in ("yellow", "green", "blue", "red") if [c, *shown[1:]] not in offered)
-        figure.locator(".ct-edit select").first.select_option(colour)
-    elif name == "lookup-training":
-        figure.get_by_role("button", name="Play").click()
-    elif name == "two-heads":
-        figure.get_by_role("button", name="Retrain").click()
-    elif name == "induction-forms":
-        figure.get_by_role("button", name="Train").click()
-    elif name == "your-sentence":
-        nouns = data["menus"][data["slots"][-1]]["words"]
-        figure.locator(".ysn-menu select").last.select_option(next(w for w in nouns if w not in data["words"]))
-    elif name == "your-sequence":
-        box = figure.get_by_label("Your letters")
-        box.fill(data["sequence"][::-1] + data["sequence"][-3:])  # letters the page has no data for
-        box.press("Enter")
-    elif name == "chain-rule":  # a press on the plot between two of the slider's stops
-        box = figure.locator("rect.hit").bounding_box()
-        figure.page.mouse.click(box["x"] + box["width"] * 0.63, box["y"] + box["height"] / 2)
-    elif name == "exp-log":  # another word's score than the right answer's, whose stops are precomputed
-        bar = figure.locator("g.score-bar").nth(1 if data["answer"] == 0 else 0)
-        bar.focus()
-        bar.press("ArrowUp")
+    """Make figure `name` ask Python for something its page has no data for, as a reader would: the
+    model's ASK says what to do (engine/figures/__init__.py)."""
+    ask = getattr(module(name), "ASK", None)
+    if ask is None:
+        pytest.fail(f"live figure '{name}' states no ASK: what a reader does to make it ask Python")
+    _act(figure, ask(data) if callable(ask) else ask)
+
+
+def _act(figure, ask: dict) -> None:
+    """Do what `ask` (a model's ASK or REFUSE) says, to the target it names in `figure`."""
+    if "button" in ask:
+        target = figure.get_by_role("button", name=ask["button"])
+    elif "label" in ask:
+        target = figure.get_by_label(ask["label"])
     else:
-        pytest.fail(f"live figure '{name}' has no reader action in this test: add one to _ask")
+        target = figure.locator(ask["on"]).nth(ask.get("nth", 0))
+    if "press" in ask:
+        target.focus()
+        target.press(ask["press"])
+    elif "select" in ask:
+        target.select_option(ask["select"])
+    elif "fill" in ask:
+        target.fill(ask["fill"])
+        target.press("Enter")
+    elif "at" in ask:
+        box = target.bounding_box()
+        figure.page.mouse.click(box["x"] + box["width"] * ask["at"][0], box["y"] + box["height"] * ask["at"][1])
+    else:
+        target.click()
 
 
 def _live_pages(site) -> list[str]:
@@ -184,36 +174,21 @@ def _answered(reader: Reader, name: str) -> dict:
     return data.get("result", data)
 
 
-def _not_a_letter(data: dict) -> str:
-    return next(c for c in string.ascii_uppercase if c not in data["letters"])
-
-
-# Figures a reader types into, where Python itself refuses what the model cannot read: the box's
-# label, what is typed and the reason the figure's note gives (both from the figure's data).
-REFUSED = {
-    "your-sequence": ("Your letters", lambda data: data["sequence"][:3] + _not_a_letter(data),
-                      lambda data: f"“{_not_a_letter(data)}” is not one of the model's letters"),
-    "your-sentence": ("Or type one", lambda data: " ".join(data["sentence"].split()[:-1]),
-                      lambda data: f"The sentence stops too soon: after “{data['sentence'].split()[-2]}”"),
-}
-
-
 def _drawn_from_python(reader: Reader, figure, name: str, data: dict) -> None:
     """What a figure the reader fed or trained shows is the real worker's answer (whose numbers
     _check_answers compares with CPython's): its key numbers at its opening state, a training's
     progress at its last step, and, for typed input, the reason Python gives for input it refuses."""
-    if name not in ("induction-forms", *REFUSED):
+    refuse = getattr(module(name), "REFUSE", None)
+    if name != "induction-forms" and refuse is None:
         return
     answer = _answered(reader, name)
     assert figure_numbers(figure) == text_lines(answer, answer["start"]), name
     if name == "induction-forms":
         assert figure.locator("progress").evaluate("(p) => p.value") == data["steps"]
-    if name in REFUSED:
-        label, typed, reason = REFUSED[name]
-        box = figure.get_by_label(label)
-        box.fill(typed(data))
-        box.press("Enter")
-        expect(figure.locator(".figure-note")).to_contain_text(reason(data), timeout=SETTLE_MS)
+    if refuse is not None:
+        refused = refuse(data)
+        _act(figure, refused)
+        expect(figure.locator(".figure-note")).to_contain_text(refused["says"], timeout=SETTLE_MS)
 
 
 def test_every_live_figure_computes_what_the_engine_computes(new_context, real_site):
@@ -279,9 +254,9 @@ def test_retrain_runs_to_the_end_and_cancel_restores_the_model(new_context, real
     reader.assert_clean("two-heads")
 
 
-# The longest a warm-up step may hold up a message: a few ms each here (up to 20 ms while V8 swaps
-# in optimised code), with room for a loaded 2-core machine. Its set-up, mostly importing the
-# model, which the Retrain would do first anyway, only has to end.
+# The longest a warm-up step may hold up a message: well above one step's time (docs/retrain-speed.md),
+# for a loaded 2-core machine. Its set-up, mostly importing the model, which the Retrain would do first
+# anyway, only has to end.
 WARM_STEP_MS = 100
 
 

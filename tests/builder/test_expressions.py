@@ -58,7 +58,7 @@ def test_hostile_options_and_formats_are_clean_errors(source, words):
 
 
 def test_mixed_key_types_do_not_reach_the_cache():
-    """The build's cache serialises options with sorted keys; mixed key types used to crash it."""
+    """The build's cache serialises options with sorted keys; mixed key types would crash it."""
     with pytest.raises(ExpressionError, match="option names must be words"):
         evaluate(read("softmax-temperature{1: 2, a: 3}.facts.t_min"), lookup)
 

@@ -176,8 +176,8 @@ def test_bad_site_toml_through_the_cli(tmp_path, capsys):
 
 
 def test_link_scan_is_linear_on_unclosed_tags():
-    """200,000 unclosed '<a' tags (raw HTML passes them through): the old scan was quadratic
-    (20 s for 20,000); a subprocess with a generous limit shows the scan ends, untimed."""
+    """200,000 unclosed '<a' tags (raw HTML passes them through), which a quadratic scan would not get
+    through: a subprocess with a generous limit shows the scan ends, untimed."""
     code = ("from types import SimpleNamespace as N; from builder.links import check_links; "
             "html = '<div>' + '<a<a ' * 100000 + '</div>'; "
             "ch = N(url='01-a.html', html=html, source=N(lines=[]), entry=N(path='01-a.md')); "

@@ -28,6 +28,16 @@ def test_live_marks_exactly_the_views_that_ask_the_worker():
     assert "two-heads" in live and hasattr(module("two-heads"), "JOBS")  # a model with jobs is live
 
 
+def test_a_figure_states_ASK_exactly_when_it_is_live():
+    """The real worker's tests act out each live figure's ASK (engine/figures/__init__.py): a live
+    figure without one is caught here, not only by the slowest tests."""
+    for name in FIGURES:
+        mod = module(name)
+        live = bool(getattr(mod, "JOBS", None) or getattr(mod, "LIVE", False))
+        assert hasattr(mod, "ASK") == live, f"{name}: {'no ASK' if live else 'ASK but not live'}"
+        assert not hasattr(mod, "REFUSE") or live, f"{name}: REFUSE but not live"
+
+
 def test_only_pages_that_use_python_carry_the_runtime(tmp_path):
     out = tmp_path / "dist"
     site = build(Paths.at(ROOT), out)

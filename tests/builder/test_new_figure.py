@@ -37,15 +37,15 @@ def test_the_skeleton_builds_and_passes_its_tests(repo, prewarmed):
                  "tests/engine/figures/test_value_mix.py", "tests/browser/figures/test_value_mix.py"):
         assert (repo / path).is_file() and path in made.stdout, path
     assert '    "value-mix",\n)' in (repo / "engine" / "figures" / "__init__.py").read_text()
-    text_tests = Path("tests/engine/figures/test_text.py")  # reads what it needs from the model: no row to add
-    assert (repo / text_tests).read_text() == (ROOT / text_tests).read_text()
+    for shared in ("tests/engine/figures/test_text.py", "tests/browser/test_real_python.py"):  # they read the model: no row to add
+        assert (repo / shared).read_text() == (ROOT / shared).read_text(), shared
     # the figures already in FIGURES computed once, here and in the skeleton's tests
     checked = _in(repo, *prewarmed.argv(repo / "build.py")[1:], "check")
     assert checked.returncode == 0, checked.stderr
     # one process (-n 0): a few tests, and this run's own workers already keep the cores busy
     tested = _in(repo, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "tests/engine/figures/test_value_mix.py",
                  "tests/browser/figures/test_value_mix.py", "tests/engine/figures/test_text.py",
-                 "-k", "value or example", env=prewarmed.env())
+                 "tests/builder/test_live_figures.py", "-k", "value or example or ASK", env=prewarmed.env())
     assert tested.returncode == 0, tested.stdout[-3000:]
     summary = tested.stdout.strip().splitlines()[-1]
     assert " passed" in summary and "failed" not in summary, summary

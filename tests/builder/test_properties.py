@@ -68,7 +68,7 @@ def test_malformed_chapters_fail_cleanly(tmp_path_factory, text):
     assert "/// figure" not in outside_code
 
 
-# --- the classes of hostile input added in round two (issue 20) -------------------------------
+# --- YAML tags, surrogates and control characters, format codes, site.toml file names ----------
 
 tags = st.sampled_from(["!!float", "!!int", "!!bool", "!!null", "!!str", "!!seq", "!!map", "!!binary", "!!timestamp", ""])
 escaped_text = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0xDFFF), max_size=4).map(

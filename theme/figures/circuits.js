@@ -12,7 +12,6 @@ export function mount(root, ctx) {
 
   const radios = radioGroup(root, { name: id + "-view", legend: "Head", className: "ci-views",
     labels: data.labels, checked: view, onChange: (v) => { view = v; update(); } });
-  radios[view].setAttribute("data-key-control", view === radios.length - 1 ? "ArrowLeft" : "ArrowRight");
 
   const readout = html("output", { class: "ci-readout", "aria-live": "polite" }, root);
   const views = data.views.map((v) => {

@@ -18,8 +18,6 @@ export function mount(root, ctx) {
     name: id + "-head", legend: "Head", labels: data.text.heads, checked: head,
     className: "ht-heads", onChange: (h) => { head = h; update(); },
   });
-  // Arrow keys move between radio buttons natively; the keyboard test presses ArrowRight on the first.
-  radios[0].setAttribute("data-key-control", "ArrowRight");
 
   const list = html("ol", { class: "ht-chips", "aria-label": "Tokens; choose the one that looks" }, root);
   const space = data.text.space; // the model's mark for a leading space, and its name

@@ -2,7 +2,7 @@
 // head 1, head 2 or both (the bars show both readouts' held-out accuracy); a menu under each word
 // swaps it for another word of its kind (one word at a time), and the grids and the names each
 // readout gives follow. Every (ablation, edit) pair is precomputed: state a * edits + e of
-// data.text.states. The grids reuse two-heads' cell classes (th-grid, th-cell: two-heads.css).
+// data.text.states. The grids are weights.js's headTable.
 import { html, radioGroup } from "../js/svg.js";
 import { headTable } from "../js/weights.js";
 
@@ -15,8 +15,6 @@ export function mount(root, ctx) {
 
   const radios = radioGroup(root, { name: id + "-ablate", legend: "Mean-ablate", className: "iv-ablate",
     labels: data.ablations.map((a) => a.short), checked: ablation, onChange: (k) => { ablation = k; update(); } });
-  // Arrow keys move between radio buttons natively: ArrowRight on the checked one ablates the next choice.
-  radios[ablation].setAttribute("data-key-control", "ArrowRight");
 
   const acc = html("div", { class: "iv-accuracy", role: "group", "aria-label": "Held-out accuracy" }, root);
   html("p", { class: "iv-title" }, acc, "Held-out accuracy");

@@ -19,8 +19,6 @@ export function mount(root, ctx) {
     name: id + "-stage", legend: "Stream after", labels: data.text.stages, checked: stage,
     className: "rs-stages", labelClass: "rs-stage-", onChange: (s) => { stage = s; update(); },
   });
-  // Arrow keys move between radio buttons natively; the keyboard test presses ArrowRight on the first.
-  radios[0].setAttribute("data-key-control", "ArrowRight");
   const nav = html("div", { class: "figure-controls rs-nav" }, root);
   const back = html("button", { type: "button", class: "rs-back" }, nav, "◀ Back");
   const next = html("button", { type: "button", class: "rs-next" }, nav, "Next ▶");

@@ -15,7 +15,6 @@ export function mount(root, ctx) {
 
   const radios = radioGroup(root, { name: id + "-head", legend: "Head", className: "wn-heads",
     labels: data.heads.map((_, h) => `head ${h + 1}`), checked: head, onChange: (h) => { head = h; update(); } });
-  radios[head].setAttribute("data-key-control", head === 0 ? "ArrowRight" : "ArrowLeft");
 
   const rowList = html("ol", { class: "wn-rows", "aria-label": "The word whose row is shown" }, root);
   const rowButtons = data.words.map((word, i) => {

@@ -5,24 +5,14 @@
 // the radios show one or the other. The arithmetic, the plot's labels and the key numbers are the
 // model's text: the view formats no number.
 import { linear, ticks } from "../js/scale.js";
-import { html, set, svg } from "../js/svg.js";
+import { html, radioGroup, set, svg } from "../js/svg.js";
 
 export function mount(root, ctx) {
   const data = ctx.data;
   let shown = data.start;
 
-  const controls = html("fieldset", { class: "figure-controls worked-mixture-heads" }, root);
-  html("legend", {}, controls, "Show");
-  const radios = data.heads.map((head, h) => {
-    const label = html("label", {}, controls);
-    const input = html("input", { type: "radio", name: ctx.figure.id + "-head", value: h }, label);
-    label.append(` head ${h + 1}`);
-    input.checked = h === shown;
-    input.addEventListener("change", () => { if (input.checked) { shown = h; draw(); } });
-    return input;
-  });
-  // The checked radio answers ArrowRight (or ArrowDown) by selecting and showing the other head.
-  radios[shown].setAttribute("data-key-control", "ArrowRight");
+  const radios = radioGroup(root, { name: ctx.figure.id + "-head", legend: "Show", className: "worked-mixture-heads",
+    labels: data.heads.map((_, h) => `head ${h + 1}`), checked: shown, onChange: (h) => { shown = h; draw(); } });
 
   const layout = html("div", { class: "worked-mixture-layout" }, root);
   const steps = html("div", { class: "worked-mixture-steps" }, layout);

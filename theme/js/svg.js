@@ -109,12 +109,13 @@ export function point(svgRoot, e) {
 /**
  * A fieldset of radio buttons, one per label, with `checked` selected; onChange(i) runs when the
  * reader picks another (arrow keys move between them natively). `labelClass` + i, if given, classes
- * each label (for a swatch). Returns the inputs.
+ * each label (for a swatch). The checked one is the figure's key control: its arrow key picks a
+ * neighbour (ArrowLeft from the last). Returns the inputs.
  */
 export function radioGroup(parent, { name, legend, labels, checked, className, labelClass, onChange }) {
   const group = html("fieldset", { class: `figure-controls ${className}` }, parent);
   html("legend", {}, group, legend);
-  return labels.map((text, i) => {
+  const inputs = labels.map((text, i) => {
     const label = html("label", labelClass ? { class: labelClass + i } : {}, group);
     const input = html("input", { type: "radio", name, value: String(i) }, label);
     label.append(" " + text);
@@ -122,4 +123,6 @@ export function radioGroup(parent, { name, legend, labels, checked, className, l
     input.addEventListener("change", () => { if (input.checked) onChange(i); });
     return input;
   });
+  inputs[checked].setAttribute("data-key-control", checked === inputs.length - 1 ? "ArrowLeft" : "ArrowRight");
+  return inputs;
 }

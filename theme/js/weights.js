@@ -68,7 +68,7 @@ export function rowBars(parent, n, cls) {
 
 
 /**
- * Head h's weights as a table (th-grid, two-heads.css): a row per word looking, a column per word
+ * Head h's weights as a table (th-grid, site.css): a row per word looking, a column per word
  * read, each word's targets outlined (solid: attached word, dashed: previous word). Cells take
  * their weight as --w. Returns { box, caption, colHeads, rowHeads, cells[i][j] }.
  */

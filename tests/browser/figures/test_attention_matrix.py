@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.figures.fmt import fill
 
 from ..conftest import expect
-from .helpers import PhoneVisit, text_lines
+from .helpers import PhoneVisit, opened, text_lines
 
 PAGE = "05-what-gets-passed-along.html"
 
@@ -18,10 +18,8 @@ def _row_centre(figure, data, i):
 
 
 def test_rows_by_keyboard_and_mouse_and_the_cells_are_the_models(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, viewport={"width": 1200, "height": 900})
-    chapter.wait_prerendered()
-    data = chapter.data("attention-matrix")
-    figure = chapter.figure("attention-matrix")
+    chapter, data, figure = opened(open_chapter, base_url + PAGE, "attention-matrix",
+                                    viewport={"width": 1200, "height": 900})
     start = data["start"]
     assert chapter.numbers("attention-matrix") == data["text"]["numbers"] == text_lines(data, start)
     cells = figure.locator("text.am-num").all_text_contents()

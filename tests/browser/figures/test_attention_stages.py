@@ -30,11 +30,6 @@ Queries, keys and values of head 1.
 """
 
 
-@pytest.fixture(scope="module")
-def url(scratch_page) -> str:
-    return scratch_page(SCRATCH)
-
-
 def _state(data, checkpoint, row):
     return checkpoint * len(data["words"]) + row
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.figures.fmt import fill
 
 from ..conftest import expect
-from .helpers import PhoneVisit, text_lines
+from .helpers import PhoneVisit, opened, text_lines
 
 PAGE = "06-no-peeking-ahead.html"
 
@@ -35,10 +35,7 @@ def test_keyboard_slider_and_touch_toggle_show_the_engine_states(open_chapter, b
 
 
 def test_mouse_moves_the_slider_to_the_first_word(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE)
-    chapter.wait_prerendered()
-    data = chapter.data("causal-mask")
-    figure = chapter.figure("causal-mask")
+    chapter, data, figure = opened(open_chapter, base_url + PAGE, "causal-mask")
     slider = figure.locator('input[type="range"]')
     slider.scroll_into_view_if_needed()
     box = slider.bounding_box()

@@ -3,8 +3,6 @@ nearest stop without Python), the numbers are the model's, it fits a 375 px scre
 worker a tap between stops is computed at the exact x and drawn live."""
 from __future__ import annotations
 
-import pytest
-
 from engine.figures import compute, parse
 from engine.figures.fmt import fill
 
@@ -12,12 +10,6 @@ from ..conftest import expect
 from .helpers import text_lines
 
 NAME = "chain-rule"
-PAGE = f"# A page\n\n/// figure | {NAME}\n\nA caption.\n///\n"
-
-
-@pytest.fixture(scope="module")
-def url(scratch_page) -> str:
-    return scratch_page(PAGE)
 
 
 def _lines(figure) -> list[str]:

@@ -10,28 +10,16 @@ import pytest
 from engine.figures import compute, parse
 
 from ..conftest import expect
-from .helpers import PhoneVisit, expect_same_node_focused, press_in_place, without_python
+from .conftest import alone
+from .helpers import PhoneVisit, expect_same_node_focused, opened, press_in_place, without_python
 
 NAME = "colour-tokens"
-SCRATCH = f"""# Colour tokens
-
-/// figure | {NAME}
-
-The colour example.
-///
-"""
-
-
-@pytest.fixture(scope="module")
-def url(scratch_page) -> str:
-    """A page with every control: chapters of the series each offer only the toggles they explain."""
-    return scratch_page(SCRATCH)
 
 
 @pytest.mark.parametrize("controls, key_control", [
     ("[]", ".ct-row-pick"), ("[positions]", "input[type=checkbox]"), ("[tokens]", "select")])
 def test_a_chapter_offers_only_the_controls_it_names(open_chapter, scratch_page, controls, key_control):
-    chapter = open_chapter(scratch_page(SCRATCH.replace(f"| {NAME}\n", f"| {NAME}\n    controls: {controls}\n")))
+    chapter = open_chapter(scratch_page(alone(NAME).replace(f"| {NAME}\n", f"| {NAME}\n    controls: {controls}\n")))
     chapter.wait_prerendered()
     figure = chapter.figure(NAME)
     shown = figure.evaluate("""(fig) => [...fig.querySelectorAll(".figure-controls > label, .figure-controls > legend")]
@@ -52,10 +40,7 @@ def _expected(data: dict, **state) -> list[str]:
 
 
 def test_every_combination_shows_the_engine_numbers(open_chapter, url):
-    chapter = open_chapter(url)
-    chapter.wait_prerendered()
-    figure = chapter.figure(NAME)
-    data = chapter.data(NAME)
+    chapter, data, figure = opened(open_chapter, url, NAME)
     assert chapter.numbers(NAME) == data["text"]["numbers"] == _expected(data)  # the same lines as the no-JavaScript page
     worked = figure.locator(".ct-steps").first
     expect(worked).to_contain_text("0.3837 = e0.5000 / (e0.5000 + e0 + e0.5000) = 1.6487 / 4.2974")
@@ -150,11 +135,8 @@ def test_an_edit_without_python_says_so_and_keeps_the_tokens(open_chapter, url):
 def test_two_heads_show_the_concatenation_times_w_o(open_chapter, scratch_page):
     """With `controls: [heads]` (chapter 7) the heads menu is the key control; two heads add the
     concatenation and the output projection for the gathering token, numbers as the model prints them."""
-    url = scratch_page(SCRATCH.replace(f"| {NAME}\n", f"| {NAME}\n    controls: [heads]\n"))
-    chapter = open_chapter(url, viewport={"width": 375, "height": 800})
-    chapter.wait_prerendered()
-    figure = chapter.figure(NAME)
-    data = chapter.data(NAME)
+    url = scratch_page(alone(NAME).replace(f"| {NAME}\n", f"| {NAME}\n    controls: [heads]\n"))
+    chapter, data, figure = opened(open_chapter, url, NAME, viewport={"width": 375, "height": 800})
     expect(figure.locator(".ct-project")).to_have_count(0)
     heads = figure.locator("[data-key-control]")
     assert heads.evaluate("(el) => el.matches('select')") and heads.get_attribute("data-key-control") == "ArrowDown"

@@ -3,8 +3,6 @@ tap at 375 px, the labels and numbers are the model's, and another word's bar is
 worker and drawn live."""
 from __future__ import annotations
 
-import pytest
-
 from engine.figures import compute, parse
 from engine.figures.fmt import fill
 
@@ -12,12 +10,6 @@ from ..conftest import expect
 from .helpers import text_lines
 
 NAME = "exp-log"
-PAGE = f"# A page\n\n/// figure | {NAME}\n\nA caption.\n///\n"
-
-
-@pytest.fixture(scope="module")
-def url(scratch_page) -> str:
-    return scratch_page(PAGE)
 
 
 def _expect_state(chapter, data: dict, i: int) -> None:

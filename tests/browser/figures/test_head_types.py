@@ -3,7 +3,7 @@ model's precomputed state for (head, token); leading spaces are visible marks; m
 from __future__ import annotations
 
 from ..conftest import expect
-from .helpers import PhoneVisit, text_lines
+from .helpers import PhoneVisit, opened, text_lines
 
 PAGE = "07-many-heads.html"
 NAME = "head-types"
@@ -14,10 +14,7 @@ def _state(data, head: str, row: int) -> int:
 
 
 def test_heads_and_tokens_by_keyboard_and_mouse(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE)
-    chapter.wait_prerendered()
-    data = chapter.data(NAME)
-    figure = chapter.figure(NAME)
+    chapter, data, figure = opened(open_chapter, base_url + PAGE, NAME)
     # it opens on the previous-word head, the one the chapter describes first
     assert chapter.numbers(NAME) == data["text"]["numbers"] == text_lines(data, _state(data, "previous", 8))
     expect(figure.locator("input[type=radio]").nth(0)).to_be_checked()

@@ -10,21 +10,9 @@ from engine.figures import compute, parse
 from engine.figures.induction_forms import one_layer_line
 
 from ..conftest import expect, serious_violations
-from .helpers import cancel_restores_the_model_shown_before, text_lines
+from .helpers import cancel_restores_the_model_shown_before, opened, text_lines
 
 NAME = "induction-forms"
-SCRATCH = f"""# Induction
-
-/// figure | {NAME}
-
-A two-layer model learns to continue a repeated sequence.
-///
-"""
-
-
-@pytest.fixture(scope="module")
-def url(scratch_page) -> str:
-    return scratch_page(SCRATCH)
 
 
 def _weights(figure, layer_head: int) -> list[str]:
@@ -34,10 +22,7 @@ def _weights(figure, layer_head: int) -> list[str]:
 
 @pytest.mark.parametrize("width", [1200, 375])
 def test_the_embedded_run_and_the_slider(open_chapter, url, width):
-    chapter = open_chapter(url, viewport={"width": width, "height": 800})
-    chapter.wait_prerendered()
-    data = chapter.data(NAME)
-    figure = chapter.figure(NAME)
+    chapter, data, figure = opened(open_chapter, url, NAME, viewport={"width": width, "height": 800})
     T = len(data["tokens"])
     expect(figure.locator(".th-grid")).to_have_count(4)
     expect(figure.locator(".th-cell")).to_have_count(4 * T * T)

@@ -3,7 +3,7 @@ the model's precomputed state for (ablation, edit), one word changed at a time; 
 from __future__ import annotations
 
 from ..conftest import expect
-from .helpers import PhoneVisit, text_lines
+from .helpers import PhoneVisit, opened, text_lines
 
 PAGE = "12-what-attention-is-and-is-not.html"
 NAME = "intervention"
@@ -16,10 +16,7 @@ def _state(data, ablation: str, position: int = -1, word: str | None = None) -> 
 
 
 def test_ablate_and_swap_by_keyboard_and_mouse(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE)
-    chapter.wait_prerendered()
-    data = chapter.data(NAME)
-    figure = chapter.figure(NAME)
+    chapter, data, figure = opened(open_chapter, base_url + PAGE, NAME)
     assert chapter.numbers(NAME) == text_lines(data, _state(data, "none"))
     n = len(data["words"])
     expect(figure.locator(".th-cell")).to_have_count(2 * n * n)

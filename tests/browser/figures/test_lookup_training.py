@@ -11,18 +11,6 @@ from ..conftest import expect, serious_violations
 from .helpers import SLOW_JOBS, centre, opened, recording_params, text_lines
 
 NAME = "lookup-training"
-SCRATCH = f"""# Lookup
-
-/// figure | {NAME}
-
-One head learns the lookup.
-///
-"""
-
-
-@pytest.fixture(scope="module")
-def url(scratch_page) -> str:
-    return scratch_page(SCRATCH)
 
 
 def _state(data: dict, run: int, k: int) -> int:
@@ -43,8 +31,6 @@ def _jobs_started(chapter) -> list[dict]:
     record, started = recording_params()
     chapter.page.context.route("**/__job/start", record)
     return started
-
-
 
 
 def test_the_embedded_run_the_menu_reset_and_the_keyboard(open_chapter, url):

@@ -10,7 +10,6 @@ from ..conftest import PHONE, expect
 from .helpers import centre, expect_same_node_focused, mark_element, text_lines
 
 NAME = "matrix-product"
-PAGE = f"# A page\n\n/// figure | {NAME}\n\nA caption.\n///\n"
 
 
 def _shown(chapter, figure, data, state):
@@ -18,8 +17,8 @@ def _shown(chapter, figure, data, state):
     expect(figure.locator(".mp-readout")).to_have_text(data["text"]["states"][state]["numbers"][0])
 
 
-def test_cells_by_keyboard_and_tap_and_the_transpose_at_375_px(open_chapter, scratch_page):
-    chapter = open_chapter(scratch_page(PAGE), **PHONE)
+def test_cells_by_keyboard_and_tap_and_the_transpose_at_375_px(open_chapter, url):
+    chapter = open_chapter(url, **PHONE)
     chapter.wait_prerendered()
     data = compute(parse(NAME))
     n_k = len(data["k"])
@@ -59,8 +58,8 @@ def test_cells_by_keyboard_and_tap_and_the_transpose_at_375_px(open_chapter, scr
     assert chapter.scroll_width() <= 375
 
 
-def test_new_numbers_are_the_engines(open_live_chapter, scratch_page):
-    chapter = open_live_chapter(scratch_page(PAGE))
+def test_new_numbers_are_the_engines(open_live_chapter, url):
+    chapter = open_live_chapter(url)
     figure = chapter.figure(NAME)
     data = chapter.data(NAME)
     cells = figure.locator("g.mp-p")

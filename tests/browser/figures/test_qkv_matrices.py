@@ -10,18 +10,6 @@ from ..conftest import expect, serious_violations
 from .helpers import PhoneVisit, opened, text_lines
 
 NAME = "qkv-matrices"
-SCRATCH = f"""# Q, K and V
-
-/// figure | {NAME}
-
-Queries, keys and values of head 1.
-///
-"""
-
-
-@pytest.fixture(scope="module")
-def url(scratch_page) -> str:
-    return scratch_page(SCRATCH)
 
 
 def _weights_shown(figure):

@@ -9,7 +9,7 @@ from engine.figures.query_drag import scores_and_weights
 from engine.tasks import winograd
 
 from ..conftest import expect
-from .helpers import expect_same_node_focused, press_in_place, text_lines
+from .helpers import expect_same_node_focused, opened, press_in_place, text_lines
 
 PAGE = "03-queries-keys-values.html"
 
@@ -36,10 +36,7 @@ def _close(shown: list[str], expected: list[str]) -> None:
 
 
 def test_keyboard_moves_the_query_one_step(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE)
-    chapter.wait_prerendered()
-    figure = chapter.figure("query-drag")
-    data = chapter.data("query-drag")
+    chapter, data, figure = opened(open_chapter, base_url + PAGE, "query-drag")
     axis = data["axis"]
     assert chapter.numbers("query-drag") == data["text"]["numbers"]
     _close(chapter.numbers("query-drag"), _expected((3.0, 0.0)))

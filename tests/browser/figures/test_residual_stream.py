@@ -4,7 +4,7 @@ the model's probabilities."""
 from __future__ import annotations
 
 from ..conftest import expect
-from .helpers import PhoneVisit, text_lines
+from .helpers import PhoneVisit, opened, text_lines
 
 PAGE = "10-stacking-it-up.html"
 NAME = "residual-stream"
@@ -15,10 +15,7 @@ def _state(data, stage: int, word: int) -> int:
 
 
 def test_stages_and_words_by_keyboard_and_mouse(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE)
-    chapter.wait_prerendered()
-    data = chapter.data(NAME)
-    figure = chapter.figure(NAME)
+    chapter, data, figure = opened(open_chapter, base_url + PAGE, NAME)
     last = len(data["tokens"]) - 1
     assert chapter.numbers(NAME) == data["text"]["numbers"] == text_lines(data, _state(data, 0, last))
     words = figure.locator(".rs-word")

@@ -7,7 +7,7 @@ from engine.figures import compute, parse
 from engine.figures.fmt import fill
 
 from ..conftest import PHONE, expect
-from .helpers import expect_same_node_focused, mark_element
+from .helpers import expect_same_node_focused, mark_element, opened
 
 PAGE = "04-scores-to-weights.html"
 
@@ -39,10 +39,7 @@ def _expect_engine_numbers(figure, params: dict) -> dict:
 
 
 def test_prerendered_numbers_are_the_fallbacks(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE)
-    chapter.wait_prerendered()
-    figure = chapter.figure("softmax-bars")
-    data = chapter.data("softmax-bars")
+    chapter, data, figure = opened(open_chapter, base_url + PAGE, "softmax-bars")
     assert chapter.numbers("softmax-bars") == data["text"]["numbers"]
     _expect_engine_numbers(figure, data["params"])
     assert _shown_scores(figure) == data["scores"]

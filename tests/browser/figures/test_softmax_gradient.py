@@ -12,11 +12,6 @@ from .helpers import centre, mouse_drag
 NAME = "softmax-gradient"
 
 
-@pytest.fixture(scope="module")
-def url(scratch_page) -> str:
-    return scratch_page(f"# Gradient\n\n/// figure | {NAME}\n\nThe check.\n///\n")
-
-
 def _table(figure):
     return figure.locator(".sg-table tbody tr").evaluate_all(
         "(rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent))")

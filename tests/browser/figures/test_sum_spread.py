@@ -8,11 +8,10 @@ from ..conftest import PHONE, expect
 from .helpers import text_lines
 
 NAME = "sum-spread"
-PAGE = f"# A page\n\n/// figure | {NAME}\n\nA caption.\n///\n"
 
 
-def test_slider_by_keyboard_and_touch_at_375_px(open_chapter, scratch_page):
-    chapter = open_chapter(scratch_page(PAGE), **PHONE)
+def test_slider_by_keyboard_and_touch_at_375_px(open_chapter, url):
+    chapter = open_chapter(url, **PHONE)
     chapter.wait_prerendered()
     data = compute(parse(NAME))
     figure = chapter.figure(NAME)
@@ -37,8 +36,8 @@ def test_slider_by_keyboard_and_touch_at_375_px(open_chapter, scratch_page):
     assert chapter.scroll_width() <= 375
 
 
-def test_another_kind_of_term_is_the_engines(open_live_chapter, scratch_page):
-    chapter = open_live_chapter(scratch_page(PAGE))
+def test_another_kind_of_term_is_the_engines(open_live_chapter, url):
+    chapter = open_live_chapter(url)
     figure = chapter.figure(NAME)
     data = chapter.data(NAME)
     slider = figure.locator("[data-key-control]")

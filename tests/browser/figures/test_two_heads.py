@@ -8,30 +8,14 @@ import pytest
 from engine.figures import compute, parse
 
 from ..conftest import expect
-from .helpers import SLOW_JOBS, cancel_restores_the_model_shown_before, text_lines, two_heads_shown, without_python
+from .helpers import (SLOW_JOBS, cancel_restores_the_model_shown_before, opened, text_lines, two_heads_shown,
+                      without_python)
 
 NAME = "two-heads"
-SCRATCH = f"""# Two heads
-
-/// figure | {NAME}
-
-The trained model.
-///
-"""
-
-
-@pytest.fixture(scope="module")
-def url(scratch_page) -> str:
-    return scratch_page(SCRATCH)
-
-
 
 
 def test_the_embedded_run_and_the_sentence_menu(open_chapter, url):
-    chapter = open_chapter(url)
-    chapter.wait_prerendered()
-    data = chapter.data(NAME)
-    figure = chapter.figure(NAME)
+    chapter, data, figure = opened(open_chapter, url, NAME)
     assert chapter.numbers(NAME) == text_lines(data, data["start"])
     sentence = data["sentences"][data["start"]]
     n = len(sentence["words"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.figures.fmt import fill
 
 from ..conftest import expect
-from .helpers import PhoneVisit, expect_same_node_focused, press_in_place, text_lines
+from .helpers import PhoneVisit, expect_same_node_focused, opened, press_in_place, text_lines
 
 PAGE = "05-what-gets-passed-along.html"
 
@@ -16,10 +16,7 @@ def _pair(data, p):
 
 
 def test_toggle_and_slider_by_keyboard(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, viewport={"width": 1200, "height": 900})
-    chapter.wait_prerendered()
-    data = chapter.data("value-sum")
-    figure = chapter.figure("value-sum")
+    chapter, data, figure = opened(open_chapter, base_url + PAGE, "value-sum", viewport={"width": 1200, "height": 900})
     assert chapter.numbers("value-sum") == data["text"]["numbers"] == text_lines(data, 0)
     tired = data["modes"]["tired"]
     n = len(tired["words"])

@@ -3,7 +3,7 @@ plot's label are the model's text for the ending shown."""
 from __future__ import annotations
 
 from ..conftest import expect
-from .helpers import PhoneVisit
+from .helpers import PhoneVisit, opened
 
 PAGE = "01-why-attention.html"
 
@@ -31,10 +31,7 @@ def test_toggle_by_keyboard_and_touch_shows_the_engine_weights(open_chapter, bas
 
 
 def test_table_shows_the_six_numbers_of_each_word(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE)
-    chapter.wait_prerendered()
-    data = chapter.data("winograd-head")
-    figure = chapter.figure("winograd-head")
+    chapter, data, figure = opened(open_chapter, base_url + PAGE, "winograd-head")
     figure.locator(".figure-view summary").click()  # the view's own, not the Numbers disclosure
     rows = figure.locator("tbody tr")
     expect(rows).to_have_count(len(data["modes"]["tired"]["words"]))

@@ -7,7 +7,7 @@ import re
 from engine.tasks.corpus import word_space
 
 from ..conftest import expect
-from .helpers import centre, expect_same_node_focused, mouse_drag, press_in_place, text_lines, touch_drag
+from .helpers import centre, expect_same_node_focused, mouse_drag, opened, press_in_place, text_lines, touch_drag
 
 PAGE = "02-words-as-points.html"
 
@@ -33,10 +33,8 @@ def _assert_engine_agrees(chapter, data):
 
 
 def test_probe_by_keyboard_touch_and_mouse(open_chapter, base_url):
-    chapter = open_chapter(base_url + PAGE, has_touch=True, viewport={"width": 375, "height": 900})
-    chapter.wait_prerendered()
-    data = chapter.data("word-map")
-    figure = chapter.figure("word-map")
+    chapter, data, figure = opened(open_chapter, base_url + PAGE, "word-map", has_touch=True,
+                                    viewport={"width": 375, "height": 900})
     columns = len(data["grid"]["xs"])
     assert chapter.numbers("word-map") == data["text"]["numbers"]
     assert _assert_engine_agrees(chapter, data) == tuple(data["start"])

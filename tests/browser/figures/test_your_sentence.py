@@ -13,18 +13,6 @@ from ..conftest import expect, serious_violations
 from .helpers import PhoneVisit, first_request_on_intent, text_lines, without_python
 
 NAME = "your-sentence"
-SCRATCH = f"""# Your sentence
-
-/// figure | {NAME}
-
-Chapter 9's trained model reads your sentence.
-///
-"""
-
-
-@pytest.fixture(scope="module")
-def url(scratch_page) -> str:
-    return scratch_page(SCRATCH)
 
 
 def _weights(figure, h: int) -> list[list[float]]:

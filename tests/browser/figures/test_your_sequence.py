@@ -12,18 +12,6 @@ from ..conftest import expect, serious_violations
 from .helpers import PhoneVisit, first_request_on_intent, text_lines
 
 NAME = "your-sequence"
-SCRATCH = f"""# Your sequence
-
-/// figure | {NAME}
-
-The trained model reads your letters.
-///
-"""
-
-
-@pytest.fixture(scope="module")
-def url(scratch_page) -> str:
-    return scratch_page(SCRATCH)
 
 
 def _columns(figure, h: int) -> list[float]:
