@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from builder.build import build
-from builder.errors import BuildError
 
-from .helpers import one_chapter_site, paths_for
+from .helpers import assert_one_error, build_one_chapter
 
 GOOD = """\
 # Exercises
@@ -30,15 +28,10 @@ Write `softmax(x)` over the last axis.
 """
 
 
-def _build(tmp_path, markdown):
-    content = one_chapter_site(tmp_path / "content", markdown)
-    out = tmp_path / "dist"
-    build(paths_for(content), out, pyodide_dist=None)
-    return out
 
 
 def test_the_page_holds_task_starter_hints_and_solution(tmp_path):
-    out = _build(tmp_path, GOOD)
+    out = build_one_chapter(tmp_path, GOOD)
     page = (out / "01-test.html").read_text()
     section = page[page.index('<section aria-labelledby="exercise-softmax-label"'):page.index("</section>")]
     assert 'data-exercise="softmax"' in section and "<code>softmax(x)</code> over the last axis" in section
@@ -53,7 +46,7 @@ def test_the_page_holds_task_starter_hints_and_solution(tmp_path):
 
 
 def test_no_exercise_no_editor_bundle(tmp_path):
-    out = _build(tmp_path, "# Plain\n\nText.\n")
+    out = build_one_chapter(tmp_path, "# Plain\n\nText.\n")
     assert not (out / "assets" / "js" / "editor.js").exists()
     assert "parts.js" not in (out / "01-test.html").read_text()
 
@@ -86,10 +79,7 @@ CASES = {
 
 @pytest.mark.parametrize("case", CASES, ids=list(CASES))
 def test_a_mistake_is_one_error_at_its_line(tmp_path, case):
-    markdown, line, message = CASES[case]
-    with pytest.raises(BuildError) as err:
-        _build(tmp_path, markdown)
-    assert err.value.line == line and message in str(err.value), str(err.value)
+    assert_one_error(tmp_path, *CASES[case])
 
 
 RIGHT = "def softmax(x):\n    e = np.exp(x - x.max(axis=-1, keepdims=True))\n    return e / e.sum(axis=-1, keepdims=True)\n"
@@ -119,19 +109,17 @@ def test_hostile_solution_code_is_caged(tmp_path, monkeypatch, case):
 
     monkeypatch.setattr(grading, "TIME_LIMIT", 1.0)
     code, message = HOSTILE[case]
-    with pytest.raises(BuildError) as err:
-        _build(tmp_path, _with_solution(code))
-    assert err.value.line == 8 and message in str(err.value), str(err.value)
+    assert_one_error(tmp_path, _with_solution(code), 8, message)
 
 
-def test_a_solution_that_patches_the_engine_changes_nothing_in_the_build(tmp_path):
+def test_a_solution_that_patches_the_engine_changes_nothing_in_thebuild_one_chapter(tmp_path):
     import threading
 
     import engine.attention
     import numpy as np
 
     before = engine.attention.softmax_forward, np.allclose, threading.active_count()
-    _build(tmp_path, _with_solution(
+    build_one_chapter(tmp_path, _with_solution(
         "import engine.attention, atexit, threading, time\n"
         "engine.attention.softmax_forward = lambda x: (x * 0 + 0.999, None)\n"
         "np.allclose = lambda *a, **k: True\n"

@@ -5,10 +5,8 @@ import re
 
 import pytest
 
-from builder.build import build
-from builder.errors import BuildError
 
-from .helpers import one_chapter_site, paths_for
+from .helpers import assert_one_error, build_one_chapter
 
 GOOD = """\
 # Quizzes
@@ -28,9 +26,7 @@ What do the weights of one row add up to?
 
 
 def _build(tmp_path, markdown):
-    content = one_chapter_site(tmp_path / "content", markdown)
-    out = tmp_path / "dist"
-    build(paths_for(content), out, pyodide_dist=None)
+    out = build_one_chapter(tmp_path, markdown)
     return (out / "01-test.html").read_text()
 
 
@@ -87,7 +83,4 @@ CASES = {
 
 @pytest.mark.parametrize("case", CASES, ids=list(CASES))
 def test_a_mistake_is_one_error_at_its_line(tmp_path, case):
-    markdown, line, message = CASES[case]
-    with pytest.raises(BuildError) as err:
-        _build(tmp_path, markdown)
-    assert err.value.line == line and message in str(err.value), str(err.value)
+    assert_one_error(tmp_path, *CASES[case])
