@@ -95,9 +95,8 @@ MAX_PARAGRAPHS = 2_000  # Python-Markdown (smarty most) is quadratic in blocks; 
 MAX_LIST_ITEMS = 2_000  # Python-Markdown's list parsing is quadratic in the items of a list
 MAX_FENCES = 1_000  # Python-Markdown copies the whole text once per fenced block: quadratic past this
 BRACKET_BUDGET = 2_000_000  # characters Python-Markdown's link parser may walk looking for ']'
-# Characters where an inline pattern may start (and line ends). Length x their count: the real
-# chapters reach 2.5e5 in a paragraph and 9.1e5 in all. At the budgets the worst pattern found
-# (`[a](b` repeated) renders in 0.1 s per paragraph and under 3 s per chapter.
+# Characters where an inline pattern may start (and line ends); the budgets bound length x their
+# count, far above any real chapter's (docs/trust.md, 'Limits on a chapter's size').
 INLINE_SYNTAX = "`*_[]()<>&!~^${}=\\'\""
 PARAGRAPH_BUDGET = 4_000_000
 CHAPTER_BUDGET = 100_000_000
