@@ -574,12 +574,12 @@ self.onmessage = async (e) => {
 };
 """
 
-STAND_IN_JOBS: dict[int, object] = {}  # handle -> engine.figures.JsonJob, for the stand-in's /__job
+STAND_IN_JOBS: dict[int, object] = {}  # handle -> engine.figures.FigureJob, for the stand-in's /__job
 STAND_IN_HANDLES = itertools.count(1)
 
 
 def _engine_on_cpython(route):
-    from engine.figures import JsonJob, compute_json
+    from engine.figures import FigureJob, compute_json
 
     request = json.loads(route.request.post_data)
     action = route.request.url.rsplit("/", 1)[1]
@@ -587,7 +587,7 @@ def _engine_on_cpython(route):
         body = compute_json(request["name"], json.dumps(request["params"]))
     elif action == "start":
         handle = next(STAND_IN_HANDLES)
-        STAND_IN_JOBS[handle] = JsonJob(request["name"], request["job"], json.dumps(request["params"] or {}), request["warm"])
+        STAND_IN_JOBS[handle] = FigureJob.from_json(request["name"], request["job"], json.dumps(request["params"] or {}), request["warm"])
         body = json.dumps({"handle": handle})
     elif action == "__grade":
         body = _grade_in_a_process(request["exercise"], request["code"])

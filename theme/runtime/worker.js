@@ -9,7 +9,7 @@ let pyodide = null;
 let booting = null;
 
 const jobs = jobRunner({
-  start: (name, job, params, warm = false) => engine.JsonJob(name, job, JSON.stringify(params ?? {}), warm),
+  start: (name, job, params, warm = false) => engine.FigureJob.from_json(name, job, JSON.stringify(params ?? {}), warm),
   advance: (handle, seconds) => JSON.parse(handle.advance_json(seconds)),
   drop: (handle) => handle.destroy(),
 }, (msg) => self.postMessage(msg));
