@@ -1,7 +1,7 @@
-"""The worker's job protocol (theme/runtime/jobs.js) from the page's side, through runtime.job():
+"""The worker's job protocol (theme/runtime/server.js) from the page's side, through runtime.job():
 start, throttled progress, cancel, a newer start replacing an older one, errors, and computes
 answered while a job runs. The engine runs on CPython behind the stand-in worker, which uses the
-site's own jobs.js; its slices here are one training step each, so a job lasts long enough to watch."""
+site's own server.js; its slices here are one training step each, so a job lasts long enough to watch."""
 from __future__ import annotations
 
 import pytest
@@ -31,7 +31,7 @@ def test_progress_is_throttled_and_no_step_is_lost(chapter):
                snapshots: slices.every((s) => s.snapshot.sentences.length === 4), last: done.step,
                seed: done.result.seed };
     }""")
-    # Every slice reaches the figure once, in order (jobs.js reads only `done`: the rest is the figure's).
+    # Every slice reaches the figure once, in order (server.js reads only `done` and `step`: the rest is the figure's).
     assert out["last"] == 400 and out["losses"] == 400 and out["seed"] == 5
     assert out["messages"] >= 3 and out["steps"] == sorted(set(out["steps"])) and out["steps"][-1] < 400
     # About one message per 100 ms, however fast the steps. Counted against the run's length
