@@ -23,7 +23,7 @@ export function figureContext(el, root, runtime, near) {
   note.className = "figure-note";
   note.setAttribute("role", "status");
   let busy = 0; // requests and jobs on their way: the figure is aria-busy while any is
-  let current = null; // the figure's running job: { result, cancel }
+  let current = null; // the figure's running job, { result, cancel }: a newer one cancels it
   let warming = null; // the job ctx.warm asked to warm: { job, params, state: "" | "running" | "done" }
 
   /** Warm up once Python is ready while the figure is near and runs no job; data-warm says how it
@@ -32,7 +32,7 @@ export function figureContext(el, root, runtime, near) {
     if (!warming || warming.state || current || !near() || runtime.state !== "ready") return;
     const w = warming;
     w.state = el.dataset.warm = "running";
-    runtime.job(null, name, w.job, w.params, null, true).result.then(
+    runtime.ask({ type: "job", name, job: w.job, params: w.params, warm: true }).result.then(
       (out) => { w.state = out ? "done" : ""; el.dataset.warm = out ? "done" : "stopped"; },
       () => { w.state = ""; el.dataset.warm = "failed"; });
   }
@@ -51,16 +51,21 @@ export function figureContext(el, root, runtime, near) {
     };
   }
 
-  /** The one way a view asks the worker: send(booted) sends it and returns the answer's promise
-   *  (booted() clears the boot's note early). Resolves with the answer, or null if there is none
-   *  (a cancelled job, or a failure: the note says why). */
-  async function ask(verb, send) {
+  /** The one way a view asks the worker: `message` as runtime.ask takes it, onProgress for a
+   *  job's slices. Resolves with the answer, or null if there is none (a cancelled job, or a
+   *  failure: the note says why). */
+  async function ask(verb, message, onProgress) {
     if (!live) { ctx.note(`Could not ${verb}: ` + notLive(name).message); return null; }
     const booted = showBoot();
     busy++;
     el.setAttribute("aria-busy", "true");
+    const job = message.type === "job";
+    if (job) current?.cancel(); // one job per figure
+    let mine = null;
     try {
-      const out = await send(booted);
+      mine = runtime.ask({ ...message, name }, onProgress && ((slices) => { booted(); onProgress(slices); }));
+      if (job) current = mine;
+      const out = await mine.result;
       if (out) ctx.note("");
       return out;
     } catch (err) {
@@ -68,6 +73,7 @@ export function figureContext(el, root, runtime, near) {
       return null;
     } finally {
       booted();
+      if (current === mine) current = null;
       if (--busy === 0) el.removeAttribute("aria-busy");
     }
   }
@@ -93,7 +99,7 @@ export function figureContext(el, root, runtime, near) {
     note(text) { note.textContent = text || ""; note.hidden = !text; },
     /** Recompute in the worker with new options; resolves with the new data, or null if Python is unavailable. */
     request(params) {
-      return ask("recompute", () => runtime.compute(name, params));
+      return ask("recompute", { type: "compute", params });
     },
     /**
      * Run a long job of this figure's model in the worker (one per figure: a newer start cancels
@@ -102,15 +108,9 @@ export function figureContext(el, root, runtime, near) {
      * the last slice, or null if it was cancelled or Python is
      * unavailable (the figure then says why). aria-busy is set while a job runs.
      */
-    async job(job, params, onProgress) {
+    job(job, params, onProgress) {
       warming = null; // a real run warms its own code
-      let mine = null;
-      const out = await ask("run", (booted) => {
-        current = mine = runtime.job(el.id, name, job, params, (p) => { booted(); onProgress(p); });
-        return mine.result;
-      });
-      if (current === mine) current = null;
-      return out;
+      return ask("run", { type: "job", job, params }, onProgress);
     },
     /**
      * Warm this figure's `job` for the reader's first run: once Python is ready while the figure

@@ -5,7 +5,6 @@
 const statusEl = document.querySelector("[data-runtime-status]");
 const configEl = document.getElementById("runtime-config");
 const listeners = new Set(); // status listeners: figures waiting on Python show its progress
-const jobs = new Map(); // figure key -> its running job: one job per figure
 let worker = null; // connect()'s answer once started
 
 export const runtime = {
@@ -31,32 +30,16 @@ export const runtime = {
     });
   },
   /**
-   * Start a long job of figure `name` (its model's JOBS[job]) in the worker. `key` names the
-   * figure: a newer start with the same key cancels the older job (a warm-up's key is null: it
-   * replaces nothing). onProgress(slices) receives the job's slices (the model's own dicts,
-   * engine/jobs.py) since the last call, in order, at most about ten times a second. With `warm`,
-   * the model's WARM[job] runs instead, sending no progress and giving way to any real job.
-   * Returns { result, cancel }: result resolves with the last slice, or null if the job was
-   * cancelled; it rejects on an error or when Python is unavailable.
+   * Send `message` to the worker (server.js: a call such as {type: "compute", name, params}, or a
+   * job {type: "job", name, job, params, warm}), starting it if need be. onProgress(slices) hears
+   * a job's progress. Returns { result, cancel }: result resolves with the answer (a job's last
+   * slice, or null if it was cancelled) and rejects on an error or when Python is unavailable.
    */
-  job(key, name, job, params, onProgress, warm = false) {
+  ask(message, onProgress) {
     this.start();
-    if (key !== null) jobs.get(key)?.cancel(); // first: the worker reads its messages in order
-    const mine = ask({ type: "job", name, job, params, warm }, onProgress);
-    if (key !== null) jobs.set(key, mine); // kept after it ends: a finished job's cancel does nothing
-    return mine;
-  },
-  /** Run a figure model in the worker; resolves with its JSON output. */
-  compute(name, params) {
-    this.start();
-    return ask({ type: "compute", name, params }).result;
+    return worker ? worker.call(message, onProgress) : { result: Promise.reject(new Error(this.reason)), cancel() {} };
   },
 };
-
-function ask(message, onProgress) {
-  if (worker) return worker.call(message, onProgress);
-  return { result: Promise.reject(new Error(runtime.reason)), cancel() {} };
-}
 
 /**
  * Boot a Python worker (worker.js) and speak server.js's protocol to it. onStatus(state, stage,
