@@ -111,7 +111,7 @@ print(json.dumps({
     "losses": losses, "numpy": np.__version__, "python": sys.version.split()[0]}))
 """
 # What the page does when two-heads nears the screen with Python ready: the model's warm-up for
-# "retrain", advanced as theme/runtime/jobs.js does (one step per call), then the reader reads for
+# "retrain", advanced as theme/runtime/server.js does (one step per call), then the reader reads for
 # WARM_IDLE_S (an await: Node's compiler threads go on), then clicks Retrain. Pyodide only.
 WARMED = PRELUDE + """
 import asyncio

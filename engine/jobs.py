@@ -4,7 +4,7 @@ slices the worker reads its messages (a cancel, a newer start, another figure's 
 A figure model offers jobs as `JOBS = {"name": factory}`, `factory(params) -> Job`, where a Job
 has `advance(budget_seconds) -> dict`: it always makes progress (at least one step) and returns
 what the figure draws now, with "done" true on the last slice. Past "done" the dict is the figure's
-own: the worker passes it to the view untouched (theme/runtime/jobs.js). Cancelling is the
+own: the worker passes it to the view untouched (theme/runtime/server.js). Cancelling is the
 worker's: it stops advancing the job and drops it.
 """
 from __future__ import annotations

@@ -153,6 +153,8 @@ class FigureJob:
     figure for the new model, as compute() would give it, so the view redraws it like any data.
     With `warm`, the model's WARM[job] instead: a throwaway run whose output nobody draws."""
 
+    error = None  # set only by from_json, for options it refused
+
     def __init__(self, params, job: str, warm: bool = False):
         self.params, self.mod, self.warm = params, module(name_of(params)), warm
         factory = getattr(self.mod, "WARM" if warm else "JOBS", {}).get(job)
@@ -160,28 +162,29 @@ class FigureJob:
             raise KeyError(f"figure '{name_of(params)}' has no {'warm-up for job' if warm else 'job'} '{job}'")
         self.job = factory(params)
 
+    @classmethod
+    def from_json(cls, name: str, job: str, params_json: str, warm: bool = False) -> FigureJob:
+        """The worker's start, JSON in like compute_json. Options refused here are not raised but
+        answered by the first advance_json, so the worker meets every failure of a job in one place."""
+        try:
+            return cls(parse(name, json.loads(params_json)), job, warm)
+        except (ParamError, KeyError) as err:
+            refused = cls.__new__(cls)
+            refused.error = _message(err)
+            return refused
+
     def advance(self, budget: float) -> dict:
         out = self.job.advance(budget)
         if "result" in out and not self.warm:
             out["result"] = _output(self.mod, self.params, out["result"])
         return out
 
-
-class JsonJob:
-    """A job behind the worker's JSON boundary: start it, then advance_json() until done."""
-
-    def __init__(self, name: str, job: str, params_json: str, warm: bool = False):
-        self.error = None
-        try:
-            self.job = FigureJob(parse(name, json.loads(params_json)), job, warm)
-        except (ParamError, KeyError) as err:
-            self.job, self.error = None, _message(err)
-
     def advance_json(self, budget: float) -> str:
-        if self.job is None:
+        """advance() behind the worker's JSON boundary, so no proxies cross it."""
+        if self.error is not None:
             return json.dumps({"ok": False, "error": self.error})
-        return json.dumps({"ok": True, "data": self.job.advance(budget)})
+        return json.dumps({"ok": True, "data": self.advance(budget)})
 
 
-__all__ = ["FIGURES", "FigureJob", "JsonJob", "ParamError", "compute", "compute_json", "facts", "is_live", "module",
+__all__ = ["FIGURES", "FigureJob", "ParamError", "compute", "compute_json", "facts", "is_live", "module",
            "name_of", "parse"]

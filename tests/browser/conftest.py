@@ -536,49 +536,34 @@ def open_chapter(request, new_context, base_url):
 
 # --- the live path with the engine on CPython ----------------------------------------------
 # numpy cannot be loaded into Pyodide here, so the real worker never reaches "ready". This
-# stand-in worker speaks the same protocol and answers each compute by fetching /__compute,
-# which the test fulfils with the engine's own compute_json: what runs is everything on the
-# main thread (runtime.js, the figure lifecycle, the views) against real engine output.
-# Long jobs run through the site's own jobs.js (slices, throttling, cancelling); only starting
-# and advancing a job cross to CPython, through /__job.
+# stand-in worker is a third backend of the site's own server.js (the protocol, slices,
+# throttling, cancelling): each call and each job's start and advance crosses to CPython by a
+# fetch the test fulfils with the engine's own entry points, so what runs is everything in the
+# page and the server against real engine output.
 FAKE_WORKER = """
-import { jobRunner } from "./jobs.js";
+import { serve } from "./server.js";
 
 const call = async (path, body) => (await fetch(path, { method: "POST", body: JSON.stringify(body) })).json();
-const jobs = jobRunner({
-  start: async (name, job, params, warm) => (await call("/__job/start", { name, job, params, warm: Boolean(warm) })).handle,
-  advance: (handle, seconds) => call("/__job/advance", { handle, seconds }),
-  drop: (handle) => call("/__job/drop", { handle }),
-}, (msg) => self.postMessage(msg));
-
-self.onmessage = async (e) => {
-  const msg = e.data;
-  if (msg.type === "boot") {
-    self.postMessage({ type: "status", state: "ready", stage: "ready", text: "Python is running (test stand-in)." });
-  } else if (msg.type === "compute") {
-    const out = await call("/__compute", { name: msg.name, params: msg.params });
-    if (out.ok) self.postMessage({ type: "result", id: msg.id, data: out.data });
-    else self.postMessage({ type: "error", id: msg.id, message: out.error });
-  } else if (msg.type === "grade") {
-    const out = await call("/__grade", { exercise: msg.exercise, code: msg.code });
-    if (out.ok) self.postMessage({ type: "result", id: msg.id, data: out.data });
-    else self.postMessage({ type: "error", id: msg.id, message: out.error });
-  } else if (msg.type === "job") {
-    jobs.start(msg);
-  } else if (msg.type === "job-cancel") {
-    jobs.cancel(msg);
-  } else if (msg.type === "warm") {
-    jobs.warm(msg);
-  }
-};
+serve({
+  boot: () => {},
+  calls: {
+    compute: ({ name, params }) => call("/__compute", { name, params }),
+    grade: ({ exercise, code }) => call("/__grade", { exercise, code }),
+  },
+  jobs: {
+    start: async (name, job, params, warm) => (await call("/__job/start", { name, job, params, warm })).handle,
+    advance: (handle, seconds) => call("/__job/advance", { handle, seconds }),
+    drop: (handle) => call("/__job/drop", { handle }),
+  },
+});
 """
 
-STAND_IN_JOBS: dict[int, object] = {}  # handle -> engine.figures.JsonJob, for the stand-in's /__job
+STAND_IN_JOBS: dict[int, object] = {}  # handle -> engine.figures.FigureJob, for the stand-in's /__job
 STAND_IN_HANDLES = itertools.count(1)
 
 
 def _engine_on_cpython(route):
-    from engine.figures import JsonJob, compute_json
+    from engine.figures import FigureJob, compute_json
 
     request = json.loads(route.request.post_data)
     action = route.request.url.rsplit("/", 1)[1]
@@ -586,7 +571,7 @@ def _engine_on_cpython(route):
         body = compute_json(request["name"], json.dumps(request["params"]))
     elif action == "start":
         handle = next(STAND_IN_HANDLES)
-        STAND_IN_JOBS[handle] = JsonJob(request["name"], request["job"], json.dumps(request["params"] or {}), request["warm"])
+        STAND_IN_JOBS[handle] = FigureJob.from_json(request["name"], request["job"], json.dumps(request["params"]), request["warm"])
         body = json.dumps({"handle": handle})
     elif action == "__grade":
         body = _grade_in_a_process(request["exercise"], request["code"])

@@ -1,7 +1,7 @@
-"""The worker's job protocol (theme/runtime/jobs.js) from the page's side, through runtime.job():
-start, throttled progress, cancel, a newer start replacing an older one, errors, and computes
-answered while a job runs. The engine runs on CPython behind the stand-in worker, which uses the
-site's own jobs.js; its slices here are one training step each, so a job lasts long enough to watch."""
+"""The worker's job protocol (theme/runtime/server.js) from the page's side, through runtime.ask():
+start, throttled progress, cancel, errors, and computes answered while a job runs; and a figure's
+newer job replacing its older one (theme/js/context.js). The engine runs on CPython behind the stand-in worker, which uses the
+site's own server.js; its slices here are one training step each, so a job lasts long enough to watch."""
 from __future__ import annotations
 
 import pytest
@@ -9,7 +9,10 @@ import pytest
 from .conftest import expect
 from .figures.helpers import SLOW_JOBS
 
-RUNTIME = "async () => { const { runtime } = await import(new URL('assets/runtime/runtime.js', document.baseURI).href);"
+# runtime, and retrain(params, onProgress): a job of two-heads' Retrain, as a figure asks for one.
+RUNTIME = """async () => {
+  const { runtime } = await import(new URL("assets/runtime/runtime.js", document.baseURI).href);
+  const retrain = (params, onProgress) => runtime.ask({ type: "job", name: "two-heads", job: "retrain", params }, onProgress);"""
 
 
 @pytest.fixture
@@ -22,7 +25,7 @@ def test_progress_is_throttled_and_no_step_is_lost(chapter):
     out = chapter.page.evaluate(RUNTIME + """
       const seen = [];
       const start = performance.now();
-      const job = runtime.job("a", "two-heads", "retrain", { seed: 5 }, (slices) => seen.push({ at: performance.now(), slices }));
+      const job = retrain({ seed: 5 }, (slices) => seen.push({ at: performance.now(), slices }));
       const done = await job.result;
       const slices = seen.flatMap((s) => s.slices);
       return { elapsed: performance.now() - start,
@@ -31,7 +34,7 @@ def test_progress_is_throttled_and_no_step_is_lost(chapter):
                snapshots: slices.every((s) => s.snapshot.sentences.length === 4), last: done.step,
                seed: done.result.seed };
     }""")
-    # Every slice reaches the figure once, in order (jobs.js reads only `done`: the rest is the figure's).
+    # Every slice reaches the figure once, in order (server.js reads only `done` and `step`: the rest is the figure's).
     assert out["last"] == 400 and out["losses"] == 400 and out["seed"] == 5
     assert out["messages"] >= 3 and out["steps"] == sorted(set(out["steps"])) and out["steps"][-1] < 400
     # About one message per 100 ms, however fast the steps. Counted against the run's length
@@ -41,13 +44,16 @@ def test_progress_is_throttled_and_no_step_is_lost(chapter):
     assert out["snapshots"]
 
 
-def test_a_newer_start_for_the_same_figure_cancels_the_older(chapter):
+def test_a_newer_job_of_the_same_figure_cancels_the_older(chapter):
     out = chapter.page.evaluate(RUNTIME + """
-      const first = runtime.job("fig", "two-heads", "retrain", { seed: 1 });
+      const { figureContext } = await import(new URL("assets/js/context.js", document.baseURI).href);
+      const el = document.querySelector('[data-figure="two-heads"]');
+      const { ctx } = figureContext(el, el.querySelector(".figure-view"), runtime, () => true);
+      const first = ctx.job("retrain", { seed: 1 });
       await new Promise((r) => setTimeout(r, 300));
-      const second = runtime.job("fig", "two-heads", "retrain", { seed: 2 });
-      const other = runtime.job("another", "two-heads", "retrain", { seed: 3 });
-      const [a, b, c] = await Promise.all([first.result, second.result, other.result]);
+      const second = ctx.job("retrain", { seed: 2 });
+      const other = retrain({ seed: 3 }); // another figure's
+      const [a, b, c] = await Promise.all([first, second, other.result]);
       return [a, b && b.result.seed, c && c.result.seed];
     }""")
     assert out == [None, 2, 3]
@@ -55,12 +61,12 @@ def test_a_newer_start_for_the_same_figure_cancels_the_older(chapter):
 
 def test_cancel_and_errors_settle_the_promise(chapter):
     out = chapter.page.evaluate(RUNTIME + """
-      const early = runtime.job("x", "two-heads", "retrain", {});
+      const early = retrain({});
       early.cancel();
-      const later = runtime.job("y", "two-heads", "retrain", {});
+      const later = retrain({});
       setTimeout(() => later.cancel(), 300);
-      const bad = runtime.job("z", "two-heads", "nope", {}).result.then(() => "resolved", (e) => e.message);
-      const badParams = runtime.job("w", "two-heads", "retrain", { seed: -1 }).result.then(() => "resolved", (e) => e.message);
+      const bad = runtime.ask({ type: "job", name: "two-heads", job: "nope", params: {} }).result.then(() => "resolved", (e) => e.message);
+      const badParams = retrain({ seed: -1 }).result.then(() => "resolved", (e) => e.message);
       return [await early.result, await later.result, await bad, await badParams];
     }""")
     assert out[:2] == [None, None]
@@ -71,10 +77,10 @@ def test_cancel_and_errors_settle_the_promise(chapter):
 def test_the_worker_answers_computes_while_a_job_runs(chapter):
     out = chapter.page.evaluate(RUNTIME + """
       let finished = false;
-      const job = runtime.job("j", "two-heads", "retrain", {});
+      const job = retrain({});
       job.result.then(() => { finished = true; });
       await new Promise((r) => setTimeout(r, 200));
-      const data = await runtime.compute("softmax-bars", { scores: [1, 0], labels: ["a", "b"] });
+      const data = await runtime.ask({ type: "compute", name: "softmax-bars", params: { scores: [1, 0], labels: ["a", "b"] } }).result;
       const answeredFirst = !finished;
       job.cancel();
       await job.result;

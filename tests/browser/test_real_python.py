@@ -34,8 +34,11 @@ window.Worker = class extends RealWorker {
     const sent = {};
     this.addEventListener("message", (e) => {
       const m = e.data;
-      if ((m.type === "result" || m.type === "job-done") && sent[m.id]) window.__answers.push({ ask: sent[m.id], data: m.data });
-      if (m.type === "warm-done") window.__warms.push(m);
+      const ask = sent[m.id];
+      if (!ask || !["result", "error", "cancelled"].includes(m.type)) return;
+      if (ask.warm) window.__warms.push({ done: m.type === "result", step: m.step, setup: m.setup, longest: m.longest,
+                                          ...(m.type === "error" ? { error: m.message } : {}) });
+      else if (m.type === "result") window.__answers.push({ ask, data: m.data });
     });
     const post = this.postMessage.bind(this);
     this.postMessage = (m) => { if (m.type === "compute" || m.type === "job") sent[m.id] = m; post(m); };

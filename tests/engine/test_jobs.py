@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from engine.figures import FigureJob, JsonJob, compute, parse
+from engine.figures import FigureJob, compute, parse
 from engine.jobs import TrainingJob
 from engine.tasks import grammar
 from engine.train import SGD, SGDConfig, Training
@@ -66,12 +66,12 @@ def test_a_figure_job_ends_in_the_figure_compute_gives():
     ("two-heads", "retrain", {"sentences": ["the cat sat"]}, "option 'sentences[0]' must follow the grammar"),
 ])
 def test_a_bad_start_is_one_message_on_the_first_slice(name, job, params, message):
-    out = json.loads(JsonJob(name, job, json.dumps(params)).advance_json(0.0))
+    out = json.loads(FigureJob.from_json(name, job, json.dumps(params)).advance_json(0.0))
     assert out["ok"] is False and message in out["error"]
 
 
 def test_a_warm_up_is_asked_for_by_job_name_and_a_job_without_one_is_an_error():
-    warmed = json.loads(JsonJob("two-heads", "retrain", json.dumps({}), True).advance_json(60.0))
+    warmed = json.loads(FigureJob.from_json("two-heads", "retrain", json.dumps({}), True).advance_json(60.0))
     assert warmed["ok"] and warmed["data"]["done"]
-    missing = json.loads(JsonJob("induction-forms", "train", json.dumps({}), True).advance_json(0.0))
+    missing = json.loads(FigureJob.from_json("induction-forms", "train", json.dumps({}), True).advance_json(0.0))
     assert missing == {"ok": False, "error": "figure 'induction-forms' has no warm-up for job 'train'"}

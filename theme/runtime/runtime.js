@@ -1,16 +1,11 @@
-// The page's one Python runtime: a module Web Worker running Pyodide and the engine.
+// The page's one Python runtime: a module Web Worker running Pyodide and the engine (worker.js,
+// served by server.js, whose protocol connect() speaks for this page and for the grader's).
 // States (mirrored on [data-runtime-status]): idle -> loading -> ready | unavailable.
 
 const statusEl = document.querySelector("[data-runtime-status]");
 const configEl = document.getElementById("runtime-config");
-const pending = new Map();
 const listeners = new Set(); // status listeners: figures waiting on Python show its progress
-let worker = null;
-let nextId = 1;
-let readyResolve;
-let readyReject;
-const ready = new Promise((resolve, reject) => { readyResolve = resolve; readyReject = reject; });
-ready.catch(() => {}); // rejection is reported through the status line, not as an unhandled error
+let worker = null; // connect()'s answer once started
 
 export const runtime = {
   state: "idle",
@@ -25,69 +20,93 @@ export const runtime = {
   start() {
     if (this.state !== "idle") return;
     const why = unsupportedReason();
-    if (why) return fail(why);
-    const config = resolveConfig(JSON.parse(configEl.textContent));
+    if (why) return setStatus("unavailable", why, "failed");
     setStatus("loading", "Live figures are starting… 0%", "start");
-    try {
-      worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
-    } catch (err) {
-      return fail("The Python worker could not start: " + err.message);
-    }
-    worker.onmessage = (e) => onMessage(e.data);
+    // The worker's words are about Python; the status line speaks of the live figures.
+    worker = connect((state, stage, text) => {
+      if (state === "ready") setStatus("ready", "Live figures are ready: they recompute as you change them.", stage);
+      else if (state === "unavailable") setStatus("unavailable", text, stage);
+      else setStatus(state, "Live figures are starting. " + text, stage);
+    });
+  },
+  /**
+   * Send `message` to the worker (server.js: a call such as {type: "compute", name, params}, or a
+   * job {type: "job", name, job, params, warm}), starting it if need be. onProgress(slices) hears
+   * a job's progress. Returns { result, cancel }: result resolves with the answer (a job's last
+   * slice, or null if it was cancelled) and rejects on an error or when Python is unavailable.
+   */
+  ask(message, onProgress) {
+    this.start();
+    return worker ? worker.call(message, onProgress) : { result: Promise.reject(new Error(this.reason)), cancel() {} };
+  },
+};
+
+/**
+ * Boot a Python worker (worker.js) and speak server.js's protocol to it. onStatus(state, stage,
+ * text) hears its boot, and "unavailable" once if it cannot start, crashes or is stopped.
+ * Returns { ready: resolves once Python runs, rejects with why not; call(message, onProgress) ->
+ * { result, cancel }: result resolves with the answer (null for a cancelled job) and rejects with
+ * the worker's error; stop(): terminates the worker, rejecting whatever waits on it }.
+ */
+export function connect(onStatus) {
+  const pending = new Map(); // id -> { resolve, reject, onProgress }
+  let nextId = 1;
+  let readyResolve;
+  let readyReject;
+  const ready = new Promise((resolve, reject) => { readyResolve = resolve; readyReject = reject; });
+  ready.catch(() => {}); // a rejection is reported through onStatus, not as an unhandled error
+  let worker = null;
+  let stopped = null;
+
+  function stop(text, stage = "failed") {
+    if (stopped) return;
+    stopped = new Error(text);
+    readyReject(stopped);
+    for (const p of pending.values()) p.reject(stopped);
+    pending.clear();
+    worker?.terminate();
+    onStatus("unavailable", stage, text);
+  }
+
+  try {
+    worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  } catch (err) {
+    stop("The Python worker could not start: " + err.message);
+  }
+  if (worker) {
+    worker.onmessage = ({ data: msg }) => {
+      if (msg.type === "status") {
+        if (msg.state === "unavailable") return stop(msg.text, msg.stage);
+        if (msg.state === "ready") readyResolve();
+        return onStatus(msg.state, msg.stage, msg.text);
+      }
+      const p = pending.get(msg.id);
+      if (!p) return;
+      if (msg.type === "progress") return p.onProgress?.(msg.data);
+      pending.delete(msg.id);
+      if (msg.type === "error") p.reject(new Error(msg.message));
+      else p.resolve(msg.type === "result" ? msg.data : null);
+    };
     // An error event without a message is the worker script itself failing to load.
     worker.onerror = (e) => {
       e.preventDefault?.();
-      fail(e.message ? "The Python worker crashed: " + e.message : "The Python worker could not be loaded.");
+      stop(e.message ? "The Python worker crashed: " + e.message : "The Python worker could not be loaded.");
     };
-    worker.postMessage({ type: "boot", config });
-  },
-  /**
-   * Start a long job of figure `name` (its model's JOBS[job]) in the worker. `key` names the
-   * figure: a newer start with the same key cancels the older job. onProgress(slices) receives the
-   * job's slices (the model's own dicts, engine/jobs.py) since the last call, in order, at most
-   * about ten times a second. Returns { result, cancel }: result resolves with the last slice,
-   * or null if the job was cancelled; it rejects on an error or when Python is unavailable.
-   */
-  job(key, name, job, params, onProgress) {
-    this.start();
-    const id = nextId++;
-    let cancelled = false;
-    const result = ready.then(() => new Promise((resolve, reject) => {
-      if (cancelled) return resolve(null);
-      pending.set(id, { resolve, reject, onProgress });
-      worker.postMessage({ type: "job", id, key, name, job, params });
-    }));
-    const cancel = () => {
-      if (cancelled) return;
-      cancelled = true;
-      if (pending.has(id)) worker.postMessage({ type: "job-cancel", id });
-    };
-    return { result, cancel };
-  },
-  /**
-   * Warm figure `name`'s job `job` in the worker (its model's WARM[job]: a few throwaway steps of
-   * the same code, so the reader's first run does not pay the browser's first compiling). Never
-   * starts Python: call it once the state is ready. Resolves with { done, step, error? }: done is
-   * false when a real job came first (the warm-up gives way) or it failed.
-   */
-  warm(name, job, params) {
-    const id = nextId++;
-    return ready.then(() => new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject });
-      worker.postMessage({ type: "warm", id, name, job, params });
-    }));
-  },
-  /** Run a figure model in the worker; resolves with its JSON output. */
-  async compute(name, params) {
-    this.start();
-    await ready;
-    return new Promise((resolve, reject) => {
+    worker.postMessage({ type: "boot", config: resolveConfig(JSON.parse(configEl.textContent)) });
+  }
+
+  return {
+    ready,
+    call(message, onProgress) {
       const id = nextId++;
-      pending.set(id, { resolve, reject });
-      worker.postMessage({ type: "compute", id, name, params });
-    });
-  },
-};
+      if (stopped) return { result: Promise.reject(stopped), cancel() {} };
+      const result = new Promise((resolve, reject) => pending.set(id, { resolve, reject, onProgress }));
+      worker.postMessage({ ...message, id });
+      return { result, cancel: () => pending.has(id) && worker.postMessage({ type: "cancel", id }) };
+    },
+    stop: (text = "stopped") => stop(text),
+  };
+}
 
 export function unsupportedReason() {
   if (location.protocol === "file:") {
@@ -104,34 +123,6 @@ export function resolveConfig(config) {
     ...config,
     indexURL: new URL(config.indexURL, base).href,
   };
-}
-
-function onMessage(msg) {
-  if (msg.type === "status") {
-    // The worker's words are about Python; the status line speaks of the live figures.
-    if (msg.state === "ready") { setStatus("ready", "Live figures are ready: they recompute as you change them.", msg.stage); readyResolve(); }
-    else if (msg.state === "unavailable") fail(msg.text, msg.stage);
-    else setStatus(msg.state, "Live figures are starting. " + msg.text, msg.stage);
-  } else if (msg.type === "job-progress") {
-    pending.get(msg.id)?.onProgress?.(msg.data);
-  } else if (["result", "error", "job-done", "job-cancelled", "job-error", "warm-done"].includes(msg.type)) {
-    const p = pending.get(msg.id);
-    if (!p) return;
-    pending.delete(msg.id);
-    if (msg.type === "result" || msg.type === "job-done") p.resolve(msg.data);
-    else if (msg.type === "warm-done") p.resolve({ done: msg.done, step: msg.step, error: msg.error });
-    else if (msg.type === "job-cancelled") p.resolve(null);
-    else p.reject(new Error(msg.message));
-  }
-}
-
-function fail(text, stage = "failed") {
-  if (runtime.state === "unavailable") return;
-  setStatus("unavailable", text, stage);
-  readyReject(new Error(text));
-  for (const p of pending.values()) p.reject(new Error(text));
-  pending.clear();
-  worker?.terminate();
 }
 
 function setStatus(state, text, stage) {

@@ -1,67 +1,27 @@
-// Module Web Worker: boots Pyodide from this site, loads numpy and the engine wheel, answers
-// compute requests and runs long jobs (jobs.js). Messages out: status {state, stage, text},
-// result/error, and the job messages of jobs.js.
-import { jobRunner } from "./jobs.js";
+// Module Web Worker: Pyodide with numpy and the engine wheel, as the backend server.js serves: the
+// figures' computes and long jobs, and the exercises' grading (grader.js boots a second one, so a
+// reader's code never shares a worker with the figures).
+import { serve } from "./server.js";
 
 let engine = null;
 let exercises = null;
 let pyodide = null;
-let booting = null;
 
-const jobs = jobRunner({
-  start: (name, job, params, warm = false) => engine.JsonJob(name, job, JSON.stringify(params ?? {}), warm),
-  advance: (handle, seconds) => JSON.parse(handle.advance_json(seconds)),
-  drop: (handle) => handle.destroy(),
-}, (msg) => self.postMessage(msg));
-
-self.onmessage = async (e) => {
-  const msg = e.data;
-  if (msg.type === "boot") {
-    booting ??= boot(msg.config).catch((err) => {
-      status("unavailable", err.stage || "failed", err.reason || "Python could not start: " + err.message);
-    });
-  } else if (msg.type === "compute") {
-    await booting;
-    if (!engine) return self.postMessage({ type: "error", id: msg.id, message: "Python is not running" });
-    try {
-      const out = JSON.parse(engine.compute_json(msg.name, JSON.stringify(msg.params ?? {})));
-      if (out.ok) self.postMessage({ type: "result", id: msg.id, data: out.data });
-      else self.postMessage({ type: "error", id: msg.id, message: out.error });
-    } catch (err) {
-      // A Python error's message is its whole traceback: the reader gets the last line.
-      const lines = String(err.message || err).trim().split("\n");
-      console.error(err);
-      self.postMessage({ type: "error", id: msg.id, message: lines[lines.length - 1] });
-    }
-  } else if (msg.type === "grade") {
-    await booting;
-    if (!engine) return self.postMessage({ type: "error", id: msg.id, message: "Python is not running" });
-    try {
-      // The reader's code runs here, in a worker of its own (theme/runtime/grader.js): it cannot
-      // reach the page, and the page stops this worker if the code runs past its time limit.
+serve({
+  boot,
+  calls: {
+    compute: ({ name, params }) => JSON.parse(engine.compute_json(name, JSON.stringify(params ?? {}))),
+    grade: ({ exercise, code }) => {
       exercises ??= pyodide.pyimport("engine.exercises");
-      const out = JSON.parse(exercises.grade_json(msg.exercise, msg.code));
-      self.postMessage(out.ok ? { type: "result", id: msg.id, data: out.data } : { type: "error", id: msg.id, message: out.error });
-    } catch (err) {
-      const lines = String(err.message || err).trim().split("\n");
-      self.postMessage({ type: "error", id: msg.id, message: lines[lines.length - 1] });
-    }
-  } else if (msg.type === "job") {
-    await booting;
-    if (!engine) return self.postMessage({ type: "job-error", id: msg.id, message: "Python is not running" });
-    jobs.start(msg);
-  } else if (msg.type === "warm") {
-    await booting;
-    if (!engine) return self.postMessage({ type: "warm-done", id: msg.id, done: false, step: 0, error: "Python is not running" });
-    jobs.warm(msg);
-  } else if (msg.type === "job-cancel") {
-    jobs.cancel(msg);
-  }
-};
-
-function status(state, stage, text) {
-  self.postMessage({ type: "status", state, stage, text });
-}
+      return JSON.parse(exercises.grade_json(exercise, code));
+    },
+  },
+  jobs: {
+    start: (name, job, params, warm) => engine.FigureJob.from_json(name, job, JSON.stringify(params), warm),
+    advance: (handle, seconds) => JSON.parse(handle.advance_json(seconds)),
+    drop: (handle) => handle.destroy(),
+  },
+});
 
 function unavailable(stage, reason) {
   return Object.assign(new Error(reason), { stage, reason });
@@ -102,7 +62,7 @@ async function siteLock(config) {
   return lock;
 }
 
-async function boot(config) {
+async function boot(config, status) {
   status("loading", "core", "Starting Python: downloading it… 10%");
   await checkCore(config.indexURL);
   try {
@@ -148,5 +108,4 @@ async function boot(config) {
   } catch {
     // Only a warm-up: whatever needs it imports it, and says so if it cannot.
   }
-  status("ready", "ready", "Python is ready.");
 }

@@ -50,7 +50,7 @@ def test_retrain_streams_progress_and_draws_the_new_run_live(open_live_chapter, 
 
 
 def test_near_with_python_ready_it_warms_retrain_and_nothing_shown_changes(open_live_chapter, url):
-    """The warm-up the page asks for runs in the worker (the stand-in's through the site's jobs.js, on
+    """The warm-up the page asks for runs in the worker (the stand-in's through the site's server.js, on
     CPython) and ends; a reader sees the same figure before and after."""
     chapter = open_live_chapter(url)
     figure = chapter.figure(NAME)

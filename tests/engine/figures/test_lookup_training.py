@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from engine.figures import FigureJob, JsonJob, ParamError, compute, facts, module, parse
+from engine.figures import FigureJob, ParamError, compute, facts, module, parse
 from engine.figures.fmt import fill_all, scope_at
 from engine.tasks.lookup import grid as lookup_grid, lookup_training
 
@@ -127,7 +127,7 @@ def test_a_job_from_a_later_step_replays_to_it_and_continues_alike(data):
 
 
 def test_each_slice_steps_at_least_once_and_the_snapshot_is_json():
-    job = JsonJob(NAME, "train", json.dumps({"rate": 0.1, "start": 145}))
+    job = FigureJob.from_json(NAME, "train", json.dumps({"rate": 0.1, "start": 145}))
     out = json.loads(job.advance_json(0.0))
     assert out["ok"] and out["data"]["step"] == 146 and len(out["data"]["losses"]) == 1
     assert len(out["data"]["snapshot"]["grids"]) == 1
@@ -142,4 +142,4 @@ def test_each_slice_steps_at_least_once_and_the_snapshot_is_json():
 def test_bad_options_name_the_option(params, message):
     with pytest.raises(ParamError, match=message):
         compute(parse(NAME, params))
-    assert json.loads(JsonJob(NAME, "train", json.dumps(params)).advance_json(0.1))["ok"] is False
+    assert json.loads(FigureJob.from_json(NAME, "train", json.dumps(params)).advance_json(0.1))["ok"] is False

@@ -1,0 +1,140 @@
+// A figure's ctx: everything its view may use of the page (its data, its text, its note) and of
+// Python (requests, jobs, the warm-up), so a view never touches the runtime itself.
+
+const UNAVAILABLE = "Needs Python, which is unavailable here: showing the precomputed result.";
+
+// A view that asks the worker must be marked live by its model (engine/figures: LIVE or JOBS),
+// or its page would not load Python: say so loudly rather than start it anyway.
+function notLive(name) {
+  const err = new Error(`figure '${name}' asks the worker but is not data-live (set LIVE = True in its model)`);
+  console.error(err);
+  return err;
+}
+
+/**
+ * The ctx of figure element `el` (its note is added after `root`), with `runtime` the page's
+ * (null on a page without live figures) and near() whether the figure is near the screen.
+ * Returns { ctx, tryWarm }: the page calls tryWarm() when the figure nears or Python is ready.
+ */
+export function figureContext(el, root, runtime, near) {
+  const name = el.dataset.figure;
+  const live = el.hasAttribute("data-live");
+  const note = document.createElement("p");
+  note.className = "figure-note";
+  note.setAttribute("role", "status");
+  let busy = 0; // requests and jobs on their way: the figure is aria-busy while any is
+  let current = null; // the figure's running job, { result, cancel }: a newer one cancels it
+  let warming = null; // the job ctx.warm asked to warm: { job, params, state: "" | "running" | "done" }
+
+  /** Warm up once Python is ready while the figure is near and runs no job; data-warm says how it
+   *  went (running, done, stopped: a real job came first, failed), for tests: readers see nothing. */
+  function tryWarm() {
+    if (!warming || warming.state || current || !near() || runtime.state !== "ready") return;
+    const w = warming;
+    w.state = el.dataset.warm = "running";
+    runtime.ask({ type: "job", name, job: w.job, params: w.params, warm: true }).result.then(
+      (out) => { w.state = out ? "done" : ""; el.dataset.warm = out ? "done" : "stopped"; },
+      () => { w.state = ""; el.dataset.warm = "failed"; });
+  }
+
+  /** While Python boots for this figure's request or job, its note shows the boot's progress. */
+  function showBoot() {
+    if (runtime.state === "ready" || runtime.state === "unavailable") return () => {};
+    let shown = null; // the boot line on the note, cleared when done unless something replaced it
+    const show = (state, text) => { if (state === "loading" || state === "idle") ctx.note(shown = text); };
+    show(runtime.state, runtime.text || "Live figures are starting…");
+    const stop = runtime.subscribe((state, text) => show(state, text));
+    return () => {
+      stop();
+      if (shown !== null && note.textContent === shown) ctx.note("");
+      shown = null;
+    };
+  }
+
+  /** The one way a view asks the worker: `message` as runtime.ask takes it, onProgress for a
+   *  job's slices. Resolves with the answer, or null if there is none (a cancelled job, or a
+   *  failure: the note says why). */
+  async function ask(verb, message, onProgress) {
+    if (!live) { ctx.note(`Could not ${verb}: ` + notLive(name).message); return null; }
+    const booted = showBoot();
+    busy++;
+    el.setAttribute("aria-busy", "true");
+    const job = message.type === "job";
+    if (job) current?.cancel(); // one job per figure
+    let mine = null;
+    try {
+      mine = runtime.ask({ ...message, name }, onProgress && ((slices) => { booted(); onProgress(slices); }));
+      if (job) current = mine;
+      const out = await mine.result;
+      if (out) ctx.note("");
+      return out;
+    } catch (err) {
+      ctx.note(runtime.state === "unavailable" ? UNAVAILABLE : `Could not ${verb}: ` + err.message);
+      return null;
+    } finally {
+      booted();
+      if (current === mine) current = null;
+      if (--busy === 0) el.removeAttribute("aria-busy");
+    }
+  }
+
+  const ctx = {
+    figure: el,
+    data: JSON.parse(el.querySelector(".figure-data").textContent),
+    numbers: el.querySelector(".figure-numbers"),
+    /**
+     * Show what the model wrote about the state on screen: `text` is data.text (or lines of the
+     * same shape), `state` the index in text.states of the state shown, if the figure has states;
+     * its lines come first, then text.fixed, the lines no state changes. Views never format key
+     * numbers themselves (the model is their one source).
+     */
+    setText(text, state) {
+      const lines = state === undefined ? text.numbers : [...text.states[state].numbers, ...(text.fixed ?? [])];
+      ctx.numbers.replaceChildren(...lines.map((line) => {
+        const li = document.createElement("li");
+        li.textContent = line;
+        return li;
+      }));
+    },
+    note(text) { note.textContent = text || ""; note.hidden = !text; },
+    /** Recompute in the worker with new options; resolves with the new data, or null if Python is unavailable. */
+    request(params) {
+      return ask("recompute", { type: "compute", params });
+    },
+    /**
+     * Run a long job of this figure's model in the worker (one per figure: a newer start cancels
+     * the older one, and so does scrolling the figure away). onProgress(slices) gets the slices
+     * made since its last call, in order, for the view to merge (runtime.js job). Resolves with
+     * the last slice, or null if it was cancelled or Python is
+     * unavailable (the figure then says why). aria-busy is set while a job runs.
+     */
+    job(job, params, onProgress) {
+      warming = null; // a real run warms its own code
+      return ask("run", { type: "job", job, params }, onProgress);
+    },
+    /**
+     * Warm this figure's `job` for the reader's first run: once Python is ready while the figure
+     * is near the screen, the worker runs a few throwaway steps of the same code (the model's
+     * WARM[job]) at idle, giving way to any real job. It never starts Python, changes nothing on
+     * the page, and stops being wanted once the figure runs a job of its own.
+     */
+    warm(job, params) {
+      if (!live || !runtime) return;
+      warming = { job, params, state: "" };
+      tryWarm();
+    },
+    /** Cancel this figure's running job, if any (its job() promise resolves with null). */
+    cancelJob() { current?.cancel(); },
+    /** Views call this after drawing worker output. */
+    markLive() { el.dataset.state = "live"; },
+    /** The page's Python: its state (idle, loading, ready, unavailable; always unavailable on a
+     *  page with no live figure) and subscribe(fn(state, text)). */
+    python: {
+      get state() { return runtime?.state ?? "unavailable"; },
+      subscribe: (fn) => runtime?.subscribe(fn) ?? (() => {}),
+    },
+  };
+  ctx.note("");
+  root.after(note);
+  return { ctx, tryWarm };
+}
