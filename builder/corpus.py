@@ -37,10 +37,12 @@ BLOCK_TAGS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "ol", "ul
                         "blockquote", "div", "figure", "figcaption", "table", "tr", "hr", "section",
                         "details", "summary", "caption"})
 CELL_TAGS = frozenset({"td", "th"})
-RE_DROPPED_RUN = re.compile(" ?(?:\x00 ?)+")  # what was dropped, with the spaces either side
+# What was dropped, with the spaces either side: one piece, or a list of them ("$q$, $k$, $v$").
+RE_DROPPED_RUN = re.compile(" ?\x00(?: ?[,;]? ?\x00)* ?")
 RE_EMPTY_BRACKETS = re.compile(r"\(\x00\)|\[\x00\]")  # "($x$)": nothing left to enclose
 RE_DROPPED_AFTER_OPEN = re.compile(r"(?<=[(\[])\x00")  # "($x$ and ...)": "(and ...)"
-RE_DROPPED_BEFORE_CLOSE = re.compile(r"\x00(?=[,.;:!?)\]])")  # "Adam [@key], a": "Adam, a"
+# "Adam [@key], a": "Adam, a"; "in this head, ($x$)." ends "in this head."
+RE_DROPPED_BEFORE_CLOSE = re.compile(r"[,;]?\x00(?=[,.;:!?)\]])")
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,8 @@ A [linked word](https://example.org) and **bold** text, a `code_span()` here, a 
 {= softmax-bars.facts.e :.3f =} dropped, maths $e^{s_i}$ dropped, a price of \\$5 kept,
 Adam [@kingma2015], a note[^n] and a <kbd>key</kbd> pressed.
 
+Keys $k_1$, $k_2$, {= softmax-bars.facts.e :.1f =} listed, in this head, ($x$).
+
 ```python
 def fenced(): return "FENCED"
 ```
@@ -74,6 +76,7 @@ def test_the_chapter_reads_as_its_reader_reads_it(corpus):
     assert corpus.text == ("The first chapter\n"
                            "A linked word and bold text, a here, a value of dropped, maths dropped, a price of $5 "
                            "kept, Adam, a note and a key pressed.\n"
+                           "Keys listed, in this head.\n"
                            "first item\n"
                            "second item\n"
                            "The caption stays, with and gone.\n"
@@ -115,10 +118,16 @@ def test_markdown_syntax_becomes_its_text(corpus):
     assert "*" not in corpus.text and "first item\nsecond item\n" in corpus.text
 
 
+def test_what_was_dropped_leaves_no_stray_punctuation(corpus):
+    """A list of formulas goes as one, and so does the comma before a formula at a sentence's end."""
+    assert "Keys listed, in this head.\n" in corpus.text
+    assert ",," not in corpus.text and ", ," not in corpus.text and " ." not in corpus.text
+
+
 def test_one_line_per_paragraph(corpus):
     """Soft line breaks are spaces; a paragraph ends with one newline, never a blank line."""
     assert "\n\n" not in corpus.text and "  " not in corpus.text
-    assert len(corpus.text.splitlines()) == 7
+    assert len(corpus.text.splitlines()) == 8
 
 
 def test_chapters_in_reading_order_with_their_sizes(tmp_path):
@@ -142,7 +151,7 @@ def test_the_series_corpus():
     assert [name for name, _ in corpus.chapters] == [entry.path.stem for entry in entries]
     assert all(size > 1000 for _, size in corpus.chapters)
     assert sum(size for _, size in corpus.chapters) == len(corpus.text)
-    for markup in ("```", "{=", "=}", "$", "[@", "[^", "<", ">", "///", "\\", "\n\n", "  "):
+    for markup in ("```", "{=", "=}", "$", "[@", "[^", "<", ">", "///", "\\", "\n\n", "  ", ",,", "()"):
         assert markup not in corpus.text, markup
     assert all(c == "\n" or c.isprintable() for c in set(corpus.text))
     assert read_corpus(entries) == corpus
