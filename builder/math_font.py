@@ -12,7 +12,6 @@ size variants and pieces it points to, when it subsets the font to the site's ch
 """
 from __future__ import annotations
 
-import functools
 import io
 import re
 import importlib.util
@@ -58,7 +57,6 @@ def characters(pages: list[str]) -> str:
     return "".join(sorted(found))
 
 
-@functools.lru_cache(maxsize=4)
 def math_font(chars: str) -> bytes:
     """The woff2 of STIX Two Math with the glyphs for `chars` and the MATH table's closure over
     them; the same characters always give the same bytes (no timestamp is written)."""

@@ -75,8 +75,9 @@ def main() -> None:
     if cache is not None:
         import builder.build
         import builder.serve
+        from builder.cache import BuildCache
 
-        builder.build.FigureCache = builder.serve.FigureCache = lambda: cache
+        builder.build.BuildCache = builder.serve.BuildCache = lambda: BuildCache(cache)
     sys.argv = [build_py, *args]
     runpy.run_path(build_py, run_name="__main__")
 

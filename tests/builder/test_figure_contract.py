@@ -6,10 +6,11 @@ import json
 import re
 import shutil
 import types
+from dataclasses import replace
 
 import pytest
 
-from builder import figures, palette
+from builder import fallbacks, figures, palette
 from builder.build import Paths, check, gather_chapter
 from builder.errors import BuildError
 from builder.figures import FigureCache, embed_json
@@ -49,7 +50,7 @@ def test_a_figure_without_its_view_names_the_figure_and_the_file(tmp_path):
     theme = tmp_path / "theme"
     shutil.copytree(ROOT / "theme", theme)
     (theme / "figures" / "dot-product.js").unlink()
-    paths = Paths(ROOT, ROOT / "content", theme, ROOT / "engine", ROOT / "node_modules")
+    paths = replace(Paths.at(ROOT), theme=theme)
     with pytest.raises(BuildError) as err:
         check(paths)
     assert err.value.path == theme / "figures" / "dot-product.js"
@@ -57,14 +58,10 @@ def test_a_figure_without_its_view_names_the_figure_and_the_file(tmp_path):
 
 
 def test_a_figure_without_its_fallback_names_the_figure_and_the_file(monkeypatch, tmp_path):
-    monkeypatch.setattr(figures, "ROOT", tmp_path)
-    for part in ("engine/figures", "builder/fallbacks"):
-        (tmp_path / part).mkdir(parents=True)
-        (tmp_path / part / "dot_product.py").write_text("")
-    (tmp_path / "builder/fallbacks/dot_product.py").unlink()
+    monkeypatch.setattr(fallbacks, "source", lambda name: tmp_path / f"{name.replace('-', '_')}.py")
     with pytest.raises(BuildError) as err:
         figures.check_parts("dot-product", ROOT / "theme")
-    assert err.value.path == tmp_path / "builder/fallbacks/dot_product.py"
+    assert err.value.path == tmp_path / "dot_product.py"
     assert "figure 'dot-product' has no fallback" in str(err.value)
 
 

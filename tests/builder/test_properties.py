@@ -7,6 +7,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from builder.build import gather_chapter
+from builder.cache import BuildCache
 from builder.errors import BuildError
 from builder.figures import FigureCache
 from builder.references import load as load_bibliography
@@ -60,7 +61,7 @@ def test_malformed_chapters_fail_cleanly(tmp_path_factory, text):
         "@misc{alpha2001, author={Alpha, A.}, title={T}, year={2001}, url={https://example.org}}\n")
     entry = load_site_config(folder).chapters[0]
     try:
-        chapter = gather_chapter(entry, FigureCache(), load_bibliography(folder))
+        chapter = gather_chapter(entry, FigureCache(), load_bibliography(folder, BuildCache()))
     except BuildError as err:
         assert err.path == entry.path and err.line is not None and 1 <= err.line <= text.count("\n") + 1, str(err)
         return
