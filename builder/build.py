@@ -26,7 +26,7 @@ import jinja2
 
 from engine.figures import FIGURES, parse
 
-from . import links, offline, palette, print_edition, swap
+from . import fallbacks, links, offline, palette, print_edition, swap
 from .favicon import PATH as FAVICON, favicon_svg
 from .directives import DIRECTIVES, NAMES, exercise, quiz
 from .errors import BuildError, clip, describe, display_path, read_source
@@ -215,6 +215,7 @@ class Config:
     bibliography: Bibliography | None
     pdf: str | None  # the print edition's PDF, when this build prints one (asked for, and Chromium found)
     templates: jinja2.Environment  # the theme's
+    palette: tuple[dict[str, str], dict[str, str]]  # the theme's colours: role -> '#rrggbb', light and dark
 
 
 @dataclass
@@ -230,7 +231,8 @@ def read_config(options: Options) -> Config:
         check_parts(name, paths.theme)
     site = load_site_config(paths.content)
     pdf = print_edition.pdf_name(site.title) if options.pdf and print_edition.chromium() else None
-    return Config(options, site, load_bibliography(paths.content, options.cache), pdf, environment(paths.theme))
+    return Config(options, site, load_bibliography(paths.content, options.cache), pdf, environment(paths.theme),
+                  (palette.load(paths.palette), palette.load_dark(paths.palette)))
 
 
 def read_chapters(config: Config) -> Book:
@@ -312,11 +314,11 @@ def copy_theme(site: Site) -> Site:
             if p.is_file() and (live_reload or f"{sub}/{p.name}" not in DEV_ONLY):
                 site.copies[f"{dest}/{p.name}"] = p
     sheets = [theme / "css" / "site.css", *sorted((theme / "figures").glob("*.css"))]
-    colours = palette.load(paths.palette)
-    css = palette.css(colours, palette.load_dark(paths.palette)).encode()  # the custom properties first
+    light, dark = site.config.palette
+    css = palette.css(light, dark).encode()  # the custom properties first
     css += b"".join(f"/* {p.relative_to(theme).as_posix()} */\n".encode() + p.read_bytes() for p in sheets)
     site.files.update({"assets/css/site.css": css, "assets/css/print.css": (theme / "css" / "print.css").read_bytes(),
-                       FAVICON: favicon_svg(colours)})
+                       FAVICON: favicon_svg(light)})
     return site
 
 
@@ -337,14 +339,14 @@ def bundle_editor(site: Site) -> Site:
 
 
 def render_pages(site: Site) -> Site:
-    """Each chapter's page and its figures' drawings; the contents, the search page and, when a work
-    is cited, the bibliography; .nojekyll, so that GitHub Pages serves every file as it is."""
+    """Each chapter's page and its figures' drawings in the palette's colours; the contents, the search
+    page and, when a work is cited, the bibliography; .nojekyll, so that GitHub Pages serves every file as it is."""
     chapters = site.chapters
     for i, ch in enumerate(chapters):
         site.files[ch.url] = _page(site, "chapter.html", chapter=ch, prev=chapters[i - 1] if i > 0 else None,
                                    next=chapters[i + 1] if i + 1 < len(chapters) else None)
         for fig in ch.figures:
-            site.files[fig.svg_path] = fig.svg
+            site.files[fig.svg_path] = fallbacks.in_colours(fig.name, fig.svg, *site.config.palette)
     site.files["index.html"] = _page(site, "index.html")
     site.files["search.html"] = _page(site, "search.html")
     if site.works:

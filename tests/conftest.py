@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+PALETTE = ROOT / "theme" / "palette.toml"  # the series' (Paths.at(ROOT).palette)
 
 
 # The test modules that run longest (half a minute to two minutes of one process each, on 2 cores),

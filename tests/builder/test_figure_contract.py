@@ -17,7 +17,7 @@ from builder.figures import FigureCache, embed_json
 from engine import figures as models
 from builder.site_config import load_site_config
 from tests.builder.helpers import one_chapter_site, paths_for
-from tests.conftest import ROOT
+from tests.conftest import PALETTE, ROOT
 
 HOSTILE = "</script><!--<script>&\u2028\u2029>"
 
@@ -101,11 +101,17 @@ def test_embedded_data_carries_no_facts_and_the_schema_of_every_option():
         assert set(data["schema"]) == set(data["params"]), name
 
 
-def test_one_palette_feeds_css_and_matplotlib():
-    from builder.fallbacks import COLOURS
-    colours = palette.load()
-    # fallbacks draw in one stand-in per role, which their SVG turns into var(--role) (tests/builder/test_fallbacks.py)
-    assert set(COLOURS) == set(colours) and {"query", "key", "value", "prediction"} <= set(colours)
+def test_one_palette_feeds_css_and_matplotlib(tmp_path):
+    """The theme's palette.toml colours the stylesheet and the fallbacks' drawings alike: a theme with
+    another ink shows it in both (the drawings use var(--role): tests/builder/test_fallbacks.py)."""
+    theme = shutil.copytree(ROOT / "theme", tmp_path / "theme")
+    (theme / "palette.toml").write_text(PALETTE.read_text().replace('\nink = "', '\nink = "#123456" # was "', 1))
+    content = one_chapter_site(tmp_path / "content", "# T\n\n/// figure | softmax-temperature\n\nA caption.\n///\n")
+    site = check(replace(paths_for(content), theme=theme))
+    assert "--ink: #123456;" in site.files["assets/css/site.css"].decode()
+    assert "--ink:#123456" in site.files["figures/01-test-1.svg"].decode()
+    colours = palette.load(PALETTE)
+    assert {"query", "key", "value", "prediction"} <= set(colours)
     css = (ROOT / "theme" / "css" / "site.css").read_text()
     generated = palette.css(colours)
     for name, value in colours.items():
@@ -124,9 +130,9 @@ def test_a_malformed_palette_is_a_build_error(tmp_path):
 
 
 def test_the_dark_scheme_gives_every_role_and_goes_into_a_media_query(tmp_path):
-    dark = palette.load_dark()
-    assert set(dark) == set(palette.load()) and dark["bg"] != palette.load()["bg"]
-    css = palette.css(palette.load(), dark)
+    dark = palette.load_dark(PALETTE)
+    assert set(dark) == set(palette.load(PALETTE)) and dark["bg"] != palette.load(PALETTE)["bg"]
+    css = palette.css(palette.load(PALETTE), dark)
     media = css[css.index("@media (prefers-color-scheme: dark)"):]
     assert all(f"--{name}: {value};" in media for name, value in dark.items())
     short = tmp_path / "palette.toml"
