@@ -222,7 +222,7 @@ def _check_entry(path: Path, text: str, key: str, entry, span: _Span, data: Bibl
 
 def load(content_dir: Path, cache: BuildCache) -> Bibliography | None:
     """The bibliography, or None when the content has no references.bib; kept in the cache by its
-    text, since serve rebuilds on every save and pybtex takes a tenth of a second a build."""
+    text, since serve rebuilds on every save and pybtex is among a rebuild's slower steps."""
     path = content_dir / FILE
     if not path.is_file():
         return None

@@ -62,7 +62,7 @@ def without_build_only(source: bytes, imported: set[str]) -> bytes:
 def engine_files(package_dir: Path, cache: BuildCache) -> list[tuple[str, bytes]]:
     """(archive name, bytes) of every .py file of the package that a page can run, sorted; a
     figure model without its build-only functions. Kept in the cache by the files' bytes: parsing
-    every module costs a build a quarter of a second, and serve rebuilds on every save."""
+    every module is among a rebuild's slower steps, and serve rebuilds on every save."""
     root = package_dir.parent
     paths = [p for p in sorted(package_dir.rglob("*.py"))
              if "__pycache__" not in p.parts and p.relative_to(package_dir).as_posix() not in BUILD_ONLY_MODULES]
