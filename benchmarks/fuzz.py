@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import copy
 import html.parser
 import json
 import re
@@ -338,8 +337,7 @@ _chapters: dict = {}  # each chapter step's output by its input (file, number, d
 
 def _reuse_chapters() -> None:
     """Chapters are read, computed and rendered once per distinct input: before the fork for the real
-    content, so a case redoes only what it changed. A rendered chapter is copied for each use (the
-    pages step appends its reference list)."""
+    content, so a case redoes only what it changed."""
     import builder.build as build
 
     read, compute, render = build.read_chapter, build.compute_chapter, build.render_chapter
@@ -358,7 +356,7 @@ def _reuse_chapters() -> None:
     def render_chapter(computed, bibliography=None):
         bib = computed.source.entry.path.parent / "references.bib"
         key = ("render", id(computed), bib.read_bytes() if bib.is_file() else None)
-        return copy.copy(once(key, render, computed, bibliography))
+        return once(key, render, computed, bibliography)
 
     build.read_chapter, build.compute_chapter, build.render_chapter = read_chapter, compute_chapter, render_chapter
 
@@ -503,13 +501,13 @@ def main(argv=None) -> int:
 
     from builder import grading
     from builder.build import Paths, load_runtime
-    from builder.figures import FigureCache
+    from builder.cache import BuildCache
 
     grading.TIME_LIMIT = args.grading_limit
     ORIGINALS.update({"engine.attention.softmax_forward": engine.attention.softmax_forward, "numpy.allclose": np.allclose})
     RUNTIME = load_runtime(Paths.at(ROOT), None)
     _reuse_chapters()
-    cache = FigureCache()
+    cache = BuildCache()
     gather_all(CONTENT, cache)  # warm the figure and chapter caches, the wheel, the lock, the editor bundle
     assert scan(gather_all(CONTENT, cache).files) == [], "the real content itself scans as unsafe"
     ctx = mp.get_context("fork")

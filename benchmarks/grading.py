@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from builder import grading  # noqa: E402
+from builder.cache import BuildCache  # noqa: E402  (a fresh one per run: a kept verdict would make it free)
 from builder.directives import REGISTRY  # noqa: E402
 from builder.directives.base import Page  # noqa: E402
 from builder.errors import read_source  # noqa: E402
@@ -25,7 +26,6 @@ from engine.exercises import grade  # noqa: E402
 def _median_ms(fn, repeat: int = 5) -> float:
     times = []
     for _ in range(repeat):
-        grading._verdicts.clear()  # the cache `serve` relies on would make every run after the first free
         t = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t)
@@ -42,7 +42,7 @@ def main() -> int:
                 continue
             exercise.parse(use, path)
             inproc = _median_ms(lambda: [grade(use.argument, use.options[k]) for k in ("solution", "starter")])
-            caged = _median_ms(lambda: exercise.compute(use, Page(path, 0, path.stem, cache=None)))
+            caged = _median_ms(lambda: exercise.compute(use, Page(path, 0, path.stem, BuildCache())))
             print(f"{path.name} {use.argument}: in-process {inproc:.0f} ms, caged {caged:.0f} ms")
     return 0
 

@@ -1,7 +1,10 @@
 """The build as named steps, each a function from what the step before made to what the next needs:
 
-    read_config -> read_chapters -> compute_figures -> render_markdown -> write_pages
-    -> index_search -> print_pdf -> write_offline_manifest -> write (the swap)
+    read_config -> read_chapters -> compute_figures -> render_markdown        (the chapters: a Book)
+    -> cite_works -> package_runtime -> copy_theme -> parse_scripts -> add_directive_files
+    -> render_pages -> render_print_edition -> subset_math_font -> check_links
+    -> index_search -> print_pdf -> write_offline_manifest                    (the files: a Site)
+    -> write (the swap)
 
 gather() runs every step but the last, so nothing touches the output folder until the whole site
 is in memory; write() puts it in a temporary sibling folder that is swapped in whole
@@ -16,27 +19,27 @@ import hashlib
 import html
 import json
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import jinja2
 
 from engine.figures import FIGURES
 
-from . import offline, palette, print_edition, swap
+from . import fallbacks, links, offline, palette, print_edition, swap
 from .favicon import PATH as FAVICON, favicon_svg
 from .directives import REGISTRY
 from .directives.base import Page
 from .errors import BuildError, clip, describe, display_path, read_source
 from .expressions import ExpressionError, evaluate
+from .cache import BuildCache
 from .figures import FigureCache, RenderedFigure, check_parts, embed_json, model_file, render_figure
-from .links import check_links
 from . import lockfile
-from .bundle import editor_bundle
 from .markdown_render import render
 from .math import MathFound
 from .math_font import PATH as MATH_FONT, characters, math_font
 from .pages import environment
+from .paths import Paths
 from .references import Bibliography, citing_chapters, uncited_warnings
 from .references import load as load_bibliography
 from .runtime import Runtime, from_distribution, from_npm
@@ -49,19 +52,6 @@ from .wheel import build_wheel
 
 ROOT = Path(__file__).resolve().parents[1]
 MARKER = "runtime.json"  # every build writes it; a folder without it is not ours to replace
-
-
-@dataclass
-class Paths:
-    root: Path  # the repository
-    content: Path
-    theme: Path
-    engine: Path
-    node_modules: Path
-
-    @classmethod
-    def at(cls, root: Path, content: Path | None = None) -> "Paths":
-        return cls(root, content or root / "content", root / "theme", root / "engine", root / "node_modules")
 
 
 @dataclass
@@ -110,7 +100,10 @@ class Site:
     chapters: list[Chapter] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # `path:line: warning: ...`, for stderr
     notes: list[str] = field(default_factory=list)  # how this build differs from the usual, for stdout
-    config: "Config | None" = None  # what the steps after write_pages read
+    config: "Config | None" = None  # what every step reads
+    cited_in: dict[str, list] = field(default_factory=dict)  # each cited work's key: the chapters citing it
+    works: Bibliography | None = None  # the bibliography the pages show: none when no chapter cites a work
+    runtime_config: dict | None = None  # what the worker boots with, embedded in the pages
 
 
 def _title(path: Path, toc_tokens) -> str:
@@ -169,13 +162,13 @@ def read_chapter(entry: ChapterEntry) -> Source:
     return Source(entry, scanned)
 
 
-def compute_chapter(source: Source, cache: FigureCache) -> Computed:
+def compute_chapter(source: Source, cache: BuildCache) -> Computed:
     entry, scanned = source.entry, source.scanned
     path = entry.path
     values = {}
     for use in scanned.expressions:
         try:
-            values[(use.line, use.start)] = evaluate(use.expression, cache.lookup)
+            values[(use.line, use.start)] = evaluate(use.expression, cache.figures.lookup)
         except ExpressionError as err:
             raise BuildError(path, use.line, str(err)) from None
         except Exception as err:  # the figure's own code failed: both places, the traceback on request
@@ -205,28 +198,9 @@ def render_chapter(computed: Computed, bibliography: Bibliography | None = None)
     return Chapter(entry, path.stem, _title(path, toc), html, figures, scanned, references, math)
 
 
-def gather_chapter(entry: ChapterEntry, cache: FigureCache, bibliography: Bibliography | None = None) -> Chapter:
+def gather_chapter(entry: ChapterEntry, cache: BuildCache, bibliography: Bibliography | None = None) -> Chapter:
     """One chapter through the three chapter steps (tests and tools that look at one page)."""
     return render_chapter(compute_chapter(read_chapter(entry), cache), bibliography)
-
-
-DEV_ONLY = ("js/livereload.js",)  # theme files for `build.py serve` only, never in a production build
-
-
-def _assets(theme: Path, live_reload: bool = False) -> tuple[dict[str, Path], dict[str, bytes]]:
-    """Theme files to copy, and the stylesheet: site.css then each figure's own CSS, in one file."""
-    copies = {}
-    for sub, dest, pattern in (("js", "assets/js", "*"), ("runtime", "assets/runtime", "*.js"),
-                                 ("figures", "assets/figures", "*.js")):
-        for p in sorted((theme / sub).glob(pattern)):
-            if p.is_file() and (live_reload or f"{sub}/{p.name}" not in DEV_ONLY):
-                copies[f"{dest}/{p.name}"] = p
-    sheets = [theme / "css" / "site.css", *sorted((theme / "figures").glob("*.css"))]
-    colours = palette.load(theme / "palette.toml")
-    css = palette.css(colours, palette.load_dark(theme / "palette.toml")).encode()  # the custom properties first
-    css += b"".join(f"/* {p.relative_to(theme).as_posix()} */\n".encode() + p.read_bytes() for p in sheets)
-    return copies, {"assets/css/site.css": css, "assets/css/print.css": (theme / "css" / "print.css").read_bytes(),
-                    FAVICON: favicon_svg(colours)}
 
 
 @dataclass(frozen=True)
@@ -234,7 +208,7 @@ class Options:
     """How to build, as the command line, `serve` or a test asks."""
     paths: Paths
     runtime: Runtime
-    cache: FigureCache
+    cache: BuildCache  # `serve` keeps one across rebuilds
     live_reload: bool = False  # `serve`: pages reload on change, no service worker
     pdf: bool = False  # print the print edition as a PDF (seconds of Chromium: the command line's build)
 
@@ -246,6 +220,8 @@ class Config:
     site: SiteConfig
     bibliography: Bibliography | None
     pdf: str | None  # the print edition's PDF, when this build prints one (asked for, and Chromium found)
+    templates: jinja2.Environment  # the theme's
+    palette: tuple[dict[str, str], dict[str, str]]  # the theme's colours: role -> '#rrggbb', light and dark
 
 
 @dataclass
@@ -261,7 +237,8 @@ def read_config(options: Options) -> Config:
         check_parts(name, paths.theme)
     site = load_site_config(paths.content)
     pdf = print_edition.pdf_name(site.title) if options.pdf and print_edition.chromium() else None
-    return Config(options, site, load_bibliography(paths.content), pdf)
+    return Config(options, site, load_bibliography(paths.content, options.cache), pdf, environment(paths.theme),
+                  (palette.load(paths.palette), palette.load_dark(paths.palette)))
 
 
 def read_chapters(config: Config) -> Book:
@@ -276,87 +253,146 @@ def render_markdown(book: Book) -> Book:
     return Book(book.config, [render_chapter(computed, book.config.bibliography) for computed in book.chapters])
 
 
-def _runtime_files(config: Config, site: Site) -> dict:
-    """Pyodide's core and the engine's wheel into `site`; the runtime config pages embed."""
-    wheel_name, wheel = build_wheel(config.options.paths.engine)
+def _render(config: Config, template: str, **context) -> str:
+    """A theme template rendered; a mistake in it is a BuildError at its file and line."""
+    try:
+        return config.templates.get_template(template).render(**context)
+    except jinja2.TemplateError as err:
+        raise BuildError(getattr(err, "filename", None) or config.options.paths.theme / "templates",
+                         getattr(err, "lineno", None), f"template error: {err.message}") from None
+
+
+def _page(site: Site, template: str, **context) -> bytes:
+    """A page of the site: the template with what every page reads, and `context`."""
+    config = site.config
+    return _render(config, template, site=config.site, chapters=site.chapters, live_reload=config.options.live_reload,
+                   runtime_config=embed_json(site.runtime_config), bibliography=site.works, pdf=config.pdf,
+                   **context).encode()
+
+
+def cite_works(book: Book) -> Site:
+    """The site starts from the chapters, each with the list of the works it cites below its text
+    (where the link check and the print edition read it too); a warning for each work none cites."""
+    config = book.config
+    chapters = [replace(ch, html=ch.html + _render(config, "_references.html", chapter=ch)) for ch in book.chapters]
+    site = Site(chapters=chapters, config=config, cited_in=citing_chapters(chapters))
+    site.warnings += uncited_warnings(config.bibliography, site.cited_in)
+    site.works = config.bibliography if site.cited_in else None  # nothing cited: no bibliography page, no link to one
+    return site
+
+
+def package_runtime(site: Site) -> Site:
+    """Pyodide's core and the engine's wheel; runtime.json, the config the worker boots with, which
+    the pages embed and which marks the output folder as a build of ours."""
+    options = site.config.options
+    paths, cache = options.paths, options.cache
+    wheel_name, wheel = build_wheel(paths.engine, cache)
     # The engine beside Pyodide's packages (a folder named by its hash, so no cache keeps an old
     # one), registered in the shipped lock by pyodide-build's tooling: the worker loads it by name.
     # Without that tool the lock ships untouched and the worker loads the wheel by its URL.
     wheel_rel = f"{hashlib.sha256(wheel).hexdigest()[:12]}/{wheel_name}"
     site.files[f"pyodide/{wheel_rel}"] = wheel
-    copies = dict(config.options.runtime.files)
+    copies = dict(options.runtime.files)
     engine_wheel = None
-    if lockfile.available():
+    if lockfile.available(paths.pyodide_cli):
         site.files["pyodide/pyodide-lock.json"] = lockfile.add_wheel(copies.pop("pyodide/pyodide-lock.json"),
-                                                                     wheel_rel, wheel)
+                                                                     wheel_rel, wheel, paths.pyodide_cli, cache)
     else:
         engine_wheel = wheel_rel
         site.notes.append(lockfile.WITHOUT)
     site.copies.update(copies)
-    return config.options.runtime.config(engine_wheel)
-
-
-def write_pages(book: Book) -> Site:
-    """Every file of the site into memory: the runtime, the theme, the pages (print.html too)."""
-    config, chapters = book.config, book.chapters
-    paths, live_reload, bibliography = config.options.paths, config.options.live_reload, config.bibliography
-    site = Site(chapters=chapters, config=config)
-    runtime_config = _runtime_files(config, site)
-    copies, files = _assets(paths.theme, live_reload)
-    check_scripts([p for rel, p in sorted(copies.items()) if rel.endswith(".js")], paths.node_modules)
-    site.copies.update(copies)
-    site.files.update(files)
-    if any(use.name == "exercise" for ch in chapters for use in ch.source.directives):
-        site.files["assets/js/editor.js"] = editor_bundle(paths.root, paths.node_modules)
-    env = environment(paths.theme)
-    cited_in = citing_chapters(chapters)
-    site.warnings += uncited_warnings(bibliography, cited_in)
-    if not cited_in:
-        bibliography = None  # nothing cited: no bibliography page, and no link to one
-    common = {"site": config.site, "chapters": chapters, "live_reload": live_reload,
-              "runtime_config": embed_json(runtime_config), "bibliography": bibliography, "pdf": config.pdf}
-    try:
-        for ch in chapters:  # the reference list is part of the chapter, for the link check too
-            ch.html += env.get_template("_references.html").render(chapter=ch)
-        for i, ch in enumerate(chapters):
-            prev_ch = chapters[i - 1] if i > 0 else None
-            next_ch = chapters[i + 1] if i + 1 < len(chapters) else None
-            site.files[ch.url] = env.get_template("chapter.html").render(
-                chapter=ch, prev=prev_ch, next=next_ch, **common).encode()
-            for fig in ch.figures:
-                site.files[fig.svg_path] = fig.svg
-        site.files["index.html"] = env.get_template("index.html").render(**common).encode()
-        site.files["search.html"] = env.get_template("search.html").render(**common).encode()
-        if bibliography:
-            site.files["bibliography.html"] = env.get_template("bibliography.html").render(
-                works=bibliography.sorted(cited_in), cited_in=cited_in, **common).encode()
-        site.files[print_edition.PAGE] = _print_page(env, common, cited_in)
-    except jinja2.TemplateError as err:
-        raise BuildError(getattr(err, "filename", None) or paths.theme / "templates",
-                         getattr(err, "lineno", None), f"template error: {err.message}") from None
-    if any(ch.math.any for ch in chapters):
-        site.files[MATH_FONT] = math_font(characters([ch.html for ch in chapters]))
-    site.files[".nojekyll"] = b""
-    site.files[MARKER] = (json.dumps(runtime_config, indent=2) + "\n").encode()
+    site.runtime_config = options.runtime.config(engine_wheel)
+    site.files[MARKER] = (json.dumps(site.runtime_config, indent=2) + "\n").encode()
     return site
 
 
-def _print_page(env: jinja2.Environment, common: dict, cited_in: dict) -> bytes:
+DEV_ONLY = ("js/livereload.js",)  # theme files for `build.py serve` only, never in a production build
+
+
+def copy_theme(site: Site) -> Site:
+    """The theme's scripts; one stylesheet (the palette's custom properties, site.css, then each
+    figure's own CSS), the print stylesheet and the favicon."""
+    paths, live_reload = site.config.options.paths, site.config.options.live_reload
+    theme = paths.theme
+    for sub, dest, pattern in (("js", "assets/js", "*"), ("runtime", "assets/runtime", "*.js"),
+                               ("figures", "assets/figures", "*.js")):
+        for p in sorted((theme / sub).glob(pattern)):
+            if p.is_file() and (live_reload or f"{sub}/{p.name}" not in DEV_ONLY):
+                site.copies[f"{dest}/{p.name}"] = p
+    sheets = [theme / "css" / "site.css", *sorted((theme / "figures").glob("*.css"))]
+    light, dark = site.config.palette
+    css = palette.css(light, dark).encode()  # the custom properties first
+    css += b"".join(f"/* {p.relative_to(theme).as_posix()} */\n".encode() + p.read_bytes() for p in sheets)
+    site.files.update({"assets/css/site.css": css, "assets/css/print.css": (theme / "css" / "print.css").read_bytes(),
+                       FAVICON: favicon_svg(light)})
+    return site
+
+
+def parse_scripts(site: Site) -> Site:
+    """Every script of the theme parses as the module the browser loads: a view's syntax error is
+    a build error at its line, not a figure that fails only in the reader's browser."""
+    options = site.config.options
+    scripts = [p for rel, p in sorted(site.copies.items()) if rel.startswith("assets/") and rel.endswith(".js")]
+    check_scripts(scripts, options.paths.node_modules, options.cache)
+    return site
+
+
+def add_directive_files(site: Site) -> Site:
+    """What the directives the pages use need beyond the theme (the exercises' code editor)."""
+    used = {use.name for ch in site.chapters for use in ch.source.directives}
+    for name in used:
+        site.files.update(REGISTRY[name].site_files(site.config.options.paths))
+    return site
+
+
+def render_pages(site: Site) -> Site:
+    """Each chapter's page and its figures' drawings in the palette's colours; the contents, the search
+    page and, when a work is cited, the bibliography; .nojekyll, so that GitHub Pages serves every file as it is."""
+    chapters = site.chapters
+    for i, ch in enumerate(chapters):
+        site.files[ch.url] = _page(site, "chapter.html", chapter=ch, prev=chapters[i - 1] if i > 0 else None,
+                                   next=chapters[i + 1] if i + 1 < len(chapters) else None)
+        for fig in ch.figures:
+            site.files[fig.svg_path] = fallbacks.in_colours(fig.name, fig.svg, *site.config.palette)
+    site.files["index.html"] = _page(site, "index.html")
+    site.files["search.html"] = _page(site, "search.html")
+    if site.works:
+        site.files["bibliography.html"] = _page(site, "bibliography.html", works=site.works.sorted(site.cited_in),
+                                                cited_in=site.cited_in)
+    site.files[".nojekyll"] = b""
+    return site
+
+
+def render_print_edition(site: Site) -> Site:
     """print.html: every chapter, static, on one page; links between the pages become links within it."""
-    chapters = common["chapters"]
-    pages = {ch.url: f"{print_edition.chapter_anchor(ch.entry.number)}-" for ch in chapters}
+    pages = {ch.url: f"{print_edition.chapter_anchor(ch.entry.number)}-" for ch in site.chapters}
     pages["bibliography.html"] = "bibliography-"
-    bodies = [(ch, print_edition.static_chapter(ch.html, ch.entry.number, pages)) for ch in chapters]
-    works = common["bibliography"].sorted(cited_in) if common["bibliography"] else []
-    return env.get_template("print.html").render(print_chapters=bodies, works=works, cited_in=cited_in,
-                                                  **common).encode()
+    bodies = [(ch, print_edition.static_chapter(ch.html, ch.entry.number, pages)) for ch in site.chapters]
+    works = site.works.sorted(site.cited_in) if site.works else []
+    site.files[print_edition.PAGE] = _page(site, "print.html", print_chapters=bodies, works=works, cited_in=site.cited_in)
+    return site
+
+
+def subset_math_font(site: Site) -> Site:
+    """The math font, cut down to the characters of the formulas, when a page has one."""
+    pages = [ch.html for ch in site.chapters]
+    if any(ch.math.any for ch in site.chapters):
+        chars = characters(pages)
+        site.files[MATH_FONT] = site.config.options.cache.get("math font", chars, lambda: math_font(chars))
+    return site
+
+
+def check_links(site: Site) -> Site:
+    """Every link of a chapter (its reference list too) lands on a file of the site, and every
+    anchor on an id of its page."""
+    links.check_links(site.chapters, set(site.files) | set(site.copies))
+    return site
 
 
 def index_search(site: Site) -> Site:
-    """Pagefind's index of the chapters; then every link between the pages is checked."""
-    chapters = site.chapters
-    site.files.update(search_index({ch.url: site.files[ch.url] for ch in chapters}, site.config.options.paths.node_modules))
-    check_links(chapters, set(site.files) | set(site.copies))
+    """Pagefind's index of the chapters, which the search page reads."""
+    pages = {ch.url: site.files[ch.url] for ch in site.chapters}
+    site.files.update(search_index(pages, site.config.options.paths.node_modules))
     return site
 
 
@@ -382,15 +418,23 @@ def write_offline_manifest(site: Site) -> Site:
     return site
 
 
-def gather(paths: Paths, runtime: Runtime, cache: FigureCache | None = None, live_reload: bool = False,
+def gather(paths: Paths, runtime: Runtime, cache: BuildCache | None = None, live_reload: bool = False,
            pdf: bool = False) -> Site:
     """Every step but the swap, in order: the whole site in memory, nothing written yet. The
     figures are computed before the Markdown is rendered, which embeds their data and values."""
-    config = read_config(Options(paths, runtime, cache or FigureCache(), live_reload, pdf))
+    config = read_config(Options(paths, runtime, cache or BuildCache(), live_reload, pdf))
     book = read_chapters(config)
     book = compute_figures(book)
     book = render_markdown(book)
-    site = write_pages(book)
+    site = cite_works(book)
+    site = package_runtime(site)
+    site = copy_theme(site)
+    site = parse_scripts(site)
+    site = add_directive_files(site)
+    site = render_pages(site)
+    site = render_print_edition(site)
+    site = subset_math_font(site)
+    site = check_links(site)
     site = index_search(site)
     site = print_pdf(site)
     return write_offline_manifest(site)
@@ -456,7 +500,7 @@ def load_runtime(paths: Paths, pyodide_dist: Path | None) -> Runtime:
     return from_distribution(pyodide_dist) if pyodide_dist else from_npm(paths.node_modules)
 
 
-def build(paths: Paths, out: Path, pyodide_dist: Path | None = None, cache: FigureCache | None = None,
+def build(paths: Paths, out: Path, pyodide_dist: Path | None = None, cache: BuildCache | None = None,
           live_reload: bool = False, pdf: bool = False) -> Site:
     site = gather(paths, load_runtime(paths, pyodide_dist), cache, live_reload, pdf)
     write(site, out, paths)
@@ -465,7 +509,7 @@ def build(paths: Paths, out: Path, pyodide_dist: Path | None = None, cache: Figu
 
 def check(paths: Paths, pyodide_dist: Path | None = None) -> Site:
     """Everything a build validates, without writing the output; also lists facts no chapter quotes."""
-    cache = FigureCache()
+    cache = BuildCache()
     site = gather(paths, load_runtime(paths, pyodide_dist), cache)
-    site.warnings += unused_facts(site.chapters, cache)
+    site.warnings += unused_facts(site.chapters, cache.figures)
     return site

@@ -11,8 +11,6 @@ from engine import figures as models
 from . import fallbacks
 from .errors import BuildError
 
-ROOT = Path(__file__).resolve().parents[1]
-
 
 @dataclass
 class RenderedFigure:
@@ -30,15 +28,15 @@ class RenderedFigure:
 
 
 def model_file(name: str) -> Path:
-    """The figure's model module: where errors about its output and its facts point."""
-    return ROOT / "engine" / "figures" / f"{name.replace('-', '_')}.py"
+    """The figure's model module, beside the engine.figures the build imports (the code that ran,
+    wherever the build reads its theme and content): where errors about its output and facts point."""
+    return Path(models.__file__).with_name(f"{name.replace('-', '_')}.py")
 
 
 def parts(name: str, theme: Path) -> dict[str, Path]:
-    """The three files every figure needs: its model, its static fallback and its view."""
-    return {"model": model_file(name),
-            "fallback": ROOT / "builder" / "fallbacks" / f"{name.replace('-', '_')}.py",
-            "view": theme / "figures" / f"{name}.js"}
+    """The three files every figure needs: its model and its static fallback (code the build
+    imports), and its view in the theme."""
+    return {"model": model_file(name), "fallback": fallbacks.source(name), "view": theme / "figures" / f"{name}.js"}
 
 
 def check_parts(name: str, theme: Path) -> None:

@@ -22,7 +22,6 @@ ROOT = Path(__file__).resolve().parents[1]
 TIME_LIMIT = 10.0  # seconds of wall time per run; the real solutions take about 0.3 s, numpy's import included
 MEMORY_LIMIT = 1 << 30  # bytes of address space (numpy's import takes about 150 MB)
 FILE_LIMIT = 1 << 20  # bytes any file the child writes may hold: its results, its error output
-_verdicts: dict[tuple[str, str], dict] = {}  # (exercise, code) -> verdict: `serve` rebuilds grade once
 
 
 class CageError(Exception):
@@ -101,9 +100,11 @@ def _outcome(text: str) -> dict:
 class Run:
     """One caged run, started at once so that several can run side by side; `verdict()` waits for it."""
 
-    def __init__(self, name: str, code: str):
-        self.name, self.code, self.proc = name, code, None
-        if (name, code) in _verdicts:
+    def __init__(self, name: str, code: str, cache):
+        """`cache` (a BuildCache) keeps verdicts and expected results: `serve`'s rebuilds grade once."""
+        self.name, self.code, self.proc, self.cache = name, code, None, cache
+        self.verdicts = cache.table("verdicts")  # (exercise, code) -> verdict
+        if (name, code) in self.verdicts:
             return
         self.dir = tempfile.TemporaryDirectory(prefix="attention-grade-")
         self.out = Path(self.dir.name) / "results.json"
@@ -124,7 +125,7 @@ class Run:
     def verdict(self) -> dict:
         """engine.exercises' verdict dict; CageError when the run gave no results."""
         if self.proc is None:
-            return _verdicts[(self.name, self.code)]
+            return self.verdicts[(self.name, self.code)]
         try:
             try:
                 status = self.proc.wait(max(0.0, TIME_LIMIT - (time.monotonic() - self.started)))
@@ -151,8 +152,8 @@ class Run:
             from engine.exercises import judge, module
 
             mod = module(self.name)
-            verdict = judge(mod, _trials(self.name), outcome)
-            _verdicts[(self.name, self.code)] = verdict
+            verdict = judge(mod, _trials(self.name, self.cache), outcome)
+            self.verdicts[(self.name, self.code)] = verdict
             return verdict
         finally:
             self.err.close()
@@ -175,17 +176,11 @@ class Run:
         return f": {lines[-1].strip()[:200]}" if lines else ""
 
 
-_trial_cache: dict[str, list] = {}
-
-
-def _trials(name: str) -> list:
+def _trials(name: str, cache) -> list:
     """The expected results, computed here, where no author code ever runs."""
-    if name not in _trial_cache:
+    trials = cache.table("trials")
+    if name not in trials:
         from engine.exercises import module
 
-        _trial_cache[name] = module(name).trials()
-    return _trial_cache[name]
-
-
-def grade(name: str, code: str) -> dict:
-    return Run(name, code).verdict()
+        trials[name] = module(name).trials()
+    return trials[name]

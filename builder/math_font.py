@@ -12,7 +12,6 @@ size variants and pieces it points to, when it subsets the font to the site's ch
 """
 from __future__ import annotations
 
-import functools
 import io
 import re
 import importlib.util
@@ -58,7 +57,6 @@ def characters(pages: list[str]) -> str:
     return "".join(sorted(found))
 
 
-@functools.lru_cache(maxsize=4)
 def math_font(chars: str) -> bytes:
     """The woff2 of STIX Two Math with the glyphs for `chars` and the MATH table's closure over
     them; the same characters always give the same bytes (no timestamp is written)."""
@@ -72,10 +70,9 @@ def math_font(chars: str) -> bytes:
     options.name_IDs = [0, 1, 2, 3, 4, 5, 6, 13, 14]  # with the copyright and the licence (OFL)
     options.name_languages = [0x409]
     options.notdef_outline = True
-    # Without TrueType hinting (its instructions and fpgm, prep, cvt tables): 52 kB become 39 kB,
-    # and the font is on the first paint's path of every page with a formula near the top (under
-    # Lighthouse's slow 4G, about 70 ms less). Browsers on macOS, iOS, Android and Linux ignore the
-    # hints; Windows draws formulas a little softer at small sizes.
+    # Without TrueType hinting (its instructions and fpgm, prep, cvt tables): a quarter smaller, on
+    # the first paint's path of every page with a formula near the top (docs/build.md). Browsers on
+    # macOS, iOS, Android and Linux ignore the hints; Windows draws formulas a little softer at small sizes.
     options.hinting = False
     subsetter = subset.Subsetter(options)
     subsetter.populate(text=chars)

@@ -8,7 +8,6 @@ from pathlib import Path
 
 from .errors import BuildError
 
-PALETTE = Path(__file__).resolve().parents[1] / "theme" / "palette.toml"
 RE_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
 RE_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
@@ -24,12 +23,12 @@ def _table(path: Path, name: str) -> dict[str, str]:
     return colours
 
 
-def load(path: Path = PALETTE) -> dict[str, str]:
+def load(path: Path) -> dict[str, str]:
     """Colour role -> '#rrggbb' in the light scheme; a malformed table is a BuildError at the palette file."""
     return _table(path, "colours")
 
 
-def load_dark(path: Path = PALETTE) -> dict[str, str]:
+def load_dark(path: Path) -> dict[str, str]:
     """The dark scheme's colours: the light scheme's roles, every one of them, and no other."""
     light, dark = load(path), _table(path, "dark")
     if set(dark) != set(light):

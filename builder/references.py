@@ -7,7 +7,6 @@ every value is escaped, and only http(s) URLs and well-formed DOIs become links.
 """
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 from html import escape
@@ -25,6 +24,7 @@ from pybtex.scanner import PybtexError, PybtexSyntaxError
 from pybtex.style.formatting.unsrt import Style as Unsrt
 from pybtex.style.template import field, href, join, optional
 
+from .cache import BuildCache
 from .errors import BuildError, clip, display_path, read_source
 
 FILE = "references.bib"
@@ -220,18 +220,18 @@ def _check_entry(path: Path, text: str, key: str, entry, span: _Span, data: Bibl
         raise BuildError(path, _field_line(text, span, problem[0]), f"entry '{clip(key)}': {problem[1]}")
 
 
-def load(content_dir: Path) -> Bibliography | None:
-    """The bibliography, or None when the content has no references.bib."""
+def load(content_dir: Path, cache: BuildCache) -> Bibliography | None:
+    """The bibliography, or None when the content has no references.bib; kept in the cache by its
+    text, since serve rebuilds on every save and pybtex is among a rebuild's slower steps."""
     path = content_dir / FILE
     if not path.is_file():
         return None
-    return _parsed(path, read_source(path))  # read_source refuses control characters at their line
+    text = read_source(path)  # it refuses control characters at their line
+    return cache.get("bibliography", (path, text), lambda: _parsed(path, text))
 
 
-@functools.lru_cache(maxsize=2)
 def _parsed(path: Path, text: str) -> Bibliography:
-    """The bibliography in `text`, formatted once per process for the same text: serve rebuilds on
-    every save, and pybtex takes a tenth of a second a build."""
+    """The bibliography in `text`, formatted."""
     parser = _Parser(path)
     try:
         data = parser.parse_string(text)

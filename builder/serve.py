@@ -1,6 +1,6 @@
 """`build.py serve`: build, serve dist/ on 127.0.0.1, rebuild on change, reload open pages.
 
-Content and theme changes rebuild in this process with the figure cache kept warm. A change to
+Content and theme changes rebuild in this process with the build cache kept warm. A change to
 engine/ or builder/ re-executes the process (Python code cannot be reloaded safely), but only
 once the new code imports. Nothing a build does stops the server: a failed build, a crashing
 builder or code that does not import shows its `path:line: message` over the open pages (through
@@ -23,7 +23,7 @@ from pathlib import Path
 
 from .build import Paths, build
 from .errors import BuildError, describe, display_path
-from .figures import FigureCache
+from .cache import BuildCache
 
 IDLE_TIMEOUT = 30.0  # seconds a connection may stay silent before the server drops it
 PING = 15.0  # seconds between keep-alive comments on the /__reload stream
@@ -138,7 +138,7 @@ def static_server(folder: Path, port: int = 0, reloader: _Reloader | None = None
 
 # --- building and restarting ---------------------------------------------------------------
 
-def _rebuild(paths: Paths, out: Path, pyodide_dist, cache: FigureCache, reloader: _Reloader) -> bool:
+def _rebuild(paths: Paths, out: Path, pyodide_dist, cache: BuildCache, reloader: _Reloader) -> bool:
     t0 = time.perf_counter()
     try:
         site = build(paths, out, pyodide_dist, cache, live_reload=True)
@@ -254,7 +254,7 @@ def serve(paths: Paths, out: Path, port: int, pyodide_dist: Path | None) -> int:
         return 1
     port = server.server_address[1]
     print(f"serving {out} at http://127.0.0.1:{port}/ (Ctrl+C stops)", flush=True)
-    cache = FigureCache()
+    cache = BuildCache()
     root = paths.root.resolve()
     code_dirs = (paths.engine.resolve(), root / "builder")
     # Watch first, then build: a save during the build (or during this process's restart) is seen.

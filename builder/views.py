@@ -2,26 +2,28 @@
 error would otherwise pass the build and fail only in the reader's browser, with no file or line.
 
 esbuild (npm, already the build's bundler) parses each file as the ES module the browser loads;
-results are kept by the files' digest, so `serve`'s rebuilds parse only after a change.
+a file set that parsed is kept in the build cache, so `serve`'s rebuilds parse only after a change.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import subprocess
 from pathlib import Path
 
+from .cache import BuildCache, digest
 from .errors import BuildError
 
 SCRIPT = Path(__file__).with_name("parse_views.mjs")
-_parsed: set[str] = set()  # digests of file sets that parsed
 
 
-def check_scripts(files: list[Path], node_modules: Path) -> None:
+def check_scripts(files: list[Path], node_modules: Path, cache: BuildCache) -> None:
     """A BuildError `theme/figures/x.js:12:5: message` for the first file that does not parse."""
-    digest = hashlib.sha256(b"".join(str(f).encode() + b"\0" + f.read_bytes() for f in files)).hexdigest()
-    if digest in _parsed or not files:
-        return
+    if files:
+        key = digest(*(part for f in files for part in (str(f).encode(), f.read_bytes())))
+        cache.get("parsed scripts", key, lambda: _parse(files, node_modules))
+
+
+def _parse(files: list[Path], node_modules: Path) -> None:
     package = node_modules / "esbuild"
     if not (package / "package.json").is_file():
         raise BuildError(package, None, "esbuild is missing (it checks that every view parses): run 'npm ci'")
@@ -37,4 +39,3 @@ def check_scripts(files: list[Path], node_modules: Path) -> None:
     if problems:
         p = problems[0]
         raise BuildError(Path(p["file"]), p["line"], p["text"], p["column"])
-    _parsed.add(digest)

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import ast
 import base64
-import functools
 import hashlib
 import io
 import zipfile
 from pathlib import Path
+
+from .cache import BuildCache, digest
 
 DIST_NAME = "attention_engine"
 VERSION = "0.1.0"
@@ -58,31 +59,32 @@ def without_build_only(source: bytes, imported: set[str]) -> bytes:
     return "".join(lines).encode()
 
 
-def engine_files(package_dir: Path) -> list[tuple[str, bytes]]:
+def engine_files(package_dir: Path, cache: BuildCache) -> list[tuple[str, bytes]]:
     """(archive name, bytes) of every .py file of the package that a page can run, sorted; a
-    figure model without its build-only functions."""
+    figure model without its build-only functions. Kept in the cache by the files' bytes: parsing
+    every module is among a rebuild's slower steps, and serve rebuilds on every save."""
     root = package_dir.parent
     paths = [p for p in sorted(package_dir.rglob("*.py"))
              if "__pycache__" not in p.parts and p.relative_to(package_dir).as_posix() not in BUILD_ONLY_MODULES]
     models = (package_dir / "figures").relative_to(root).as_posix()
-    return list(_without_build_only(models, tuple((p.relative_to(root).as_posix(), p.read_bytes()) for p in paths)))
+    files = [(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths]
+    key = digest(models.encode(), *(part for name, data in files for part in (name.encode(), data)))
+    return cache.get("engine files", key, lambda: _without_build_only(models, files))
 
 
-@functools.lru_cache(maxsize=2)
-def _without_build_only(models: str, files: tuple[tuple[str, bytes], ...]) -> tuple[tuple[str, bytes], ...]:
-    """`files` with each figure model in the folder `models` stripped; by their bytes, once per
-    process: parsing every module costs a build a quarter of a second, and serve rebuilds on every save."""
+def _without_build_only(models: str, files: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+    """`files` with each figure model in the folder `models` stripped."""
     # Names other modules import from a module: a private helper they use is no build-only code.
     imported = {a.name for _, data in files for n in ast.walk(ast.parse(data))
                 if isinstance(n, ast.ImportFrom) for a in n.names}
-    return tuple((name, without_build_only(data, imported) if name.rpartition("/")[0] == models
-                  and not name.endswith("/__init__.py") else data)
-                 for name, data in files)
+    return [(name, without_build_only(data, imported) if name.rpartition("/")[0] == models
+             and not name.endswith("/__init__.py") else data)
+            for name, data in files]
 
 
-def build_wheel(package_dir: Path) -> tuple[str, bytes]:
+def build_wheel(package_dir: Path, cache: BuildCache) -> tuple[str, bytes]:
     """(file name, wheel bytes) for the package at `package_dir`."""
-    files = engine_files(package_dir)
+    files = engine_files(package_dir, cache)
     info = f"{DIST_NAME}-{VERSION}.dist-info"
     meta = [
         (f"{info}/METADATA", f"Metadata-Version: 2.1\nName: {DIST_NAME.replace('_', '-')}\nVersion: {VERSION}\n"
@@ -90,7 +92,7 @@ def build_wheel(package_dir: Path) -> tuple[str, bytes]:
         (f"{info}/WHEEL", b"Wheel-Version: 1.0\nGenerator: attention-explorable builder\nRoot-Is-Purelib: true\nTag: py3-none-any\n"),
         (f"{info}/top_level.txt", f"{package_dir.name}\n".encode()),
     ]
-    entries = files + meta
+    entries = [*files, *meta]
     record = "".join(f"{name},{_record_hash(data)},{len(data)}\n" for name, data in entries)
     record += f"{info}/RECORD,,\n"
     entries.append((f"{info}/RECORD", record.encode()))

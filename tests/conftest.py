@@ -3,7 +3,7 @@
 Builder and browser tests build the series many times: they share one figure cache across the
 session, and the test processes share its first filling. The engine does not change while tests
 run, so a model's output and its fallback SVG for the same options are the same in every build;
-recomputing them per build only costs minutes. Tests that need a cold cache pass their own FigureCache.
+recomputing them per build only costs minutes. Tests that need a cold cache pass their own BuildCache.
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+PALETTE = ROOT / "theme" / "palette.toml"  # the series' (Paths.at(ROOT).palette)
 
 
 # The test modules that run longest (half a minute to two minutes of one process each, on 2 cores),
@@ -54,13 +55,15 @@ def content(tmp_path) -> Path:
 
 @pytest.fixture(scope="session")
 def shared_figure_cache(request, tmp_path_factory):
-    """The FigureCache every build.build() of the session uses (builder and browser tests ask for
-    it in their conftest), holding every figure of the series from the start."""
+    """The FigureCache of the BuildCache every build of the session that passes none uses (builder and
+    browser tests ask for it in their conftest), holding every figure of the series from the start."""
     import builder.build
+    from builder.cache import BuildCache
 
     shared = _series_figures(request.config, tmp_path_factory)
+    cache = BuildCache(shared)  # its other tables are keyed by every input too, so the session shares them
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(builder.build, "FigureCache", lambda: shared)
+        mp.setattr(builder.build, "BuildCache", lambda: cache)
         yield shared
 
 
@@ -106,12 +109,12 @@ def _compute_series_figures():
 def _chapter_figures(index: int):
     """The figures and inline values of the series' chapter `index`, in a fresh FigureCache."""
     from builder.build import compute_chapter, read_chapter
-    from builder.figures import FigureCache
+    from builder.cache import BuildCache
     from builder.site_config import load_site_config
 
-    cache = FigureCache()
+    cache = BuildCache()
     compute_chapter(read_chapter(load_site_config(ROOT / "content").chapters[index]), cache)
-    return cache
+    return cache.figures
 
 
 def pyodide_kit() -> Path:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 # What a figure's data and fallback are made of; the registry's list of names is not (a new figure
 # added to it changes no other figure's output).
-SOURCES = ("engine/**/*.py", "builder/fallbacks/**/*.py", "builder/figures.py", "builder/palette.py", "theme/palette.toml")
+SOURCES = ("engine/**/*.py", "builder/fallbacks/**/*.py", "builder/figures.py")
 _REGISTRY = re.compile(r"^FIGURES = \(.*?^\)", re.S | re.M)
 
 
@@ -75,8 +75,9 @@ def main() -> None:
     if cache is not None:
         import builder.build
         import builder.serve
+        from builder.cache import BuildCache
 
-        builder.build.FigureCache = builder.serve.FigureCache = lambda: cache
+        builder.build.BuildCache = builder.serve.BuildCache = lambda: BuildCache(cache)
     sys.argv = [build_py, *args]
     runpy.run_path(build_py, run_name="__main__")
 

@@ -32,7 +32,7 @@ class Page:
     path: Path
     number: int
     slug: str
-    cache: object  # builder.figures.FigureCache
+    cache: object  # builder.cache.BuildCache
     math: MathFound = dataclass_field(default_factory=MathFound)
     seen: dict = dataclass_field(default_factory=dict)  # directive name -> uses computed so far
 
@@ -96,6 +96,10 @@ class Directive:
 
     def needs_python(self, use) -> bool:
         return self.uses_python
+
+    def site_files(self, paths) -> dict[str, bytes]:
+        """Files the site needs, beyond the theme's, when any page uses this directive."""
+        return {}
 
     def element(self, use, raw: Callable[[str], str]) -> tuple[etree.Element, etree.Element]:
         """The block's element and the element its Markdown goes into; `raw(html)` stores HTML the

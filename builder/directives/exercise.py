@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from engine.exercises import EXERCISES, module
 from engine.figures.params import REQUIRED, field
+from ..bundle import editor_bundle
 from ..errors import BuildError, clip
 from ..grading import CageError, Run
 from ..links import LinkError
@@ -68,14 +69,17 @@ class Exercise(Section):
         etree.SubElement(el, "code").text = module(use.argument).FUNCTION
 
     def compute(self, use, page):
-        _grade(use, page.path)
+        _grade(use, page.path, page.cache)
         return _rest(use, page)
 
+    def site_files(self, paths):
+        return {"assets/js/editor.js": editor_bundle(paths)}  # CodeMirror, bundled by esbuild
 
-def _grade(use, path) -> None:
+
+def _grade(use, path, cache) -> None:
     """The solution passes the grader's tests and the starter does not, each run in a cage of its own."""
     fn = module(use.argument).FUNCTION
-    runs = {option: Run(use.argument, getattr(use.params, option)) for option in ("solution", "starter")}  # side by side
+    runs = {option: Run(use.argument, getattr(use.params, option), cache) for option in ("solution", "starter")}  # side by side
     verdicts = {}
     for option, run in runs.items():
         try:

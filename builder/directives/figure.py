@@ -38,7 +38,7 @@ class Figure(Directive):
         return set(module(use.argument).Params.__dataclass_fields__)
 
     def compute(self, use, page):
-        return render_figure(page.cache, use, page.number, page.count(self.name), page.slug)
+        return render_figure(page.cache.figures, use, page.number, page.count(self.name), page.slug)
 
     def needs_python(self, use):
         return use.computed.live  # only a view that asks the worker loads Python

@@ -6,13 +6,15 @@ numbers) is not drawn here: the model computes it once, in `data["text"]`.
 A fallback follows the reader's colour scheme as the live views do. Pages show it as an <img>
 (the CSP's style-src 'self' forbids the style attributes an inline SVG from matplotlib is made
 of), and an image cannot see the page's CSS, so each SVG carries the palette itself: drawings use
-`COLOURS[role]`, stand-in colours one per role, which `render_svg` rewrites as `var(--role)`,
-defined in a <style> of the SVG for both schemes of theme/palette.toml. Browsers evaluate that
+`COLOURS[role]`, stand-in colours one per role, which `render_svg` rewrites as `var(--role)`;
+`in_colours` defines them in a <style> of the SVG for both schemes of the theme's palette.toml,
+as the build writes the drawing (the cached drawing holds no colour). Browsers evaluate that
 <style>'s prefers-color-scheme with the <img>'s used color-scheme (site.css: light dark), so the
 image turns dark with the page and stays light where a page asks for light (print).
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
 import io
 import re
@@ -30,13 +32,22 @@ from matplotlib.colors import to_rgba  # noqa: E402
 from matplotlib.path import Path  # noqa: E402
 
 from ..errors import BuildError  # noqa: E402
-from ..palette import load as load_palette, load_dark  # noqa: E402
 
-LIGHT, DARK = load_palette(), load_dark()
-# One stand-in colour per role, unlike any colour matplotlib picks by itself, so that after drawing
-# each is known for the role it stands for (several roles share a light colour: key and token-blue).
-COLOURS = {role: f"#fe{i:02x}fe" for i, role in enumerate(LIGHT)}
-_ROLE = {colour: role for role, colour in COLOURS.items()}
+
+class _StandIns(dict):
+    """One stand-in colour per role, unlike any colour matplotlib picks by itself, so that after
+    drawing each is known for the role it stands for (several roles share a light colour: key and
+    token-blue). Made from the role's name, so a drawing is the same bytes whichever drew first."""
+
+    def __missing__(self, role: str) -> str:
+        colour, taken = "#fe" + hashlib.sha256(role.encode()).hexdigest()[:4], {c: r for r, c in self.items()}
+        if colour in taken:
+            raise ValueError(f"the colour roles '{role}' and '{taken[colour]}' share a stand-in: rename one")
+        self[role] = colour
+        return colour
+
+
+COLOURS = _StandIns()
 
 STYLE = {
     "svg.hashsalt": "attention-explorable",  # fixed ids: byte-identical SVG on every build
@@ -109,38 +120,51 @@ RE_STYLE = re.compile(r'(?:style|fill|stroke)="([^"]*)"')
 RE_PAINT = re.compile(r"((?:fill|stroke|stop-color|flood-color|lighting-color|color)\s*(?::\s*|=\s*\"))(#[0-9a-fA-F]{6})\b")
 
 
+RE_ROLE_PAINT = re.compile(r"(?:fill|stroke|stop-color|flood-color|lighting-color|color)\s*(?::\s*|=\s*\")var\(--([a-z][a-z0-9-]*)\)")
+STYLE_TAG = '<style type="text/css">'
+
+
 def follow_scheme(name: str, svg: str) -> str:
-    """matplotlib's SVG with every colour a `var(--role)`, the roles defined for both schemes in a
-    <style> of its own; a colour not drawn from COLOURS, or a raster image, is a BuildError at the fallback."""
+    """matplotlib's SVG with every colour a `var(--role)`; a colour not drawn from COLOURS, or a
+    raster image, is a BuildError at the fallback."""
     if "<image" in svg:
         raise BuildError(source(name), None, f"figure '{name}': the fallback draws a raster image (imshow), whose "
                                              "colours cannot follow the colour scheme: draw cells with cells()")
-    used: set[str] = set()
+    roles = {colour: role for role, colour in COLOURS.items()}
 
     def role(m: re.Match) -> str:
         colour = m.group(2).lower()
-        if colour not in _ROLE:
+        if colour not in roles:
             raise BuildError(source(name), None, f"figure '{name}': the fallback draws in {colour}, which is no "
                                                  "colour of theme/palette.toml: draw with COLOURS[role]")
-        used.add(_ROLE[colour])
-        return f"{m.group(1)}var(--{_ROLE[colour]})"
+        return f"{m.group(1)}var(--{roles[colour]})"
 
     body = RE_PAINT.sub(role, svg)
     stray = next((m for attr in RE_STYLE.findall(body) for m in RE_HEX.finditer(attr)), None)  # not the text: labels are data
     if stray:
         raise BuildError(source(name), None, f"figure '{name}': the fallback's SVG holds a colour, {stray.group(0)}, "
                                              "where none can be given a role")
-    used.add("ink")  # matplotlib writes no fill for black: what it leaves unfilled is ink, the text colour
-    props = lambda colours: ";".join(f"--{r}:{colours[r]}" for r in sorted(used))  # noqa: E731
-    style = (f"svg{{{props(LIGHT)};fill:var(--ink)}}"
-             f"@media (prefers-color-scheme: dark){{svg{{{props(DARK)}}}}}")
-    if '<style type="text/css">' not in body:
+    if STYLE_TAG not in body:
         raise BuildError(source(name), None, f"figure '{name}': matplotlib's SVG has no <style> to hold the palette")
-    return body.replace('<style type="text/css">', f'<style type="text/css">{style}', 1)
+    return body
+
+
+def in_colours(name: str, svg: bytes, light: dict[str, str], dark: dict[str, str]) -> bytes:
+    """The drawing with the roles it uses defined for both schemes in its <style>; a role the palette
+    lacks is a BuildError at the fallback."""
+    text = svg.decode("utf-8")
+    used = {*RE_ROLE_PAINT.findall(text), "ink"}  # matplotlib writes no fill for black: what it leaves unfilled is ink
+    unknown = sorted(used - set(light))
+    if unknown:
+        raise BuildError(source(name), None, f"figure '{name}': the fallback draws in '{unknown[0]}', which is no "
+                                             "role of theme/palette.toml")
+    props = lambda colours: ";".join(f"--{r}:{colours[r]}" for r in sorted(used))  # noqa: E731
+    style = f"svg{{{props(light)};fill:var(--ink)}}@media (prefers-color-scheme: dark){{svg{{{props(dark)}}}}}"
+    return text.replace(STYLE_TAG, STYLE_TAG + style, 1).encode("utf-8")
 
 
 def render_svg(name: str, data: dict) -> bytes:
-    """The figure's fallback as SVG bytes, identical for identical data, in the colours of either scheme."""
+    """The figure's fallback as SVG bytes, identical for identical data, its colours palette roles."""
     with matplotlib.rc_context(STYLE):
         fig = plt.figure(figsize=(6.4, 3.4))
         try:

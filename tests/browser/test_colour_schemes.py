@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from builder import palette
-from tests.conftest import ROOT
+from tests.conftest import PALETTE, ROOT
 
 from .conftest import rgb, wait_for_fallback
 
@@ -40,7 +40,7 @@ def test_css_colours_come_from_the_palette(site):
 def test_fallbacks_take_the_schemes_palette(new_context, base_url, scheme, width):
     """Without JavaScript every figure shows its fallback <img>: each is drawn on the scheme's surface
     (a tenth of it at least) in the scheme's ink; the pages are photographed as they read."""
-    colours = palette.load() if scheme == "light" else palette.load_dark()
+    colours = palette.load(PALETTE) if scheme == "light" else palette.load_dark(PALETTE)
     tab = new_context(viewport={"width": width, "height": 900}, color_scheme=scheme, java_script_enabled=False).new_page()
     SHOTS.mkdir(parents=True, exist_ok=True)
     for page in PAGES:
@@ -71,5 +71,5 @@ def test_a_printed_fallback_takes_the_light_palette(new_context, base_url):
     shot = Image.open(io.BytesIO(img.screenshot())).convert("RGB")
     count = {c: n for n, c in shot.getcolors(shot.width * shot.height)}
     area = shot.width * shot.height
-    assert count.get(rgb(palette.load()["surface"]), 0) > 0.1 * area
-    assert count.get(rgb(palette.load_dark()["surface"]), 0) < 0.01 * area  # the page behind its rounded corners
+    assert count.get(rgb(palette.load(PALETTE)["surface"]), 0) > 0.1 * area
+    assert count.get(rgb(palette.load_dark(PALETTE)["surface"]), 0) < 0.01 * area  # the page behind its rounded corners

@@ -14,14 +14,16 @@ from .conftest import CHAPTER, ROOT, SETTLE_MS, expect, pyodide_kit
 @pytest.fixture(scope="module")
 def by_url(tmp_path_factory, serve_folder) -> tuple[str, Path]:
     dist = pyodide_kit()  # skips, saying why, without one (fails instead where ATTN_REQUIRE_LIVE is set)
+    from dataclasses import replace
+
     from builder import lockfile
     from builder.build import Paths, build
 
     out = tmp_path_factory.mktemp("browser-site-by-url") / "dist"
+    paths = replace(Paths.at(ROOT), pyodide_cli=out.parent / "no-venv-pyodide" / "pyodide")
     with pytest.MonkeyPatch.context() as mp:  # as on a machine where dev.py found no Python >= 3.12
         mp.delenv("ATTN_PYODIDE_CLI", raising=False)
-        mp.setattr(lockfile, "DEFAULT_CLI", out.parent / "no-venv-pyodide" / "pyodide")
-        site = build(Paths.at(ROOT), out, pyodide_dist=dist)
+        site = build(paths, out, pyodide_dist=dist)
     assert site.notes == [lockfile.WITHOUT]
     return serve_folder(out), out
 

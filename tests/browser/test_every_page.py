@@ -28,7 +28,7 @@ from functools import partial
 import pytest
 
 from builder import palette
-from tests.conftest import ROOT
+from tests.conftest import PALETTE, ROOT
 
 from .conftest import (AXE_ROUTE, CHAPTER, FIGURES, LIVE_ROUTES, PHONE, Visit, browser_context, chapter_pages,
                        draw_every_figure, figure_numbers, rgb, serious_violations, uses_python, wait_for_fallback)
@@ -218,7 +218,7 @@ def check_schemes_palette(page, scheme: str) -> None:
     """The page, its figures' surface and their ticks in the scheme's palette roles; the page photographed."""
     in_scheme(page, scheme)
     css = {role: "rgb({}, {}, {})".format(*rgb(c))
-           for role, c in (palette.load() if scheme == "light" else palette.load_dark()).items()}
+           for role, c in (palette.load(PALETTE) if scheme == "light" else palette.load_dark(PALETTE)).items()}
     page.evaluate("document.fonts.ready")
     SHOTS.mkdir(parents=True, exist_ok=True)
     name = page.url.rsplit("/", 1)[1]

@@ -96,7 +96,7 @@ def test_runtime_config_names_the_engine_and_the_cdn(site):
     assert config["packageBaseUrl"] == f"https://cdn.jsdelivr.net/pyodide/v{config['pyodideVersion']}/full/"
 
 
-@pytest.mark.skipif(not lockfile.available(), reason="pyodide-build is not installed (no Python >= 3.12 here): "
+@pytest.mark.skipif(not lockfile.available(Paths.at(ROOT).pyodide_cli), reason="pyodide-build is not installed (no Python >= 3.12 here): "
                     "the build loads the engine by its URL instead (tests/builder/test_lockfile.py)")
 def test_the_engine_is_registered_in_the_shipped_lock(site):
     """pyodide lockfile add-wheels wrote its entry: numpy resolved as its dependency, the hash of

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from builder.cache import BuildCache
 from builder.build import gather_chapter
-from builder.figures import FigureCache
 from builder.site_config import load_site_config
 from engine.figures import compute, parse
 from tests.builder.helpers import one_chapter_site
@@ -62,7 +62,7 @@ CASES = {
 @pytest.mark.parametrize("case", list(CASES))
 def test_golden(case, tmp_path):
     content = one_chapter_site(tmp_path / "content", CASES[case], name="07-golden.md")
-    chapter = gather_chapter(load_site_config(content).chapters[0], FigureCache())
+    chapter = gather_chapter(load_site_config(content).chapters[0], BuildCache())
     embedded = re.compile(r'(<script type="application/json" class="figure-data">)(.*?)(</script>)')
     uses = [u for u in chapter.source.directives if u.name == "figure"]
     found = embedded.findall(chapter.html)

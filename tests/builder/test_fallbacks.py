@@ -11,6 +11,7 @@ import pytest
 
 from builder import fallbacks, palette
 from builder.errors import BuildError
+from tests.conftest import PALETTE
 from engine import figures as models
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -28,11 +29,12 @@ def _schemes(svg: bytes) -> tuple[dict, dict, str]:
 
 @pytest.mark.parametrize("name", models.FIGURES)
 def test_a_fallback_draws_in_the_palettes_roles_for_both_schemes(shared_figure_cache, name):
-    svg = shared_figure_cache.svg(shared_figure_cache.data(models.parse(name)))
+    drawing = shared_figure_cache.svg(shared_figure_cache.data(models.parse(name)))
+    svg = fallbacks.in_colours(name, drawing, palette.load(PALETTE), palette.load_dark(PALETTE))
     light, dark, rest = _schemes(svg)
     used = set(re.findall(r"var\(--([a-z][a-z0-9-]*)\)", rest))
     assert used and used <= set(light) == set(dark), name
-    assert light == {r: palette.load()[r] for r in light} and dark == {r: palette.load_dark()[r] for r in dark}
+    assert light == {r: palette.load(PALETTE)[r] for r in light} and dark == {r: palette.load_dark(PALETTE)[r] for r in dark}
     assert "<image" not in rest and not re.search(r"#[0-9a-fA-F]{6}\b|rgb\(", rest), name
 
 
@@ -53,3 +55,16 @@ def test_a_tint_keeps_its_role_and_says_how_much(monkeypatch):
     svg = _draw(monkeypatch, lambda fig, data: fallbacks.cells(fig.subplots(), [[0.5, -1.0]], "query", negative="key"))
     assert re.search(r"fill: var\(--query\); fill-opacity: 0\.5\b", svg.decode())
     assert "fill: var(--key)" in svg.decode()
+
+
+def test_a_role_the_palette_lacks_is_a_build_error_at_the_fallback(monkeypatch):
+    drawing = _draw(monkeypatch, lambda fig, data: fig.subplots().plot([0, 1], color=fallbacks.COLOURS["no-such-role"]))
+    assert "var(--no-such-role)" in drawing.decode()
+    with pytest.raises(BuildError, match="'no-such-role', which is no role") as err:
+        fallbacks.in_colours("softmax-bars", drawing, palette.load(PALETTE), palette.load_dark(PALETTE))
+    assert err.value.path.name == "softmax_bars.py"
+
+
+def test_every_role_of_the_palette_has_a_stand_in_of_its_own():
+    roles = palette.load(PALETTE)
+    assert len({fallbacks.COLOURS[role] for role in roles}) == len(roles)

@@ -6,17 +6,19 @@ import json
 import re
 import shutil
 import types
+from dataclasses import replace
 
 import pytest
 
-from builder import figures, palette
+from builder import fallbacks, figures, palette
+from builder.cache import BuildCache
 from builder.build import Paths, check, gather_chapter
 from builder.errors import BuildError
 from builder.figures import FigureCache, embed_json
 from engine import figures as models
 from builder.site_config import load_site_config
 from tests.builder.helpers import one_chapter_site, paths_for
-from tests.conftest import ROOT
+from tests.conftest import PALETTE, ROOT
 
 HOSTILE = "</script><!--<script>&\u2028\u2029>"
 
@@ -49,7 +51,7 @@ def test_a_figure_without_its_view_names_the_figure_and_the_file(tmp_path):
     theme = tmp_path / "theme"
     shutil.copytree(ROOT / "theme", theme)
     (theme / "figures" / "dot-product.js").unlink()
-    paths = Paths(ROOT, ROOT / "content", theme, ROOT / "engine", ROOT / "node_modules")
+    paths = replace(Paths.at(ROOT), theme=theme)
     with pytest.raises(BuildError) as err:
         check(paths)
     assert err.value.path == theme / "figures" / "dot-product.js"
@@ -57,14 +59,10 @@ def test_a_figure_without_its_view_names_the_figure_and_the_file(tmp_path):
 
 
 def test_a_figure_without_its_fallback_names_the_figure_and_the_file(monkeypatch, tmp_path):
-    monkeypatch.setattr(figures, "ROOT", tmp_path)
-    for part in ("engine/figures", "builder/fallbacks"):
-        (tmp_path / part).mkdir(parents=True)
-        (tmp_path / part / "dot_product.py").write_text("")
-    (tmp_path / "builder/fallbacks/dot_product.py").unlink()
+    monkeypatch.setattr(fallbacks, "source", lambda name: tmp_path / f"{name.replace('-', '_')}.py")
     with pytest.raises(BuildError) as err:
         figures.check_parts("dot-product", ROOT / "theme")
-    assert err.value.path == tmp_path / "builder/fallbacks/dot_product.py"
+    assert err.value.path == tmp_path / "dot_product.py"
     assert "figure 'dot-product' has no fallback" in str(err.value)
 
 
@@ -92,7 +90,7 @@ def test_a_figure_s_options_are_parsed_once(tmp_path, monkeypatch):
     check_rules = params.__post_init__
     monkeypatch.setattr(params, "__post_init__", lambda self: made.append(self) or check_rules(self))
     page = "# T\n\n/// figure | softmax-temperature\n    temperature: 2.0\n\nCaption {= softmax-temperature.start =}.\n///\n"
-    chapter = gather_chapter(load_site_config(one_chapter_site(tmp_path / "content", page)).chapters[0], FigureCache())
+    chapter = gather_chapter(load_site_config(one_chapter_site(tmp_path / "content", page)).chapters[0], BuildCache())
     assert chapter.figures[0].live
     assert made == expected
 
@@ -104,11 +102,17 @@ def test_embedded_data_carries_no_facts_and_the_schema_of_every_option():
         assert set(data["schema"]) == set(data["params"]), name
 
 
-def test_one_palette_feeds_css_and_matplotlib():
-    from builder.fallbacks import COLOURS
-    colours = palette.load()
-    # fallbacks draw in one stand-in per role, which their SVG turns into var(--role) (tests/builder/test_fallbacks.py)
-    assert set(COLOURS) == set(colours) and {"query", "key", "value", "prediction"} <= set(colours)
+def test_one_palette_feeds_css_and_matplotlib(tmp_path):
+    """The theme's palette.toml colours the stylesheet and the fallbacks' drawings alike: a theme with
+    another ink shows it in both (the drawings use var(--role): tests/builder/test_fallbacks.py)."""
+    theme = shutil.copytree(ROOT / "theme", tmp_path / "theme")
+    (theme / "palette.toml").write_text(PALETTE.read_text().replace('\nink = "', '\nink = "#123456" # was "', 1))
+    content = one_chapter_site(tmp_path / "content", "# T\n\n/// figure | softmax-temperature\n\nA caption.\n///\n")
+    site = check(replace(paths_for(content), theme=theme))
+    assert "--ink: #123456;" in site.files["assets/css/site.css"].decode()
+    assert "--ink:#123456" in site.files["figures/01-test-1.svg"].decode()
+    colours = palette.load(PALETTE)
+    assert {"query", "key", "value", "prediction"} <= set(colours)
     css = (ROOT / "theme" / "css" / "site.css").read_text()
     generated = palette.css(colours)
     for name, value in colours.items():
@@ -127,9 +131,9 @@ def test_a_malformed_palette_is_a_build_error(tmp_path):
 
 
 def test_the_dark_scheme_gives_every_role_and_goes_into_a_media_query(tmp_path):
-    dark = palette.load_dark()
-    assert set(dark) == set(palette.load()) and dark["bg"] != palette.load()["bg"]
-    css = palette.css(palette.load(), dark)
+    dark = palette.load_dark(PALETTE)
+    assert set(dark) == set(palette.load(PALETTE)) and dark["bg"] != palette.load(PALETTE)["bg"]
+    css = palette.css(palette.load(PALETTE), dark)
     media = css[css.index("@media (prefers-color-scheme: dark)"):]
     assert all(f"--{name}: {value};" in media for name, value in dark.items())
     short = tmp_path / "palette.toml"

@@ -10,9 +10,9 @@ import textwrap
 
 import pytest
 
+from builder.cache import BuildCache
 from builder.build import gather_chapter
 from builder.errors import BuildError
-from builder.figures import FigureCache
 from builder.site_config import load_site_config
 from tests.builder.helpers import one_chapter_site
 from tests.conftest import ROOT
@@ -20,7 +20,7 @@ from tests.conftest import ROOT
 
 def gather(tmp_path, markdown: str):
     folder = one_chapter_site(tmp_path / "content", markdown)
-    return gather_chapter(load_site_config(folder).chapters[0], FigureCache())
+    return gather_chapter(load_site_config(folder).chapters[0], BuildCache())
 
 
 @pytest.mark.parametrize("options, line, words", [
@@ -71,15 +71,14 @@ RUNNER = textwrap.dedent("""
     sys.path.insert(0, sys.argv[1])
     from builder.build import gather_chapter
     from builder.errors import BuildError
-    from builder.figures import FigureCache
-    from builder.site_config import load_site_config
+        from builder.site_config import load_site_config
     from tests.builder.helpers import one_chapter_site
     cases, out = json.loads(sys.stdin.read()), {}
     for name, body in cases.items():
         folder = one_chapter_site(Path(tempfile.mkdtemp()) / "content", "# T\\n\\n" + body + "\\n")
         (folder / "01-test.md").write_text("# T\\n\\n" + body + "\\n")
         try:
-            gather_chapter(load_site_config(folder).chapters[0], FigureCache())
+            gather_chapter(load_site_config(folder).chapters[0], BuildCache())
             out[name] = ["page", ""]
         except BuildError as err:
             out[name] = ["error", str(err)]

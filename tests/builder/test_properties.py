@@ -7,8 +7,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from builder.build import gather_chapter
+from builder.cache import BuildCache
 from builder.errors import BuildError
-from builder.figures import FigureCache
 from builder.references import load as load_bibliography
 from builder.site_config import load_site_config
 from engine.figures import FIGURES
@@ -60,7 +60,7 @@ def test_malformed_chapters_fail_cleanly(tmp_path_factory, text):
         "@misc{alpha2001, author={Alpha, A.}, title={T}, year={2001}, url={https://example.org}}\n")
     entry = load_site_config(folder).chapters[0]
     try:
-        chapter = gather_chapter(entry, FigureCache(), load_bibliography(folder))
+        chapter = gather_chapter(entry, BuildCache(), load_bibliography(folder, BuildCache()))
     except BuildError as err:
         assert err.path == entry.path and err.line is not None and 1 <= err.line <= text.count("\n") + 1, str(err)
         return
@@ -86,7 +86,7 @@ def test_yaml_tags_surrogates_and_controls_fail_cleanly(tmp_path_factory, option
             else f"/// figure | softmax-bars\n    {option}: {value}\n\nCaption.\n///\n")
     (folder / "01-x.md").write_text("# T\n\n" + body)
     try:
-        chapter = gather_chapter(load_site_config(folder).chapters[0], FigureCache())
+        chapter = gather_chapter(load_site_config(folder).chapters[0], BuildCache())
     except BuildError as err:
         assert err.line == 3 or (not as_expression and err.line == 4), str(err)
         return

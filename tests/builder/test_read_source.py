@@ -2,9 +2,9 @@
 count as Python-Markdown counts them; invisible characters are refused at their line."""
 import pytest
 
+from builder.cache import BuildCache
 from builder.build import gather_chapter
 from builder.errors import BuildError, read_source, split_lines
-from builder.figures import FigureCache
 from builder.site_config import load_site_config
 from tests.builder.helpers import one_chapter_site
 
@@ -12,7 +12,7 @@ from tests.builder.helpers import one_chapter_site
 def chapter(tmp_path, data: bytes):
     folder = one_chapter_site(tmp_path / "content", "# placeholder\n")
     (folder / "01-test.md").write_bytes(data)
-    return gather_chapter(load_site_config(folder).chapters[0], FigureCache())
+    return gather_chapter(load_site_config(folder).chapters[0], BuildCache())
 
 
 def test_a_byte_order_mark_is_not_a_missing_title(tmp_path):

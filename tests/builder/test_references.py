@@ -7,6 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from builder.build import check
+from builder.cache import BuildCache
 from builder.errors import BuildError, display_path
 from builder.references import load
 from tests.builder.helpers import one_chapter_site, paths_for
@@ -100,19 +101,19 @@ def test_no_bibliography_without_a_bib_file(tmp_path):
 
 
 def test_an_edited_bib_file_is_read_again(tmp_path):
-    """The bibliography is kept per process by its text (serve rebuilds on every save): an edit is
-    never answered with what was kept, and neither is a file that has become malformed."""
-    content = site_with(tmp_path, "# One\n\nText.\n")
-    assert list(load(content).entries) == ["alpha2001", "gamma1999"]
+    """The bibliography is kept in the build cache by its text (serve rebuilds on every save): an edit
+    is never answered with what was kept, and neither is a file that has become malformed."""
+    content, cache = site_with(tmp_path, "# One\n\nText.\n"), BuildCache()
+    assert list(load(content, cache).entries) == ["alpha2001", "gamma1999"]
     (content / "references.bib").write_text(BIB.replace("gamma1999", "delta2002"))
-    assert list(load(content).entries) == ["alpha2001", "delta2002"]
+    assert list(load(content, cache).entries) == ["alpha2001", "delta2002"]
     (content / "references.bib").write_text(BIB + "@misc{broken,\n")
     with pytest.raises(BuildError):
-        load(content)
+        load(content, cache)
 
 
 def test_the_series_bibliography_has_every_planned_work_with_a_link():
-    bib = load(ROOT / "content")
+    bib = load(ROOT / "content", BuildCache())
     planned = {"bahdanau2015", "vaswani2017", "clark2019", "levesque2012", "church1990", "elhage2021",
                "olsson2022", "brown2020", "dao2022", "jain2019", "wiegreffe2019", "kobayashi2020"}
     assert planned <= set(bib.entries)
@@ -253,18 +254,18 @@ def test_odd_bibtex_loads_or_names_its_line(case, tmp_path):
     bib, expected = ODD_BIB[case]
     (tmp_path / "references.bib").write_text(bib)
     if expected is None:
-        assert load(tmp_path).entries
+        assert load(tmp_path, BuildCache()).entries
         return
     line, words = expected
     with pytest.raises(BuildError) as err:
-        load(tmp_path)
+        load(tmp_path, BuildCache())
     assert err.value.line == line and words in err.value.message, str(err.value)
     assert len(str(err.value)) < 400
 
 
 def test_crossref_fields_come_from_the_parent(tmp_path):
     (tmp_path / "references.bib").write_text(ODD_BIB["crossref inherits"][0])
-    ref = load(tmp_path).entries["k"]
+    ref = load(tmp_path, BuildCache()).entries["k"]
     assert ref.short == "A, 2000" and "In F&nbsp;E, editor, <em>P</em>. 2000." in ref.html, ref.html
 
 
@@ -307,7 +308,7 @@ def test_generated_bibtex_loads_or_fails_with_a_line(tmp_path_factory, text):
     folder = tmp_path_factory.mktemp("bib")
     (folder / "references.bib").write_text(text)
     try:
-        bib = load(folder)
+        bib = load(folder, BuildCache())
     except BuildError as err:
         assert err.line is not None and 1 <= err.line <= text.count("\n") + 1, str(err)
         assert len(err.message) < 400

@@ -17,6 +17,7 @@ import pytest
 
 import builder.serve
 from builder.build import Paths, build
+from builder.cache import BuildCache
 from builder.serve import static_server
 from tests import prewarmed
 from tests.conftest import ROOT
@@ -236,7 +237,8 @@ def test_a_build_is_in_the_pages_state_before_serve_says_so(breaks, content, tmp
             super()._change(error, built)
 
     reloader = Reloader()
-    ok = builder.serve._rebuild(Paths.at(ROOT, content), tmp_path / "dist", None, shared_figure_cache, reloader)
+    ok = builder.serve._rebuild(Paths.at(ROOT, content), tmp_path / "dist", None, BuildCache(shared_figure_cache),
+                                reloader)
     said_after = capsys.readouterr()
     assert ok is not breaks and len(said_before) == 1
     assert (reloader.builds, reloader.error is not None) == ((0, True) if breaks else (1, False))

@@ -11,6 +11,7 @@ from builder.errors import BuildError
 from builder.search import search_index
 from builder.site_config import MAX_DESCRIPTION, load_site_config
 from tests.builder.helpers import paths_for
+from tests.conftest import PALETTE
 
 FIGURE = "/// figure | softmax-bars\n\nA caption.\n///\n"
 
@@ -123,7 +124,7 @@ def test_every_page_links_the_favicon_drawn_from_the_palette(small_site):
     icon = small_site.files["assets/favicon.svg"].decode()
     assert icon.startswith("<svg") and icon.count("<rect") == 4
     from builder import palette
-    colours = palette.load()
+    colours = palette.load(PALETTE)
     assert all(colours[role] in icon for role in ("query", "key", "value"))
 
 

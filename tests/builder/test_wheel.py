@@ -9,16 +9,15 @@ import subprocess
 import sys
 import zipfile
 
-from builder import wheel
+from builder.cache import BuildCache
 from builder.wheel import build_wheel
 from tests.conftest import ROOT
 
 
 def test_wheel_is_byte_identical_and_its_record_is_right():
-    name, first = build_wheel(ROOT / "engine")
+    name, first = build_wheel(ROOT / "engine", BuildCache())
     assert name == "attention_engine-0.1.0-py3-none-any.whl"
-    wheel._without_build_only.cache_clear()  # made again from the files, not from what this process kept
-    assert build_wheel(ROOT / "engine")[1] == first
+    assert build_wheel(ROOT / "engine", BuildCache())[1] == first  # made again from the files, in a new cache
     with zipfile.ZipFile(io.BytesIO(first)) as zf:
         record = zf.read("attention_engine-0.1.0.dist-info/RECORD").decode()
         rows = list(csv.reader(io.StringIO(record)))
@@ -32,19 +31,20 @@ def test_wheel_is_byte_identical_and_its_record_is_right():
 
 
 def test_a_changed_engine_file_changes_the_wheel(tmp_path):
-    """The wheel is kept per process by its files' bytes (serve rebuilds on every save): an edit is
-    never served from what was kept."""
+    """The wheel's files are kept in the build cache by their bytes (serve rebuilds on every save): an
+    edit is never served from what was kept."""
     engine = shutil.copytree(ROOT / "engine", tmp_path / "engine", ignore=shutil.ignore_patterns("__pycache__"))
-    before = build_wheel(engine)[1]
+    cache = BuildCache()
+    before = build_wheel(engine, cache)[1]
     model = engine / "figures" / "softmax_temperature.py"
     model.write_text(model.read_text() + "\nEDITED = True\n")
-    with zipfile.ZipFile(io.BytesIO(build_wheel(engine)[1])) as zf:
+    with zipfile.ZipFile(io.BytesIO(build_wheel(engine, cache)[1])) as zf:
         assert zf.read("engine/figures/softmax_temperature.py").endswith(b"EDITED = True\n")
-    assert build_wheel(engine)[1] != before
+    assert build_wheel(engine, cache)[1] != before
 
 
 def _shipped() -> dict[str, bytes]:
-    with zipfile.ZipFile(io.BytesIO(build_wheel(ROOT / "engine")[1])) as zf:
+    with zipfile.ZipFile(io.BytesIO(build_wheel(ROOT / "engine", BuildCache())[1])) as zf:
         return {n: zf.read(n) for n in zf.namelist()}
 
 
@@ -73,7 +73,7 @@ def test_the_wheel_holds_no_build_only_code():
 
 def test_every_figure_computes_the_same_from_the_wheel(tmp_path):
     """The wheel alone, unpacked, computes every figure as engine/ does, and has no facts to give."""
-    with zipfile.ZipFile(io.BytesIO(build_wheel(ROOT / "engine")[1])) as zf:
+    with zipfile.ZipFile(io.BytesIO(build_wheel(ROOT / "engine", BuildCache())[1])) as zf:
         zf.extractall(tmp_path)
     script = ("import json, sys; from engine import figures as f\n"
               "assert f.__file__.startswith(sys.argv[1]), f.__file__\n"
