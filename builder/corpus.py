@@ -43,6 +43,9 @@ RE_EMPTY_BRACKETS = re.compile(r"\(\x00\)|\[\x00\]")  # "($x$)": nothing left to
 RE_DROPPED_AFTER_OPEN = re.compile(r"(?<=[(\[])\x00")  # "($x$ and ...)": "(and ...)"
 # "Adam [@key], a": "Adam, a"; "in this head, ($x$)." ends "in this head."
 RE_DROPPED_BEFORE_CLOSE = re.compile(r"[,;]?\x00(?=[,.;:!?)\]])")
+# An inline formula that is one letter ("$n$ words") is read as that letter: dropping it would take
+# the sentence's subject with it, and a letter is text a reader types at the prompt too.
+RE_ONE_LETTER = re.compile(r"^\\\(\s*([A-Za-z])\s*\\\)$")
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,7 @@ class _Text(HTMLParser):
         self.paragraphs: list[str] = []
         self.pieces: list[str] = []
         self.skipping: list = []  # [tag, depth] of the skipped element we are inside, else empty
+        self.formula: list[str] | None = None  # the text of the inline formula being skipped
 
     def handle_starttag(self, tag, attrs):
         if self.skipping:
@@ -95,6 +99,7 @@ class _Text(HTMLParser):
         if tag in SKIPPED_TAGS or classes & SKIPPED_CLASSES:
             self.skipping = [tag, 1]
             self.pieces.append(DROPPED)
+            self.formula = [] if tag == "span" and "arithmatex" in classes else None
         elif tag in BLOCK_TAGS:
             self._end_paragraph()
         elif tag in CELL_TAGS:
@@ -106,6 +111,9 @@ class _Text(HTMLParser):
                 self.skipping[1] -= 1
                 if not self.skipping[1]:
                     self.skipping = []
+                    letter = RE_ONE_LETTER.match("".join(self.formula)) if self.formula is not None else None
+                    if letter:
+                        self.pieces[-1] = letter.group(1)
             return
         if tag in BLOCK_TAGS:
             self._end_paragraph()
@@ -113,6 +121,8 @@ class _Text(HTMLParser):
     def handle_data(self, data):
         if not self.skipping:
             self.pieces.append(data)
+        elif self.formula is not None:
+            self.formula.append(data)
 
     def _end_paragraph(self):
         text = _tidy("".join(self.pieces))
