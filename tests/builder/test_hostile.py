@@ -70,8 +70,9 @@ RUNNER = textwrap.dedent("""
     from pathlib import Path
     sys.path.insert(0, sys.argv[1])
     from builder.build import gather_chapter
+    from builder.cache import BuildCache
     from builder.errors import BuildError
-        from builder.site_config import load_site_config
+    from builder.site_config import load_site_config
     from tests.builder.helpers import one_chapter_site
     cases, out = json.loads(sys.stdin.read()), {}
     for name, body in cases.items():
