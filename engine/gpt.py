@@ -162,6 +162,8 @@ def prefill(params, tokens):
 def _sample(logits, temperature, top_k, rng):
     """One token drawn from softmax(logits / temperature) over the top_k largest (all when top_k is 0),
     and the probabilities it was drawn from (N,). Temperature 0 takes the largest."""
+    if temperature < 0:
+        raise ValueError(f"temperature must be 0 or more, not {temperature}")
     if temperature == 0:
         probs = np.zeros_like(logits)
         probs[int(np.argmax(logits))] = 1.0

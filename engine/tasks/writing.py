@@ -190,14 +190,19 @@ class WritingRun:
                 "vocab": "".join(self.corpus.vocab.chars)}
 
 
+def starting_point(corpus: Corpus, seed, config=WritingConfig()):
+    """A run's starting weights and all its batches, (steps, batch_size, context + 1), in step order."""
+    rng = np.random.default_rng(seed)
+    start = init_params(config.model(len(corpus.vocab)), rng)
+    windows = draw_windows(rng, corpus.train, config.steps * config.batch_size, config.context + 1)
+    return start, windows.reshape(config.steps, config.batch_size, -1)  # (S, B, T+1)
+
+
 def writing_training(text: str, seed=0, config=WritingConfig(), params=None):
     """A seeded run with Adam, ready to step, and its WritingRun. It starts from ``params`` if given
     (copied, never modified), else from weights drawn from ``seed``. Every batch is drawn up front."""
     corpus = Corpus.of(text, config.held_out_share)
-    rng = np.random.default_rng(seed)
-    start = init_params(config.model(len(corpus.vocab)), rng)
-    windows = draw_windows(rng, corpus.train, config.steps * config.batch_size, config.context + 1)
-    batches = windows.reshape(config.steps, config.batch_size, -1)  # (S, B, T+1)
+    start, batches = starting_point(corpus, seed, config)
 
     def step_fn(views, step):
         return loss_and_grads(views, batches[step])
