@@ -98,11 +98,16 @@ def spread_windows(tokens, count, length):
     return tokens[starts[:, None] + np.arange(length)]  # (count, length)
 
 
-def all_windows(tokens, length):
+def all_windows(tokens, length, batch=32):
     """The whole of ``tokens`` as consecutive windows of ``length`` that overlap by one, so every token
-    but the first is predicted once; the last window is shorter. A list of (1, <=length) arrays."""
+    but the first is predicted once: a list of batches (<= batch, length), then the shorter last window
+    alone (1, <length) if there is one. Batches make a forward pass a few calls per window, not per token."""
     step = length - 1
-    return [tokens[None, i:i + length] for i in range(0, len(tokens) - 1, step)]
+    starts = range(0, len(tokens) - 1, step)
+    full = [i for i in starts if i + length <= len(tokens)]
+    out = [np.stack([tokens[i:i + length] for i in full[j:j + batch]]) for j in range(0, len(full), batch)]
+    rest = [i for i in starts if i + length > len(tokens)]
+    return out + [tokens[None, i:] for i in rest]
 
 
 # ---- baselines -----------------------------------------------------------------------

@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pytest
 
+from engine.gpt import init_params
 from engine.tasks.writing import (
     Corpus,
     Vocabulary,
@@ -13,6 +14,8 @@ from engine.tasks.writing import (
     all_windows,
     baselines,
     draw_windows,
+    held_out_loss,
+    mean_loss,
     spread_windows,
     train_writing_model,
     writing_job,
@@ -62,8 +65,18 @@ def test_windows_are_seeded_and_cut_from_the_text():
 
 def test_all_windows_predict_every_token_but_the_first_once():
     tokens = np.arange(11)
-    windows = all_windows(tokens, 4)  # each predicts 3: 1-3, 4-6, 7-9, then 10 alone
-    assert [w[0].tolist() for w in windows] == [[0, 1, 2, 3], [3, 4, 5, 6], [6, 7, 8, 9], [9, 10]]
+    windows = all_windows(tokens, 4, batch=2)  # each predicts 3: 1-3, 4-6, 7-9, then 10 alone
+    assert [w.tolist() for w in windows] == [[[0, 1, 2, 3], [3, 4, 5, 6]], [[6, 7, 8, 9]], [[9, 10]]]
+    assert [w.tolist() for w in all_windows(np.arange(7), 4)] == [[[0, 1, 2, 3], [3, 4, 5, 6]]]  # nothing left over
+
+
+def test_held_out_loss_is_the_mean_over_every_held_out_prediction():
+    corpus = Corpus.of(TEXT)
+    config = SMALL.model(len(corpus.vocab))
+    params = init_params(config, np.random.default_rng(0))
+    one_by_one = all_windows(corpus.held_out, SMALL.context + 1, batch=1)
+    assert sum(w.shape[1] - 1 for w in one_by_one) == len(corpus.held_out) - 1
+    assert held_out_loss(params, corpus, SMALL.context) == pytest.approx(mean_loss(params, one_by_one), rel=1e-12)
 
 
 def test_baselines_by_hand():
