@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -167,19 +166,13 @@ print("RESULT " + json.dumps(out))
 """
 
 
-def pyodide_kit() -> Path | None:
-    given = os.environ.get("ATTN_PYODIDE_DIST")
-    kit = Path(given) if given else ROOT / ".cache" / "pyodide-kit"
-    return kit if (kit / "pyodide.mjs").exists() and any(kit.glob("numpy-*.whl")) else None
-
-
 def run_pyodide(text: str, seed: int) -> dict | str:
     """The default run in a fresh Pyodide under node: this file's run_numpy, as a module beside engine/."""
-    kit = pyodide_kit()
-    if kit is None:
-        return "no Pyodide distribution with numpy (set ATTN_PYODIDE_DIST or run ../shared/pyodide-kit/make-kit.sh .cache/pyodide-kit); skipped"
-    if shutil.which("node") is None:
-        return "node not found; skipped"
+    from benchmarks.induction import pyodide_or_reason  # here, not above: this module also runs inside Pyodide
+
+    kit = pyodide_or_reason()
+    if isinstance(kit, str):
+        return kit
     # pyodide_run.mjs copies one folder's .py files in; the text and this module travel inside the script
     script = (f"SEED = {seed}\n"
               f"open('/home/pyodide/text.txt', 'w').write({text!r})\n"
