@@ -167,13 +167,21 @@ def pyodide_kit() -> Path | None:
     return kit if (kit / "pyodide.mjs").exists() and any(kit.glob("numpy-*.whl")) else None
 
 
-def time_pyodide(seed: int, repeats: int) -> dict | str:
-    """First and warm runs in one fresh Pyodide under node; the first includes numpy's first-call costs."""
+def pyodide_or_reason() -> Path | str:
+    """The Pyodide kit to run under node, or why there is none here."""
     kit = pyodide_kit()
     if kit is None:
         return "no Pyodide distribution with numpy (set ATTN_PYODIDE_DIST or run ../shared/pyodide-kit/make-kit.sh .cache/pyodide-kit); skipped"
     if shutil.which("node") is None:
         return "node not found; skipped"
+    return kit
+
+
+def time_pyodide(seed: int, repeats: int) -> dict | str:
+    """First and warm runs in one fresh Pyodide under node; the first includes numpy's first-call costs."""
+    kit = pyodide_or_reason()
+    if isinstance(kit, str):
+        return kit
     t0 = time.perf_counter()
     proc = subprocess.run(["node", str(ROOT / "benchmarks" / "pyodide_run.mjs"), str(kit), str(ROOT / "engine")],
                           input=PYODIDE_SCRIPT.format(seed=seed, repeats=max(repeats, 2), reader=READER_SEQUENCES,

@@ -54,7 +54,7 @@ def layernorm_backward(dout, cache):
 def gelu_forward(x):
     """GELU by the tanh approximation of Hendrycks & Gimpel (2016), the form GPT-2's code uses."""
     x = np.asarray(x, dtype=np.float64)  # (...)
-    t = np.tanh(_GELU_C * (x + 0.044715 * x ** 3))  # (...)
+    t = np.tanh(_GELU_C * (x + 0.044715 * (x * x * x)))  # (...) x ** 3 would call pow, several times slower
     return 0.5 * x * (1.0 + t), (x, t)
 
 

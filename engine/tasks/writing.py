@@ -1,0 +1,231 @@
+"""Chapter 14's task: a small GPT (engine/gpt.py) learns to write a text, one character at a time.
+
+The text comes as a str (the builder extracts the series' own prose). Its characters, sorted, are
+the vocabulary. The first nine tenths are for training and the last tenth is held out: one later
+stretch the model never trains on, rather than windows scattered through the text, which would
+overlap the training windows. Each step trains on windows of context + 1 characters starting at
+random places in the training text; every input position predicts the character after it.
+Losses are mean cross-entropy in nats per character (divide by ln 2 for bits).
+"""
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.gpt import GPTConfig, generate, gpt_backward, gpt_forward, init_params
+from engine.jobs import TrainingJob
+from engine.train import adam_training, cross_entropy_backward, cross_entropy_forward, to_the_end
+
+
+@dataclass(frozen=True)
+class WritingConfig:
+    """The model's sizes (GPTConfig less the vocabulary, which the text decides) and the training run's settings."""
+    context: int = 64             # characters the model reads
+    d_model: int = 48
+    layers: int = 2
+    heads: int = 4
+    d_ff: int = 192
+    steps: int = 600              # Adam steps
+    batch_size: int = 8           # windows per step
+    lr: float = 3e-3              # Adam step size, constant
+    held_out_share: float = 0.1   # the last tenth of the text
+    checkpoint_every: int = 50    # measure and sample this often (plus the start)
+    eval_windows: int = 32        # windows (evenly spread) each checkpoint's losses are measured on
+    prompt: str = "The "          # each checkpoint's sample starts here
+    sample_length: int = 80       # characters a checkpoint writes
+    sample_seed: int = 0          # one seed for every checkpoint's sample, so samples differ by the weights alone
+    temperature: float = 1.0      # the model's own probabilities, unsharpened
+
+    def model(self, vocab: int) -> GPTConfig:
+        return GPTConfig(vocab, self.context, self.d_model, self.layers, self.heads, self.d_ff)
+
+
+# ---- the text ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The characters of a text, sorted by code point, so the same text always gives the same indices."""
+    chars: tuple
+
+    @classmethod
+    def of(cls, text: str) -> "Vocabulary":
+        return cls(tuple(sorted(set(text))))
+
+    def __len__(self):
+        return len(self.chars)
+
+    def unknown(self, text: str) -> list:
+        """The characters of ``text`` outside the vocabulary, each once, in order of first appearance."""
+        known = set(self.chars)
+        return list(dict.fromkeys(c for c in text if c not in known))
+
+    def encode(self, text: str) -> np.ndarray:
+        """Indices (len(text),); ValueError naming the characters the model has never seen."""
+        missing = self.unknown(text)
+        if missing:
+            raise ValueError(f"not in the vocabulary: {' '.join(repr(c) for c in missing)}")
+        index = {c: i for i, c in enumerate(self.chars)}
+        return np.array([index[c] for c in text], dtype=np.int64)
+
+    def decode(self, tokens) -> str:
+        return "".join(self.chars[int(t)] for t in tokens)
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """A text cut into training and held-out parts, as token indices."""
+    vocab: Vocabulary
+    train: np.ndarray     # (n_train,) the first part
+    held_out: np.ndarray  # (n_held,) the last part
+
+    @classmethod
+    def of(cls, text: str, held_out_share: float = 0.1) -> "Corpus":
+        vocab = Vocabulary.of(text)
+        tokens = vocab.encode(text)
+        cut = len(tokens) - int(round(held_out_share * len(tokens)))
+        return cls(vocab, tokens[:cut], tokens[cut:])
+
+
+def draw_windows(rng, tokens, count, length):
+    """``count`` windows of ``length`` consecutive tokens, starting at random places: (count, length)."""
+    starts = rng.integers(0, len(tokens) - length + 1, count)  # (count,)
+    return tokens[starts[:, None] + np.arange(length)]  # (count, length)
+
+
+def spread_windows(tokens, count, length):
+    """``count`` windows of ``length`` tokens at evenly spaced places (the same every time): (count, length)."""
+    starts = np.linspace(0, len(tokens) - length, count).round().astype(np.int64)  # (count,)
+    return tokens[starts[:, None] + np.arange(length)]  # (count, length)
+
+
+def all_windows(tokens, length, batch=32):
+    """The whole of ``tokens`` as consecutive windows of ``length`` that overlap by one, so every token
+    but the first is predicted once: a list of batches (<= batch, length), then the shorter last window
+    alone (1, <length) if there is one. Batches make a forward pass a few calls per window, not per token."""
+    step = length - 1
+    starts = range(0, len(tokens) - 1, step)
+    full = [i for i in starts if i + length <= len(tokens)]
+    out = [np.stack([tokens[i:i + length] for i in full[j:j + batch]]) for j in range(0, len(full), batch)]
+    rest = [i for i in starts if i + length > len(tokens)]
+    return out + [tokens[None, i:] for i in rest]
+
+
+# ---- baselines -----------------------------------------------------------------------
+
+def baselines(corpus: Corpus) -> dict:
+    """Held-out loss, in nats per character, of three models that read no context or one character,
+    fitted on the training text and scored on every held-out character after the first:
+    - even: every character alike, ln V;
+    - unigram: each character's training frequency, add-one smoothed: (count + 1) / (n + V);
+    - bigram: the frequency after the previous character, add-one smoothed: (count(a, b) + 1) / (count(a) + V).
+    Add-one keeps a character never seen in training (or never after a given one) possible."""
+    V = len(corpus.vocab)
+    train, held = corpus.train, corpus.held_out
+    unigram = np.bincount(train, minlength=V) + 1.0  # (V,)
+    unigram /= unigram.sum()
+    pairs = np.zeros((V, V)) + 1.0  # (V, V) previous character, next character
+    np.add.at(pairs, (train[:-1], train[1:]), 1.0)
+    pairs /= pairs.sum(axis=1, keepdims=True)
+    prev, nxt = held[:-1], held[1:]
+    return {"even": math.log(V), "unigram": float(-np.log(unigram[nxt]).mean()),
+            "bigram": float(-np.log(pairs[prev, nxt]).mean())}
+
+
+# ---- the model's loss ----------------------------------------------------------------
+
+def loss_and_grads(params, windows):
+    """Mean next-character cross-entropy over every position of ``windows`` (B, T+1), and its gradients."""
+    logits, cache = gpt_forward(params, windows[:, :-1])  # (N, B*T)
+    loss, ce = cross_entropy_forward(logits[None], windows[:, 1:].reshape(1, -1), axis=1)
+    return loss, gpt_backward(cross_entropy_backward(1.0, ce)[0], cache)
+
+
+def mean_loss(params, windows):
+    """Mean next-character loss over every position of ``windows``: a list of (B, T+1) arrays, or one."""
+    total = count = 0.0
+    for w in ([windows] if isinstance(windows, np.ndarray) else windows):
+        logits, _ = gpt_forward(params, w[:, :-1])  # (N, B*T)
+        loss, _ = cross_entropy_forward(logits[None], w[:, 1:].reshape(1, -1), axis=1)
+        n = w[:, 1:].size
+        total, count = total + loss * n, count + n
+    return total / count
+
+
+def held_out_loss(params, corpus: Corpus, context: int) -> float:
+    """The loss on every held-out character after the first, each read with up to ``context`` before it."""
+    return mean_loss(params, all_windows(corpus.held_out, context + 1))
+
+
+# ---- the run -------------------------------------------------------------------------
+
+class WritingRun:
+    """A run's checkpoints as the chapter draws them: step, train and held-out loss (on eval_windows
+    windows of each part) and a sample; measured as each checkpoint is reached, so the browser's
+    job can show them while it trains."""
+
+    def __init__(self, corpus: Corpus, config: WritingConfig, training):
+        self.corpus, self.config, self.training = corpus, config, training
+        n = config.eval_windows
+        self.eval_train = spread_windows(corpus.train, n, config.context + 1)  # (n, T+1)
+        self.eval_held_out = spread_windows(corpus.held_out, n, config.context + 1)  # (n, T+1)
+        self.prompt = corpus.vocab.encode(config.prompt)
+        self.checkpoints = []  # one dict per checkpoint measured
+
+    def measure(self) -> list:
+        """The checkpoints reached since the last call, measured: what a slice of the job adds."""
+        result, new = self.training.result, []
+        for step, params in zip(result.checkpoint_steps[len(self.checkpoints):],
+                                result.checkpoints[len(self.checkpoints):]):
+            c = self.config
+            gen = generate(params, self.prompt, c.sample_length, c.temperature, seed=c.sample_seed)
+            new.append({"step": step, "train": mean_loss(params, self.eval_train),
+                        "held_out": mean_loss(params, self.eval_held_out),
+                        "sample": self.corpus.vocab.decode(gen.tokens)})
+        self.checkpoints += new
+        return new
+
+    def finish(self) -> dict:
+        """The finished run: per-step losses, every checkpoint, the final weights and their loss on
+        the whole held-out text, and the baselines."""
+        self.measure()
+        result = self.training.finish()
+        return {"losses": [float(v) for v in result.losses], "checkpoints": self.checkpoints,
+                "params": result.params, "baselines": baselines(self.corpus),
+                "final_held_out": held_out_loss(result.params, self.corpus, self.config.context),
+                "vocab": "".join(self.corpus.vocab.chars)}
+
+
+def starting_point(corpus: Corpus, seed, config=WritingConfig()):
+    """A run's starting weights and all its batches, (steps, batch_size, context + 1), in step order."""
+    rng = np.random.default_rng(seed)
+    start = init_params(config.model(len(corpus.vocab)), rng)
+    windows = draw_windows(rng, corpus.train, config.steps * config.batch_size, config.context + 1)
+    return start, windows.reshape(config.steps, config.batch_size, -1)  # (S, B, T+1)
+
+
+def writing_training(text: str, seed=0, config=WritingConfig(), params=None):
+    """A seeded run with Adam, ready to step, and its WritingRun. It starts from ``params`` if given
+    (copied, never modified), else from weights drawn from ``seed``. Every batch is drawn up front."""
+    corpus = Corpus.of(text, config.held_out_share)
+    start, batches = starting_point(corpus, seed, config)
+
+    def step_fn(views, step):
+        return loss_and_grads(views, batches[step])
+
+    training = adam_training(step_fn, start if params is None else params, config.lr, config.steps,
+                             config.checkpoint_every)
+    return training, WritingRun(corpus, config, training)
+
+
+def train_writing_model(text: str, seed=0, config=WritingConfig()) -> dict:
+    """Train to the end; same text and seed, same numbers."""
+    training, run = writing_training(text, seed, config)
+    return to_the_end((training, run.finish))
+
+
+def writing_job(text: str, seed=0, config=WritingConfig()) -> TrainingJob:
+    """The run for the browser's worker, in slices: each slice's snapshot carries the checkpoints
+    it reached (losses and sample), the last slice the finished run."""
+    training, run = writing_training(text, seed, config)
+    return TrainingJob(training, lambda t: {"checkpoints": run.measure()}, run.finish)
+

@@ -1,0 +1,125 @@
+"""Chapter 14's writing task: the vocabulary, the split, the batches, the baselines, and a short
+training run that must beat the bigram baseline on a text with structure a bigram cannot see."""
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+
+from engine.gpt import init_params
+from engine.tasks.writing import (
+    Corpus,
+    Vocabulary,
+    WritingConfig,
+    all_windows,
+    baselines,
+    draw_windows,
+    held_out_loss,
+    mean_loss,
+    spread_windows,
+    train_writing_model,
+    writing_job,
+    writing_training,
+)
+
+# Our own words; the same three sentences again and again, so that each character follows from the
+# few before it, where a bigram sees only one.
+PARAGRAPH = ("A model reads the words so far and guesses the next one. "
+             "It is wrong at first, and learns from each mistake. "
+             "Later it writes a little, one letter at a time.\n")
+TEXT = PARAGRAPH * 12
+SMALL = dataclasses.replace(WritingConfig(), context=24, d_model=16, layers=2, heads=2, d_ff=32, steps=200,
+                            batch_size=8, lr=0.01, checkpoint_every=50, eval_windows=8, prompt="A ",
+                            sample_length=30)
+
+
+def test_vocabulary_is_the_sorted_characters_and_round_trips():
+    v = Vocabulary.of("banana bread")
+    assert v.chars == (" ", "a", "b", "d", "e", "n", "r")
+    assert Vocabulary.of("bread banana") == v
+    assert v.encode("bean").tolist() == [2, 4, 1, 5]
+    assert v.decode(v.encode("a bad bee")) == "a bad bee"
+    assert v.unknown("xbanyx") == ["x", "y"]
+    with pytest.raises(ValueError, match="not in the vocabulary: 'x' 'y'"):
+        v.encode("xbanyx")
+
+
+def test_the_last_tenth_is_held_out():
+    text = "abcdefghij" * 5  # 50 characters
+    corpus = Corpus.of(text)
+    assert len(corpus.held_out) == 5
+    assert corpus.vocab.decode(corpus.train) + corpus.vocab.decode(corpus.held_out) == text
+    assert corpus.vocab.decode(corpus.held_out) == "fghij"
+
+
+def test_windows_are_seeded_and_cut_from_the_text():
+    corpus = Corpus.of(TEXT)
+    a = draw_windows(np.random.default_rng(1), corpus.train, 16, 10)
+    assert np.array_equal(a, draw_windows(np.random.default_rng(1), corpus.train, 16, 10))
+    assert not np.array_equal(a, draw_windows(np.random.default_rng(2), corpus.train, 16, 10))
+    train = corpus.vocab.decode(corpus.train)
+    assert all(corpus.vocab.decode(w) in train for w in a)
+    s = spread_windows(corpus.train, 4, 10)
+    assert np.array_equal(s[0], corpus.train[:10]) and np.array_equal(s[-1], corpus.train[-10:])
+
+
+def test_all_windows_predict_every_token_but_the_first_once():
+    tokens = np.arange(11)
+    windows = all_windows(tokens, 4, batch=2)  # each predicts 3: 1-3, 4-6, 7-9, then 10 alone
+    assert [w.tolist() for w in windows] == [[[0, 1, 2, 3], [3, 4, 5, 6]], [[6, 7, 8, 9]], [[9, 10]]]
+    assert [w.tolist() for w in all_windows(np.arange(7), 4)] == [[[0, 1, 2, 3], [3, 4, 5, 6]]]  # nothing left over
+
+
+def test_held_out_loss_is_the_mean_over_every_held_out_prediction():
+    corpus = Corpus.of(TEXT)
+    config = SMALL.model(len(corpus.vocab))
+    params = init_params(config, np.random.default_rng(0))
+    one_by_one = all_windows(corpus.held_out, SMALL.context + 1, batch=1)
+    assert sum(w.shape[1] - 1 for w in one_by_one) == len(corpus.held_out) - 1
+    assert held_out_loss(params, corpus, SMALL.context) == pytest.approx(mean_loss(params, one_by_one), rel=1e-12)
+
+
+def test_baselines_by_hand():
+    # train "aaab", held out "baa" (3 of 7); the held-out predictions are "a" after "b" and "a" after "a"
+    corpus = Corpus.of("aaabbaa", held_out_share=3 / 7)
+    assert corpus.vocab.decode(corpus.held_out) == "baa"
+    b = baselines(corpus)
+    assert b["even"] == pytest.approx(math.log(2))
+    assert b["unigram"] == pytest.approx(-math.log(4 / 6))  # a: (3 + 1) / (4 + 2)
+    # a after b: never seen, (0 + 1) / (0 + 2); a after a: seen 2 of 3 times, (2 + 1) / (3 + 2)
+    assert b["bigram"] == pytest.approx(-(math.log(1 / 2) + math.log(3 / 5)) / 2)
+
+
+def test_same_seed_same_run():
+    config = dataclasses.replace(SMALL, steps=6, checkpoint_every=3)
+    a, b = train_writing_model(TEXT, 3, config), train_writing_model(TEXT, 3, config)
+    assert a["losses"] == b["losses"] and a["checkpoints"] == b["checkpoints"]
+    assert a["losses"] != train_writing_model(TEXT, 4, config)["losses"]
+
+
+def test_a_short_run_beats_the_bigram_on_held_out_text():
+    run = train_writing_model(TEXT, 0, SMALL)
+    first, last = run["checkpoints"][0], run["checkpoints"][-1]
+    assert [c["step"] for c in run["checkpoints"]] == [0, 50, 100, 150, 200]
+    assert first["held_out"] == pytest.approx(run["baselines"]["even"], abs=0.05)  # untrained: close to an even guess
+    assert last["held_out"] < run["baselines"]["bigram"] and run["final_held_out"] < run["baselines"]["bigram"]
+    for c in run["checkpoints"]:
+        assert c["sample"].startswith("A ") and len(c["sample"]) == 2 + SMALL.sample_length
+
+
+def test_the_job_streams_the_checkpoints_and_leaves_its_start_alone():
+    config = dataclasses.replace(SMALL, steps=20, checkpoint_every=5)
+    job, seen, out = writing_job(TEXT, 0, config), [], {"done": False}
+    while not out["done"]:
+        out = job.advance(0.0)  # one step a slice
+        seen += out.get("snapshot", {}).get("checkpoints", [])
+    result = out["result"]
+    assert [c["step"] for c in result["checkpoints"]] == [0, 5, 10, 15, 20]
+    assert seen == result["checkpoints"][:len(seen)] and len(seen) == 4  # the last arrives with the result
+    whole = train_writing_model(TEXT, 0, config)
+    assert all(result[k] == whole[k] for k in ("losses", "checkpoints", "baselines", "final_held_out", "vocab"))
+    assert all(np.array_equal(result["params"][n], whole["params"][n]) for n in whole["params"])
+    start = {n: a.copy() for n, a in result["params"].items()}
+    training, _ = writing_training(TEXT, 1, config, params=result["params"])
+    training.run()
+    assert all(np.array_equal(result["params"][n], start[n]) for n in start)
