@@ -21,6 +21,9 @@ class Vocabulary:
     kept characters in code-point order."""
     characters: str
 
+    def __len__(self) -> int:
+        return len(self.characters)
+
     @property
     def placeholder(self) -> int | None:
         return 0 if self.characters[:1] == PLACEHOLDER else None
@@ -36,8 +39,9 @@ class Vocabulary:
         an error when there is none."""
         index = {c: i for i, c in enumerate(self.characters)}
         fallback = self.placeholder
-        if fallback is None and self.unknown(text):
-            raise ValueError(f"character {self.unknown(text)[0]!r} is not in the vocabulary")
+        missing = self.unknown(text) if fallback is None else ""
+        if missing:
+            raise ValueError(f"not in the vocabulary: {' '.join(repr(c) for c in missing)}")
         return np.array([index.get(c, fallback) for c in text], dtype=np.int64)
 
     def decode(self, ids) -> str:

@@ -14,6 +14,7 @@ import numpy as np
 
 from engine.gpt import GPTConfig, generate, gpt_backward, gpt_forward, init_params
 from engine.jobs import TrainingJob
+from engine.vocabulary import Vocabulary, vocabulary
 from engine.train import adam_training, cross_entropy_backward, cross_entropy_forward, to_the_end
 
 
@@ -43,35 +44,6 @@ class WritingConfig:
 # ---- the text ------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Vocabulary:
-    """The characters of a text, sorted by code point, so the same text always gives the same indices."""
-    chars: tuple
-
-    @classmethod
-    def of(cls, text: str) -> "Vocabulary":
-        return cls(tuple(sorted(set(text))))
-
-    def __len__(self):
-        return len(self.chars)
-
-    def unknown(self, text: str) -> list:
-        """The characters of ``text`` outside the vocabulary, each once, in order of first appearance."""
-        known = set(self.chars)
-        return list(dict.fromkeys(c for c in text if c not in known))
-
-    def encode(self, text: str) -> np.ndarray:
-        """Indices (len(text),); ValueError naming the characters the model has never seen."""
-        missing = self.unknown(text)
-        if missing:
-            raise ValueError(f"not in the vocabulary: {' '.join(repr(c) for c in missing)}")
-        index = {c: i for i, c in enumerate(self.chars)}
-        return np.array([index[c] for c in text], dtype=np.int64)
-
-    def decode(self, tokens) -> str:
-        return "".join(self.chars[int(t)] for t in tokens)
-
-
-@dataclass(frozen=True)
 class Corpus:
     """A text cut into training and held-out parts, as token indices."""
     vocab: Vocabulary
@@ -79,8 +51,9 @@ class Corpus:
     held_out: np.ndarray  # (n_held,) the last part
 
     @classmethod
-    def of(cls, text: str, held_out_share: float = 0.1) -> "Corpus":
-        vocab = Vocabulary.of(text)
+    def of(cls, text: str, held_out_share: float = 0.1, min_count: int = 1) -> "Corpus":
+        """The text's characters seen at least min_count times as tokens (engine/vocabulary.py)."""
+        vocab = vocabulary(text, min_count)
         tokens = vocab.encode(text)
         cut = len(tokens) - int(round(held_out_share * len(tokens)))
         return cls(vocab, tokens[:cut], tokens[cut:])
@@ -192,7 +165,7 @@ class WritingRun:
         return {"losses": [float(v) for v in result.losses], "checkpoints": self.checkpoints,
                 "params": result.params, "baselines": baselines(self.corpus),
                 "final_held_out": held_out_loss(result.params, self.corpus, self.config.context),
-                "vocab": "".join(self.corpus.vocab.chars)}
+                "vocab": self.corpus.vocab.characters}
 
 
 def starting_point(corpus: Corpus, seed, config=WritingConfig()):

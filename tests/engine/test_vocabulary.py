@@ -20,5 +20,6 @@ def test_without_rare_characters_there_is_no_placeholder_and_unknown_ones_are_re
     vocab = vocabulary("hello", min_count=1)
     assert vocab.characters == "ehlo" and vocab.placeholder is None
     assert vocab.decode(vocab.encode("hole")) == "hole"
-    with pytest.raises(ValueError, match="'x'"):
-        vocab.encode("hex")
+    assert vocabulary("bread banana") == vocabulary("banana bread") and len(vocab) == 4
+    with pytest.raises(ValueError, match="not in the vocabulary: 'x' 'y'"):
+        vocab.encode("hexy")

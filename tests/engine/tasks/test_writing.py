@@ -9,7 +9,6 @@ import pytest
 from engine.gpt import init_params
 from engine.tasks.writing import (
     Corpus,
-    Vocabulary,
     WritingConfig,
     all_windows,
     baselines,
@@ -31,17 +30,6 @@ TEXT = PARAGRAPH * 12
 SMALL = dataclasses.replace(WritingConfig(), context=24, d_model=16, layers=2, heads=2, d_ff=32, steps=200,
                             batch_size=8, lr=0.01, checkpoint_every=50, eval_windows=8, prompt="A ",
                             sample_length=30)
-
-
-def test_vocabulary_is_the_sorted_characters_and_round_trips():
-    v = Vocabulary.of("banana bread")
-    assert v.chars == (" ", "a", "b", "d", "e", "n", "r")
-    assert Vocabulary.of("bread banana") == v
-    assert v.encode("bean").tolist() == [2, 4, 1, 5]
-    assert v.decode(v.encode("a bad bee")) == "a bad bee"
-    assert v.unknown("xbanyx") == ["x", "y"]
-    with pytest.raises(ValueError, match="not in the vocabulary: 'x' 'y'"):
-        v.encode("xbanyx")
 
 
 def test_the_last_tenth_is_held_out():
