@@ -33,7 +33,7 @@ from .directives.base import Page
 from .errors import BuildError, clip, describe, display_path, read_source
 from .expressions import ExpressionError, evaluate
 from .cache import BuildCache
-from .figures import FigureCache, RenderedFigure, check_parts, embed_json, model_file, render_figure
+from .figures import FigureCache, RenderedFigure, check_parts, embed_json, model_file
 from . import lockfile
 from .markdown_render import render
 from .math import MathFound

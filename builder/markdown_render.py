@@ -5,7 +5,6 @@ put in where its marks stand, around the Markdown between them (its caption, que
 """
 from __future__ import annotations
 
-import xml.etree.ElementTree as etree
 
 import markdown
 from markdown.extensions import Extension
