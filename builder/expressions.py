@@ -55,6 +55,9 @@ class Expression:
 def read(source: str) -> Expression:
     """The text between {= and =}, checked as far as it can be without running the figure."""
     m = RE_EXPR.match(source.strip())
+    if not m and re.match(r"[a-z][a-z0-9-]*\{[^}]*$", source.strip()):
+        raise ExpressionError(f"the options of inline expression '{{= {clip(source.strip())} =}}' are not closed: "
+                              "end them with '}' before the path, as in '{= figure{name: value}.facts.x =}'")
     if not m:
         raise ExpressionError(
             f"cannot read inline expression '{{= {clip(source.strip())} =}}': expected '{{= figure.key.key :format =}}'"
@@ -67,9 +70,9 @@ def read(source: str) -> Expression:
         try:
             params = yaml_options.load(m.group("params"))
         except yaml.YAMLError as err:
-            problem = getattr(err, "problem", None) or err.__class__.__name__
+            problem = yaml_options.plain_error(err, [m.group("params")])[1]
             raise ExpressionError(f"bad options {clip(m.group('params'), 40)} in inline expression: "
-                                  f"{clip(problem, 80)}") from None
+                                  f"{clip(problem, 160)}") from None
         if not isinstance(params, dict):
             raise ExpressionError(f"options {clip(m.group('params'), 40)} in inline expression must be a "
                                   "mapping, as in {name: value}")

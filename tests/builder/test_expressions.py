@@ -29,6 +29,9 @@ def test_options_change_the_model_run():
     ("scaling-experiment.uniform :.2q", "cannot format"),
     ("scaling-experiment{keys: many}.uniform", "must be a number"),
     ("scaling-experiment{keys: [}.uniform", "bad options"),
+    ("scaling-experiment{keys: [2}.uniform", "the '[' opened here is not closed: end it with ']'"),
+    ("scaling-experiment{keys: 2.uniform", "the options of inline expression '{= scaling-experiment{keys: 2.uniform =}'"
+                                           " are not closed: end them with '}' before the path"),
     ("just words", "cannot read inline expression"),
 ])
 def test_errors_say_what_is_wrong(source, words):
