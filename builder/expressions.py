@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import yaml
 
-from engine.figures import FIGURES, ParamError, parse
+from engine.figures import FIGURES, ParamError, module, parse
 from . import yaml_options
-from .errors import clip
+from .errors import clip, unknown_name
 
 RE_EXPR = re.compile(
     r"^(?P<name>[a-z][a-z0-9-]*)"
@@ -64,7 +64,7 @@ def read(source: str) -> Expression:
         )
     name = m.group("name")
     if name not in FIGURES:
-        raise ExpressionError(f"inline expression names unknown figure '{clip(name, 40)}' (known: {', '.join(FIGURES)})")
+        raise ExpressionError(f"inline expression names {unknown_name('figure', name, FIGURES, 'known')}")
     params = {}
     if m.group("params"):
         try:
@@ -78,6 +78,10 @@ def read(source: str) -> Expression:
                                   "mapping, as in {name: value}")
     fmt = (m.group("fmt") or "").strip()
     _check_format(fmt)
+    names = tuple(module(name).Params.__dataclass_fields__)
+    unknown = next((str(k) for k in params if k not in names), None)
+    if unknown is not None:  # before the engine's own check, which lists the names without a guess
+        raise ExpressionError(f"inline expression '{name}': {unknown_name('option', unknown, names)}")
     try:
         figure = parse(name, params)
     except ParamError as err:

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit, urlunsplit
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
-from .errors import BuildError, clip, line_containing
+from .errors import BuildError, clip, did_you_mean, line_containing
 
 # Scans stay linear: a tag's match stops at the next '<' or '>', a value at the next quote.
 RE_LINK = re.compile(r'<(?:a|img)\b[^<>]*?\b(?:href|src)="([^"<>]*)"')
@@ -98,11 +98,6 @@ def link_line(lines: list[str], url: str) -> int | None:
     return line_containing([line.lower() for line in lines], scheme + ":") if scheme else None
 
 
-def _did_you_mean(word: str, choices) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1)
-    return f" (did you mean '{clip(close[0])}'?)" if close else ""
-
-
 def _closest_anchor(fragment: str, ids: set[str]) -> str:
     """A did-you-mean for a missing '#fragment': heading ids are long ('temperature-how-sure-...'),
     so the fragment is also compared with their leading words ('temperature')."""
@@ -134,7 +129,7 @@ def check_links(chapters, site_files: set[str]) -> None:
             if target.startswith("../") or target not in site_files:
                 hint = ""
                 if target.endswith(".html"):
-                    hint = _did_you_mean(target, pages) + " (a chapter must be listed in site.toml)"
+                    hint = did_you_mean(target, pages) + " (a chapter must be listed in site.toml)"
                 raise BuildError(ch.entry.path, link_line(ch.source.lines, url),
                                  f"broken link '{clip(url)}': no such page or file in the site{hint}")
             if parts.fragment and target in ids and parts.fragment not in ids[target]:

@@ -24,6 +24,8 @@ def test_options_change_the_model_run():
 
 @pytest.mark.parametrize("source, words", [
     ("no-such-figure.a", "unknown figure 'no-such-figure'"),
+    ("scaling-experimnt.uniform", "unknown figure 'scaling-experimnt' (did you mean 'scaling-experiment'?)"),
+    ("scaling-experiment{kyes: 2}.uniform", "unknown option 'kyes' (did you mean 'keys'?)"),
     ("scaling-experiment.by_d.3", "has no '3'"),
     ("scaling-experiment.rows", "is a list"),
     ("scaling-experiment.uniform :.2q", "cannot format"),

@@ -247,6 +247,17 @@ def test_a_build_is_in_the_pages_state_before_serve_says_so(breaks, content, tmp
     assert line.startswith(reloader.error.rstrip("…") if breaks else "built "), said_after  # the state's is clipped
 
 
+def test_the_message_over_the_page_lists_every_figure_and_cuts_nothing_mid_word():
+    from engine.figures import FIGURES
+
+    known = f"content/01.md:3: unknown figure 'zzz' (known: {', '.join(FIGURES)})"
+    assert builder.serve._clip(known) == known
+    text = known + " and then" * 100
+    long = builder.serve._clip(text)
+    assert long.endswith("…") and len(long) <= builder.serve.MESSAGE_LIMIT
+    assert text.startswith(long[:-1]) and text[len(long) - 1] == " "  # cut where a word ends
+
+
 # --- the HTTP server itself ------------------------------------------------------------------
 
 @pytest.fixture
