@@ -153,7 +153,12 @@ def read_chapter(entry: ChapterEntry) -> Source:
     path = entry.path
     scanned = scan(path, read_source(path), tuple(REGISTRY))
     for use in scanned.directives:
-        REGISTRY[use.name].parse(use, path)
+        try:
+            REGISTRY[use.name].parse(use, path)
+        except BuildError:
+            raise
+        except Exception as err:  # its model does not import (a syntax error) or fails reading its options
+            raise _code_error(path, use.line, f"{use.name} '{use.argument}'", err) from err
     for name, directive in REGISTRY.items():
         directive.check_page([use for use in scanned.directives if use.name == name], path)
     return Source(entry, scanned)

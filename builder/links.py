@@ -110,6 +110,21 @@ def _closest_anchor(fragment: str, ids: set[str]) -> str:
     return f" (did you mean '#{clip(by_words[close[0]])}'?)" if close else ""
 
 
+def _as_written(lines: list[str], url: str) -> tuple[str, bool]:
+    """The link as the author wrote it: its `.md` spelling when the chapter has that and not the
+    page's `.html` (the page's link was made from it); and whether it was."""
+    parts = urlsplit(url)
+    if not parts.path.endswith(".html"):
+        return url, False
+    md = urlunsplit(parts._replace(path=parts.path[:-5] + ".md"))
+    written = line_containing(lines, md) and not line_containing(lines, url)
+    return (md, True) if written else (url, False)
+
+
+def _md(page: str) -> str:
+    return page[:-5] + ".md" if page.endswith(".html") else page
+
+
 def check_links(chapters, site_files: set[str]) -> None:
     """Every relative link or image in chapter text must name a file of the site, and an anchor
     must name an id on its page. External links (with a scheme) are not fetched."""
@@ -126,13 +141,16 @@ def check_links(chapters, site_files: set[str]) -> None:
             if parts.scheme or parts.netloc:
                 continue
             target = posixpath.normpath(parts.path) if parts.path else ch.url
+            written, as_md = _as_written(ch.source.lines, url)
             if target.startswith("../") or target not in site_files:
                 hint = ""
                 if target.endswith(".html"):
-                    hint = did_you_mean(target, pages) + " (a chapter must be listed in site.toml)"
+                    hint = (did_you_mean(_md(target), map(_md, pages)) if as_md else did_you_mean(target, pages))
+                    hint += " (a chapter must be listed in site.toml)"
                 raise BuildError(ch.entry.path, link_line(ch.source.lines, url),
-                                 f"broken link '{clip(url)}': no such page or file in the site{hint}")
+                                 f"broken link '{clip(written)}': no such page or file in the site{hint}")
             if parts.fragment and target in ids and parts.fragment not in ids[target]:
+                page = _md(target) if as_md or not parts.path else target
                 raise BuildError(ch.entry.path, link_line(ch.source.lines, url),
-                                 f"broken link '{clip(url)}': '{clip(target)}' has no '#{clip(parts.fragment)}'"
+                                 f"broken link '{clip(written)}': '{clip(page)}' has no '#{clip(parts.fragment)}'"
                                  + _closest_anchor(parts.fragment, ids[target]))

@@ -57,6 +57,19 @@ def test_a_model_that_raises_names_the_chapter_line_and_the_model_line(repo, com
     assert shown.stderr.endswith(done.stderr)
 
 
+@pytest.mark.parametrize("command", [[], ["check"]])
+def test_a_model_that_does_not_parse_is_one_line(repo, command):
+    line = _break(repo / "engine" / "figures" / "softmax_temperature.py", "def compute(", "def oops(:")
+    done = _run(repo, *command)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == (f"content/01-test.md:5: figure 'softmax-temperature': "
+                           f"engine/figures/softmax_temperature.py:{line}: SyntaxError: invalid syntax\n")
+    (repo / "content" / "01-test.md").write_text("# A chapter\n\nIt is {= softmax-temperature.facts.t_min =}.\n")
+    done = _run(repo, *command)  # read while the chapter is scanned, before any figure is
+    assert done.returncode == 1 and done.stderr == (f"engine/figures/softmax_temperature.py:{line}: SyntaxError: "
+                                                    "invalid syntax (--traceback prints the whole traceback)\n")
+
+
 def test_a_fallback_that_raises_and_a_quoted_number_name_their_code_too(repo):
     line = _break(repo / "builder" / "fallbacks" / "softmax_temperature.py", "def draw(", "raise ValueError('no axes')")
     done = _run(repo, "check")
