@@ -244,7 +244,13 @@ def read_config(options: Options) -> Config:
 
 
 def read_chapters(config: Config) -> Book:
-    return Book(config, [read_chapter(entry) for entry in config.site.chapters])
+    """Every chapter read, and its citations checked: a mistake in prose that needs no figure is
+    reported before any figure is computed."""
+    sources = []
+    for entry in config.site.chapters:
+        sources.append(read_chapter(entry))
+        _check_citations(entry.path, sources[-1].scanned, config.bibliography)
+    return Book(config, sources)
 
 
 def compute_figures(book: Book) -> Book:
