@@ -25,7 +25,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="Build the attention explainer.")
     ap.add_argument("command", nargs="?", default="build", choices=("build", "serve", "check", "fetch-runtime"))
     ap.add_argument("--out", type=Path, default=None,
-                    help="output folder (default: dist/; for fetch-runtime .cache/pyodide/)")
+                    help="output folder (default: dist/; for serve .cache/serve/, so a served build never "
+                         "replaces a real one; for fetch-runtime .cache/pyodide/)")
     ap.add_argument("--url", default=None, help="fetch-runtime: the release archive (default: the official "
                                                 "pyodide-<version>.tar.bz2 of the pinned version)")
     ap.add_argument("--content", type=Path, default=None, help="content folder (default: content/)")
@@ -39,7 +40,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     from builder.build import Paths, build, check
-    from builder.errors import BuildError
+    from builder.errors import BuildError, describe
 
     paths = Paths.at(ROOT, args.content)
     try:
@@ -48,10 +49,11 @@ def main(argv=None) -> int:
             folder = fetch_runtime(args.out or ROOT / ".cache" / "pyodide", paths.node_modules, args.url)
             print(f"Pyodide distribution in {folder}: build with --pyodide-dist {folder}", flush=True)
             return 0
-        args.out = args.out or ROOT / "dist"
         if args.command == "serve":
+            args.out = args.out or ROOT / ".cache" / "serve"
             from builder.serve import serve
             return serve(paths, args.out, args.port, args.pyodide_dist)
+        args.out = args.out or ROOT / "dist"
         t0 = time.perf_counter()
         if args.command == "check":
             site = check(paths, args.pyodide_dist)
@@ -75,6 +77,12 @@ def main(argv=None) -> int:
             import traceback
             traceback.print_exception(err.__cause__)
         print(err, file=sys.stderr)
+        return 1
+    except Exception as err:  # code that does not import or fails outside a figure: its line, as serve says it
+        if args.traceback:
+            import traceback
+            traceback.print_exception(err)
+        print(f"{describe(err, ROOT)} (--traceback prints the whole traceback)", file=sys.stderr)
         return 1
     return 0
 

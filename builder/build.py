@@ -14,7 +14,6 @@ render_chapter), which is also how tests look at one page (gather_chapter).
 """
 from __future__ import annotations
 
-import difflib
 import hashlib
 import html
 import json
@@ -30,7 +29,7 @@ from . import fallbacks, links, offline, palette, print_edition, swap
 from .favicon import PATH as FAVICON, favicon_svg
 from .directives import REGISTRY
 from .directives.base import Page
-from .errors import BuildError, clip, describe, display_path, read_source
+from .errors import BuildError, clip, describe, did_you_mean, display_path, read_source
 from .expressions import ExpressionError, evaluate
 from .cache import BuildCache
 from .figures import FigureCache, RenderedFigure, check_parts, embed_json, model_file
@@ -122,10 +121,8 @@ def _check_citations(path: Path, scanned: ScannedSource, bibliography: Bibliogra
             if key not in known:
                 if bibliography is None:
                     raise BuildError(path, use.line, f"citation [@{key}] but the content has no references.bib")
-                close = difflib.get_close_matches(key, list(known), n=1)
-                hint = f" (did you mean '{close[0]}'?)" if close else ""
                 raise BuildError(path, use.line, f"unknown citation key '{key}': not in "
-                                                 f"{display_path(bibliography.path)}{hint}")
+                                                 f"{display_path(bibliography.path)}{did_you_mean(key, known)}")
     return [known[k] for k in scanned.cited_keys()]
 
 
@@ -156,7 +153,12 @@ def read_chapter(entry: ChapterEntry) -> Source:
     path = entry.path
     scanned = scan(path, read_source(path), tuple(REGISTRY))
     for use in scanned.directives:
-        REGISTRY[use.name].parse(use, path)
+        try:
+            REGISTRY[use.name].parse(use, path)
+        except BuildError:
+            raise
+        except Exception as err:  # its model does not import (a syntax error) or fails reading its options
+            raise _code_error(path, use.line, f"{use.name} '{use.argument}'", err) from err
     for name, directive in REGISTRY.items():
         directive.check_page([use for use in scanned.directives if use.name == name], path)
     return Source(entry, scanned)
@@ -242,7 +244,13 @@ def read_config(options: Options) -> Config:
 
 
 def read_chapters(config: Config) -> Book:
-    return Book(config, [read_chapter(entry) for entry in config.site.chapters])
+    """Every chapter read, and its citations checked: a mistake in prose that needs no figure is
+    reported before any figure is computed."""
+    sources = []
+    for entry in config.site.chapters:
+        sources.append(read_chapter(entry))
+        _check_citations(entry.path, sources[-1].scanned, config.bibliography)
+    return Book(config, sources)
 
 
 def compute_figures(book: Book) -> Book:

@@ -1,6 +1,7 @@
 """Build errors that name the file and line, so an author can go straight to the mistake."""
 from __future__ import annotations
 
+import difflib
 import re
 import traceback
 from pathlib import Path
@@ -59,10 +60,27 @@ def line_containing(lines: list[str], needle: str) -> int | None:
     return None
 
 
-def clip(text: str, limit: int = 60) -> str:
-    """`text` cut to `limit` characters, for quoting input in a message without echoing all of it."""
+def clip(text: str, limit: int = 60, words: bool = False) -> str:
+    """`text` cut to `limit` characters, for quoting input in a message without echoing all of it;
+    with `words`, cut at a space (a message to read whole, not a quote), unless none is near."""
     text = str(text)
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    if len(text) <= limit:
+        return text
+    cut = text[:limit - 1]
+    space = cut.rfind(" ") if words else -1
+    return (cut[:space].rstrip(",;:") if space > limit // 2 else cut) + "…"
+
+
+def unknown_name(what: str, name, names, listed: str = "allowed") -> str:
+    """"unknown option 'x' (did you mean 'y'?)", or with every name listed when none is near."""
+    return f"unknown {what} '{clip(name, 40)}'" + did_you_mean(name, names, f" ({listed}: {', '.join(names) or 'none'})")
+
+
+def did_you_mean(word: str, choices, otherwise: str = "") -> str:
+    """' (did you mean 'x'?)' for the choice nearest `word` by difflib's ratio (as Python's own
+    NameError hints), else `otherwise`."""
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1)
+    return f" (did you mean '{clip(close[0])}'?)" if close else otherwise
 
 
 def split_lines(text: str) -> list[str]:

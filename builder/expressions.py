@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import yaml
 
-from engine.figures import FIGURES, ParamError, parse
+from engine.figures import FIGURES, ParamError, module, parse
 from . import yaml_options
-from .errors import clip
+from .errors import clip, unknown_name
 
 RE_EXPR = re.compile(
     r"^(?P<name>[a-z][a-z0-9-]*)"
@@ -55,26 +55,33 @@ class Expression:
 def read(source: str) -> Expression:
     """The text between {= and =}, checked as far as it can be without running the figure."""
     m = RE_EXPR.match(source.strip())
+    if not m and re.match(r"[a-z][a-z0-9-]*\{[^}]*$", source.strip()):
+        raise ExpressionError(f"the options of inline expression '{{= {clip(source.strip())} =}}' are not closed: "
+                              "end them with '}' before the path, as in '{= figure{name: value}.facts.x =}'")
     if not m:
         raise ExpressionError(
             f"cannot read inline expression '{{= {clip(source.strip())} =}}': expected '{{= figure.key.key :format =}}'"
         )
     name = m.group("name")
     if name not in FIGURES:
-        raise ExpressionError(f"inline expression names unknown figure '{clip(name, 40)}' (known: {', '.join(FIGURES)})")
+        raise ExpressionError(f"inline expression names {unknown_name('figure', name, FIGURES, 'known')}")
     params = {}
     if m.group("params"):
         try:
             params = yaml_options.load(m.group("params"))
         except yaml.YAMLError as err:
-            problem = getattr(err, "problem", None) or err.__class__.__name__
+            problem = yaml_options.plain_error(err, [m.group("params")])[1]
             raise ExpressionError(f"bad options {clip(m.group('params'), 40)} in inline expression: "
-                                  f"{clip(problem, 80)}") from None
+                                  f"{clip(problem, 160)}") from None
         if not isinstance(params, dict):
             raise ExpressionError(f"options {clip(m.group('params'), 40)} in inline expression must be a "
                                   "mapping, as in {name: value}")
     fmt = (m.group("fmt") or "").strip()
     _check_format(fmt)
+    names = tuple(module(name).Params.__dataclass_fields__)
+    unknown = next((str(k) for k in params if k not in names), None)
+    if unknown is not None:  # before the engine's own check, which lists the names without a guess
+        raise ExpressionError(f"inline expression '{name}': {unknown_name('option', unknown, names)}")
     try:
         figure = parse(name, params)
     except ParamError as err:

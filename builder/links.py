@@ -15,7 +15,7 @@ from urllib.parse import urlsplit, urlunsplit
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
-from .errors import BuildError, clip, line_containing
+from .errors import BuildError, clip, did_you_mean, line_containing
 
 # Scans stay linear: a tag's match stops at the next '<' or '>', a value at the next quote.
 RE_LINK = re.compile(r'<(?:a|img)\b[^<>]*?\b(?:href|src)="([^"<>]*)"')
@@ -98,11 +98,6 @@ def link_line(lines: list[str], url: str) -> int | None:
     return line_containing([line.lower() for line in lines], scheme + ":") if scheme else None
 
 
-def _did_you_mean(word: str, choices) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1)
-    return f" (did you mean '{clip(close[0])}'?)" if close else ""
-
-
 def _closest_anchor(fragment: str, ids: set[str]) -> str:
     """A did-you-mean for a missing '#fragment': heading ids are long ('temperature-how-sure-...'),
     so the fragment is also compared with their leading words ('temperature')."""
@@ -113,6 +108,21 @@ def _closest_anchor(fragment: str, ids: set[str]) -> str:
             by_words.setdefault("-".join(parts[:n]), i)
     close = difflib.get_close_matches(fragment, list(by_words), n=1)
     return f" (did you mean '#{clip(by_words[close[0]])}'?)" if close else ""
+
+
+def _as_written(lines: list[str], url: str) -> tuple[str, bool]:
+    """The link as the author wrote it: its `.md` spelling when the chapter has that and not the
+    page's `.html` (the page's link was made from it); and whether it was."""
+    parts = urlsplit(url)
+    if not parts.path.endswith(".html"):
+        return url, False
+    md = urlunsplit(parts._replace(path=parts.path[:-5] + ".md"))
+    written = line_containing(lines, md) and not line_containing(lines, url)
+    return (md, True) if written else (url, False)
+
+
+def _md(page: str) -> str:
+    return page[:-5] + ".md" if page.endswith(".html") else page
 
 
 def check_links(chapters, site_files: set[str]) -> None:
@@ -131,13 +141,16 @@ def check_links(chapters, site_files: set[str]) -> None:
             if parts.scheme or parts.netloc:
                 continue
             target = posixpath.normpath(parts.path) if parts.path else ch.url
+            written, as_md = _as_written(ch.source.lines, url)
             if target.startswith("../") or target not in site_files:
                 hint = ""
                 if target.endswith(".html"):
-                    hint = _did_you_mean(target, pages) + " (a chapter must be listed in site.toml)"
+                    hint = (did_you_mean(_md(target), map(_md, pages)) if as_md else did_you_mean(target, pages))
+                    hint += " (a chapter must be listed in site.toml)"
                 raise BuildError(ch.entry.path, link_line(ch.source.lines, url),
-                                 f"broken link '{clip(url)}': no such page or file in the site{hint}")
+                                 f"broken link '{clip(written)}': no such page or file in the site{hint}")
             if parts.fragment and target in ids and parts.fragment not in ids[target]:
+                page = _md(target) if as_md or not parts.path else target
                 raise BuildError(ch.entry.path, link_line(ch.source.lines, url),
-                                 f"broken link '{clip(url)}': '{clip(target)}' has no '#{clip(parts.fragment)}'"
+                                 f"broken link '{clip(written)}': '{clip(page)}' has no '#{clip(parts.fragment)}'"
                                  + _closest_anchor(parts.fragment, ids[target]))

@@ -22,16 +22,18 @@ from http import HTTPStatus
 from pathlib import Path
 
 from .build import Paths, build
-from .errors import BuildError, describe, display_path
+from .errors import BuildError, clip, describe, display_path
 from .cache import BuildCache
 
 IDLE_TIMEOUT = 30.0  # seconds a connection may stay silent before the server drops it
 PING = 15.0  # seconds between keep-alive comments on the /__reload stream
-MESSAGE_LIMIT = 300  # characters of an error message shown (messages may quote input)
+# Characters of an error message shown: every figure's name, the longest list a message gives,
+# fits whole; a longer message (an exception quoting input) is cut at a space.
+MESSAGE_LIMIT = 800
 
 
 def _clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clip(text, limit, words=True)
 
 
 class _Reloader:

@@ -5,14 +5,13 @@ otherwise be ignored silently), and each mistake names its line.
 """
 from __future__ import annotations
 
-import difflib
 import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import BuildError, display_path, line_containing, read_source, split_lines
-from .errors import clip as _clip
+from .errors import clip as _clip, unknown_name
 
 SITE_KEYS = ("title", "description", "author")
 CHAPTER_KEYS = ("file", "description", "label")
@@ -105,9 +104,7 @@ def _unknown(keys, allowed) -> tuple[str, str] | None:
     extra = next((k for k in keys if k not in allowed), None)
     if extra is None:
         return None
-    close = difflib.get_close_matches(extra, allowed, n=1)
-    hint = f"did you mean '{close[0]}'?" if close else f"allowed: {', '.join(allowed)}"
-    return extra, f"unknown key '{clip(extra)}' ({hint})"
+    return extra, unknown_name("key", clip(extra), allowed)
 
 
 def _kind(value) -> str:

@@ -87,6 +87,7 @@ RE_FENCE_CLOSE = re.compile(r"^(~{3,}|`{3,})[ ]*$")
 RE_CONTAINERS = re.compile(r"^(?:[ \t]*(?:>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t])))*[ \t]*")
 RE_MARKER = re.compile(r">|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t])")
 RE_OPTION_LIKE = re.compile(r"^([ ]*)[A-Za-z_][\w-]*[ ]*:(?:[ ]|$)")
+RE_TABBED_OPTION = re.compile(r"^[ ]*\t[ \t]*(?:[A-Za-z_][\w-]*[ ]*:(?:[ \t]|$)|-[ \t])")  # a tab before `name:` or `- `
 MAX_NESTING = 50  # Python-Markdown recurses once per level and overflows the stack in the hundreds
 MAX_EXPRESSION = 300  # characters between {= and =}
 MAX_KEY = 100  # characters of a citation key
@@ -139,19 +140,26 @@ def _parse_options(path: Path, header_line: int, option_lines: list[str]) -> tup
     try:
         options = yaml_options.load(text) if text.strip() else {}
     except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        line = header_line + 1 + (mark.line if mark else 0)
-        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
-        raise BuildError(path, line, f"bad YAML in directive options: {clip(problem, 120)}") from None
+        at, message = yaml_options.plain_error(err, option_lines)
+        raise BuildError(path, header_line + 1 + at, message) from None
     if options is None:
         options = {}
     if not isinstance(options, dict):
         raise BuildError(path, header_line + 1, "directive options must be 'name: value' lines")
-    where = {}
+    # The options' own names stand at the block's least indentation; a name deeper down (a quiz's
+    # choice 'a') is not one of them, and an error about an option must not point there.
+    top = min((len(raw) - len(raw.lstrip(" ")) for raw in option_lines if raw.strip()), default=0)
+    where, before = {}, None
     for i, raw in enumerate(option_lines):
-        m = re.match(r"^\s*([\w-]+)\s*:", raw)
-        if m and m.group(1) not in where:
-            where[m.group(1)] = header_line + 1 + i
+        m = RE_OPTION_LIKE.match(raw)
+        if m and len(m.group(1)) == top:
+            name = raw.split(":", 1)[0].strip()
+            if before is not None and options.get(before[0]) is None and before[1] == i - 1:
+                raise BuildError(path, header_line + 1 + i, f"'{clip(name, 40)}:' lines up with '{clip(before[0], 40)}:' "
+                                 f"above it, which then holds nothing: indent what belongs under '{clip(before[0], 40)}:' "
+                                 "two spaces more than it")
+            before = (name, i) if not raw.split(":", 1)[1].strip() else None
+            where.setdefault(name, header_line + 1 + i)
     return options, where
 
 
@@ -193,7 +201,12 @@ def _expressions(path: Path, lineno: int, line: str) -> list[ExpressionUse]:
     while pos >= 0:
         end = line.find("=}", pos + 2)
         if end < 0:
-            raise BuildError(path, lineno, "inline expression '{=' is not closed by '=}' on the same line")
+            raise BuildError(path, lineno, "inline expression '{=' is not closed by '=}' on the same line: "
+                                           "end it with '=}', as in '{= figure.facts.name =}'", column=pos + 1)
+        if line.find("{=", pos + 2, end) >= 0:
+            raise BuildError(path, lineno, f"inline expression '{clip(line[pos:line.find('{=', pos + 2, end)].rstrip(), 40)}' "
+                                           "is not closed by '=}' before the next '{=': end it with '=}'",
+                             column=pos + 1)
         if end - pos - 2 > MAX_EXPRESSION:
             raise BuildError(path, lineno, f"inline expression '{clip(line[pos:end + 2])}' is too long "
                                            f"({end - pos - 2} characters; at most {MAX_EXPRESSION})")
@@ -321,6 +334,9 @@ def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSou
             j = i + 1
             while j < len(lines) and option_line.match(lines[j]):
                 j += 1
+            if j < len(lines) and RE_TABBED_OPTION.match(lines[j]):
+                raise BuildError(path, j + 1, "a tab in this line's indentation: indent options with spaces "
+                                              "(four more than the '///' line)")
             misplaced = RE_OPTION_LIKE.match(lines[j]) if j < len(lines) else None
             if misplaced and len(indent) < len(misplaced.group(1)) < len(indent) + 4:
                 raise BuildError(path, j + 1, "options must be indented by four spaces (more than the "

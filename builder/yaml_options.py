@@ -98,3 +98,59 @@ def load(text: str):
         return yaml.load(text, Loader=_OptionsLoader)  # noqa: S506 - a SafeLoader subclass
     except (ValueError, KeyError, TypeError, OverflowError, IndexError) as err:  # a constructor run late, unmarked
         raise yaml.YAMLError(f"a value YAML cannot read ({type(err).__name__})") from None
+
+
+RE_KEY_ON_LINE = re.compile(r"^[ ]*(?:-[ ]+)?([\w-]+)[ ]*:[ ]")  # `name: ` (or `- name: `) before a mark
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _misaligned(lines: list[str], at: int) -> str:
+    """Why line `at` breaks the options' indentation: the levels open above it, in spaces."""
+    n, levels = _indent(lines[at]), []
+    for line in reversed(lines[:at]):
+        if line.strip() and (not levels or _indent(line) < levels[-1]):
+            levels.append(_indent(line))
+    if levels and n > levels[0]:
+        return (f"this line is indented {n} spaces, more than the line above ({levels[0]}), which already has its "
+                "value: line it up with the option it stands beside")
+    if n in levels:
+        return ("this line mixes list items ('- ') and 'name: value' lines at one level: write one kind, or "
+                "indent the other under an option")
+    where = " or ".join(map(str, levels)) or "0"
+    return (f"this line is indented {n} spaces, which lines up with no option above it (they are at {where} "
+            "spaces): give options at one level the same indentation")
+
+
+def plain_error(err: yaml.YAMLError, lines: list[str]) -> tuple[int, str]:
+    """The 0-based line of `lines` (the text `load` was given) and what is wrong there, in an
+    author's words with how to fix it; PyYAML's own words for what an author rarely meets."""
+    problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+    mark, context = getattr(err, "problem_mark", None), getattr(err, "context_mark", None)
+    last = max(len(lines) - 1, 0)
+    at = min(mark.line, last) if mark else 0
+    opened = min(context.line, last) if context else at
+    text = lines[at] if lines else ""
+    if "'\\t'" in problem:
+        return at, "a tab, where options take spaces only: replace it with spaces"
+    if problem == "mapping values are not allowed here":
+        key = RE_KEY_ON_LINE.match(text[:mark.column]) if mark else None
+        if key:
+            return at, (f"the value of '{key.group(1)}' has ': ' in it, which YAML reads as a new option: "
+                        f"put the value in quotes, or on the next line after '{key.group(1)}: >-'")
+        return at, _misaligned(lines, at)
+    if problem.startswith("expected <block end>"):
+        return at, _misaligned(lines, at)
+    if problem == "could not find expected ':'":
+        return opened, ("this line has no ':' after a name: write 'name: value', or indent it under the "
+                        "option whose value it continues")
+    if problem == "sequence entries are not allowed here":
+        return at, "a list item ('- ') must start its own line, indented under its option"
+    for kind, opening, closing in (("sequence", "[", "]"), ("mapping", "{", "}")):
+        if getattr(err, "context", None) == f"while parsing a flow {kind}":
+            return opened, f"the '{opening}' opened here is not closed: end it with '{closing}'"
+    if getattr(err, "context", None) == "while scanning a quoted scalar":
+        return opened, "the quoted text opened here is not closed: end it with the same quote mark"
+    return at, f"bad YAML in options: {problem[:120]}"

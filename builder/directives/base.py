@@ -18,7 +18,7 @@ from typing import Callable
 import markdown
 
 from engine.figures.params import ParamError, validate as validate_options
-from ..errors import BuildError, clip
+from ..errors import BuildError, clip, unknown_name
 from ..links import LinkCheck
 from ..math import MathExtension, MathFound
 
@@ -59,14 +59,18 @@ class Directive:
     def read_options(self, use):
         return validate_options(self.Options, use.options)
 
-    def option_names(self, use) -> set[str]:
-        return set(self.Options.__dataclass_fields__)
+    def option_names(self, use) -> tuple[str, ...]:
+        return tuple(self.Options.__dataclass_fields__)
 
     def parse(self, use, path: Path) -> None:
         """The argument and the options, checked at the directive's line; the options' dataclass
         becomes `use.params`."""
         self.check_argument(use, path)
+        names = self.option_names(use)
+        unknown = next((str(k) for k in use.options if k not in names), None)
         try:
+            if unknown is not None:  # before the engine's own check, which lists the names without a guess
+                raise ParamError(unknown, unknown_name("option", unknown, names))
             use.params = self.read_options(use)
         except ParamError as err:
             raise option_error(err, use, path) from None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as etree
 
 from engine.figures import FIGURES, module, parse
-from ..errors import BuildError, clip
+from ..errors import BuildError, clip, unknown_name
 from ..figures import render_figure
 from .base import Directive
 
@@ -29,13 +29,13 @@ class Figure(Directive):
         if not use.argument:
             raise BuildError(path, use.line, f"figure directive needs a name: '/// figure | name' (known: {known})")
         if use.argument not in FIGURES:
-            raise BuildError(path, use.line, f"unknown figure '{clip(use.argument, 40)}' (known: {known})")
+            raise BuildError(path, use.line, unknown_name("figure", use.argument, FIGURES, "known"))
 
     def read_options(self, use):
         return parse(use.argument, use.options)
 
     def option_names(self, use):
-        return set(module(use.argument).Params.__dataclass_fields__)
+        return tuple(module(use.argument).Params.__dataclass_fields__)
 
     def compute(self, use, page):
         return render_figure(page.cache.figures, use, page.number, page.count(self.name), page.slug)

@@ -38,10 +38,16 @@ def insert_after_title(path, block):
 
 CASES = {
     "unknown figure": ("\n/// figure | no-such-figure\n\nCaption\n///\n", 3, "unknown figure 'no-such-figure'"),
-    "unknown option": ("\n/// figure | softmax-temperature\n    temprature: 2\n\nC\n///\n", 4, "unknown option 'temprature'"),
+    "misspelt figure": ("\n/// figure | softmax-temprature\n\nCaption\n///\n", 3,
+                        "unknown figure 'softmax-temprature' (did you mean 'softmax-temperature'?)"),
+    "unknown option": ("\n/// figure | softmax-temperature\n    temprature: 2\n\nC\n///\n", 4,
+                       "unknown option 'temprature' (did you mean 'temperature'?)"),
+    "option nothing like one": ("\n/// figure | softmax-temperature\n    qqq: 2\n\nC\n///\n", 4,
+                                "unknown option 'qqq' (allowed: scores, labels, temperature, t_min, t_max, steps)"),
     "mistyped option": ("\n/// figure | scaling-experiment\n    keys: eight\n\nC\n///\n", 4, "'keys' must be a number"),
     "out-of-range option": ("\n/// figure | scaling-experiment\n\n    keys: 1\n\nC\n///\n", None, None),
-    "bad yaml": ("\n/// figure | softmax-temperature\n    scores: [1, 2\n    temperature: 1\n\nC\n///\n", 5, "bad YAML"),
+    "bad yaml": ("\n/// figure | softmax-temperature\n    scores: [1, 2\n    temperature: 1\n\nC\n///\n", 4,
+                 "the '[' opened here is not closed: end it with ']'"),
     "bad expression": ("\nWe quote {= scaling-experiment.by_d.3.scaled :.2f =} here.\n", 3, "has no '3'"),
     "unclosed block": ("\n/// figure | softmax-temperature\n\nCaption never closed\n", 3, "never closed"),
     "unknown directive": ("\n/// figur | softmax-temperature\n///\n", 3, "unknown directive"),

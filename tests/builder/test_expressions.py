@@ -24,11 +24,16 @@ def test_options_change_the_model_run():
 
 @pytest.mark.parametrize("source, words", [
     ("no-such-figure.a", "unknown figure 'no-such-figure'"),
+    ("scaling-experimnt.uniform", "unknown figure 'scaling-experimnt' (did you mean 'scaling-experiment'?)"),
+    ("scaling-experiment{kyes: 2}.uniform", "unknown option 'kyes' (did you mean 'keys'?)"),
     ("scaling-experiment.by_d.3", "has no '3'"),
     ("scaling-experiment.rows", "is a list"),
     ("scaling-experiment.uniform :.2q", "cannot format"),
     ("scaling-experiment{keys: many}.uniform", "must be a number"),
     ("scaling-experiment{keys: [}.uniform", "bad options"),
+    ("scaling-experiment{keys: [2}.uniform", "the '[' opened here is not closed: end it with ']'"),
+    ("scaling-experiment{keys: 2.uniform", "the options of inline expression '{= scaling-experiment{keys: 2.uniform =}'"
+                                           " are not closed: end them with '}' before the path"),
     ("just words", "cannot read inline expression"),
 ])
 def test_errors_say_what_is_wrong(source, words):

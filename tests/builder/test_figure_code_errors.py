@@ -46,15 +46,25 @@ def _break(path: Path, after: str, line: str) -> int:
 
 
 @pytest.mark.parametrize("command", [[], ["check"]])
-def test_a_model_that_raises_names_the_chapter_line_and_the_model_line(repo, command):
-    line = _break(repo / "engine" / "figures" / "softmax_temperature.py", "def compute(", "{}['oops']")
+@pytest.mark.parametrize("code, error", [("{}['oops']", "KeyError: 'oops'"), ("def oops(:", "SyntaxError: invalid syntax")],
+                         ids=["raises", "does not parse"])
+def test_a_model_that_raises_names_the_chapter_line_and_the_model_line(repo, command, code, error):
+    line = _break(repo / "engine" / "figures" / "softmax_temperature.py", "def compute(", code)
     done = _run(repo, *command)
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr == (f"content/01-test.md:5: figure 'softmax-temperature': "
-                           f"engine/figures/softmax_temperature.py:{line}: KeyError: 'oops'\n")
+                           f"engine/figures/softmax_temperature.py:{line}: {error}\n")
     shown = _run(repo, *command, "--traceback")
     assert shown.returncode == 1 and "Traceback (most recent call last)" in shown.stderr
     assert shown.stderr.endswith(done.stderr)
+
+
+def test_a_model_that_does_not_parse_read_by_an_expression_is_one_line(repo):
+    line = _break(repo / "engine" / "figures" / "softmax_temperature.py", "def compute(", "def oops(:")
+    (repo / "content" / "01-test.md").write_text("# A chapter\n\nIt is {= softmax-temperature.facts.t_min =}.\n")
+    done = _run(repo, "check")  # read while the chapter is scanned, before any directive is
+    assert done.returncode == 1 and done.stderr == (f"engine/figures/softmax_temperature.py:{line}: SyntaxError: "
+                                                    "invalid syntax (--traceback prints the whole traceback)\n")
 
 
 def test_a_fallback_that_raises_and_a_quoted_number_name_their_code_too(repo):

@@ -78,12 +78,17 @@ def test_broken_anchor_suggests_the_closest_heading(tmp_path):
         ## Why divide
         """)
     message = error_of(content)
-    assert re.match(r"\S*01-test\.md:3: broken link '01-test\.html#tempreture': '01-test\.html' has no "
+    assert re.match(r"\S*01-test\.md:3: broken link '01-test\.md#tempreture': '01-test\.md' has no "
                     r"'#tempreture' \(did you mean '#temperature'\?\)$", message), message
 
 
 def test_broken_page_link_suggests_the_closest_page(tmp_path):
     message = error_of(one_chapter_site(tmp_path / "content", "# T\n\n[x](01-tset.md)\n"))
+    assert "broken link '01-tset.md'" in message and "(did you mean '01-test.md'?)" in message, message
+
+
+def test_a_link_written_to_a_page_is_named_as_written(tmp_path):
+    message = error_of(one_chapter_site(tmp_path / "content", "# T\n\n[x](01-tset.html)\n"))
     assert "broken link '01-tset.html'" in message and "(did you mean '01-test.html'?)" in message, message
 
 
@@ -192,8 +197,8 @@ def test_misspelt_anchor_in_the_series_suggests_the_long_heading_id(content):
     text[1:1] = ["", "See [the temperature](04-scores-to-weights.md#tempreture)."]
     path.write_text("\n".join(text))
     message = error_of(content)
-    assert re.match(r"\S*01-why-attention\.md:3: broken link '04-scores-to-weights\.html#tempreture': "
-                    r"'04-scores-to-weights\.html' has no '#tempreture' "
+    assert re.match(r"\S*01-why-attention\.md:3: broken link '04-scores-to-weights\.md#tempreture': "
+                    r"'04-scores-to-weights\.md' has no '#tempreture' "
                     r"\(did you mean '#temperature-how-sure-the-softmax-is'\?\)$", message), message
 
 

@@ -12,9 +12,13 @@ import pytest
 from builder import new_figure
 from tests.conftest import ROOT
 
+# Not the README's example (value-mix): an author who followed it has that name in FIGURES already.
+NAME, MODULE = "scaffold-probe", "scaffold_probe"
+
 
 @pytest.fixture(scope="module")
-def repo(tmp_path_factory) -> Path:
+def repo(tmp_path_factory):
+    """A copy of the repository to scaffold in, removed after the module's tests."""
     repo = tmp_path_factory.mktemp("new-figure") / "repo"
     for name in ("builder", "engine", "theme", "tests", "content"):
         shutil.copytree(ROOT / name, repo / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
@@ -23,7 +27,8 @@ def repo(tmp_path_factory) -> Path:
     for name in ("node_modules", ".venv-pyodide"):
         if (ROOT / name).exists():
             (repo / name).symlink_to(ROOT / name)
-    return repo
+    yield repo
+    shutil.rmtree(repo.parent)
 
 
 def _in(repo: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
@@ -31,21 +36,22 @@ def _in(repo: Path, *args: str, env: dict[str, str] | None = None) -> subprocess
 
 
 def test_the_skeleton_builds_and_passes_its_tests(repo, prewarmed):
-    made = _in(repo, "-m", "builder.new_figure", "value-mix")
+    made = _in(repo, "-m", "builder.new_figure", NAME)
     assert made.returncode == 0, made.stderr
-    for path in ("engine/figures/value_mix.py", "builder/fallbacks/value_mix.py", "theme/figures/value-mix.js",
-                 "tests/engine/figures/test_value_mix.py", "tests/browser/figures/test_value_mix.py"):
+    for path in (f"engine/figures/{MODULE}.py", f"builder/fallbacks/{MODULE}.py", f"theme/figures/{NAME}.js",
+                 f"tests/engine/figures/test_{MODULE}.py", f"tests/browser/figures/test_{MODULE}.py"):
         assert (repo / path).is_file() and path in made.stdout, path
-    assert '    "value-mix",\n)' in (repo / "engine" / "figures" / "__init__.py").read_text()
+    assert f'    "{NAME}",\n)' in (repo / "engine" / "figures" / "__init__.py").read_text()
     for shared in ("tests/engine/figures/test_text.py", "tests/browser/test_real_python.py"):  # they read the model: no row to add
         assert (repo / shared).read_text() == (ROOT / shared).read_text(), shared
     # the figures already in FIGURES computed once, here and in the skeleton's tests
     checked = _in(repo, *prewarmed.argv(repo / "build.py")[1:], "check")
     assert checked.returncode == 0, checked.stderr
     # one process (-n 0): a few tests, and this run's own workers already keep the cores busy
-    tested = _in(repo, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "tests/engine/figures/test_value_mix.py",
-                 "tests/browser/figures/test_value_mix.py", "tests/engine/figures/test_text.py",
-                 "tests/builder/test_live_figures.py", "-k", "value or example or ASK", env=prewarmed.env())
+    tested = _in(repo, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
+                 f"tests/engine/figures/test_{MODULE}.py", f"tests/browser/figures/test_{MODULE}.py",
+                 "tests/engine/figures/test_text.py", "tests/builder/test_live_figures.py",
+                 "-k", "scaffold or probe or example or ASK", env=prewarmed.env())
     assert tested.returncode == 0, tested.stdout[-3000:]
     summary = tested.stdout.strip().splitlines()[-1]
     assert " passed" in summary and "failed" not in summary, summary

@@ -59,6 +59,7 @@ CASES = {
     "no id": (GOOD.replace("quiz | weights-sum", "quiz"), 3, "a quiz needs an id"),
     "bad id": (GOOD.replace("quiz | weights-sum", "quiz | Weights Sum"), 3, "a quiz needs an id"),
     "unknown option": (GOOD.replace("    answer: a", "    answer: a\n    hint: x"), 8, "unknown option 'hint' (allowed: choices, answer, explain)"),
+    "misspelt option": (GOOD.replace("    answer: a", "    answers: a"), 7, "unknown option 'answers' (did you mean 'answer'?)"),
     "no answer": (GOOD.replace("    answer: a\n", ""), 3, "quiz 'weights-sum': needs option 'answer'"),
     "answer not a choice": (GOOD.replace("answer: a", "answer: c"), 7, "answer must name one or more different choices"),
     "repeated answer": (GOOD.replace("answer: a", "answer: [a, a]"), 7, "answer must name one or more different choices"),

@@ -145,6 +145,18 @@ def test_bad_citation_names_the_chapter_line(case, tmp_path):
     assert words in str(err.value) and more in str(err.value)
 
 
+def test_an_unknown_citation_is_reported_before_any_figure_is_computed(tmp_path, monkeypatch):
+    import builder.build
+
+    def no_figures(*args):
+        raise AssertionError("a figure was computed before the citations were checked")
+
+    monkeypatch.setattr(builder.build, "compute_chapter", no_figures)
+    content = site_with(tmp_path, "# T\n\n/// figure | softmax-temperature\n\nCap.\n///\n\nHere [@alpha2002].\n")
+    with pytest.raises(BuildError, match=r"01-test\.md:8: unknown citation key 'alpha2002'"):
+        check(paths_for(content))
+
+
 def test_citation_without_a_bib_file(tmp_path):
     with pytest.raises(BuildError, match=r"01-test\.md:3: citation \[@x\] but the content has no references\.bib"):
         check(paths_for(site_with(tmp_path, "# T\n\nSee [@x].\n", bib=None)))

@@ -157,7 +157,7 @@ def test_prewarmed_figures_are_used_only_while_their_code_is_unchanged(repo_copy
     assert "engine/figures/softmax_temperature.py" in files and "builder/fallbacks/softmax_temperature.py" in files
     assert prewarmed.digest(repo_copy, files)[1] == made
     registry = repo_copy / "engine" / "figures" / "__init__.py"
-    listed = registry.read_text().replace('    "softmax-bars",\n', '    "softmax-bars",\n    "value-mix",\n', 1)
+    listed = registry.read_text().replace('    "softmax-bars",\n', '    "softmax-bars",\n    "scaffold-probe",\n', 1)
     assert listed != registry.read_text()
     registry.write_text(listed)
     assert prewarmed.digest(repo_copy, files)[1] == made  # a new name in FIGURES changes no figure
@@ -220,6 +220,17 @@ def test_only_serve_builds_carry_the_live_reload_script(content, tmp_path):
         assert pages
         assert (out / "assets/js/livereload.js").is_file() == live_reload
         assert all(("livereload.js" in html) == live_reload for html in pages)
+        # sw.js is written for real builds only; a served page does not ask for it (no 404 per page)
+        assert (out / "sw.js").is_file() == any("offline.js" in html for html in pages) == (not live_reload)
+
+
+def test_serve_writes_its_own_folder_not_the_real_build(monkeypatch):
+    import build as cli
+
+    served = []
+    monkeypatch.setattr(builder.serve, "serve", lambda paths, out, port, dist: served.append((out, port)) or 0)
+    assert cli.main(["serve", "--port", "8123"]) == 0
+    assert served == [(ROOT / ".cache" / "serve", 8123)]
 
 
 @pytest.mark.parametrize("breaks", [False, True], ids=["built", "failed"])
@@ -245,6 +256,17 @@ def test_a_build_is_in_the_pages_state_before_serve_says_so(breaks, content, tmp
     assert said_before[0].out == said_before[0].err == ""
     line = said_after.err if breaks else said_after.out
     assert line.startswith(reloader.error.rstrip("…") if breaks else "built "), said_after  # the state's is clipped
+
+
+def test_the_message_over_the_page_lists_every_figure_and_cuts_nothing_mid_word():
+    from engine.figures import FIGURES
+
+    known = f"content/01.md:3: unknown figure 'zzz' (known: {', '.join(FIGURES)})"
+    assert builder.serve._clip(known) == known
+    text = known + " and then" * 100
+    long = builder.serve._clip(text)
+    assert long.endswith("…") and len(long) <= builder.serve.MESSAGE_LIMIT
+    assert text.startswith(long[:-1]) and text[len(long) - 1] == " "  # cut where a word ends
 
 
 # --- the HTTP server itself ------------------------------------------------------------------

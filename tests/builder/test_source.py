@@ -54,16 +54,16 @@ def test_a_directive_after_a_quote_or_list_marker_is_refused_at_its_line():
     ("x\n/// figure | a\n\ncap\n", 2, "never closed"),
     ("x\n\n///\n", 3, "closes no open directive"),
     ("/// figuer | a\n///\n", 1, "unknown directive 'figuer'"),
-    ("/// figure | a\n    x: [1, 2\n    y: 3\n///\n", 3, "bad YAML"),
+    ("/// figure | a\n    x: [1, 2\n    y: 3\n///\n", 2, "the '[' opened here is not closed: end it with ']'"),
     ("/// figure | a\n    - 1\n///\n", 2, "'name: value'"),
-    ("text {= a.b\n", 1, "not closed"),
+    ("text {= a.b\n", 1, "not closed by '=}' on the same line: end it with '=}'"),
 ])
 def test_errors_name_the_line(text, line, words):
     with pytest.raises(BuildError) as err:
         scan(P, text, KNOWN)
     assert err.value.line == line
     assert words in err.value.message
-    assert str(err.value).startswith(f"ch.md:{line}: ")
+    assert str(err.value).startswith(f"ch.md:{line}:")
 
 
 @pytest.mark.parametrize("text, line, words", [
@@ -96,6 +96,67 @@ def test_fences_are_those_python_markdown_reads():
 def test_balanced_and_escaped_brackets_pass():
     text = "# T\n\n" + "[a](b) \\[ [c] " * 100 + "\n\n" + "[" * 50 + "\n"
     assert scan(P, text, KNOWN).directives == []
+
+
+QUIZ = """# T
+
+/// quiz | q1
+    choices:
+      a: One.
+      b: Two.
+    answer: a
+    explain:
+      a: Right.
+      b: Wrong.
+
+Question?
+///
+"""
+
+
+@pytest.mark.parametrize("slip, line, words", [
+    (("      b: Two.", "     b: Two."), 6, "indented 5 spaces, which lines up with no option above it (they are at 6 "
+                                          "or 4 spaces): give options at one level the same indentation"),
+    (("    answer: a", "     answer: a"), 7, "indented 5 spaces, which lines up with no option above it"),
+    (("      b: Two.", "       b: Two."), 6, "indented 7 spaces, more than the line above (6), which already has its "
+                                            "value: line it up with the option it stands beside"),
+    (("      a: Right.", "      a: Right: one."), 9, "the value of 'a' has ': ' in it, which YAML reads as a new "
+                                                     "option: put the value in quotes"),
+    (("      b: Two.", "      b Two."), 6, "this line has no ':' after a name: write 'name: value'"),
+    (("      b: Two.", "      b: 'Two."), 6, "the quoted text opened here is not closed"),
+    (("      b: Two.", "      b:\tTwo."), 6, "a tab, where options take spaces only: replace it with spaces"),
+    (("    answer: a", "\tanswer: a"), 7, "a tab in this line's indentation: indent options with spaces"),
+    (("      b: Two.", "    \tb: Two."), 6, "a tab in this line's indentation"),
+    (("      a: Right.\n      b: Wrong.", "    a: Right.\n    b: Wrong."), 9,
+     "'a:' lines up with 'explain:' above it, which then holds nothing: indent what belongs under 'explain:' two "
+     "spaces more than it"),
+    (("    answer: a", "    answer: a\n    - b"), 8,
+     "this line mixes list items ('- ') and 'name: value' lines at one level"),
+])
+def test_yaml_mistakes_are_one_line_in_an_authors_words_at_the_line_at_fault(slip, line, words):
+    text = QUIZ.replace(*slip)
+    assert text != QUIZ
+    with pytest.raises(BuildError) as err:
+        scan(P, text, ("quiz",))
+    assert (err.value.line, "\n" in err.value.message) == (line, False), str(err.value)
+    assert words in err.value.message, str(err.value)
+
+
+def test_an_option_error_points_at_the_option_not_at_a_name_deeper_down():
+    (use,) = scan(P, QUIZ.replace("    answer: a", "    a: x\n    answer: a"), ("quiz",)).directives
+    assert use.option_lines == {"choices": 4, "a": 7, "answer": 8, "explain": 9}
+
+
+@pytest.mark.parametrize("text, column, words", [
+    ("See {= word-map{keys: 3}.facts.n_words and {= word-map{keys: 4}.facts.n_words =}.\n", 5,
+     "inline expression '{= word-map{keys: 3}.facts.n_words and' is not closed by '=}' before the next '{='"),
+    ("See {= word-map.facts.n_words :.0f and {= word-map.facts.n_words =}.\n", 5, "is not closed by '=}' before"),
+    ("See {= word-map.facts.n_words =} and {= word-map.facts.n_words.\n", 38, "'{=' is not closed by '=}' on the same line"),
+])
+def test_an_unclosed_expression_is_named_where_it_opens(text, column, words):
+    with pytest.raises(BuildError) as err:
+        scan(P, text, KNOWN)
+    assert (err.value.line, err.value.column) == (1, column) and words in err.value.message, str(err.value)
 
 
 def test_two_space_caption_after_a_blank_line_stays_caption():
