@@ -111,10 +111,10 @@ def test_cli_exit_code_and_message_in_a_real_process(content, tmp_path):
 
 
 LINK_CASES = {
-    "missing page": ("See [the next part](05-nowhere.md).", "broken link '05-nowhere.html'", "site.toml"),
+    "missing page": ("See [the next part](05-nowhere.md).", "broken link '05-nowhere.md'", "site.toml"),
     "missing file": ("![a chart](figures/none.svg)", "broken link 'figures/none.svg'", "no such page"),
     "missing anchor": ("Back to [the top](#no-such-heading).", "has no '#no-such-heading'", "broken link"),
-    "outside the site": ("[up](../README.md)", "broken link '../README.html'", "no such page"),
+    "outside the site": ("[up](../README.md)", "broken link '../README.md'", "no such page"),
 }
 
 
