@@ -314,7 +314,8 @@ def write_pages(book: Book) -> Site:
     if not cited_in:
         bibliography = None  # nothing cited: no bibliography page, and no link to one
     common = {"site": config.site, "chapters": chapters, "live_reload": live_reload,
-              "runtime_config": embed_json(runtime_config), "bibliography": bibliography, "pdf": config.pdf}
+              "runtime_config": embed_json(runtime_config), "bibliography": bibliography, "pdf": config.pdf,
+              "build": hashlib.sha256(repr((sorted(site.files), runtime_config, sorted(files.items()), [p.read_bytes() for _, p in sorted(copies.items())])).encode()).hexdigest()[:16]}
     try:
         for ch in chapters:  # the reference list is part of the chapter, for the link check too
             ch.html += env.get_template("_references.html").render(chapter=ch)
