@@ -22,15 +22,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.browser import chromium  # noqa: E402 (the tests' launch: /usr/bin/chromium, the features no page uses off)
+from benchmarks.live import chromium_on_sites, site_arguments  # noqa: E402
 
 FOUR, FIVE = "04-scores-to-weights.html", "05-what-gets-passed-along.html"
 TIMEOUT_MS = 240_000
@@ -225,30 +223,16 @@ def measure(browser, site: Path, runs: int, network: dict | None) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--dist", type=Path, default=os.environ.get("ATTN_PYODIDE_DIST"))
-    parser.add_argument("--site", type=Path, action="append", help="a built site (vendored with a real numpy); repeat to compare")
+    site_arguments(parser, repeat=True)
     parser.add_argument("--runs", type=int, default=3, help="boots per site (the median is printed)")
     parser.add_argument("--network", action="store_true", help="boot over a reader's network (NETWORK), not the loopback")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    if not args.site and not args.dist:
-        print("navigation: needs a Pyodide distribution with numpy (--dist or ATTN_PYODIDE_DIST; "
-              "../shared/pyodide-kit/make-kit.sh makes one) or built --site folders; nothing measured")
-        return 0
-    from playwright.sync_api import sync_playwright
-
-    from builder.build import Paths, build
-
-    with tempfile.TemporaryDirectory() as tmp:
-        sites = args.site
+    with chromium_on_sites(args, "navigation") as (sites, browser):
         if not sites:
-            sites = [Path(tmp) / "dist"]
-            build(Paths.at(ROOT), sites[0], pyodide_dist=args.dist)
-        with sync_playwright() as p:
-            browser = chromium.launch(p)
-            network = NETWORK if args.network else None
-            results = {str(site): measure(browser, site, args.runs, network) for site in sites}
-            browser.close()
+            return 0
+        network = NETWORK if args.network else None
+        results = {str(site): measure(browser, site, args.runs, network) for site in sites}
     if args.json:
         print(json.dumps(results, indent=2))
         return 0
