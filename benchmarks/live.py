@@ -16,6 +16,7 @@ Pyodide and numpy vendored from ATTN_PYODIDE_DIST (or --dist), or an already bui
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -106,32 +107,50 @@ def retrain(browser, base: str) -> dict:
     return out
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def site_arguments(parser: argparse.ArgumentParser, repeat: bool = False) -> None:
+    """--dist and --site (repeated, with `repeat`, to measure sites side by side)."""
     parser.add_argument("--dist", type=Path, default=os.environ.get("ATTN_PYODIDE_DIST"))
-    parser.add_argument("--site", type=Path, help="an already built site (vendored with a real numpy)")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
-    if not args.site and not args.dist:
-        print("live: needs a Pyodide distribution with numpy (--dist or ATTN_PYODIDE_DIST; "
-              "../shared/pyodide-kit/make-kit.sh makes one) or a built --site; nothing measured")
-        return 0
-    from playwright.sync_api import sync_playwright
+    parser.add_argument("--site", type=Path, action="append" if repeat else "store",
+                        help="an already built site (vendored with a real numpy)" + ("; repeat to compare" if repeat else ""))
 
-    from builder.build import Paths, build
-    from builder.serve import static_server
 
+@contextlib.contextmanager
+def chromium_on_sites(args, name: str):
+    """For the block: (sites, browser), the sites --site names or one built from --dist, and Chromium;
+    ([], None), with a line saying why, without either."""
     with tempfile.TemporaryDirectory() as tmp:
-        site = args.site
-        if site is None:
-            site = Path(tmp) / "dist"
-            build(Paths.at(ROOT), site, pyodide_dist=args.dist)
-        server = static_server(site)
-        base = f"http://127.0.0.1:{server.server_address[1]}/"
+        sites = [args.site] if isinstance(args.site, Path) else args.site or []
+        if not sites and not args.dist:
+            print(f"{name}: needs a Pyodide distribution with numpy (--dist or ATTN_PYODIDE_DIST; "
+                  "../shared/pyodide-kit/make-kit.sh makes one) or a built --site; nothing measured")
+            yield [], None
+            return
+        if not sites:
+            from builder.build import Paths, build
+
+            sites = [Path(tmp) / "dist"]
+            build(Paths.at(ROOT), sites[0], pyodide_dist=args.dist)
+        from playwright.sync_api import sync_playwright
+
         with sync_playwright() as p:
             browser = chromium.launch(p)
-            results = {"exercise": exercise(browser, base), "retrain": retrain(browser, base)}
+            yield sites, browser
             browser.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    site_arguments(parser)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    from builder.serve import static_server
+
+    with chromium_on_sites(args, "live") as (sites, browser):
+        if not sites:
+            return 0
+        server = static_server(sites[0])
+        base = f"http://127.0.0.1:{server.server_address[1]}/"
+        results = {"exercise": exercise(browser, base), "retrain": retrain(browser, base)}
         server.shutdown()
     if args.json:
         print(json.dumps(results, indent=2))

@@ -31,7 +31,7 @@ from .directives import REGISTRY
 from .directives.base import Page
 from .errors import BuildError, clip, describe, did_you_mean, display_path, read_source
 from .expressions import ExpressionError, evaluate
-from .cache import BuildCache
+from .cache import BuildCache, digest
 from .figures import FigureCache, RenderedFigure, check_parts, embed_json, model_file
 from . import lockfile
 from .markdown_render import render
@@ -103,6 +103,7 @@ class Site:
     cited_in: dict[str, list] = field(default_factory=dict)  # each cited work's key: the chapters citing it
     works: Bibliography | None = None  # the bibliography the pages show: none when no chapter cites a work
     runtime_config: dict | None = None  # what the worker boots with, embedded in the pages
+    build_id: str = ""  # which build the pages are of (render_pages): nav.js follows a link in place only within one
 
 
 def _title(path: Path, toc_tokens) -> str:
@@ -275,7 +276,7 @@ def _page(site: Site, template: str, **context) -> bytes:
     config = site.config
     return _render(config, template, site=config.site, chapters=site.chapters, live_reload=config.options.live_reload,
                    runtime_config=embed_json(site.runtime_config), bibliography=site.works, pdf=config.pdf,
-                   **context).encode()
+                   build=site.build_id, **context).encode()
 
 
 def cite_works(book: Book) -> Site:
@@ -357,6 +358,7 @@ def render_pages(site: Site) -> Site:
     """Each chapter's page and its figures' drawings in the palette's colours; the contents, the search
     page and, when a work is cited, the bibliography; .nojekyll, so that GitHub Pages serves every file as it is."""
     chapters = site.chapters
+    site.build_id = _build_id(site)
     for i, ch in enumerate(chapters):
         site.files[ch.url] = _page(site, "chapter.html", chapter=ch, prev=chapters[i - 1] if i > 0 else None,
                                    next=chapters[i + 1] if i + 1 < len(chapters) else None)
@@ -369,6 +371,17 @@ def render_pages(site: Site) -> Site:
                                                 cited_in=site.cited_in)
     site.files[".nojekyll"] = b""
     return site
+
+
+def _build_id(site: Site) -> str:
+    """A digest of what a page runs with: the runtime's config and files, the theme's scripts and styles.
+    A page fetched in place (assets/js/nav.js) must have been built with the same."""
+    parts = [json.dumps(site.runtime_config, sort_keys=True).encode()]
+    for rel, data in sorted(site.files.items()):
+        parts += [rel.encode(), data]
+    for rel, path in sorted(site.copies.items()):  # Pyodide's own files by name: the config pins their version
+        parts += [rel.encode(), path.read_bytes() if rel.startswith("assets/") else b""]
+    return digest(*parts)[:16]
 
 
 def render_print_edition(site: Site) -> Site:

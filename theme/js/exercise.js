@@ -7,8 +7,9 @@
 import { grade, TIME_LIMIT_MS, warm } from "../runtime/grader.js";
 import { unsupportedReason } from "../runtime/runtime.js";
 
-const PAGE = location.pathname.split("/").pop() || "index.html";
-const storageKey = (name) => `attention-exercise:${PAGE}:${name}`;
+// The page shown, asked each time: links followed in place (nav.js) change it under this module.
+const page = () => location.pathname.split("/").pop() || "index.html";
+const storageKey = (name) => `attention-exercise:${page()}:${name}`;
 
 function stored(name) {
   try { return localStorage.getItem(storageKey(name)); } catch { return null; }

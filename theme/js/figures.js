@@ -6,32 +6,37 @@
 // a live figure never starts Python. Views live in ../figures/<name>.js; until a figure's view has
 // drawn, nothing shows where its drawing will be (site.css: the static fallback is for readers
 // without scripts, for print, and for a view that could not start).
-// Only a page with a live figure loads the runtime's module: the others never use Python.
+// Followed in place (nav.js), each page's figures are set up as it enters and taken down as it is
+// left (page.js): their jobs cancelled, their observers stopped; the runtime, once loaded, stays.
 import { figureContext } from "./context.js";
 import { whenNear } from "./near.js";
+import { eachPage } from "./page.js";
 
-const { runtime } = document.querySelector("[data-figure][data-live]")
-  ? await import("../runtime/runtime.js")
-  : { runtime: null };
-
-const figures = [...document.querySelectorAll("[data-figure]")];
+let runtime = null; // runtime.js's, once a page with a live figure has loaded it
 // figure element -> what the page keeps of it once it hydrates: { ctx, view (once mounted),
 // tryWarm() (called when it nears or Python is ready) }
 const hydrated = new Map();
 const nearby = new Set(); // figures within the margin that starts Python (the observer's below)
-runtime?.subscribe((state) => { if (state === "ready") for (const { tryWarm } of hydrated.values()) tryWarm(); });
+
+async function loadRuntime() {
+  if (runtime) return;
+  ({ runtime } = await import("../runtime/runtime.js"));
+  runtime.subscribe((state) => { if (state === "ready") for (const { tryWarm } of hydrated.values()) tryWarm(); });
+}
 
 function startSoon() {
   // Never before first paint: wait for a frame, then for the main thread to be free.
   requestAnimationFrame(() => setTimeout(() => runtime.start(), 0));
 }
 
-async function hydrate(el) {
+async function hydrate(el, page) {
+  if (page.left) return;
   const root = el.querySelector(".figure-view");
   const figure = { ...figureContext(el, root, runtime, () => nearby.has(el)), view: null };
   hydrated.set(el, figure);
   try {
     const mod = await import(`../figures/${el.dataset.figure}.js`);
+    if (page.left) return;
     figure.view = mod.mount(root, figure.ctx);
     el.dataset.state = "prerendered";
   } catch (err) {
@@ -49,7 +54,9 @@ addEventListener("pagehide", () => { for (const { ctx } of hydrated.values()) ct
 // Observes a figure once it has hydrated, so each entry's figure is in `hydrated`.
 const observer = new IntersectionObserver((entries) => {
   for (const entry of entries) {
-    const { ctx, view, tryWarm } = hydrated.get(entry.target);
+    const figure = hydrated.get(entry.target);
+    if (!figure) continue; // of a page already left
+    const { ctx, view, tryWarm } = figure;
     if (entry.isIntersecting) {
       if (entry.target.hasAttribute("data-live")) startSoon();
       nearby.add(entry.target);
@@ -63,13 +70,38 @@ const observer = new IntersectionObserver((entries) => {
   }
 }, { rootMargin: "200px 0px" });
 
-// A view's module loads when its figure nears the screen (near.js): early enough that a reader
-// scrolling meets it drawn, and no page fetches the views of figures further down before the
-// reader scrolls.
-for (const el of figures) {
-  whenNear(el, () => hydrate(el).then(() => observer.observe(el)));
-  if (!el.hasAttribute("data-live")) continue;
-  for (const type of ["pointerdown", "keydown", "focusin"]) {
-    el.addEventListener(type, () => runtime.start(), { once: true, passive: true });
+async function enter(figures, page) {
+  // Only a page with a live figure loads the runtime's module: the others never use Python.
+  if (figures.some((el) => el.hasAttribute("data-live"))) await loadRuntime();
+  if (page.left) return;
+  // A view's module loads when its figure nears the screen (near.js): early enough that a reader
+  // scrolling meets it drawn, and no page fetches the views of figures further down before the
+  // reader scrolls.
+  for (const el of figures) {
+    whenNear(el, () => hydrate(el, page).then(() => { if (!page.left) observer.observe(el); }));
+    if (!el.hasAttribute("data-live")) continue;
+    for (const type of ["pointerdown", "keydown", "focusin"]) {
+      el.addEventListener(type, () => runtime.start(), { once: true, passive: true });
+    }
   }
 }
+
+/** The page is left: every job ends (its view hears offscreen), and nothing of it is observed. */
+function leave(page) {
+  page.left = true;
+  for (const [el, { ctx, view }] of hydrated) {
+    ctx.cancelJob();
+    view?.offscreen?.();
+    observer.unobserve(el);
+  }
+  hydrated.clear();
+  nearby.clear();
+}
+
+eachPage(() => {
+  const figures = [...document.querySelectorAll("[data-figure]")];
+  if (!figures.length) return null;
+  const page = { left: false };
+  enter(figures, page);
+  return () => leave(page);
+});

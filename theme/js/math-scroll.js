@@ -2,6 +2,8 @@
 // relation or \quad outside braces to break at: builder/math_break.py) scrolls sideways. A scroll box
 // must be reachable from the keyboard and say what it is: this makes exactly those boxes a focusable,
 // labelled region, and undoes it when the screen grows wide enough, so formulas that fit add no tab stop.
+import { eachPage } from "./page.js";
+
 const LABEL = "Formula, wider than the screen: scroll sideways to read it";
 
 function mark(box) {
@@ -17,7 +19,10 @@ function mark(box) {
   }
 }
 
-const boxes = document.querySelectorAll(".math-display");
 const observer = new ResizeObserver((entries) => entries.forEach((e) => mark(e.target)));
-boxes.forEach((box) => { mark(box); observer.observe(box); });
-document.fonts?.ready.then(() => boxes.forEach(mark)); // the math font changes every formula's width
+eachPage(() => {
+  const boxes = document.querySelectorAll(".math-display");
+  boxes.forEach((box) => { mark(box); observer.observe(box); });
+  document.fonts?.ready.then(() => boxes.forEach(mark)); // the math font changes every formula's width
+  return () => observer.disconnect();
+});

@@ -3,6 +3,9 @@
 // enters it (Tab can reach an element before the scroll it causes is observed). Figure views,
 // quizzes and exercises load through it, so no page fetches code for what is further down before
 // the reader scrolls; the offline control registers its service worker through it too.
+// A page left in place (page.js) takes its elements with it: those no longer in the document are dropped.
+import { eachPage } from "./page.js";
+
 const waiting = new Map(); // element -> the callbacks still to call
 
 function arrive(el) {
@@ -25,3 +28,9 @@ export function whenNear(el, fn) {
   }
   waiting.get(el).push(fn);
 }
+
+eachPage(() => {
+  for (const el of waiting.keys()) {
+    if (!el.isConnected) { waiting.delete(el); observer.unobserve(el); }
+  }
+});

@@ -3,8 +3,9 @@
 // "Answers and why" disclosure. Answers are kept in localStorage per page and quiz and restored on
 // the next visit. Without JavaScript the question, the choices and every explanation are on the
 // page.
-const PAGE = location.pathname.split("/").pop() || "index.html";
-const storageKey = (id) => `attention-quiz:${PAGE}:${id}`;
+// The page shown, asked each time: links followed in place (nav.js) change it under this module.
+const page = () => location.pathname.split("/").pop() || "index.html";
+const storageKey = (id) => `attention-quiz:${page()}:${id}`;
 
 function load(id, known) {
   try {

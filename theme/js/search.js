@@ -3,11 +3,11 @@
 // strict) and fetches only the site's files, so search works offline too. This module is the
 // interface: a labelled field, a status line that says how many chapters match, and a list of
 // links with the matching passage, built from text nodes (the excerpt is never set as HTML).
-const form = document.querySelector("[data-search]");
-const input = form.querySelector("input");
-const button = form.querySelector("button");
-const status = document.querySelector("[data-search-status]");
-const list = document.querySelector("[data-search-results]");
+import { eachPage } from "./page.js";
+
+let input = null; // the search page's field, status line and list while it is shown (page.js)
+let status = null;
+let list = null;
 const MAX_RESULTS = 20;
 const SITE = new URL("../../", import.meta.url); // the site's root, under any base path
 let pagefind = null; // a promise of Pagefind's module, once asked for
@@ -51,7 +51,7 @@ async function run(term) {
   const query = term.trim();
   const url = new URL(location.href);
   if (query) url.searchParams.set("q", query); else url.searchParams.delete("q");
-  history.replaceState(null, "", url);
+  history.replaceState(history.state, "", url); // the state is nav.js's: the scroll to restore
   if (!query) {
     list.replaceChildren();
     status.textContent = "Type a word to search every chapter.";
@@ -88,9 +88,17 @@ async function search(term) {
   await run(term);
 }
 
-input.disabled = button.disabled = false;
-form.addEventListener("submit", (event) => { event.preventDefault(); search(input.value); });
-input.addEventListener("input", () => search(input.value));
-input.value = new URL(location.href).searchParams.get("q") || "";
-if (input.value) search(input.value); else status.textContent = "Type a word to search every chapter.";
-input.focus();
+eachPage(() => {
+  const form = document.querySelector("[data-search]");
+  if (!form) return;
+  const button = form.querySelector("button");
+  input = form.querySelector("input");
+  status = document.querySelector("[data-search-status]");
+  list = document.querySelector("[data-search-results]");
+  input.disabled = button.disabled = false;
+  form.addEventListener("submit", (event) => { event.preventDefault(); search(input.value); });
+  input.addEventListener("input", () => search(input.value));
+  input.value = new URL(location.href).searchParams.get("q") || "";
+  if (input.value) search(input.value); else status.textContent = "Type a word to search every chapter.";
+  input.focus();
+});

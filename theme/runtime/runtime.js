@@ -1,9 +1,10 @@
 // The page's one Python runtime: a module Web Worker running Pyodide and the engine (worker.js,
 // served by server.js, whose protocol connect() speaks for this page and for the grader's).
-// States (mirrored on [data-runtime-status]): idle -> loading -> ready | unavailable.
+// States (mirrored on [data-runtime-status]): idle -> loading -> ready | unavailable. The worker
+// outlives the page it started on when links are followed in place (nav.js): each page's status
+// line shows the state as the page enters (page.js).
+import { eachPage } from "../js/page.js";
 
-const statusEl = document.querySelector("[data-runtime-status]");
-const configEl = document.getElementById("runtime-config");
 const listeners = new Set(); // status listeners: figures waiting on Python show its progress
 let worker = null; // connect()'s answer once started
 
@@ -92,7 +93,7 @@ export function connect(onStatus) {
       e.preventDefault?.();
       stop(e.message ? "The Python worker crashed: " + e.message : "The Python worker could not be loaded.");
     };
-    worker.postMessage({ type: "boot", config: resolveConfig(JSON.parse(configEl.textContent)) });
+    worker.postMessage({ type: "boot", config: resolveConfig(JSON.parse(document.getElementById("runtime-config").textContent)) });
   }
 
   return {
@@ -125,14 +126,23 @@ export function resolveConfig(config) {
   };
 }
 
-function setStatus(state, text, stage) {
+let stage = ""; // the last stage the status line showed
+
+function setStatus(state, text, at) {
   runtime.state = state;
   runtime.text = text;
+  stage = at;
   if (state === "unavailable") runtime.reason = text;
   for (const fn of listeners) fn(state, text);
-  if (statusEl) {
-    statusEl.dataset.state = state;
-    statusEl.dataset.stage = stage;
-    statusEl.textContent = text;
-  }
+  showStatus();
 }
+
+function showStatus() {
+  const el = document.querySelector("[data-runtime-status]");
+  if (!el || runtime.state === "idle") return; // idle: the line keeps the page's own words (page-status.js)
+  el.dataset.state = runtime.state;
+  el.dataset.stage = stage;
+  el.textContent = runtime.text;
+}
+
+eachPage(showStatus);

@@ -62,13 +62,27 @@ async function siteLock(config) {
   return lock;
 }
 
+// Marks on the worker's performance timeline (benchmarks/navigation.py reads them with the
+// resource timings of the files the boot fetched).
+const mark = (name) => performance.mark("boot:" + name);
+
 async function boot(config, status) {
   status("loading", "core", "Starting Python: downloading it… 10%");
+  mark("start");
+  // The core's check, the lock and Pyodide's script are fetched side by side, not one after another.
+  const core = import(config.indexURL + "pyodide.mjs");
+  const lock = siteLock(config);
+  core.catch(() => {});
+  lock.catch(() => {});
   await checkCore(config.indexURL);
+  // By name, and what its lock entry depends on: numpy. Built without pyodide-build, the lock has no
+  // entry for the engine: its wheel comes by URL after the boot, and its needs by name (builder/lockfile.py).
+  // Named to loadPyodide, the packages download while Pyodide starts, not after it.
+  const early = config.engineWheel ? config.engineNeeds : [config.engine];
   try {
-    const { loadPyodide } = await import(config.indexURL + "pyodide.mjs");
-    const options = { indexURL: config.indexURL, stdout: () => {}, stderr: () => {},
-                      lockFileContents: await siteLock(config), packageBaseUrl: config.packageBaseUrl || config.indexURL };
+    const { loadPyodide } = await core;
+    const options = { indexURL: config.indexURL, stdout: () => {}, stderr: () => {}, packages: early,
+                      lockFileContents: await lock, packageBaseUrl: config.packageBaseUrl || config.indexURL };
     pyodide = await Promise.race([
       loadPyodide(options),
       stalled(CORE_STALL_MS, "core", "Python (Pyodide) did not start within " + CORE_STALL_MS / 1000 + " s"),
@@ -76,20 +90,20 @@ async function boot(config, status) {
   } catch (err) {
     throw err.reason ? err : unavailable("core", "Python (Pyodide) could not start: " + (err.message || err));
   }
+  mark("core");
   status("loading", "python", "Starting Python: loading numpy… 60%");
   // Pyodide's own load errors go to the console for developers; the reader gets one line below.
   const quiet = { messageCallback: () => {}, errorCallback: (m) => console.warn(m) };
   try {
-    // By name, and what its lock entry depends on: numpy. Built without pyodide-build, the lock has
-    // no entry for it: its wheel comes by URL and its needs by name (builder/lockfile.py).
-    const packages = config.engineWheel ? [...config.engineNeeds, new URL(config.engineWheel, config.indexURL).href] : [config.engine];
-    await pyodide.loadPackage(packages, quiet);
+    if (config.engineWheel) await pyodide.loadPackage(new URL(config.engineWheel, config.indexURL).href, quiet);
   } catch (err) {
     console.warn(err);
   }
-  // loadPackage can resolve although a file failed to load, so the import is the real check.
+  mark("packages");
+  // A package can fail to load without an error here, so the import is the real check.
   try {
     pyodide.runPython("import numpy");
+    mark("numpy");
   } catch (err) {
     // Reader words: what works and what to do, never how the site was built.
     throw unavailable("numpy", config.vendored.length
@@ -102,6 +116,7 @@ async function boot(config, status) {
   } catch (err) {
     throw unavailable("engine", "The attention engine failed to load: " + (err.message || err));
   }
+  mark("engine");
   try {
     // Training draws its batches with numpy.random: imported now, it is not paid on a Retrain click.
     pyodide.runPython("import numpy.random");

@@ -1,0 +1,226 @@
+"""Links between the site's pages followed in place (theme/js/nav.js, page.js): the document and its
+Python workers survive the move, and the reader gets what a full load gives (title, address,
+history, scroll, fragment, focus, an announcement, the new page's figures). What cannot move in
+place is an ordinary load. The worker is the CPython stand-in here; the last test boots the real one."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .conftest import LIVE_ROUTES, STAND_IN_JOBS, chapter_pages, expect, pyodide_kit
+from .figures.helpers import SLOW_JOBS
+
+FOUR, FIVE = "04-scores-to-weights.html", "05-what-gets-passed-along.html"
+SAME_DOCUMENT = "window.__sameDocument = true"  # gone after a full load
+SHOWN = "() => performance.getEntriesByName('attention:page-shown').length"
+
+
+def same_document(page) -> bool:
+    return page.evaluate("window.__sameDocument === true")
+
+
+def follow(page, link) -> None:
+    """Click `link` and wait until its page is shown in place."""
+    before = page.evaluate(SHOWN)
+    link.click()
+    page.wait_for_function(f"(n) => ({SHOWN})() > n", arg=before)
+
+
+# An init script: window.__workers counts the workers the document starts.
+COUNT_WORKERS = """window.__workers = 0;
+window.Worker = class extends window.Worker { constructor(...args) { super(...args); window.__workers++; } };"""
+
+
+def recolour(figure) -> None:
+    """Chapter 5's first live figure (colour-tokens) asks the worker: a token's colour changed."""
+    select = figure.locator(".ct-edit select").first
+    select.select_option(select.evaluate("s => [...s.options].find((o) => o.value !== s.value).value"))
+
+
+def test_a_link_to_the_next_chapter_replaces_the_page_in_place(open_live_chapter, base_url):
+    chapter = open_live_chapter(base_url + FOUR)
+    page = chapter.page
+    page.evaluate(SAME_DOCUMENT)
+    follow(page, page.locator("a[rel=next]"))
+    assert same_document(page)
+    assert page.url == base_url + FIVE
+    assert page.title().startswith("What gets passed along")
+    heading = page.locator("main h1")
+    expect(heading).to_be_focused()
+    expect(page.locator("[data-page-announce]")).to_have_text(page.title())
+    assert page.evaluate("scrollY") == 0
+    # The new page's figures, and only they, are drawn from their data; the old ones are gone.
+    assert [f.split("-")[1] for f in page.eval_on_selector_all("[data-figure]", "els => els.map(e => e.id)")] == ["5"] * 4
+    chapter.wait_prerendered()
+    assert page.locator("#runtime-config").count() == 1
+
+
+def test_the_worker_survives_the_move_and_the_next_figure_recomputes_at_once(open_live_chapter, base_url):
+    chapter = open_live_chapter(base_url + FOUR, init_script=COUNT_WORKERS)
+    page = chapter.page
+    chapter.start_runtime()
+    expect(chapter.status_el).to_have_attribute("data-state", "ready")
+    assert page.evaluate("window.__workers") == 1
+    follow(page, page.locator("a[rel=next]"))
+    expect(chapter.status_el).to_have_attribute("data-state", "ready")  # on the new page's line at once
+    figure = page.locator("[data-figure][data-live]").first
+    figure.scroll_into_view_if_needed()
+    expect(figure).to_have_attribute("data-state", "prerendered")
+    recolour(figure)
+    expect(figure).to_have_attribute("data-state", "live")
+    assert page.evaluate("window.__workers") == 1, "a second worker started"
+
+
+def test_back_and_forward_restore_the_page_and_its_scroll(open_live_chapter, base_url):
+    chapter = open_live_chapter(base_url + FOUR)
+    page = chapter.page
+    page.evaluate(SAME_DOCUMENT)
+    link = page.locator("a[rel=next]")
+    link.scroll_into_view_if_needed()
+    assert page.evaluate("scrollY") > 1000
+    at = link.evaluate("a => a.getBoundingClientRect().top")  # where the reader was: the link on screen
+    follow(page, link)
+    page.go_back()
+    expect(page).to_have_url(base_url + FOUR)
+    page.wait_for_function("(at) => Math.abs(document.querySelector('a[rel=next]').getBoundingClientRect().top - at) < 2", arg=at)
+    expect(page.locator("main h1")).to_be_focused()
+    page.go_forward()
+    expect(page).to_have_url(base_url + FIVE)
+    page.wait_for_function("() => scrollY === 0")
+    assert page.title().startswith("What gets passed along")
+    assert same_document(page)
+
+
+def test_a_fragment_is_scrolled_to_and_takes_focus(open_live_chapter, base_url):
+    page = open_live_chapter(base_url + FOUR).page
+    page.evaluate(SAME_DOCUMENT)
+    target = page.locator(f'a[href^="{FIVE}#"]')  # a link into the next chapter's part, if the prose has one
+    if not target.count():
+        page.evaluate(f"""() => {{ const a = document.createElement("a"); a.href = "{FIVE}#figure-5-4";
+                                   a.textContent = "to the figure"; a.id = "to-fragment"; document.querySelector("main").prepend(a); }}""")
+        target = page.locator("#to-fragment")
+    fragment = target.first.get_attribute("href").split("#", 1)[1]
+    follow(page, target.first)
+    assert same_document(page) and page.url == base_url + FIVE + "#" + fragment
+    focused = page.locator(f"#{fragment}")
+    expect(focused).to_be_focused()
+    expect(focused).to_be_in_viewport()
+    assert page.evaluate("document.querySelector(':target')?.id") == fragment
+
+
+def test_a_job_running_at_the_move_is_cancelled(open_live_chapter, base_url):
+    chapter = open_live_chapter(base_url + "09-learning-to-look.html", routes=SLOW_JOBS)
+    page = chapter.page
+    figure = chapter.figure("two-heads")
+    figure.scroll_into_view_if_needed()
+    expect(figure).to_have_attribute("data-state", "prerendered")
+    figure.get_by_role("button", name="Retrain").click()
+    page.wait_for_function("(fig) => fig.querySelector('progress').value > 5", arg=figure.element_handle())
+    assert STAND_IN_JOBS, "the job is not running"
+    follow(page, page.locator("a[rel=next]"))
+    page.wait_for_timeout(1000)  # the cancel reaches the worker within a slice; then it drops the job
+    assert not STAND_IN_JOBS, "the job went on after the move"
+
+
+@pytest.mark.parametrize("refuse", ["fetch fails", "another build", "not a page"])
+def test_what_cannot_move_in_place_is_an_ordinary_load(open_chapter, base_url, refuse):
+    def route(r):
+        if r.request.resource_type != "fetch":
+            return r.continue_()
+        if refuse == "fetch fails":
+            return r.abort()
+        response = r.fetch()
+        body = response.text()
+        if refuse == "another build":
+            body = re.sub(r'(name="attention-build" content=")[^"]*', r"\1another", body)
+        r.fulfill(response=response, body=body,
+                  content_type="text/plain" if refuse == "not a page" else response.headers["content-type"])
+
+    chapter = open_chapter(base_url + FOUR, routes=[(f"**/{FIVE}", route)])
+    page = chapter.page
+    page.wait_for_load_state("load")
+    page.evaluate(SAME_DOCUMENT)
+    page.locator("a[rel=next]").click()
+    page.wait_for_url(base_url + FIVE)
+    page.wait_for_load_state("load")
+    assert not same_document(page)
+    assert page.title().startswith("What gets passed along")
+
+
+def test_the_print_edition_and_other_sites_are_ordinary_loads(open_chapter, base_url):
+    page = open_chapter(base_url + "index.html").page
+    page.wait_for_load_state("load")
+    page.evaluate(SAME_DOCUMENT)
+    page.locator('main a[href="print.html"]').click()  # other stylesheets
+    page.wait_for_url(base_url + "print.html")
+    page.wait_for_load_state("load")
+    assert not same_document(page)
+
+
+def test_thirteen_moves_through_the_series_then_back_raise_no_error(open_live_chapter, base_url):
+    pages = chapter_pages()
+    chapter = open_live_chapter(base_url + pages[0])
+    page = chapter.page
+    page.evaluate(SAME_DOCUMENT)
+    for name in pages[1:]:
+        follow(page, page.locator("a[rel=next]"))
+        assert page.url == base_url + name
+        expect(page.locator("main h1")).to_be_focused()
+        chapter.wait_prerendered()  # every figure of each page drawn
+    for name in reversed(pages[:-1]):
+        page.go_back()
+        expect(page).to_have_url(base_url + name)
+    assert same_document(page)
+    assert chapter.page_errors == []
+
+
+def test_quiz_answers_are_kept_per_page_after_a_move(open_live_chapter, base_url):
+    chapter = open_live_chapter(base_url + FOUR)
+    page = chapter.page
+    follow(page, page.locator("a[rel=next]"))
+    quiz = page.locator("[data-quiz]").first
+    quiz.scroll_into_view_if_needed()
+    quiz.locator(".quiz-choice input").first.check()
+    keys = page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('attention-quiz:'))")
+    assert keys and all(k.startswith(f"attention-quiz:{FIVE}:") for k in keys), keys
+
+
+def test_search_works_after_a_move(open_chapter, base_url):
+    page = open_chapter(base_url + FOUR).page
+    page.wait_for_load_state("load")
+    page.evaluate(SAME_DOCUMENT)
+    follow(page, page.get_by_role("navigation", name="Site").get_by_role("link", name="Search"))
+    field = page.get_by_label("Search the chapters")
+    field.fill("softmax")
+    expect(page.locator("[data-search-results] li").first).to_be_visible(timeout=30_000)
+    follow(page, page.locator("[data-search-results] a").first)
+    assert same_document(page)
+
+
+def test_python_boots_once_across_live_chapters(new_context, real_site):
+    """The real worker with numpy: booted on chapter 4, it answers chapter 5's figure after an
+    in-place move without a second boot (no second worker, no second download of Pyodide's core)."""
+    pyodide_kit()
+    context = new_context(viewport={"width": 1200, "height": 800})
+    context.route("https://cdn.jsdelivr.net/**", lambda route: route.abort())
+    page = context.new_page()
+    page.add_init_script(COUNT_WORKERS)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    wasm = []
+    page.on("request", lambda r: r.url.endswith("pyodide.asm.wasm") and wasm.append(r.method))
+    page.goto(real_site["url"] + FOUR)
+    page.locator("[data-figure][data-live]").first.scroll_into_view_if_needed()
+    status = page.locator("[data-runtime-status]")
+    expect(status).to_have_attribute("data-state", "ready", timeout=180_000)
+    booted = page.evaluate("window.__workers")  # the figures' worker, and the exercise's grader if it came near
+    follow(page, page.locator("a[rel=next]"))
+    expect(status).to_have_attribute("data-state", "ready")
+    figure = page.locator("[data-figure][data-live]").first
+    figure.scroll_into_view_if_needed()
+    expect(figure).to_have_attribute("data-state", "prerendered")
+    recolour(figure)
+    expect(figure).to_have_attribute("data-state", "live", timeout=10_000)
+    assert page.evaluate("window.__workers") == booted and wasm.count("GET") == booted, wasm
+    assert errors == []

@@ -1,0 +1,203 @@
+// Links between the site's pages are followed in place: the new page is fetched and its <main>
+// replaces this one's, so the document, and with it the Python workers (and a Python already
+// booted), survives the move. What a full load would give is kept: the title, the URL and history
+// (back and forward too, each page's scroll restored), the fragment, focus on the new page's heading
+// (or the fragment's target) and its title announced. The new page's scripts: classic ones run again
+// (each is written for one page); a module runs once per document, so the ones already here follow
+// the page through page.js (leave, then enter), and the ones this document has not run yet are added.
+// Anything else is an ordinary page load: a link outside the site or to a file that is no page, a
+// fetch that fails, a page of another build than this one (its scripts and data would not match the
+// modules already running) or with other stylesheets (the print edition). Without JavaScript, or
+// opened as a file, links are plain links.
+import { enterPage, leavePage } from "./page.js";
+
+const SITE = new URL("../../", import.meta.url); // every page lies in the site's root folder
+const PAGE = /^([^/]+\.html)?$/; // a page's path inside it (the root itself is the contents)
+const announcer = document.querySelector("[data-page-announce]");
+const scrolls = new Map(); // history entry's key -> where the reader was (position()), for back and forward
+let shown = location.pathname; // the page on screen: a fragment or a query does not change it
+let key = newKey(); // the shown history entry's
+let moving = null; // the move under way: an AbortController
+
+function newKey() {
+  return Math.random().toString(36).slice(2);
+}
+
+const buildOf = (doc) => doc.querySelector('meta[name="attention-build"]')?.content;
+const sheets = (doc) => [...doc.querySelectorAll('link[rel="stylesheet"]')].map((l) => l.getAttribute("href")).join(" ");
+
+function ours(url) {
+  return url.origin === SITE.origin && url.pathname.startsWith(SITE.pathname)
+    && PAGE.test(url.pathname.slice(SITE.pathname.length));
+}
+
+/** Whether `doc` can replace this page in place: same build, same stylesheets, a <main>. */
+function fits(doc) {
+  const build = buildOf(document);
+  return Boolean(build) && buildOf(doc) === build && sheets(doc) === sheets(document) && doc.querySelector("main") !== null;
+}
+
+/** A script as the parser would have made it: one made by DOMParser never runs. */
+function fresh(script) {
+  const s = document.createElement("script");
+  for (const { name, value } of script.attributes) s.setAttribute(name, value);
+  s.async = false; // classic ones in their order
+  return s;
+}
+
+const loaded = (script) => new Promise((resolve) => { script.onload = script.onerror = resolve; });
+
+async function go(url, { push, scroll = null }) {
+  moving?.abort();
+  const mine = moving = new AbortController();
+  let doc;
+  try {
+    const response = await fetch(url, { signal: mine.signal });
+    if (!response.ok || !/^text\/html/.test(response.headers.get("content-type") || "")) throw new Error(response.status);
+    doc = new DOMParser().parseFromString(await response.text(), "text/html"); // inert: nothing runs or loads
+  } catch {
+    if (!mine.signal.aborted) fullLoad(url, push);
+    return;
+  }
+  if (mine !== moving) return;
+  if (!fits(doc)) return fullLoad(url, push);
+  const hash = url.hash;
+  if (push) {
+    const here = position();
+    history.replaceState({ ...history.state, key, scroll: here }, "");
+    scrolls.set(key, here);
+    key = newKey();
+    url.hash = ""; // set below as a fragment navigation, which is what scrolls to it and updates :target
+    history.pushState({ key }, "", url.href.replace(/#$/, ""));
+    history.scrollRestoration = "manual"; // this entry's scroll is ours to restore (restoreScroll)
+  }
+  shown = location.pathname;
+  await swap(doc, mine);
+  if (mine !== moving) return;
+  moving = null;
+  arrive(hash, push ? null : scroll);
+}
+
+function fullLoad(url, push) {
+  if (push) location.assign(url);
+  else location.reload(); // back or forward: the address is already the page's
+}
+
+/** The new page in place of the old: title, <main>, data and scripts; then its modules enter it. A
+ *  preload in its head is left out: the page is already loaded, and its fonts load as they are used. */
+async function swap(doc, mine) {
+  leavePage();
+  document.title = doc.title;
+  const description = document.querySelector('meta[name="description"]');
+  const next = doc.querySelector('meta[name="description"]');
+  if (description && next) description.content = next.content;
+  const main = document.adoptNode(doc.querySelector("main"));
+  const classic = [];
+  for (const old of main.querySelectorAll("script[src]:not([type=module])")) {
+    const s = fresh(old);
+    old.replaceWith(s);
+    classic.push(s);
+  }
+  document.querySelector("main").replaceWith(main);
+  for (const data of document.querySelectorAll('body > script[type="application/json"]')) data.remove();
+  const ran = new Set([...document.querySelectorAll("script[type=module][src]")].map((s) => s.src));
+  const modules = [];
+  for (const script of doc.querySelectorAll("body > script")) {
+    if (script.type === "application/json") document.body.append(document.adoptNode(script));
+    else if (script.type !== "module" && script.src) classic.push(fresh(script));
+    else if (script.type === "module" && !ran.has(new URL(script.getAttribute("src"), document.baseURI).href)) modules.push(fresh(script));
+  }
+  const running = classic.map(loaded);
+  for (const s of classic) if (!s.isConnected) document.body.append(s);
+  await Promise.all(running);
+  if (mine !== moving) return;
+  enterPage();
+  for (const s of modules) document.body.append(s); // each enters the page as it runs (page.js)
+}
+
+/** Scroll (to `scroll`, the fragment or the top), focus the new page's heading, announce it. */
+function arrive(hash, scroll) {
+  let target = null;
+  if (hash) {
+    location.replace(hash); // a fragment navigation: scrolls to it, updates :target (popstate keeps the key)
+    target = document.getElementById(decodeURIComponent(hash.slice(1)));
+  }
+  if (scroll !== null) restoreScroll(scroll);
+  else if (!hash) scrollTo(0, 0);
+  const focus = target ?? document.querySelector("main h1") ?? document.querySelector("main");
+  if (!focus.matches("a[href], button, input, select, textarea, [tabindex]")) focus.tabIndex = -1;
+  focus.focus({ preventScroll: true });
+  if (announcer) {
+    announcer.textContent = "";
+    requestAnimationFrame(() => { announcer.textContent = document.title; });
+  }
+  performance.mark("attention:page-shown"); // benchmarks/navigation.py measures from here
+}
+
+/** Where the reader is: the last element with an id above the top of the screen and how far below
+ *  it, as well as the scroll. The figures above it may not be drawn yet when the page comes back
+ *  (each draws as it nears the screen), so the page above is shorter than it was: the element
+ *  finds the place where a number of pixels would not. */
+function position() {
+  let anchor = null;
+  for (const el of document.querySelectorAll("main [id]")) {
+    if (el.getBoundingClientRect().top > 1) break;
+    anchor = el;
+  }
+  return { y: scrollY, anchor: anchor?.id ?? null, offset: anchor ? -anchor.getBoundingClientRect().top : 0 };
+}
+
+/** Back at `pos` (position()'s), and again as the page grows (its figures draw as they near the
+ *  screen), until the reader scrolls or a few seconds pass, as browsers do on a load. */
+function restoreScroll(pos) {
+  const place = () => {
+    const el = pos.anchor && document.getElementById(pos.anchor);
+    scrollTo(0, el ? el.getBoundingClientRect().top + scrollY + pos.offset : pos.y);
+  };
+  place();
+  const stop = () => {
+    growing.disconnect();
+    clearTimeout(timer);
+    for (const type of READER_SCROLLS) removeEventListener(type, stop);
+  };
+  const growing = new ResizeObserver(place);
+  growing.observe(document.body);
+  const timer = setTimeout(stop, 3000);
+  for (const type of READER_SCROLLS) addEventListener(type, stop, { passive: true });
+}
+
+const READER_SCROLLS = ["wheel", "touchstart", "keydown", "pointerdown"];
+
+function onClick(event) {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const a = event.target.closest?.("a[href]");
+  if (!(a instanceof HTMLAnchorElement) || (a.target && a.target !== "_self") || a.hasAttribute("download")) return;
+  if (a.type && a.type !== "text/html") return;
+  const url = new URL(a.href);
+  if (!ours(url) || url.pathname === shown) return; // another site, or a part of this page: the browser's
+  event.preventDefault();
+  go(url, { push: true });
+}
+
+function onPopState(event) {
+  scrolls.set(key, position());
+  if (!event.state?.key) history.replaceState({ ...event.state, key: newKey() }, ""); // a fragment's entry
+  key = history.state.key;
+  if (location.pathname === shown) return; // a fragment of the page shown: the browser scrolls to it
+  go(new URL(location.href), { push: false, scroll: scrolls.get(key) ?? event.state?.scroll ?? { y: 0 } });
+}
+
+if (history.pushState && window.DOMParser) {
+  // The scroll of a page shown in place is this module's to restore (its entry's scrollRestoration
+  // is manual); a reload or a return from another site restores it here too, from the entry's state
+  // written as the document goes. An entry of a full load keeps the browser's restoring: set to
+  // manual there, Chromium never activated a waiting service worker for the page (the offline
+  // update, test_offline.py).
+  history.replaceState({ ...history.state, key }, "");
+  const { type } = performance.getEntriesByType("navigation")[0] ?? {};
+  const y = history.state.scroll;
+  if (type !== "navigate" && y && history.scrollRestoration === "manual") restoreScroll(y);
+  addEventListener("pagehide", () => history.replaceState({ ...history.state, scroll: position() }, ""));
+  document.addEventListener("click", onClick);
+  addEventListener("popstate", onPopState);
+}
