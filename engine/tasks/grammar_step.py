@@ -33,15 +33,15 @@ def step_rows(words, n_words, zero_row):
 
 
 def scatter_plan(rows, n_rows):
-    """How to sum each word's gradient back onto the table rows it read, as one gather and one
+    """How to sum each position's gradient back onto the table rows it read, as one gather and one
     np.add.reduceat (np.add.at is many times slower): per step, the entries of a gradient with a zero
     row appended (N + 1, ...) in table-row order, each row's run starting with one zero entry so that
-    no run is empty. rows (S, 2, N) -> order (S, 2N + R), starts (S, R)."""
-    S, _, N = rows.shape
-    target = np.concatenate((np.arange(n_rows)[None].repeat(S, 0), rows.reshape(S, 2 * N)), axis=1)  # (S, R + 2N)
-    source = np.concatenate((np.full(n_rows, N), np.tile(np.arange(N), 2)))  # (R + 2N,) the zero row, then each word twice
+    no run is empty. rows (S, G, N), G reads per position -> order (S, GN + R), starts (S, R)."""
+    S, G, N = rows.shape
+    target = np.concatenate((np.arange(n_rows)[None].repeat(S, 0), rows.reshape(S, G * N)), axis=1)  # (S, R + GN)
+    source = np.concatenate((np.full(n_rows, N), np.tile(np.arange(N), G)))  # (R + GN,) the zero row, then each position G times
     small = target.astype(np.int16 if n_rows < 2 ** 15 else np.intp)  # numpy radix-sorts 16-bit keys, 10x faster
-    order = np.argsort(small, axis=1, kind="stable")  # (S, R + 2N) table-row order; each row's zero entry first
+    order = np.argsort(small, axis=1, kind="stable")  # (S, R + GN) table-row order; each row's zero entry first
     counts = np.bincount((target + n_rows * np.arange(S)[:, None]).ravel(), minlength=S * n_rows).reshape(S, n_rows)  # (S, R)
     starts = np.concatenate((np.zeros((S, 1), np.intp), np.cumsum(counts, axis=1)[:, :-1]), axis=1)  # (S, R)
     return source[order], starts
