@@ -7,6 +7,8 @@ is an einsum whose innermost loop runs along the 512 positions of a batch, conti
 operand: a product's columns, a weight gradient's dot products. Per-position reductions (layer
 norm, softmax over classes) then run over the outer axis as whole-array additions, and the
 embedding's gradient is summed by one gather and one np.add.reduceat (grammar_step.scatter_plan).
+Attention runs in spans of queries, each reading the keys up to its last, so most of the scores
+a causal mask would hide are never computed.
 Shapes: S steps, B windows, T positions, N = B*T, D width, F feed-forward width, H heads, K head
 width, C = 3HK (queries, keys, values of every head), V vocabulary.
 """
@@ -35,7 +37,7 @@ def product(spec, a, b, out):
 class _Block:
     """One block's buffers: what its forward pass leaves for the backward pass, and scratch."""
 
-    def __init__(self, D, F, H, K, B, T):
+    def __init__(self, D, F, H, K, B, T, spans):
         N = B * T
         self.xhat1, self.n1 = np.empty((D, N)), np.empty((D, N))  # (D, N) normalised input, LN1's output
         self.rstd1 = np.empty((1, N))
@@ -45,7 +47,8 @@ class _Block:
         self.qkv_h = np.empty((3, H, B, T, K))
         self.q, self.k, self.v = self.qkv_h  # (H, B, T, K)
         self.k_t, self.v_t = self.k.swapaxes(-1, -2), self.v.swapaxes(-1, -2)  # (H, B, K, T) views
-        self.weights = np.empty((H, B, T, T))  # (H, B, Tq, Tk) scores, then attention weights
+        # per span of queries, the scores and then attention weights over the keys up to its last
+        self.weights = [np.empty((H, B, b - a, b)) for a, b in spans]  # (H, B, R, <=T)
         self.heads_h = np.empty((H, B, T, K))  # (H, B, T, K) the heads' outputs
         self.heads = np.empty((H, K, B, T))  # (HK, N) the same, side by side
         self.mid = np.empty((D, N))  # (D, N) the stream after attention
@@ -59,7 +62,8 @@ class WritingStep:
     """``loss_and_grads(views, step)`` for Training on one run's batches (S, B, T+1): the mean
     next-character cross-entropy and its gradient as one flat vector in the packed parameter order."""
 
-    def __init__(self, batches):
+    def __init__(self, batches, query_spans=2):
+        self.query_spans = query_spans  # causal attention in spans of queries: the later keys' scores are never computed
         S, B, T1 = batches.shape
         T = T1 - 1
         self.shape = (S, B, T)
@@ -80,8 +84,11 @@ class WritingStep:
         self.scale = 1.0 / math.sqrt(K)
         self.at = self.targets * N + np.arange(N)  # (S, N) flat index of each target logit in (V, N)
         self.order, self.starts = scatter_plan(self.inputs[:, None, :], V)  # (S, N + V), (S, V)
-        self.causal = np.where(np.tril(np.ones((T, T), bool)), 0.0, -np.inf)  # (Tq, Tk)
-        self.blocks = [_Block(D, F, H, K, B, T) for _ in range(L)]
+        R = -(-T // self.query_spans)
+        self.spans = [(a, min(a + R, T)) for a in range(0, T, R)]  # queries [a, b) read keys [0, b)
+        causal = np.where(np.tril(np.ones((T, T), bool)), 0.0, -np.inf)  # (Tq, Tk)
+        self.causal = [causal[a:b, :b] for a, b in self.spans]
+        self.blocks = [_Block(D, F, H, K, B, T, self.spans) for _ in range(L)]
         self.x0 = np.empty((D, N))  # (D, N) the embeddings
         self.rows = np.empty((B, T, D))  # (B, T, D) token rows plus position rows
         self.xhatf, self.nf = np.empty((D, N)), np.empty((D, N))
@@ -91,6 +98,7 @@ class WritingStep:
         self.col = np.empty((1, N))  # (1, N) a max, sum or mean over the outer axis
         self.col2 = np.empty((1, N))
         self.row = np.empty((H, B, T, 1))  # (H, B, T, 1) a max or sum per attention row
+        self.part = np.empty((H, B, T, K))  # (H, B, T, K) a span's share of dk or dv
         self.nll = np.empty(N)
         self.picked = np.empty(N)
         self.wide = np.empty((D, N)), np.empty((D, N)), np.empty((D, N))  # (D, N) scratch
@@ -101,9 +109,8 @@ class WritingStep:
         self.dq, self.dk, self.dv = self.dqkv_h  # (H, B, T, K)
         self.dheads = np.empty((H, K, B, T))  # (HK, N)
         self.dheads_h = np.empty((H, B, T, K))
-        self.dscores = np.empty((H, B, T, T))  # (H, B, Tq, Tk)
-        self.dscores_t = self.dscores.swapaxes(-1, -2)  # (H, B, Tk, Tq) view
-        self.tmp = np.empty((H, B, T, T))
+        self.dscores = [np.empty_like(w) for w in self.blocks[0].weights]  # (H, B, R, <=T)
+        self.tmp = [np.empty_like(w) for w in self.blocks[0].weights]
         self.g_all = np.empty((D, 3, H, K))  # (D, C) gradient of w_all
         self.dx_rows = np.empty((N + 1, D))  # (N + 1, D) dLoss/dembeddings per position, and a zero row
         self.dx_rows[N] = 0.0
@@ -175,15 +182,16 @@ class WritingStep:
             np.copyto(c.w_all[:, 2], p[b + "wv"].transpose(1, 0, 2))
             product("dc,dn->cn", c.w_all.reshape(D, -1), c.n1, out=c.qkv.reshape(-1, N))  # (C, N)
             np.copyto(c.qkv_h, c.qkv.transpose(0, 1, 3, 4, 2))  # (3, H, B, T, K)
-            s = c.weights
-            np.matmul(c.q, c.k_t, out=s)  # (H, B, Tq, Tk) already scaled
-            s += self.causal  # later keys -inf
-            np.maximum.reduce(s, axis=-1, keepdims=True, out=self.row)
-            s -= self.row
-            np.exp(s, out=s)
-            np.add.reduce(s, axis=-1, keepdims=True, out=self.row)
-            s /= self.row  # (H, B, Tq, Tk) attention weights
-            np.matmul(s, c.v, out=c.heads_h)  # (H, B, T, K)
+            for (a, e), s, causal in zip(self.spans, c.weights, self.causal):
+                row = self.row[:, :, a:e]  # (H, B, R, 1)
+                np.matmul(c.q[:, :, a:e], c.k_t[..., :e], out=s)  # (H, B, R, e) already scaled
+                s += causal  # later keys -inf
+                np.maximum.reduce(s, axis=-1, keepdims=True, out=row)
+                s -= row
+                np.exp(s, out=s)
+                np.add.reduce(s, axis=-1, keepdims=True, out=row)
+                s /= row  # (H, B, R, e) attention weights
+                np.matmul(s, c.v[:, :, :e], out=c.heads_h[:, :, a:e])  # (H, B, R, K)
             np.copyto(c.heads, c.heads_h.transpose(0, 3, 1, 2))  # (HK, N)
             product("cd,cn->dn", p[b + "wo"], c.heads.reshape(-1, N), out=c.mid)  # (D, N)
             c.mid += x
@@ -260,16 +268,20 @@ class WritingStep:
             product("cn,dn->cd", c.heads.reshape(-1, N), dmid, out=g[b + "wo"])  # (HK, D)
             product("cd,dn->cn", p[b + "wo"], dmid, out=self.dheads.reshape(-1, N))  # (HK, N)
             np.copyto(self.dheads_h, self.dheads.transpose(0, 2, 3, 1))  # (H, B, T, K)
-            w = c.weights
-            np.matmul(w.swapaxes(-1, -2), self.dheads_h, out=self.dv)  # (H, B, T, K)
-            ds = self.dscores
-            np.matmul(self.dheads_h, c.v_t, out=ds)  # (H, B, Tq, Tk) dLoss/dweights
-            np.multiply(ds, w, out=self.tmp)
-            np.add.reduce(self.tmp, axis=-1, keepdims=True, out=self.row)
-            ds -= self.row
-            ds *= w  # (H, B, Tq, Tk) through the softmax; masked entries get 0
-            np.matmul(ds, c.k, out=self.dq)  # (H, B, T, K)
-            np.matmul(self.dscores_t, c.q, out=self.dk)  # (H, B, T, K)
+            self.dk.fill(0.0)
+            self.dv.fill(0.0)
+            for (a, e), w, ds, tmp in zip(self.spans, c.weights, self.dscores, self.tmp):
+                dh, row, part = self.dheads_h[:, :, a:e], self.row[:, :, a:e], self.part[:, :, :e]  # (H, B, R, .)
+                np.matmul(w.swapaxes(-1, -2), dh, out=part)  # (H, B, e, K)
+                self.dv[:, :, :e] += part
+                np.matmul(dh, c.v_t[..., :e], out=ds)  # (H, B, R, e) dLoss/dweights
+                np.multiply(ds, w, out=tmp)
+                np.add.reduce(tmp, axis=-1, keepdims=True, out=row)
+                ds -= row
+                ds *= w  # (H, B, R, e) through the softmax; masked entries get 0
+                np.matmul(ds, c.k[:, :, :e], out=self.dq[:, :, a:e])  # (H, B, R, K)
+                np.matmul(ds.swapaxes(-1, -2), c.q[:, :, a:e], out=part)  # (H, B, e, K)
+                self.dk[:, :, :e] += part
             np.copyto(self.dqkv, self.dqkv_h.transpose(0, 1, 4, 2, 3))  # (3, H, K, B, T)
             dqkv = self.dqkv.reshape(-1, N)  # (C, N)
             product("dn,cn->dc", c.n1, dqkv, out=self.g_all.reshape(D, -1))  # (D, C)

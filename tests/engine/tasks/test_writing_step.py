@@ -1,6 +1,7 @@
 """The fused writing step against the readable model (gpt_forward, gpt_backward), whose gradients
 test_gpt.py checks by finite differences: the same loss and gradients to rounding, by either road
-(einsum without BLAS, matmul with it), and the same run."""
+(einsum without BLAS, matmul with it), whatever the spans of queries attention is computed in,
+and the same run."""
 import dataclasses
 
 import numpy as np
@@ -14,8 +15,8 @@ from engine.train import pack
 from .test_writing import SMALL, TEXT
 
 
-@pytest.mark.parametrize("blas", [True, False])
-def test_fused_step_matches_the_readable_one(monkeypatch, blas):
+@pytest.mark.parametrize("blas, spans", [(True, 2), (False, 1), (False, 5)])  # 5 spans of 24 queries: the last is shorter
+def test_fused_step_matches_the_readable_one(monkeypatch, blas, spans):
     monkeypatch.setattr(writing_step, "HAS_BLAS", blas)
     config = dataclasses.replace(SMALL, steps=3, heads=4, batch_size=3)
     start, batches = starting_point(Corpus.of(TEXT), 0, config)
@@ -23,7 +24,7 @@ def test_fused_step_matches_the_readable_one(monkeypatch, blas):
     rng = np.random.default_rng(1)
     for a in views.values():
         a += rng.normal(0.0, 0.3, a.shape)  # weights off their start, so every gradient is far from 0
-    fused = WritingStep(batches)
+    fused = WritingStep(batches, spans)
     for step in range(3):
         loss, grad = fused(views, step)
         ref_loss, ref = loss_and_grads(views, batches[step])
