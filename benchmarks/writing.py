@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Print chapter 14's training and generation times as JSON (a benchmark, not a test: nothing is asserted).
 
-- numpy: all steps of the default run (engine/tasks/writing.py) on CPython, batches drawn up front,
-  measuring the checkpoints (losses and samples) timed apart; numpy is held to one thread, as in Pyodide;
+- numpy: all steps of the default run (engine/tasks/writing.py, its fused step) on CPython, batches
+  drawn up front, measuring the checkpoints (losses and samples) timed apart; numpy is held to one
+  thread, as in Pyodide; and the same run with the readable step (gpt_forward, gpt_backward), whose
+  losses the fused step's must match at every step and checkpoint;
 - pyodide: the same run in Pyodide under node with real numpy, when ATTN_PYODIDE_DIST (or
   .cache/pyodide-kit) names a Pyodide distribution that includes numpy; wall and process CPU time;
 - torch: the same model, starting weights, batches and Adam settings in PyTorch on one thread, in
@@ -51,11 +53,11 @@ def series_text() -> str:
     return read_corpus(load_site_config(ROOT / "content").chapters).text
 
 
-def run_numpy(text: str, seed: int, cpu=time.process_time) -> dict:
+def run_numpy(text: str, seed: int, cpu=time.process_time, fused=True, generation=True) -> dict:
     """The default run, timed: its steps, then measuring its checkpoints; and generation from its weights.
     ``cpu`` is the process's CPU clock (Pyodide's is node's, passed in)."""
     t0, c0 = time.perf_counter(), cpu()
-    training, run = writing_training(text, seed)
+    training, run = writing_training(text, seed, fused=fused)
     training.run()
     t1, c1 = time.perf_counter(), cpu()
     result = run.finish()
@@ -65,7 +67,7 @@ def run_numpy(text: str, seed: int, cpu=time.process_time) -> dict:
             "checkpoints": [{k: c[k] for k in ("step", "train", "held_out")} for c in result["checkpoints"]],
             "samples": [c["sample"] for c in result["checkpoints"]],
             "final_held_out": result["final_held_out"], "baselines": result["baselines"],
-            "generation": time_generation(result["params"], run.corpus)}
+            "generation": time_generation(result["params"], run.corpus) if generation else None}
 
 
 def time_generation(params: dict, corpus: Corpus) -> dict:
@@ -222,6 +224,11 @@ def main(argv=None) -> int:
     cp_losses, cp_checks = cpython.pop("losses"), cpython.pop("checkpoints")
     report["cpython_numpy"] = _rounded(cpython | {"numpy_version": np.__version__})
     report["cpython_numpy"]["generation"] = _rounded(cpython["generation"])
+    readable = run_numpy(text, args.seed, fused=False, generation=False)
+    report["cpython_numpy_readable_step"] = _rounded({k: readable[k] for k in ("steps_seconds", "steps_cpu_seconds")})
+    report["max_step_loss_difference_fused_readable"] = float(np.abs(np.array(readable["losses"]) - cp_losses).max())
+    report["max_checkpoint_loss_difference_fused_readable"] = max(
+        max(abs(c["train"] - r["train"]), abs(c["held_out"] - r["held_out"])) for c, r in zip(cp_checks, readable["checkpoints"]))
 
     torch = run_torch(text, args.seed)
     if torch is None:
