@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Print where a training step of chapter 14's model spends its time, as JSON (a benchmark: nothing is asserted).
 
-- calls: the readable step (writing.loss_and_grads, then Adam) with every engine function wrapped in a
+- calls: the readable step (writing.loss_and_grads, then Adam), before any fusing, with every engine function wrapped in a
   timer: calls per step, and milliseconds per step inclusive and exclusive of the wrapped functions it calls;
 - fixed_cost: the same step at the smallest sizes, where the time is the cost of each Python line and
   numpy call rather than of the arithmetic;
@@ -85,7 +85,7 @@ def profile_calls(text, config, steps, clock):
     """Per engine function: calls and ms per step over ``steps`` steps after one warm-up step."""
     from engine.tasks.writing import writing_training
 
-    training, _ = writing_training(text, 0, dataclasses.replace(config, steps=steps + 1, checkpoint_every=0))
+    training, _ = writing_training(text, 0, dataclasses.replace(config, steps=steps + 1, checkpoint_every=0), fused=False)
     training.step()
     timers = Timers(clock)
     undo = instrument(timers)
@@ -150,11 +150,8 @@ def profile(text, steps, clock=time.perf_counter):
     out = {"calls": profile_calls(text, config, steps, clock),
            "fixed_cost": {"sizes": "1 window of 4 characters, width 4, one head",
                           "ms_per_step": profile_calls(text, tiny, steps, clock)["ms_per_step"]},
-           "products": profile_products(config, clock, config.batch_size * config.context)}
-    try:
-        out["fused"] = profile_fused(text, config, steps, clock)
-    except TypeError:  # a writing_training without the fused step
-        out["fused"] = "no fused step in this checkout"
+           "products": profile_products(config, clock, config.batch_size * config.context),
+           "fused": profile_fused(text, config, steps, clock)}
     return out
 
 
