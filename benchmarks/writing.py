@@ -168,18 +168,17 @@ print("RESULT " + json.dumps(out))
 """
 
 
-def run_pyodide(text: str, seed: int) -> dict | str:
-    """The default run in a fresh Pyodide under node: this file's run_numpy, as a module beside engine/."""
+def in_pyodide(module: Path, name: str, text: str, script: str) -> tuple[dict, str] | str:
+    """Run ``script`` in a fresh Pyodide under node, with ``module`` importable as ``name`` beside engine/
+    and ``text`` at /home/pyodide/text.txt: the JSON its "RESULT " line prints and node's stderr, or why not."""
     from benchmarks.induction import pyodide_or_reason  # here, not above: this module also runs inside Pyodide
 
     kit = pyodide_or_reason()
     if isinstance(kit, str):
         return kit
-    # pyodide_run.mjs copies one folder's .py files in; the text and this module travel inside the script
-    script = (f"SEED = {seed}\n"
-              f"open('/home/pyodide/text.txt', 'w').write({text!r})\n"
-              f"open('/home/pyodide/benchmark_writing.py', 'w').write({Path(__file__).read_text()!r})\n"
-              + PYODIDE_SCRIPT)
+    # pyodide_run.mjs copies one folder's .py files in; the text and the module travel inside the script
+    script = (f"open('/home/pyodide/text.txt', 'w').write({text!r})\n"
+              f"open('/home/pyodide/{name}.py', 'w').write({module.read_text()!r})\n" + script)
     with tempfile.TemporaryDirectory() as tmp:  # a file, not stdin: node's read of a large piped stdin can fail with EAGAIN
         path = Path(tmp) / "run.py"
         path.write_text(script, encoding="utf-8")
@@ -188,8 +187,16 @@ def run_pyodide(text: str, seed: int) -> dict | str:
     if proc.returncode != 0:
         return f"node exited with {proc.returncode}: {proc.stderr.strip()[-500:]}"
     line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT "))
-    out = json.loads(line[len("RESULT "):])
-    boot = next((json.loads(ln) for ln in proc.stderr.splitlines() if ln.startswith("{")), {})
+    return json.loads(line[len("RESULT "):]), proc.stderr
+
+
+def run_pyodide(text: str, seed: int) -> dict | str:
+    """The default run in a fresh Pyodide under node: this file's run_numpy, as a module beside engine/."""
+    ran = in_pyodide(Path(__file__), "benchmark_writing", text, f"SEED = {seed}\n" + PYODIDE_SCRIPT)
+    if isinstance(ran, str):
+        return ran
+    out, stderr = ran
+    boot = next((json.loads(ln) for ln in stderr.splitlines() if ln.startswith("{")), {})
     out["boot_seconds"] = boot.get("boot_seconds")
     return out
 

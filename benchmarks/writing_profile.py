@@ -17,9 +17,7 @@ import argparse
 import dataclasses
 import json
 import os
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -164,24 +162,10 @@ print("RESULT " + json.dumps(out))
 
 
 def run_pyodide(text, steps):
-    from benchmarks.induction import pyodide_or_reason
+    from benchmarks.writing import in_pyodide
 
-    kit = pyodide_or_reason()
-    if isinstance(kit, str):
-        return kit
-    script = (f"STEPS = {steps}\n"
-              f"open('/home/pyodide/text.txt', 'w').write({text!r})\n"
-              f"open('/home/pyodide/writing_profile.py', 'w').write({Path(__file__).read_text()!r})\n"
-              + PYODIDE_SCRIPT)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "run.py"
-        path.write_text(script, encoding="utf-8")
-        proc = subprocess.run(["node", str(ROOT / "benchmarks" / "pyodide_run.mjs"), str(kit), str(ROOT / "engine"),
-                               str(path)], capture_output=True, text=True, timeout=1800)
-    if proc.returncode != 0:
-        return f"node exited with {proc.returncode}: {proc.stderr.strip()[-500:]}"
-    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT "))
-    return json.loads(line[len("RESULT "):])
+    ran = in_pyodide(Path(__file__), "writing_profile", text, f"STEPS = {steps}\n" + PYODIDE_SCRIPT)
+    return ran if isinstance(ran, str) else ran[0]
 
 
 def main(argv=None) -> int:

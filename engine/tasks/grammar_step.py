@@ -15,6 +15,7 @@ import sys
 
 import numpy as np
 
+from engine.train import FusedStep
 
 LOG2_E = 1.0 / math.log(2.0)  # exp(x) = exp2(x * LOG2_E); wasm's float32 exp is several times slower than its exp2
 # numpy in Pyodide has no BLAS: its matmul is a plain loop, slow when the summed axis is strided, while
@@ -47,7 +48,7 @@ def scatter_plan(rows, n_rows):
     return source[order], starts
 
 
-class GrammarStep:
+class GrammarStep(FusedStep):
     """``loss_and_grads(views, step)`` for Training on one run's Batches: the mean cross-entropy of
     both readouts and its gradient, returned as one flat vector in the packed parameter order."""
 
@@ -67,7 +68,6 @@ class GrammarStep:
         self.key_bias = np.ascontiguousarray(hide.transpose(0, 2, 1)).reshape(S, T, 1, B, 1)  # (S, T, 1, B, 1) as scores lie in memory
         tw = data.target_words.reshape(S, 2, B * T)  # (S, 2, N)
         self.at = (np.arange(2)[:, None] * W + tw) * (B * T) + np.arange(B * T)  # (S, 2, N) flat index of each target logit
-        self.views = None
 
     def _bind(self, views):
         """Allocate the buffers and the views into them that every step reuses."""
@@ -131,13 +131,6 @@ class GrammarStep:
         self.g_table = np.empty((D + 1, H * C), dt)  # (R, H*C) gradient of the table
         g_table = self.g_table.reshape(D + 1, H, C)[:D]  # (D, H, C) view
         self.g_src = [g_table[..., :K], g_table[..., K:2 * K], g_table[..., 2 * K:]]  # (D, H, K|K|V)
-
-    def __call__(self, views, step):
-        if views is not self.views:
-            self._bind(views)
-        loss = self.forward(step)
-        self.backward(step)
-        return loss, self.grad
 
     def forward(self, step):
         """The loss of one step's batch; leaves what backward needs in the buffers."""

@@ -19,6 +19,7 @@ import numpy as np
 from engine.block import LN_EPS
 from engine.gpt import n_blocks
 from engine.tasks.grammar_step import HAS_BLAS, scatter_plan
+from engine.train import FusedStep, pack
 
 _GELU_C = math.sqrt(2.0 / math.pi)
 
@@ -58,7 +59,7 @@ class _Block:
         self.out = np.empty((D, N))  # (D, N) the stream after the block
 
 
-class WritingStep:
+class WritingStep(FusedStep):
     """``loss_and_grads(views, step)`` for Training on one run's batches (S, B, T+1): the mean
     next-character cross-entropy and its gradient as one flat vector in the packed parameter order."""
 
@@ -70,7 +71,6 @@ class WritingStep:
         N = B * T
         self.inputs = np.ascontiguousarray(batches[:, :, :-1]).reshape(S, N)  # (S, N)
         self.targets = np.ascontiguousarray(batches[:, :, 1:]).reshape(S, N)  # (S, N)
-        self.views = None
 
     def _bind(self, views):
         """Allocate the buffers and views every step reuses."""
@@ -115,17 +115,7 @@ class WritingStep:
         self.dx_rows = np.empty((N + 1, D))  # (N + 1, D) dLoss/dembeddings per position, and a zero row
         self.dx_rows[N] = 0.0
         self.sorted = np.empty((self.order.shape[1], D))  # (N + V, D) rows in token order
-        sizes = [views[n].size for n in views]
-        self.grad = np.empty(sum(sizes))  # (P,) in the packed order
-        offsets = np.cumsum([0] + sizes)
-        self.g = {n: self.grad[a:b].reshape(views[n].shape) for n, a, b in zip(views, offsets[:-1], offsets[1:])}
-
-    def __call__(self, views, step):
-        if views is not self.views:
-            self._bind(views)
-        loss = self.forward(step)
-        self.backward(step)
-        return loss, self.grad
+        self.grad, self.g = pack(views)  # (P,) the gradient in the packed order, and views of it by name
 
     # ---- pieces, each on (width, N) arrays -------------------------------------------------
 
