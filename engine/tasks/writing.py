@@ -185,11 +185,10 @@ def writing_training(text: str, seed=0, config=WritingConfig(), params=None, fus
     corpus = Corpus.of(text, config.held_out_share)
     start, batches = starting_point(corpus, seed, config)
 
-    def step_fn(views, step):
+    def readable(views, step):
         return loss_and_grads(views, batches[step])
 
-    if fused:
-        step_fn = WritingStep(batches)
+    step_fn = WritingStep(batches) if fused else readable
 
     training = adam_training(step_fn, start if params is None else params, config.lr, config.steps,
                              config.checkpoint_every)
