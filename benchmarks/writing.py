@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Print chapter 14's training and generation times as JSON (a benchmark, not a test: nothing is asserted).
 
-- numpy: all steps of the default run (engine/tasks/writing.py) on CPython, batches drawn up front,
-  measuring the checkpoints (losses and samples) timed apart; numpy is held to one thread, as in Pyodide;
+- numpy: all steps of the default run (engine/tasks/writing.py, its fused step) on CPython, batches
+  drawn up front, measuring the checkpoints (losses and samples) timed apart; numpy is held to one
+  thread, as in Pyodide; and the same run with the readable step (gpt_forward, gpt_backward), whose
+  losses the fused step's must match at every step and checkpoint;
 - pyodide: the same run in Pyodide under node with real numpy, when ATTN_PYODIDE_DIST (or
   .cache/pyodide-kit) names a Pyodide distribution that includes numpy; wall and process CPU time;
 - torch: the same model, starting weights, batches and Adam settings in PyTorch on one thread, in
@@ -51,11 +53,11 @@ def series_text() -> str:
     return read_corpus(load_site_config(ROOT / "content").chapters).text
 
 
-def run_numpy(text: str, seed: int, cpu=time.process_time) -> dict:
+def run_numpy(text: str, seed: int, cpu=time.process_time, fused=True, generation=True) -> dict:
     """The default run, timed: its steps, then measuring its checkpoints; and generation from its weights.
     ``cpu`` is the process's CPU clock (Pyodide's is node's, passed in)."""
     t0, c0 = time.perf_counter(), cpu()
-    training, run = writing_training(text, seed)
+    training, run = writing_training(text, seed, fused=fused)
     training.run()
     t1, c1 = time.perf_counter(), cpu()
     result = run.finish()
@@ -65,7 +67,7 @@ def run_numpy(text: str, seed: int, cpu=time.process_time) -> dict:
             "checkpoints": [{k: c[k] for k in ("step", "train", "held_out")} for c in result["checkpoints"]],
             "samples": [c["sample"] for c in result["checkpoints"]],
             "final_held_out": result["final_held_out"], "baselines": result["baselines"],
-            "generation": time_generation(result["params"], run.corpus)}
+            "generation": time_generation(result["params"], run.corpus) if generation else None}
 
 
 def time_generation(params: dict, corpus: Corpus) -> dict:
@@ -166,18 +168,17 @@ print("RESULT " + json.dumps(out))
 """
 
 
-def run_pyodide(text: str, seed: int) -> dict | str:
-    """The default run in a fresh Pyodide under node: this file's run_numpy, as a module beside engine/."""
+def in_pyodide(module: Path, name: str, text: str, script: str) -> tuple[dict, str] | str:
+    """Run ``script`` in a fresh Pyodide under node, with ``module`` importable as ``name`` beside engine/
+    and ``text`` at /home/pyodide/text.txt: the JSON its "RESULT " line prints and node's stderr, or why not."""
     from benchmarks.induction import pyodide_or_reason  # here, not above: this module also runs inside Pyodide
 
     kit = pyodide_or_reason()
     if isinstance(kit, str):
         return kit
-    # pyodide_run.mjs copies one folder's .py files in; the text and this module travel inside the script
-    script = (f"SEED = {seed}\n"
-              f"open('/home/pyodide/text.txt', 'w').write({text!r})\n"
-              f"open('/home/pyodide/benchmark_writing.py', 'w').write({Path(__file__).read_text()!r})\n"
-              + PYODIDE_SCRIPT)
+    # pyodide_run.mjs copies one folder's .py files in; the text and the module travel inside the script
+    script = (f"open('/home/pyodide/text.txt', 'w').write({text!r})\n"
+              f"open('/home/pyodide/{name}.py', 'w').write({module.read_text()!r})\n" + script)
     with tempfile.TemporaryDirectory() as tmp:  # a file, not stdin: node's read of a large piped stdin can fail with EAGAIN
         path = Path(tmp) / "run.py"
         path.write_text(script, encoding="utf-8")
@@ -186,8 +187,16 @@ def run_pyodide(text: str, seed: int) -> dict | str:
     if proc.returncode != 0:
         return f"node exited with {proc.returncode}: {proc.stderr.strip()[-500:]}"
     line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT "))
-    out = json.loads(line[len("RESULT "):])
-    boot = next((json.loads(ln) for ln in proc.stderr.splitlines() if ln.startswith("{")), {})
+    return json.loads(line[len("RESULT "):]), proc.stderr
+
+
+def run_pyodide(text: str, seed: int) -> dict | str:
+    """The default run in a fresh Pyodide under node: this file's run_numpy, as a module beside engine/."""
+    ran = in_pyodide(Path(__file__), "benchmark_writing", text, f"SEED = {seed}\n" + PYODIDE_SCRIPT)
+    if isinstance(ran, str):
+        return ran
+    out, stderr = ran
+    boot = next((json.loads(ln) for ln in stderr.splitlines() if ln.startswith("{")), {})
     out["boot_seconds"] = boot.get("boot_seconds")
     return out
 
@@ -222,6 +231,11 @@ def main(argv=None) -> int:
     cp_losses, cp_checks = cpython.pop("losses"), cpython.pop("checkpoints")
     report["cpython_numpy"] = _rounded(cpython | {"numpy_version": np.__version__})
     report["cpython_numpy"]["generation"] = _rounded(cpython["generation"])
+    readable = run_numpy(text, args.seed, fused=False, generation=False)
+    report["cpython_numpy_readable_step"] = _rounded({k: readable[k] for k in ("steps_seconds", "steps_cpu_seconds")})
+    report["max_step_loss_difference_fused_readable"] = float(np.abs(np.array(readable["losses"]) - cp_losses).max())
+    report["max_checkpoint_loss_difference_fused_readable"] = max(
+        max(abs(c["train"] - r["train"]), abs(c["held_out"] - r["held_out"])) for c, r in zip(cp_checks, readable["checkpoints"]))
 
     torch = run_torch(text, args.seed)
     if torch is None:

@@ -146,6 +146,20 @@ class SGD:
 
 # ---- the loop ----------------------------------------------------------------------
 
+class FusedStep:
+    """A ``loss_and_grads`` for Training written as one forward and one backward over buffers that
+    ``_bind(views)`` allocates the first time it meets a run's packed views; ``backward`` leaves the
+    gradient in ``self.grad``, one flat vector in the packed order."""
+    views = None
+
+    def __call__(self, views, step):
+        if views is not self.views:
+            self._bind(views)
+        loss = self.forward(step)
+        self.backward(step)
+        return loss, self.grad
+
+
 @dataclass
 class TrainResult:
     losses: list = field(default_factory=list)       # one float per step done

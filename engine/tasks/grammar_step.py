@@ -15,6 +15,7 @@ import sys
 
 import numpy as np
 
+from engine.train import FusedStep
 
 LOG2_E = 1.0 / math.log(2.0)  # exp(x) = exp2(x * LOG2_E); wasm's float32 exp is several times slower than its exp2
 # numpy in Pyodide has no BLAS: its matmul is a plain loop, slow when the summed axis is strided, while
@@ -33,21 +34,21 @@ def step_rows(words, n_words, zero_row):
 
 
 def scatter_plan(rows, n_rows):
-    """How to sum each word's gradient back onto the table rows it read, as one gather and one
+    """How to sum each position's gradient back onto the table rows it read, as one gather and one
     np.add.reduceat (np.add.at is many times slower): per step, the entries of a gradient with a zero
     row appended (N + 1, ...) in table-row order, each row's run starting with one zero entry so that
-    no run is empty. rows (S, 2, N) -> order (S, 2N + R), starts (S, R)."""
-    S, _, N = rows.shape
-    target = np.concatenate((np.arange(n_rows)[None].repeat(S, 0), rows.reshape(S, 2 * N)), axis=1)  # (S, R + 2N)
-    source = np.concatenate((np.full(n_rows, N), np.tile(np.arange(N), 2)))  # (R + 2N,) the zero row, then each word twice
+    no run is empty. rows (S, G, N), G reads per position -> order (S, GN + R), starts (S, R)."""
+    S, G, N = rows.shape
+    target = np.concatenate((np.arange(n_rows)[None].repeat(S, 0), rows.reshape(S, G * N)), axis=1)  # (S, R + GN)
+    source = np.concatenate((np.full(n_rows, N), np.tile(np.arange(N), G)))  # (R + GN,) the zero row, then each position G times
     small = target.astype(np.int16 if n_rows < 2 ** 15 else np.intp)  # numpy radix-sorts 16-bit keys, 10x faster
-    order = np.argsort(small, axis=1, kind="stable")  # (S, R + 2N) table-row order; each row's zero entry first
+    order = np.argsort(small, axis=1, kind="stable")  # (S, R + GN) table-row order; each row's zero entry first
     counts = np.bincount((target + n_rows * np.arange(S)[:, None]).ravel(), minlength=S * n_rows).reshape(S, n_rows)  # (S, R)
     starts = np.concatenate((np.zeros((S, 1), np.intp), np.cumsum(counts, axis=1)[:, :-1]), axis=1)  # (S, R)
     return source[order], starts
 
 
-class GrammarStep:
+class GrammarStep(FusedStep):
     """``loss_and_grads(views, step)`` for Training on one run's Batches: the mean cross-entropy of
     both readouts and its gradient, returned as one flat vector in the packed parameter order."""
 
@@ -67,7 +68,6 @@ class GrammarStep:
         self.key_bias = np.ascontiguousarray(hide.transpose(0, 2, 1)).reshape(S, T, 1, B, 1)  # (S, T, 1, B, 1) as scores lie in memory
         tw = data.target_words.reshape(S, 2, B * T)  # (S, 2, N)
         self.at = (np.arange(2)[:, None] * W + tw) * (B * T) + np.arange(B * T)  # (S, 2, N) flat index of each target logit
-        self.views = None
 
     def _bind(self, views):
         """Allocate the buffers and the views into them that every step reuses."""
@@ -131,13 +131,6 @@ class GrammarStep:
         self.g_table = np.empty((D + 1, H * C), dt)  # (R, H*C) gradient of the table
         g_table = self.g_table.reshape(D + 1, H, C)[:D]  # (D, H, C) view
         self.g_src = [g_table[..., :K], g_table[..., K:2 * K], g_table[..., 2 * K:]]  # (D, H, K|K|V)
-
-    def __call__(self, views, step):
-        if views is not self.views:
-            self._bind(views)
-        loss = self.forward(step)
-        self.backward(step)
-        return loss, self.grad
 
     def forward(self, step):
         """The loss of one step's batch; leaves what backward needs in the buffers."""
