@@ -7,11 +7,14 @@ overlap the training windows. Each step trains on windows of context + 1 charact
 random places in the training text; every input position predicts the character after it.
 Losses are mean cross-entropy in nats per character (divide by ln 2 for bits).
 """
+import functools
+import json
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from engine import given
 from engine.gpt import GPTConfig, generate, gpt_backward, gpt_forward, init_params
 from engine.jobs import TrainingJob
 from engine.vocabulary import Vocabulary, vocabulary
@@ -207,3 +210,65 @@ def writing_job(text: str, seed=0, config=WritingConfig()) -> TrainingJob:
     training, run = writing_training(text, seed, config)
     return TrainingJob(training, lambda t: {"checkpoints": run.measure()}, run.finish)
 
+
+
+# ---- the chapter's model, as the site ships it ---------------------------------------
+
+MODEL_SEED = 0  # the seed of the run the build trains and the site ships
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Shipped:
+    """The chapter's trained model as the page and the build both read it: its weights rounded to
+    float32 (what the site ships), the prose it learned from, and its run's record."""
+    text: str
+    config: WritingConfig
+    seed: int
+    vocab: Vocabulary
+    params: dict  # name -> float64 array holding float32 values
+    run: dict     # finish()'s record less params and vocab: losses, checkpoints, baselines, final_held_out
+
+
+def pack(text: str, config: WritingConfig, seed: int, run: dict) -> bytes:
+    """One file: a JSON header line, the text in UTF-8, then each weight array as little-endian
+    float32 in the header's order. Same run, same bytes."""
+    body = text.encode()
+    arrays = sorted(run["params"].items())
+    header = {"format": FORMAT, "config": asdict(config), "seed": seed, "vocab": run["vocab"],
+              "text_bytes": len(body), "arrays": [[name, list(a.shape)] for name, a in arrays],
+              "run": {k: v for k, v in run.items() if k not in ("params", "vocab")}}
+    return (json.dumps(header, sort_keys=True, ensure_ascii=False).encode() + b"\n" + body
+            + b"".join(np.ascontiguousarray(a, dtype="<f4").tobytes() for _, a in arrays))
+
+
+@functools.lru_cache(maxsize=2)
+def unpack(data: bytes) -> Shipped:
+    """pack()'s file read back; a file of another format or cut short is a ValueError."""
+    line, _, rest = data.partition(b"\n")
+    header = json.loads(line)
+    if header.get("format") != FORMAT:
+        raise ValueError(f"not a writing model of format {FORMAT}")
+    n = header["text_bytes"]
+    text, offset, params = rest[:n].decode(), n, {}
+    for name, shape in header["arrays"]:
+        size = 4 * math.prod(shape)
+        if offset + size > len(rest):
+            raise ValueError("the writing model's file is cut short")
+        params[name] = np.frombuffer(rest, dtype="<f4", count=size // 4, offset=offset).reshape(shape).astype(np.float64)
+        offset += size
+    return Shipped(text, WritingConfig(**header["config"]), header["seed"], Vocabulary(header["vocab"]), params,
+                   header["run"])
+
+
+def model_file() -> bytes:
+    """The chapter's model, trained at build time on the series' prose the engine was given
+    (engine/given.py), packed for the site."""
+    text = given.get(given.SERIES).decode()
+    config = WritingConfig()
+    return pack(text, config, MODEL_SEED, train_writing_model(text, MODEL_SEED, config))
+
+
+def shipped() -> Shipped:
+    """The model the site ships: what figures generate with, in the build and in the page alike."""
+    return unpack(given.get("writing-model"))
