@@ -67,6 +67,24 @@ def shared_figure_cache(request, tmp_path_factory):
         yield shared
 
 
+def give_series() -> bytes:
+    """Give the engine the series' prose, as a build does before it computes any figure
+    (engine/given.py): chapter 14's models learn from it. Returns what was given."""
+    from builder.corpus import read_corpus
+    from builder.site_config import load_site_config
+    from engine import given
+
+    text = read_corpus(load_site_config(ROOT / "content").chapters).text.encode()
+    given.give(given.SERIES, text)
+    return text
+
+
+@pytest.fixture(scope="session")
+def series_given() -> bytes:
+    """The series' prose given to the engine once per test process (training its model costs seconds)."""
+    return give_series()
+
+
 def _series_figures(config, tmp_path_factory):
     """Every figure the series' chapters use, computed once per test run: the first test process
     (xdist worker) to ask computes them while the others wait for its file, so the cores compute
@@ -113,6 +131,7 @@ def _chapter_figures(index: int):
     from builder.site_config import load_site_config
 
     cache = BuildCache()
+    give_series()
     compute_chapter(read_chapter(load_site_config(ROOT / "content").chapters[index]), cache)
     return cache.figures
 
