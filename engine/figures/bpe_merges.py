@@ -31,10 +31,10 @@ LATEST = 5  # merges listed, the latest first
 SPACE = "·"  # a token's space, as chapter 7's chips show it
 SHOWN = str.maketrans({" ": SPACE, "\n": "↵"})
 
-# GPT-2's vocabulary (Radford et al. 2019, section 2.2): 256 bytes as the base symbols and 50,000
-# merges, plus one token that marks the end of a text: 50,257. GPT before it (Radford et al. 2018,
-# section 4.1) learned 40,000 merges.
-GPT2 = {"base": 256, "merges": 50_000, "vocabulary": 50_257}
+# GPT-2's byte-level BPE starts from the 256 values of a byte (Radford et al. 2019, section 2.2) and
+# ends with a vocabulary of 50,257 tokens (section 2.3). GPT before it learned 40,000 merges
+# (Radford et al. 2018, section 4.1).
+GPT2 = {"base": 256, "vocabulary": 50_257}
 GPT_MERGES = 40_000
 
 
@@ -170,8 +170,8 @@ def opening_state(p: Params, data: dict) -> int:
 
 
 def facts(p: Params, data: dict) -> dict:
-    """The numbers chapter 14 quotes: the text, what the merges make of it at each stop and at the
-    last, the first few merges, the sentence cut at the last stop, and GPT's and GPT-2's vocabularies."""
+    """The numbers chapter 14 quotes: the text, how many merges halve it and what the last stop makes of
+    it, the first few merges, the sentence cut at the last stop, and GPT's and GPT-2's vocabularies."""
     n, chars = data["stops"][-1], data["characters"]
     tokens = data["lengths"][n]
     return {
@@ -181,7 +181,7 @@ def facts(p: Params, data: dict) -> dict:
         "tokens": tokens,
         "ratio": chars / tokens,
         "vocabulary": data["base"] + n,
-        "at": {str(k): {"tokens": data["lengths"][k], "ratio": chars / data["lengths"][k]} for k in data["stops"]},
+        "halving": next((k for k, n in enumerate(data["lengths"]) if 2 * n <= chars), None),  # fewest merges that halve the text
         "first_merges": ", ".join(shown("".join(pair)) for pair in _learned(series(), p.merges).pairs[:LATEST]),
         "sentence": data["sentence"],
         "sentence_characters": len(data["sentence"]),

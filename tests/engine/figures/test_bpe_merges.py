@@ -71,7 +71,8 @@ def test_facts_for_the_chapter(prose, data):
     assert (f["characters"], f["base"], f["merges"]) == (len(prose), len(set(prose)), 500)
     assert f["vocabulary"] == f["base"] + 500
     assert f["tokens"] == data["lengths"][500] and f["ratio"] == pytest.approx(len(prose) / f["tokens"])
-    assert f["at"]["100"]["tokens"] == data["lengths"][100]
+    k = f["halving"]
+    assert 2 * data["lengths"][k] <= len(prose) < 2 * data["lengths"][k - 1]
     assert f["first_merges"] == "·t, he, ·a, ·the, ·o"  # chapter 14: a space with t, then h with e, then " the"
     assert f["context_characters"] == pytest.approx(WritingConfig().context * f["ratio"])
     # the default sentence is the series' own, and 500 merges leave a capitalised word at its start in
@@ -79,7 +80,7 @@ def test_facts_for_the_chapter(prose, data):
     assert f["sentence"] in prose
     assert f["sentence_split"].startswith("K | e | y | s | ·and | ·values")
     assert f["sentence_tokens"] < f["sentence_characters"] / 2.5
-    assert f["gpt2"]["vocabulary"] == f["gpt2"]["base"] + f["gpt2"]["merges"] + 1  # and one end-of-text token
+    assert f["gpt2"] == {"base": 256, "vocabulary": 50_257} and f["gpt_merges"] == 40_000  # as the papers give them
 
 
 def test_fewer_merges_learn_fewer(data):
