@@ -23,6 +23,7 @@ export function mount(root, ctx) {
 
   const tokens = html("ol", { class: "bpe-tokens", "aria-label": "The sentence's tokens" }, root);
   const readout = html("p", { class: "bpe-readout", "aria-live": "polite" }, root);
+  html("p", { class: "bpe-chart-title" }, root, "The whole text's length in tokens");
   const plot = html("div", { class: "figure-plot bpe-plot" }, root);
   html("p", { class: "bpe-latest-title" }, root, "Latest merges, newest first");
   const latest = html("ol", { class: "bpe-latest" }, root);
