@@ -193,6 +193,19 @@ def first_request_on_intent(open_live_chapter, url: str, name: str, first, again
     assert len(asked) == 1
 
 
+def without_javascript(open_chapter, url: str, name: str):
+    """The page read with scripts off: figure `name` shows its static drawing with the model's alt text
+    and lists the model's key numbers. Returns (chapter, the figure's data, its locator)."""
+    from ..conftest import expect
+
+    chapter = open_chapter(url, java_script_enabled=False)
+    figure, data = chapter.figure(name), chapter.data(name)
+    expect(figure.locator(".figure-fallback img")).to_be_visible()
+    assert figure.locator(".figure-fallback img").get_attribute("alt") == data["text"]["alt"]
+    assert chapter.numbers(name) == data["text"]["numbers"]
+    return chapter, data, figure
+
+
 def without_python(open_chapter, url: str):
     """The page with its figures drawn and Python started and settled as unavailable (Pyodide's files
     refused, as a network that drops them would: test_runtime.py shows that a boot that gets as far

@@ -8,7 +8,7 @@ import pytest
 from engine.figures.fmt import fill
 
 from ..conftest import expect, serious_violations
-from .helpers import PhoneVisit, opened, text_lines
+from .helpers import PhoneVisit, opened, text_lines, without_javascript
 
 NAME = "attention-stages"
 FILLER = "\n\n".join(["A paragraph of the chapter, long enough to scroll past. " * 6] * 4)
@@ -131,12 +131,7 @@ def test_narrow_stacks_every_stage_and_a_tap_picks_a_row(open_chapter, url):
 
 
 def test_without_javascript_the_fallback_stacks_the_stages(open_chapter, url):
-    chapter = open_chapter(url, java_script_enabled=False)
-    figure = chapter.figure(NAME)
-    data = chapter.data(NAME)
-    expect(figure.locator(".figure-fallback img")).to_be_visible()
-    assert figure.locator(".figure-fallback img").get_attribute("alt") == data["text"]["alt"]
-    assert chapter.numbers(NAME) == data["text"]["numbers"]
+    without_javascript(open_chapter, url, NAME)
 
 
 @pytest.mark.parametrize("width", [1200, 375])

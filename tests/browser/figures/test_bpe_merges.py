@@ -4,7 +4,7 @@ JavaScript the drawing and the numbers are on the page."""
 from __future__ import annotations
 
 from ..conftest import expect, serious_violations
-from .helpers import PhoneVisit, expect_same_node_focused, opened, press_in_place, text_lines
+from .helpers import PhoneVisit, expect_same_node_focused, opened, press_in_place, text_lines, without_javascript
 
 NAME = "bpe-merges"
 # The chapter's prose is all the series' text this one-page site has, so the merges are learned on it.
@@ -72,10 +72,5 @@ def test_a_finger_on_the_curve_picks_a_stop_on_a_phone(open_chapter, url):
 
 
 def test_without_javascript_the_drawing_and_numbers_are_there(open_chapter, url):
-    chapter = open_chapter(url, java_script_enabled=False)
-    figure = chapter.figure(NAME)
-    data = chapter.data(NAME)
-    expect(figure.locator(".figure-fallback img")).to_be_visible()
-    assert figure.locator(".figure-fallback img").get_attribute("alt") == data["text"]["alt"]
-    assert chapter.numbers(NAME) == data["text"]["numbers"]
+    _, data, _ = without_javascript(open_chapter, url, NAME)
     assert " | ".join(data["tokens"][data["start"]]) in data["text"]["numbers"][0]
