@@ -610,7 +610,7 @@ def _grade_in_a_process(exercise: str, code: str) -> str:
 
 
 LIVE_ROUTES = [
-    ("**/assets/runtime/worker.js",
+    ("**/assets/*/runtime/worker.js",
      lambda route: route.fulfill(status=200, content_type="text/javascript", body=FAKE_WORKER)),
     ("**/__compute", _engine_on_cpython),
     ("**/__job/*", _engine_on_cpython),

@@ -9,6 +9,7 @@ import shutil
 import pytest
 
 from builder.build import Paths, build
+from tests.site_layout import theme_folder
 
 from .conftest import NO_WORKERS, ROOT, SETTLE_MS, chapter_pages, draw_every_figure, expect, save_for_offline
 
@@ -69,7 +70,7 @@ def test_a_new_build_is_offered_then_replaces_the_old_cache(new_context, offline
     old = _version(offline_site["out"])
     # A saved copy whose stored hash header is right but whose bytes are not: the new build must
     # hash what it carries over, and download this file instead of keeping it.
-    css = "assets/css/site.css"
+    css = (theme_folder(offline_site["out"]) / "css" / "site.css").relative_to(offline_site["out"]).as_posix()
     page.evaluate("""async (css) => {
       const cache = await caches.open((await caches.keys())[0]);
       const url = new URL(css, location.href).href;
@@ -108,11 +109,12 @@ def test_a_file_changed_on_the_server_never_reaches_a_page_of_this_build(new_con
     page.reload()  # now the service worker controls the page
     assert page.evaluate("Boolean(navigator.serviceWorker.controller)")
     out = offline_site["out"]
-    changed = {rel: (out / rel).read_bytes() for rel in ("bibliography.html", "figures/02-words-as-points-1.svg")}
+    drawing = next((out / "figures").glob("02-words-as-points-1.*.svg")).relative_to(out).as_posix()
+    changed = {rel: (out / rel).read_bytes() for rel in ("bibliography.html", drawing)}
     try:
         for rel, data in changed.items():
             (out / rel).write_bytes(data.replace(b"</body>", b"<p>Tampered</p></body>").replace(b"</svg>", b"<!-- x --></svg>"))
-        status = page.evaluate("u => fetch(u).then(r => r.status)", offline_site["url"] + "figures/02-words-as-points-1.svg")
+        status = page.evaluate("u => fetch(u).then(r => r.status)", offline_site["url"] + drawing)
         assert status == 503
         page.goto(offline_site["url"] + "bibliography.html")
         expect(page.locator("h1")).to_have_text("Site updated")

@@ -12,6 +12,7 @@ from builder.search import search_index
 from builder.site_config import MAX_DESCRIPTION, load_site_config
 from tests.builder.helpers import paths_for
 from tests.conftest import PALETTE
+from tests.site_layout import theme_file
 
 FIGURE = "/// figure | softmax-bars\n\nA caption.\n///\n"
 
@@ -120,8 +121,8 @@ def test_every_page_links_the_favicon_drawn_from_the_palette(small_site):
     pages = [rel for rel in small_site.files if rel.endswith(".html")]
     assert {"index.html", "search.html", "01-a.html", "02-b.html"} <= set(pages)
     for rel in pages:
-        assert '<link rel="icon" href="assets/favicon.svg" type="image/svg+xml">' in small_site.files[rel].decode(), rel
-    icon = small_site.files["assets/favicon.svg"].decode()
+        assert f'<link rel="icon" href="{theme_file(small_site, "favicon.svg")}" type="image/svg+xml">' in small_site.files[rel].decode(), rel
+    icon = small_site.files[theme_file(small_site, "favicon.svg")].decode()
     assert icon.startswith("<svg") and icon.count("<rect") == 4
     from builder import palette
     colours = palette.load(PALETTE)
@@ -129,7 +130,7 @@ def test_every_page_links_the_favicon_drawn_from_the_palette(small_site):
 
 
 def test_every_font_rule_uses_one_of_the_four_stacks(small_site):
-    css = small_site.files["assets/css/site.css"].decode()
+    css = small_site.files[theme_file(small_site, "css/site.css")].decode()
     stacks = dict(re.findall(r"--(font-(?:text|ui|mono|math)):\s*([^;]+);", css))
     assert set(stacks) == {"font-text", "font-ui", "font-mono", "font-math"}
     assert all(stack.rstrip().endswith(("serif", "sans-serif", "monospace", "math")) for stack in stacks.values())
@@ -162,7 +163,7 @@ def test_search_indexes_the_chapters_only(small_site):
         assert "data-pagefind-body" not in files[rel].decode()
     search = files["search.html"].decode()
     assert '<label for="search-input">' in search and 'role="search"' in search
-    assert '<script type="module" src="assets/js/search.js"></script>' in search
+    assert f'<script type="module" src="{theme_file(small_site, "js/search.js")}"></script>' in search
 
 
 def test_search_index_without_pagefind_is_a_build_error(tmp_path):
