@@ -501,7 +501,7 @@ def write_offline_manifest(site: Site) -> Site:
     options = site.config.options
     if not options.live_reload:
         files = {rel: data for rel, data in site.files.items() if rel != site.config.pdf}
-        site.files[offline.SW] = offline.service_worker(options.paths.theme, files, site.copies)
+        site.files[offline.SW] = offline.service_worker(options.paths.theme, files, site.copies, site.config.site.offline)
     return site
 
 
