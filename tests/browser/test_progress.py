@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -89,11 +90,13 @@ def kept(page) -> dict[str, str]:
     return page.evaluate("async (url) => (await import(url)).all()", page.url.rsplit("/", 1)[0] + "/" + STORE)
 
 
-def wait_kept(page, name: str, value: str) -> None:
+def wait_kept(page, name: str, value: str, timeout: float = 10.0) -> None:
     """Wait until the page keeps `value` under `name` (the foot's observer and the place's scroll
-    handler write after a frame)."""
-    page.wait_for_function("async ([url, name, value]) => (await import(url)).all()[name] === value",
-                           arg=[page.url.rsplit("/", 1)[0] + "/" + STORE, name, value])
+    handler write after a frame). Polled from here: wait_for_function takes a promise for true."""
+    deadline = time.monotonic() + timeout
+    while kept(page).get(name) != value:
+        assert time.monotonic() < deadline, f"{name} was not kept as {value!r}: {kept(page)}"
+        page.wait_for_timeout(50)
 
 
 def contents_view(page) -> dict:
@@ -330,6 +333,14 @@ def test_fits_the_screen_with_no_serious_accessibility_violations(new_context, b
     expect(page.locator(".continue-note")).to_be_visible()
     assert serious_violations(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_without_javascript_the_contents_page_shows_none_of_it(new_context, base_url):
+    page = new_context(java_script_enabled=False).new_page()
+    page.goto(base_url + "index.html")
+    expect(page.get_by_role("link", name="Chapter 1 First")).to_be_visible()
+    for hidden in ("[data-progress]", "[data-progress-continue]", "[data-progress-status] >> nth=0"):
+        expect(page.locator(hidden)).to_be_hidden()
 
 
 # A browser whose storage is blocked: the getter throws, as Safari's and Chromium's do when it is off.

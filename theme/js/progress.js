@@ -28,7 +28,7 @@ eachPage(() => {
   const show = () => showProgress(chapters);
   show();
   section.hidden = false;
-  if (!canKeep()) say("This browser keeps nothing for this site (its storage is turned off), so there is no progress to show or save.");
+  if (!store.available()) say("This browser keeps nothing for this site (its storage is turned off), so there is no progress to show or save.");
 
   section.querySelector("[data-progress-export]").addEventListener("click", () => say(exportFile()));
   const file = section.querySelector("[data-progress-file]");
@@ -51,14 +51,6 @@ eachPage(() => {
 
 function words(text) {
   return (text ?? "").split(" ").filter(Boolean);
-}
-
-/** Whether this browser keeps anything at all: a throwaway entry written and removed. */
-function canKeep() {
-  const probe = store.entry("read", "progress-probe.html");
-  const kept = probe.set("yes");
-  probe.remove();
-  return kept;
 }
 
 /** Each card's line, and where to continue. */

@@ -66,6 +66,13 @@ function write(name, value) {
   }
 }
 
+/** Whether this browser keeps anything for the site at all (storage on, not full). */
+export function available() {
+  const kept = write("probe", "");
+  drop("probe");
+  return kept;
+}
+
 function drop(name) {
   try { storage()?.removeItem(PREFIX + name); } catch { /* storage off: nothing was kept */ }
 }
