@@ -86,6 +86,11 @@ class Chapter:
         """A live figure or an exercise: only then does the page carry the runtime's config."""
         return any(REGISTRY[use.name].needs_python(use) for use in self.source.directives)
 
+    def arguments(self, name: str) -> list[str]:
+        """What its uses of directive `name` are called, in page order (its quizzes' ids, its exercises'
+        names): the contents page counts the reader's progress against them."""
+        return [use.argument for use in self.source.directives if use.name == name]
+
     @property
     def scripts(self) -> list[str]:
         """The script elements its directives need, each once, in the registry's order."""

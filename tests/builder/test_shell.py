@@ -53,7 +53,7 @@ def test_contents_page_describes_each_chapter_without_a_thumbnail(small_site):
     index = small_site.files["index.html"].decode()
     assert '<p class="lede">The series.</p>' in index
     assert re.search(r'Where to start: <a class="start-link" href="01-a.html">chapter 1, First</a>', index)
-    cards = re.findall(r'<li class="chapter-card" value="(\d+)">(.*?)</li>', index, re.S)
+    cards = re.findall(r'<li class="chapter-card" value="(\d+)"[^>]*>(.*?)</li>', index, re.S)
     assert [n for n, _ in cards] == ["1", "2"]
     first, second = cards[0][1], cards[1][1]
     assert "<img" not in index  # a figure shrunk to a card could not be read: no thumbnails at all
@@ -63,6 +63,21 @@ def test_contents_page_describes_each_chapter_without_a_thumbnail(small_site):
     assert f'<meta name="description" content="{described}">' in small_site.files["01-a.html"].decode()
     assert "chapter-card-description" not in second  # no description given
     assert '<meta name="description" content="The series.">' in small_site.files["02-b.html"].decode()
+
+
+def test_each_card_lists_the_quizzes_and_exercises_progress_is_counted_against(tmp_path):
+    """The contents page's script (progress.js) reads them from the card: it never guesses."""
+    from tests.builder.test_quiz import GOOD as QUIZ
+
+    content = site_with(tmp_path / "content")
+    quizzes = QUIZ.split("\n", 2)[2]
+    (content / "02-b.md").write_text("# Second\n\n" + quizzes.replace("weights-sum", "q-2") + "\n" + quizzes)
+    index = check(paths_for(content)).files["index.html"].decode()
+    cards = re.findall(r'<li class="chapter-card" value="\d+"([^>]*)>', index)
+    assert cards == [' data-page="01-a.html" data-quizzes="" data-exercises=""',
+                     ' data-page="02-b.html" data-quizzes="q-2 weights-sum" data-exercises=""']
+    assert re.search(r'<section class="progress" data-progress hidden', index)  # nothing shows without JavaScript
+    assert '<script type="module" src="assets/js/progress.js"></script>' in index
 
 
 @pytest.mark.parametrize("value, message", [
@@ -91,7 +106,7 @@ def test_a_labelled_page_stands_beside_the_chapters(tmp_path):
     site = check(paths_for(content))
     assert [ch.entry.heading for ch in site.chapters] == ["Maths primer", "Chapter 1", "Chapter 2"]
     index = site.files["index.html"].decode()
-    cards = re.findall(r'<li class="chapter-card" value="(\d+)">(.*?)</li>', index, re.S)
+    cards = re.findall(r'<li class="chapter-card" value="(\d+)"[^>]*>(.*?)</li>', index, re.S)
     assert [n for n, _ in cards] == ["0", "1", "2"]
     assert '<span class="chapter-card-number">Maths primer</span> Some maths' in cards[0][1]
     assert '<span class="chapter-card-number">Chapter 1</span> First' in cards[1][1]
