@@ -154,7 +154,7 @@ def chapter_weights(site: Path) -> dict:
 
             gzipped: dict[str, int] = {}
             page.on("response", on_response)
-            page.route("**/assets/runtime/worker.js", lambda route: route.abort())  # stop at the runtime's door
+            page.route("**/assets/*/runtime/worker.js", lambda route: route.abort())  # stop at the runtime's door
             page.goto(f"{base}/{entry.path.stem}.html", wait_until="load")
             page.wait_for_timeout(700)
             text = sum(n for u, n in sizes.items() if not re.search(r"\.(svg|png|jpe?g|webp|gif)$", u))
@@ -258,8 +258,8 @@ def first_screen(site: Path) -> dict:
                     "kb": round(sum(n for n, _ in rest.values()) / 1024, 1),
                     "gzip_kb": round(sum(z for _, z in rest.values()) / 1024, 1),
                     "files": len(rest),
-                    "views": sorted(u.rsplit("/", 1)[1] for u in rest if u.startswith("assets/figures/")),
-                    "views_kb": round(sum(n for u, (n, _) in rest.items() if u.startswith("assets/figures/")) / 1024, 1),
+                    "views": sorted(u.rsplit("/", 1)[1] for u in rest if re.match(r"assets/[0-9a-f]+/figures/", u)),
+                    "views_kb": round(sum(n for u, (n, _) in rest.items() if re.match(r"assets/[0-9a-f]+/figures/", u)) / 1024, 1),
                     "runtime_kb": round(sum(sizes[u][0] for u in runtime) / 1024, 1)}
                 context.close()
         browser.close()

@@ -2,7 +2,7 @@
 
     read_config -> read_chapters -> give_prose -> compute_figures -> render_markdown  (the chapters: a Book)
     -> cite_works -> package_runtime -> copy_theme -> parse_scripts -> add_directive_files
-    -> render_pages -> render_print_edition -> subset_math_font -> check_links
+    -> subset_math_font -> address_assets -> address_drawings -> render_pages -> render_print_edition -> check_links
     -> index_search -> print_pdf -> write_offline_manifest                    (the files: a Site)
     -> write (the swap)
 
@@ -86,11 +86,27 @@ class Chapter:
         """A live figure or an exercise: only then does the page carry the runtime's config."""
         return any(REGISTRY[use.name].needs_python(use) for use in self.source.directives)
 
+    def arguments(self, name: str) -> list[str]:
+        """What its uses of directive `name` are called, in page order (its quizzes' ids, its exercises'
+        names): the contents page counts the reader's progress against them."""
+        return [use.argument for use in self.source.directives if use.name == name]
+
     @property
     def scripts(self) -> list[str]:
         """The script elements its directives need, each once, in the registry's order."""
         used = {use.name for use in self.source.directives}
         return list(dict.fromkeys(s for name, d in REGISTRY.items() if name in used for s in d.scripts))
+
+
+ASSETS = "assets"  # the theme's files, under a folder named by their digest (address_assets)
+PYODIDE = "pyodide"  # Pyodide's files and the engine's wheel, under a folder named by their digest
+
+
+def _digest_files(files: dict[str, Path], cache: BuildCache) -> str:
+    """One digest of files to copy, by name and content; kept while none of them changes on disk."""
+    stamp = tuple((rel, str(src), src.stat().st_mtime_ns, src.stat().st_size) for rel, src in sorted(files.items()))
+    return cache.get("copied files", stamp, lambda: digest(*[part for rel, src in sorted(files.items())
+                                                             for part in (rel.encode(), src.read_bytes())]))
 
 
 @dataclass
@@ -106,6 +122,7 @@ class Site:
     works: Bibliography | None = None  # the bibliography the pages show: none when no chapter cites a work
     runtime_config: dict | None = None  # what the worker boots with, embedded in the pages
     build_id: str = ""  # which build the pages are of (render_pages): nav.js follows a link in place only within one
+    assets: str = ASSETS  # the folder of the theme's files, named by their content (address_assets)
 
 
 def _title(path: Path, toc_tokens) -> str:
@@ -284,7 +301,8 @@ def _render(config: Config, template: str, **context) -> str:
 def _page(site: Site, template: str, **context) -> bytes:
     """A page of the site: the template with what every page reads, and `context`."""
     config = site.config
-    return _render(config, template, site=config.site, chapters=site.chapters, live_reload=config.options.live_reload,
+    return _render(config, template, site=config.site, chapters=site.chapters, assets=site.assets,
+                   live_reload=config.options.live_reload,
                    runtime_config=embed_json(site.runtime_config), bibliography=site.works, pdf=config.pdf,
                    build=site.build_id, **context).encode()
 
@@ -310,17 +328,23 @@ def package_runtime(site: Site) -> Site:
     # one), registered in the shipped lock by pyodide-build's tooling: the worker loads it by name.
     # Without that tool the lock ships untouched and the worker loads the wheel by its URL.
     wheel_rel = f"{hashlib.sha256(wheel).hexdigest()[:12]}/{wheel_name}"
-    site.files[f"pyodide/{wheel_rel}"] = wheel
     copies = dict(options.runtime.files)
+    lock_source = copies.pop(f"{PYODIDE}/pyodide-lock.json")
     engine_wheel = None
     if lockfile.available(paths.pyodide_cli):
-        site.files["pyodide/pyodide-lock.json"] = lockfile.add_wheel(copies.pop("pyodide/pyodide-lock.json"),
-                                                                     wheel_rel, wheel, paths.pyodide_cli, cache)
+        lock = lockfile.add_wheel(lock_source, wheel_rel, wheel, paths.pyodide_cli, cache)
     else:
-        engine_wheel = wheel_rel
+        lock, engine_wheel = lock_source.read_bytes(), wheel_rel
         site.notes.append(lockfile.WITHOUT)
-    site.copies.update(copies)
-    site.runtime_config = options.runtime.config(engine_wheel)
+    # Pyodide's loader asks for its files by fixed names under one folder: the folder is named by
+    # their digest instead (as the theme's, address_assets), and the lock, which changes with every
+    # engine, by its own, so a new engine is not a new download of Pyodide.
+    core = f"{PYODIDE}/{_digest_files(copies, cache)[:12]}"
+    lock_name = f"pyodide-lock.{hashlib.sha256(lock).hexdigest()[:12]}.json"
+    site.files[f"{core}/{lock_name}"] = lock
+    site.files[f"{core}/{wheel_rel}"] = wheel
+    site.copies.update({core + rel[len(PYODIDE):]: src for rel, src in copies.items()})
+    site.runtime_config = options.runtime.config(core + "/", lock_name, engine_wheel)
     site.files[MARKER] = (json.dumps(site.runtime_config, indent=2) + "\n").encode()
     return site
 
@@ -364,8 +388,45 @@ def add_directive_files(site: Site) -> Site:
     return site
 
 
+def address_assets(site: Site) -> Site:
+    """Every file of the theme (scripts, views, the workers, styles, fonts, the favicon) moves into
+    one folder named by the digest of them all. GitHub Pages lets every file be cached for ten
+    minutes, so a page of a new build must never meet a script of the old one: only the pages (and
+    sw.js) keep stable addresses. One folder rather than a hash per file, because the modules
+    import each other by relative names, which then need no rewriting."""
+    theme = {rel: data for rel, data in site.files.items() if rel.startswith(ASSETS + "/")}
+    copied = {rel: src for rel, src in site.copies.items() if rel.startswith(ASSETS + "/")}
+    parts = [part for rel, data in sorted(theme.items()) for part in (rel.encode(), data)]
+    parts += [part for rel, src in sorted(copied.items()) for part in (rel.encode(), src.read_bytes())]
+    site.assets = f"{ASSETS}/{digest(*parts)[:12]}"
+
+    def moved(rel: str) -> str:
+        return site.assets + rel[len(ASSETS):]
+
+    site.files = {moved(rel) if rel in theme else rel: data for rel, data in site.files.items()}
+    site.copies = {moved(rel) if rel in copied else rel: src for rel, src in site.copies.items()}
+    return site
+
+
+def address_drawings(site: Site) -> Site:
+    """Each figure's drawing in the palette's colours, at an address named by its content, as
+    address_assets names the theme's: the chapter's <img> points there."""
+    chapters = []
+    for ch in site.chapters:
+        html, figures = ch.html, []
+        for fig in ch.figures:
+            svg = fallbacks.in_colours(fig.name, fig.svg, *site.config.palette)
+            address = f"{fig.svg_path.removesuffix('.svg')}.{hashlib.sha256(svg).hexdigest()[:12]}.svg"
+            html = html.replace(f'src="{fig.svg_path}"', f'src="{address}"', 1)
+            site.files[address] = svg
+            figures.append(replace(fig, svg_path=address))
+        chapters.append(replace(ch, html=html, figures=figures))
+    site.chapters = chapters
+    return site
+
+
 def render_pages(site: Site) -> Site:
-    """Each chapter's page and its figures' drawings in the palette's colours; the contents, the search
+    """Each chapter's page and the files its figures' workers fetch; the contents, the search
     page and, when a work is cited, the bibliography; .nojekyll, so that GitHub Pages serves every file as it is."""
     chapters = site.chapters
     site.build_id = _build_id(site)
@@ -373,7 +434,6 @@ def render_pages(site: Site) -> Site:
         site.files[ch.url] = _page(site, "chapter.html", chapter=ch, prev=chapters[i - 1] if i > 0 else None,
                                    next=chapters[i + 1] if i + 1 < len(chapters) else None)
         for fig in ch.figures:
-            site.files[fig.svg_path] = fallbacks.in_colours(fig.name, fig.svg, *site.config.palette)
             site.files.update(fig.files)
     site.files["index.html"] = _page(site, "index.html")
     site.files["search.html"] = _page(site, "search.html")
@@ -446,7 +506,7 @@ def write_offline_manifest(site: Site) -> Site:
     options = site.config.options
     if not options.live_reload:
         files = {rel: data for rel, data in site.files.items() if rel != site.config.pdf}
-        site.files[offline.SW] = offline.service_worker(options.paths.theme, files, site.copies)
+        site.files[offline.SW] = offline.service_worker(options.paths.theme, files, site.copies, site.config.site.offline)
     return site
 
 
@@ -464,9 +524,11 @@ def gather(paths: Paths, runtime: Runtime, cache: BuildCache | None = None, live
     site = copy_theme(site)
     site = parse_scripts(site)
     site = add_directive_files(site)
+    site = subset_math_font(site)
+    site = address_assets(site)
+    site = address_drawings(site)
     site = render_pages(site)
     site = render_print_edition(site)
-    site = subset_math_font(site)
     site = check_links(site)
     site = index_search(site)
     site = print_pdf(site)

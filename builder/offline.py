@@ -22,7 +22,11 @@ def manifest(files: dict[str, bytes], copies: dict[str, Path]) -> dict:
     return {"version": version, "files": entries}
 
 
-def service_worker(theme: Path, files: dict[str, bytes], copies: dict[str, Path]) -> bytes:
-    """sw.js: the manifest as a constant, then the worker's code."""
+def service_worker(theme: Path, files: dict[str, bytes], copies: dict[str, Path], offline: bool = True) -> bytes:
+    """sw.js: the manifest as a constant, then the worker's code; without offline reading, the
+    worker that retires the one readers registered (sw.js must stay: browsers keep running a worker
+    whose script is gone)."""
+    if not offline:
+        return (theme / "sw" / "retire.js").read_bytes()
     head = "const MANIFEST = " + json.dumps(manifest(files, copies), separators=(",", ":")) + ";\n"
     return head.encode() + (theme / "sw" / "service-worker.js").read_bytes()

@@ -146,7 +146,7 @@ def print_pdf(files: dict[str, bytes], browser: Path) -> bytes:
     with tempfile.TemporaryDirectory(prefix="attention-print-") as tmp:
         folder = Path(tmp)
         for rel, data in files.items():
-            if rel == PAGE or rel.startswith(("assets/css/", "assets/fonts/", "figures/")):
+            if rel == PAGE or rel.startswith("figures/") or (rel.startswith("assets/") and rel.endswith((".css", ".woff2"))):
                 (folder / rel).parent.mkdir(parents=True, exist_ok=True)
                 (folder / rel).write_bytes(data)
         out = folder / "print.pdf"

@@ -35,12 +35,14 @@ class Runtime:
     vendored: list[str] = field(default_factory=list)  # package names whose wheels we ship
     package_base_url: str | None = None  # where Pyodide fetches packages when not vendored
 
-    def config(self, engine_wheel: str | None = None) -> dict:
-        """What the worker boots with; `engine_wheel` (relative to indexURL) when the lock has no
-        entry for the engine (built without pyodide-build): the worker loads it by URL."""
+    def config(self, index_url: str, lock: str, engine_wheel: str | None = None) -> dict:
+        """What the worker boots with: Pyodide's folder, the lock's name in it, and `engine_wheel`
+        (relative to indexURL) when the lock has no entry for the engine (built without
+        pyodide-build): the worker loads it by URL."""
         return {
             "pyodideVersion": self.version,
-            "indexURL": "pyodide/",
+            "indexURL": index_url,
+            "lock": lock,
             "packageBaseUrl": self.package_base_url,
             "vendored": self.vendored,
             "engine": ENGINE_PACKAGE,  # by name: its lock entry (builder/lockfile.py) lists numpy

@@ -13,7 +13,7 @@ from pathlib import Path
 from .errors import BuildError, display_path, line_containing, read_source, split_lines
 from .errors import clip as _clip, unknown_name
 
-SITE_KEYS = ("title", "description", "author")
+SITE_KEYS = ("title", "description", "author", "offline")
 CHAPTER_KEYS = ("file", "description", "label")
 MAX_DESCRIPTION = 300  # characters in a chapter's one-line description: a sentence, not a page
 MAX_LABEL = 40  # characters in a page's label ("Maths primer"): a name, not a sentence
@@ -55,6 +55,9 @@ class SiteConfig:
     author: str
     chapters: tuple[ChapterEntry, ...]
     path: Path
+    # Offline reading (a service worker). Turned off, the build retires the worker readers have
+    # registered (theme/sw/retire.js): deleting sw.js instead would leave it running in their browsers.
+    offline: bool = True
 
 
 class _Lines:
@@ -112,7 +115,7 @@ def _kind(value) -> str:
             dict: "a table"}.get(type(value), "a date or time")
 
 
-def _site(path: Path, data: dict, where: _Lines) -> tuple[str, str, str]:
+def _site(path: Path, data: dict, where: _Lines) -> tuple[str, str, str, bool]:
     site = data.get("site", {})
     if not isinstance(site, dict):
         raise BuildError(path, where.key("site") or 1, f"site must be a table ([site] with title = \"...\"), "
@@ -127,7 +130,9 @@ def _site(path: Path, data: dict, where: _Lines) -> tuple[str, str, str]:
     for key in ("description", "author"):
         if not isinstance(site.get(key, ""), str):
             raise BuildError(path, where.site_key(key), f"[site] {key} must be a string, not {_kind(site[key])}")
-    return title, site.get("description", ""), site.get("author", "")
+    if not isinstance(site.get("offline", True), bool):
+        raise BuildError(path, where.site_key("offline"), f"[site] offline must be true or false, not {_kind(site['offline'])}")
+    return title, site.get("description", ""), site.get("author", ""), site.get("offline", True)
 
 
 def _chapter_file(path: Path, content_dir: Path, i: int, ch, where: _Lines) -> Path:
@@ -204,7 +209,7 @@ def load_site_config(content_dir: Path) -> SiteConfig:
     unknown = _unknown(data, ("site", "chapters"))
     if unknown:
         raise BuildError(path, where.key(unknown[0]) or line_containing(where.lines, unknown[0]) or 1, unknown[1])
-    title, description, author = _site(path, data, where)
+    title, description, author, offline = _site(path, data, where)
     chapters = data.get("chapters")
     if not isinstance(chapters, list) or not chapters:
         raise BuildError(path, where.key("chapters") or len(where.lines) or 1,
@@ -226,4 +231,5 @@ def load_site_config(content_dir: Path) -> SiteConfig:
                                     _one_line(path, i, ch, where, "description", MAX_DESCRIPTION),
                                     _one_line(path, i, ch, where, "label", MAX_LABEL)))
     _check_all_listed(path, content_dir, seen)
-    return SiteConfig(title=title, description=description, author=author, chapters=tuple(entries), path=path)
+    return SiteConfig(title=title, description=description, author=author, chapters=tuple(entries), path=path,
+                      offline=offline)

@@ -50,7 +50,7 @@ class Directive:
     Options: type | None = None  # the options' dataclass, checked by params.validate
     body: str | None = None  # what its Markdown is ("question"); when set, the block must have some
     unique: str | None = None  # why an argument may stand once per page, when it may
-    scripts: tuple[str, ...] = ()  # the script elements a page with this block loads
+    scripts: tuple[str, ...] = ()  # the script elements a page with this block loads; {assets} is the theme's folder
     uses_python: bool = False  # a page with this block carries the runtime's config
 
     def check_argument(self, use, path: Path) -> None:
@@ -130,7 +130,7 @@ class Section(Directive):
     element's class and id suffix), `labelled_by` ("label" or `body`) and `label(el, use)`."""
 
     labelled_by = "label"
-    scripts = ('<script type="module" src="assets/js/parts.js"></script>',)  # loads the block's code near the screen
+    scripts = ('<script type="module" src="{assets}/js/parts.js"></script>',)  # loads the block's code near the screen
 
     def label(self, el: etree.Element, use) -> None:
         raise NotImplementedError

@@ -21,8 +21,8 @@ class Figure(Directive):
     its Markdown is the caption."""
 
     name, plural = "figure", "figures"
-    scripts = ('<script defer src="assets/js/no-views.js"></script>',
-               '<script type="module" src="assets/js/figures.js" data-figure-views></script>')
+    scripts = ('<script defer src="{assets}/js/no-views.js"></script>',
+               '<script type="module" src="{assets}/js/figures.js" data-figure-views></script>')
 
     def check_argument(self, use, path):
         known = ", ".join(FIGURES)

@@ -294,6 +294,16 @@ def save_for_offline(page) -> None:
     assert bar.evaluate("b => b.value === b.max && b.max > 1e6"), "the progress bar did not reach the size"
 
 
+SHOWN = "() => performance.getEntriesByName('attention:page-shown').length"  # pages shown in place (nav.js)
+
+
+def follow(page, link) -> None:
+    """Click `link` and wait until its page is shown in place."""
+    before = page.evaluate(SHOWN)
+    link.click()
+    page.wait_for_function(f"(n) => ({SHOWN})() > n", arg=before)
+
+
 def type_code(section, code: str) -> None:
     """Replace the code in an exercise's editor, as typed (test_real_python.py pastes instead)."""
     editor = section.locator(".cm-content")
@@ -610,7 +620,7 @@ def _grade_in_a_process(exercise: str, code: str) -> str:
 
 
 LIVE_ROUTES = [
-    ("**/assets/runtime/worker.js",
+    ("**/assets/*/runtime/worker.js",
      lambda route: route.fulfill(status=200, content_type="text/javascript", body=FAKE_WORKER)),
     ("**/__compute", _engine_on_cpython),
     ("**/__job/*", _engine_on_cpython),

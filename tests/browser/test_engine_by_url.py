@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.site_layout import shipped_lock
+
 from .conftest import CHAPTER, ROOT, SETTLE_MS, expect, pyodide_kit
 
 
@@ -31,7 +33,7 @@ def by_url(tmp_path_factory, serve_folder) -> tuple[str, Path]:
 def test_the_engine_loads_by_its_url_and_figures_go_live(open_chapter, by_url):
     url, out = by_url
     config = json.loads((out / "runtime.json").read_text())
-    assert "attention-engine" not in json.loads((out / "pyodide" / "pyodide-lock.json").read_text())["packages"]
+    assert "attention-engine" not in json.loads(shipped_lock(out).read_text())["packages"]
     chapter = open_chapter(url + CHAPTER, pyodide=True)
     wheels = []
     chapter.page.on("request", lambda r: wheels.append(r.url) if r.url.endswith(".whl") else None)
@@ -39,7 +41,7 @@ def test_the_engine_loads_by_its_url_and_figures_go_live(open_chapter, by_url):
     chapter.start_runtime()
     status = chapter.wait_settled(timeout=SETTLE_MS)
     assert status["state"] == "ready", status
-    assert any(w.endswith("/pyodide/" + config["engineWheel"]) for w in wheels), wheels
+    assert any(w.endswith("/" + config["indexURL"] + config["engineWheel"]) for w in wheels), wheels
     figure = chapter.figure("softmax-temperature")  # a score of the reader's own: the engine recomputes it
     before = chapter.numbers("softmax-temperature")
     figure.locator("g.score-bar").last.press("ArrowDown")

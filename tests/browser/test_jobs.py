@@ -11,7 +11,7 @@ from .figures.helpers import SLOW_JOBS
 
 # runtime, and retrain(params, onProgress): a job of two-heads' Retrain, as a figure asks for one.
 RUNTIME = """async () => {
-  const { runtime } = await import(new URL("assets/runtime/runtime.js", document.baseURI).href);
+  const { runtime } = await import(new URL("runtime/runtime.js", document.querySelector("link[rel=icon]").href).href);
   const retrain = (params, onProgress) => runtime.ask({ type: "job", name: "two-heads", job: "retrain", params }, onProgress);"""
 
 
@@ -46,7 +46,7 @@ def test_progress_is_throttled_and_no_step_is_lost(chapter):
 
 def test_a_newer_job_of_the_same_figure_cancels_the_older(chapter):
     out = chapter.page.evaluate(RUNTIME + """
-      const { figureContext } = await import(new URL("assets/js/context.js", document.baseURI).href);
+      const { figureContext } = await import(new URL("js/context.js", document.querySelector("link[rel=icon]").href).href);
       const el = document.querySelector('[data-figure="two-heads"]');
       const { ctx } = figureContext(el, el.querySelector(".figure-view"), runtime, () => true);
       const first = ctx.job("retrain", { seed: 1 });

@@ -8,23 +8,15 @@ import re
 
 import pytest
 
-from .conftest import LIVE_ROUTES, STAND_IN_JOBS, chapter_pages, expect, pyodide_kit
+from .conftest import LIVE_ROUTES, STAND_IN_JOBS, chapter_pages, expect, follow, pyodide_kit
 from .figures.helpers import SLOW_JOBS
 
 FOUR, FIVE = "04-scores-to-weights.html", "05-what-gets-passed-along.html"
 SAME_DOCUMENT = "window.__sameDocument = true"  # gone after a full load
-SHOWN = "() => performance.getEntriesByName('attention:page-shown').length"
 
 
 def same_document(page) -> bool:
     return page.evaluate("window.__sameDocument === true")
-
-
-def follow(page, link) -> None:
-    """Click `link` and wait until its page is shown in place."""
-    before = page.evaluate(SHOWN)
-    link.click()
-    page.wait_for_function(f"(n) => ({SHOWN})() > n", arg=before)
 
 
 # An init script: window.__workers counts the workers the document starts.
@@ -184,8 +176,8 @@ def test_quiz_answers_are_kept_per_page_after_a_move(open_live_chapter, base_url
     quiz = page.locator("[data-quiz]").first
     quiz.scroll_into_view_if_needed()
     quiz.locator(".quiz-choice input").first.check()
-    keys = page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('attention-quiz:'))")
-    assert keys and all(k.startswith(f"attention-quiz:{FIVE}:") for k in keys), keys
+    keys = page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('attention:/:answer:'))")
+    assert keys and all(k.startswith(f"attention:/:answer:{FIVE}:") for k in keys), keys
 
 
 def test_search_works_after_a_move(open_chapter, base_url):

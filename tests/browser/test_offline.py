@@ -7,8 +7,10 @@ import json
 import shutil
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from builder.build import Paths, build
+from tests.site_layout import theme_folder
 
 from .conftest import NO_WORKERS, ROOT, SETTLE_MS, chapter_pages, draw_every_figure, expect, save_for_offline
 
@@ -69,7 +71,7 @@ def test_a_new_build_is_offered_then_replaces_the_old_cache(new_context, offline
     old = _version(offline_site["out"])
     # A saved copy whose stored hash header is right but whose bytes are not: the new build must
     # hash what it carries over, and download this file instead of keeping it.
-    css = "assets/css/site.css"
+    css = (theme_folder(offline_site["out"]) / "css" / "site.css").relative_to(offline_site["out"]).as_posix()
     page.evaluate("""async (css) => {
       const cache = await caches.open((await caches.keys())[0]);
       const url = new URL(css, location.href).href;
@@ -108,11 +110,12 @@ def test_a_file_changed_on_the_server_never_reaches_a_page_of_this_build(new_con
     page.reload()  # now the service worker controls the page
     assert page.evaluate("Boolean(navigator.serviceWorker.controller)")
     out = offline_site["out"]
-    changed = {rel: (out / rel).read_bytes() for rel in ("bibliography.html", "figures/02-words-as-points-1.svg")}
+    drawing = next((out / "figures").glob("02-words-as-points-1.*.svg")).relative_to(out).as_posix()
+    changed = {rel: (out / rel).read_bytes() for rel in ("bibliography.html", drawing)}
     try:
         for rel, data in changed.items():
             (out / rel).write_bytes(data.replace(b"</body>", b"<p>Tampered</p></body>").replace(b"</svg>", b"<!-- x --></svg>"))
-        status = page.evaluate("u => fetch(u).then(r => r.status)", offline_site["url"] + "figures/02-words-as-points-1.svg")
+        status = page.evaluate("u => fetch(u).then(r => r.status)", offline_site["url"] + drawing)
         assert status == 503
         page.goto(offline_site["url"] + "bibliography.html")
         expect(page.locator("h1")).to_have_text("Site updated")
@@ -124,3 +127,51 @@ def test_a_file_changed_on_the_server_never_reaches_a_page_of_this_build(new_con
     finally:
         for rel, data in changed.items():
             (out / rel).write_bytes(data)
+
+
+def _retired(page) -> bool:
+    """No worker, registration or cache of the site left: polled across the reload the worker makes."""
+    for _ in range(100):
+        try:
+            state = page.evaluate("""async () => ({
+              controlled: Boolean(navigator.serviceWorker.controller),
+              registrations: (await navigator.serviceWorker.getRegistrations()).length,
+              caches: (await caches.keys()).filter((k) => k.startsWith("attention:")).length })""")
+        except PlaywrightError:  # the page was navigated while asked: ask the new one
+            state = None
+        if state == {"controlled": False, "registrations": 0, "caches": 0}:
+            return True
+        page.wait_for_timeout(200)
+    return False
+
+
+def test_turning_offline_reading_off_retires_the_readers_worker(new_context, tmp_path):
+    """A reader saved the site; the next deploy turns offline reading off. Deleting sw.js would leave
+    their worker serving the old copy for good; the retiring worker removes itself, its caches, and
+    reloads the page from the network."""
+    from tests.builder.helpers import one_chapter_site
+    from tests.pages_host import PagesHost
+
+    content = one_chapter_site(tmp_path / "content", "# Saved\n\nA page kept for offline reading.\n")
+    build(Paths.at(ROOT, content), tmp_path / "first")
+    toml = content / "site.toml"
+    toml.write_text(toml.read_text().replace('title = "Test"', 'title = "Test"\noffline = false'))
+    (content / "01-test.md").write_text("# Online\n\nThe page as the network has it now.\n")
+    build(Paths.at(ROOT, content), tmp_path / "second")
+    second = (tmp_path / "second" / "01-test.html").read_text()
+    assert "offline.js" not in second and "data-offline" not in second
+
+    host = PagesHost(tmp_path)
+    try:
+        base = host.deploy("site", tmp_path / "first")
+        page = new_context().new_page()
+        page.goto(base + "01-test.html")
+        save_for_offline(page)
+        page.reload()
+        assert page.evaluate("Boolean(navigator.serviceWorker.controller)")
+        host.deploy("site", tmp_path / "second")
+        page.reload()  # the browser checks sw.js past its HTTP cache on every navigation
+        assert _retired(page)
+        expect(page.locator("h1")).to_have_text("Online")
+    finally:
+        host.close()

@@ -10,6 +10,7 @@ from builder import lockfile
 from builder.build import Paths, build, check
 from engine.figures import compute, parse
 from tests.conftest import ROOT
+from tests.site_layout import pyodide_folder, runtime_config, shipped_lock, theme_folder
 
 
 @pytest.fixture(scope="module")
@@ -20,10 +21,12 @@ def site(tmp_path_factory):
 
 
 def test_pages_and_runtime_files(site):
-    for rel in ["index.html", "04-scores-to-weights.html", ".nojekyll", "runtime.json",
-                "pyodide/pyodide.mjs", "pyodide/pyodide.asm.wasm", "pyodide/pyodide-lock.json",
-                "assets/runtime/worker.js", "assets/figures/softmax-temperature.js", "assets/css/site.css"]:
+    for rel in ["index.html", "04-scores-to-weights.html", ".nojekyll", "runtime.json"]:
         assert (site / rel).is_file(), rel
+    for rel in ["pyodide.mjs", "pyodide.asm.wasm", runtime_config(site)["lock"]]:
+        assert (pyodide_folder(site) / rel).is_file(), rel
+    for rel in ["runtime/worker.js", "figures/softmax-temperature.js", "css/site.css"]:
+        assert (theme_folder(site) / rel).is_file(), rel
     index = (site / "index.html").read_text()
     assert 'href="04-scores-to-weights.html"' in index
 
@@ -103,11 +106,11 @@ def test_the_engine_is_registered_in_the_shipped_lock(site):
     the wheel shipped beside it; every entry of Pyodide's own lock is left as it was."""
     import hashlib
 
-    shipped = json.loads((site / "pyodide" / "pyodide-lock.json").read_text())
+    shipped = json.loads(shipped_lock(site).read_text())
     original = json.loads((ROOT / "node_modules" / "pyodide" / "pyodide-lock.json").read_text())
     entry = shipped["packages"].pop("attention-engine")
     assert shipped == original
-    wheel = site / "pyodide" / entry["file_name"]
+    wheel = pyodide_folder(site) / entry["file_name"]
     assert entry["depends"] == ["numpy"] and entry["imports"] == ["engine"]
     assert entry["sha256"] == hashlib.sha256(wheel.read_bytes()).hexdigest()
 

@@ -2,8 +2,11 @@
 JavaScript; the build grades the solution and the starter; every mistake is one path:line error."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from tests.site_layout import theme_folder
 
 from .helpers import assert_one_error, build_one_chapter
 
@@ -40,8 +43,8 @@ def test_the_page_holds_task_starter_hints_and_solution(tmp_path):
     assert '<details class="exercise-solution"><summary>Solution</summary><pre class="exercise-answer" tabindex="0">' in section
     assert 'data-exercise-result data-state="idle" role="status"' in section
     assert '<div class="exercise-actions" hidden><button type="button" class="primary" data-action="run">Run</button>' in section
-    assert '<script type="module" src="assets/js/parts.js">' in page and 'id="runtime-config"' in page
-    bundle = (out / "assets" / "js" / "editor.js").read_bytes()
+    assert re.search(r'<script type="module" src="assets/[0-9a-f]{12}/js/parts.js">', page) and 'id="runtime-config"' in page
+    bundle = (theme_folder(out) / "js" / "editor.js").read_bytes()
     assert len(bundle) > 100_000 and b".cm-content" in bundle and b"import " not in bundle[:200]  # CodeMirror, bundled
 
 

@@ -19,6 +19,7 @@ from engine import figures as models
 from builder.site_config import load_site_config
 from tests.builder.helpers import one_chapter_site, paths_for
 from tests.conftest import PALETTE, ROOT
+from tests.site_layout import theme_file
 
 HOSTILE = "</script><!--<script>&\u2028\u2029>"
 
@@ -109,8 +110,9 @@ def test_one_palette_feeds_css_and_matplotlib(tmp_path):
     (theme / "palette.toml").write_text(PALETTE.read_text().replace('\nink = "', '\nink = "#123456" # was "', 1))
     content = one_chapter_site(tmp_path / "content", "# T\n\n/// figure | softmax-temperature\n\nA caption.\n///\n")
     site = check(replace(paths_for(content), theme=theme))
-    assert "--ink: #123456;" in site.files["assets/css/site.css"].decode()
-    assert "--ink:#123456" in site.files["figures/01-test-1.svg"].decode()
+    assert "--ink: #123456;" in site.files[theme_file(site, "css/site.css")].decode()
+    (drawing,) = [rel for rel in site.files if rel.startswith("figures/01-test-1.")]
+    assert "--ink:#123456" in site.files[drawing].decode()
     colours = palette.load(PALETTE)
     assert {"query", "key", "value", "prediction"} <= set(colours)
     css = (ROOT / "theme" / "css" / "site.css").read_text()

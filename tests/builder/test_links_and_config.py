@@ -132,6 +132,8 @@ TOML_ERRORS = {
                                 "description must be a string, not a number"),
     "author is an array": ('[site]\ntitle = "T"\n\nauthor = ["x"]\n[[chapters]]\nfile = "01-a.md"\n', 4,
                            "author must be a string, not an array"),
+    "offline is a string": ('[site]\ntitle = "T"\noffline = "no"\n[[chapters]]\nfile = "01-a.md"\n', 3,
+                            "offline must be true or false, not a string"),
     "misspelt site key": ('[site]\ntitle = "T"\ndescripton = "D"\n[[chapters]]\nfile = "01-a.md"\n', 3,
                           "unknown key 'descripton' (did you mean 'description'?)"),
     "unknown top-level key": ('theme = "dark"\n[site]\ntitle = "T"\n[[chapters]]\nfile = "01-a.md"\n', 1,

@@ -10,6 +10,7 @@ from builder.build import Paths, build
 from builder.errors import BuildError
 from builder.runtime import from_distribution, from_npm, loaded_files
 from tests.conftest import ROOT
+from tests.site_layout import pyodide_folder
 
 NPM_CORE = ROOT / "node_modules" / "pyodide"
 CORE_FILES = loaded_files(NPM_CORE)  # the pinned npm core: pyodide.mjs and what it loads
@@ -66,7 +67,7 @@ def test_distribution_vendors_numpy_and_its_dependencies(distribution):
 def test_full_build_with_a_distribution(distribution, tmp_path):
     out = tmp_path / "dist"
     build(Paths.at(ROOT), out, pyodide_dist=distribution)
-    assert (out / "pyodide/helper_lib-1.0-py3-none-any.whl").is_file()
+    assert (pyodide_folder(out) / "helper_lib-1.0-py3-none-any.whl").is_file()
     config = json.loads((out / "runtime.json").read_text())
     assert config["pyodideVersion"] == "0.99.1" and config["packageBaseUrl"] is None
     assert config["vendored"] == ["helper-lib", "numpy"]
@@ -127,11 +128,11 @@ def test_the_core_module_is_the_one_pyodide_mjs_loads(distribution):
 
 def test_full_build_with_either_layout(distribution, tmp_path):
     build(Paths.at(ROOT), tmp_path / "old", pyodide_dist=_older_layout(distribution))
-    assert (tmp_path / "old" / "pyodide" / "pyodide.asm.js").is_file()
-    assert not (tmp_path / "old" / "pyodide" / "pyodide.asm.mjs").exists()
+    assert (pyodide_folder(tmp_path / "old") / "pyodide.asm.js").is_file()
+    assert not (pyodide_folder(tmp_path / "old") / "pyodide.asm.mjs").exists()
     build(Paths.at(ROOT), tmp_path / "new", pyodide_dist=_newer_layout(distribution))
-    assert (tmp_path / "new" / "pyodide" / "pyodide.asm.mjs").is_file()
-    assert not (tmp_path / "new" / "pyodide" / "pyodide.asm.js").exists()
+    assert (pyodide_folder(tmp_path / "new") / "pyodide.asm.mjs").is_file()
+    assert not (pyodide_folder(tmp_path / "new") / "pyodide.asm.js").exists()
 
 
 def test_a_loader_that_names_no_core_or_a_missing_file_is_refused(distribution):

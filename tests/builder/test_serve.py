@@ -21,6 +21,7 @@ from builder.cache import BuildCache
 from builder.serve import static_server
 from tests import prewarmed
 from tests.conftest import ROOT
+from tests.site_layout import theme_folder
 
 CHAPTER = "04-scores-to-weights.html"
 
@@ -103,8 +104,8 @@ def _get(url: str) -> tuple[int, str]:
 def test_serves_rebuilds_and_reloads(server, content):
     lines, url = server
     status, html = _get(url + CHAPTER)
-    assert status == 200 and "From scores to weights" in html and "assets/js/livereload.js" in html
-    with urllib.request.urlopen(url + "pyodide/pyodide.asm.wasm") as r:
+    assert status == 200 and "From scores to weights" in html and re.search(r"assets/[0-9a-f]{12}/js/livereload.js", html)
+    with urllib.request.urlopen(url + json.loads(_get(url + "runtime.json")[1])["indexURL"] + "pyodide.asm.wasm") as r:
         assert r.headers["Content-Type"] == "application/wasm"
     events = Events(url)
     first = events.next_state()
@@ -218,7 +219,7 @@ def test_only_serve_builds_carry_the_live_reload_script(content, tmp_path):
         build(paths, out, live_reload=live_reload)
         pages = [p.read_text() for p in out.glob("*.html")]
         assert pages
-        assert (out / "assets/js/livereload.js").is_file() == live_reload
+        assert (theme_folder(out) / "js" / "livereload.js").is_file() == live_reload
         assert all(("livereload.js" in html) == live_reload for html in pages)
         # sw.js is written for real builds only; a served page does not ask for it (no 404 per page)
         assert (out / "sw.js").is_file() == any("offline.js" in html for html in pages) == (not live_reload)

@@ -12,6 +12,7 @@ from builder.search import search_index
 from builder.site_config import MAX_DESCRIPTION, load_site_config
 from tests.builder.helpers import paths_for
 from tests.conftest import PALETTE
+from tests.site_layout import theme_file
 
 FIGURE = "/// figure | softmax-bars\n\nA caption.\n///\n"
 
@@ -52,7 +53,7 @@ def test_contents_page_describes_each_chapter_without_a_thumbnail(small_site):
     index = small_site.files["index.html"].decode()
     assert '<p class="lede">The series.</p>' in index
     assert re.search(r'Where to start: <a class="start-link" href="01-a.html">chapter 1, First</a>', index)
-    cards = re.findall(r'<li class="chapter-card" value="(\d+)">(.*?)</li>', index, re.S)
+    cards = re.findall(r'<li class="chapter-card" value="(\d+)"[^>]*>(.*?)</li>', index, re.S)
     assert [n for n, _ in cards] == ["1", "2"]
     first, second = cards[0][1], cards[1][1]
     assert "<img" not in index  # a figure shrunk to a card could not be read: no thumbnails at all
@@ -62,6 +63,21 @@ def test_contents_page_describes_each_chapter_without_a_thumbnail(small_site):
     assert f'<meta name="description" content="{described}">' in small_site.files["01-a.html"].decode()
     assert "chapter-card-description" not in second  # no description given
     assert '<meta name="description" content="The series.">' in small_site.files["02-b.html"].decode()
+
+
+def test_each_card_lists_the_quizzes_and_exercises_progress_is_counted_against(tmp_path):
+    """The contents page's script (progress.js) reads them from the card: it never guesses."""
+    from tests.builder.test_quiz import GOOD as QUIZ
+
+    content = site_with(tmp_path / "content")
+    quizzes = QUIZ.split("\n", 2)[2]
+    (content / "02-b.md").write_text("# Second\n\n" + quizzes.replace("weights-sum", "q-2") + "\n" + quizzes)
+    index = check(paths_for(content)).files["index.html"].decode()
+    cards = re.findall(r'<li class="chapter-card" value="\d+"([^>]*)>', index)
+    assert cards == [' data-page="01-a.html" data-quizzes="" data-exercises=""',
+                     ' data-page="02-b.html" data-quizzes="q-2 weights-sum" data-exercises=""']
+    assert re.search(r'<section class="progress" data-progress hidden', index)  # nothing shows without JavaScript
+    assert '<script type="module" src="assets/js/progress.js"></script>' in index
 
 
 @pytest.mark.parametrize("value, message", [
@@ -90,7 +106,7 @@ def test_a_labelled_page_stands_beside_the_chapters(tmp_path):
     site = check(paths_for(content))
     assert [ch.entry.heading for ch in site.chapters] == ["Maths primer", "Chapter 1", "Chapter 2"]
     index = site.files["index.html"].decode()
-    cards = re.findall(r'<li class="chapter-card" value="(\d+)">(.*?)</li>', index, re.S)
+    cards = re.findall(r'<li class="chapter-card" value="(\d+)"[^>]*>(.*?)</li>', index, re.S)
     assert [n for n, _ in cards] == ["0", "1", "2"]
     assert '<span class="chapter-card-number">Maths primer</span> Some maths' in cards[0][1]
     assert '<span class="chapter-card-number">Chapter 1</span> First' in cards[1][1]
@@ -120,8 +136,8 @@ def test_every_page_links_the_favicon_drawn_from_the_palette(small_site):
     pages = [rel for rel in small_site.files if rel.endswith(".html")]
     assert {"index.html", "search.html", "01-a.html", "02-b.html"} <= set(pages)
     for rel in pages:
-        assert '<link rel="icon" href="assets/favicon.svg" type="image/svg+xml">' in small_site.files[rel].decode(), rel
-    icon = small_site.files["assets/favicon.svg"].decode()
+        assert f'<link rel="icon" href="{theme_file(small_site, "favicon.svg")}" type="image/svg+xml">' in small_site.files[rel].decode(), rel
+    icon = small_site.files[theme_file(small_site, "favicon.svg")].decode()
     assert icon.startswith("<svg") and icon.count("<rect") == 4
     from builder import palette
     colours = palette.load(PALETTE)
@@ -129,7 +145,7 @@ def test_every_page_links_the_favicon_drawn_from_the_palette(small_site):
 
 
 def test_every_font_rule_uses_one_of_the_four_stacks(small_site):
-    css = small_site.files["assets/css/site.css"].decode()
+    css = small_site.files[theme_file(small_site, "css/site.css")].decode()
     stacks = dict(re.findall(r"--(font-(?:text|ui|mono|math)):\s*([^;]+);", css))
     assert set(stacks) == {"font-text", "font-ui", "font-mono", "font-math"}
     assert all(stack.rstrip().endswith(("serif", "sans-serif", "monospace", "math")) for stack in stacks.values())
@@ -162,7 +178,7 @@ def test_search_indexes_the_chapters_only(small_site):
         assert "data-pagefind-body" not in files[rel].decode()
     search = files["search.html"].decode()
     assert '<label for="search-input">' in search and 'role="search"' in search
-    assert '<script type="module" src="assets/js/search.js"></script>' in search
+    assert f'<script type="module" src="{theme_file(small_site, "js/search.js")}"></script>' in search
 
 
 def test_search_index_without_pagefind_is_a_build_error(tmp_path):

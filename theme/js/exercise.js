@@ -1,23 +1,12 @@
 // Exercises (builder/directives/exercise.py), loaded as they near the screen (parts.js): the reader
 // writes NumPy in a CodeMirror editor and Run grades it in a Python worker of its own
 // (../runtime/grader.js) against the engine. The result element's data-state is idle, running,
-// passed, failed, error or timeout. The code is kept in localStorage per page and exercise; Reset
-// restores the starter; the solution shows once the reader has run their code; hints come one at a
-// time.
+// passed, failed, error or timeout. The code is kept in the reader's browser (store.js) per page and
+// exercise, and so is a pass (the contents page counts it); Reset restores the starter; the solution
+// shows once the reader has run their code; hints come one at a time.
 import { grade, TIME_LIMIT_MS, warm } from "../runtime/grader.js";
 import { unsupportedReason } from "../runtime/runtime.js";
-
-// The page shown, asked each time: links followed in place (nav.js) change it under this module.
-const page = () => location.pathname.split("/").pop() || "index.html";
-const storageKey = (name) => `attention-exercise:${page()}:${name}`;
-
-function stored(name) {
-  try { return localStorage.getItem(storageKey(name)); } catch { return null; }
-}
-
-function keep(name, text) {
-  try { localStorage.setItem(storageKey(name), text); } catch { /* storage off: the code lives in the editor only */ }
-}
+import { entry, MAX_CODE, shownPage } from "./store.js";
 
 /** Called as the exercise nears the screen or focus enters it (parts.js). */
 export async function setUp(section) {
@@ -32,6 +21,9 @@ export async function setUp(section) {
   const hints = [...hintsBox.querySelectorAll("li")];
   const solution = section.querySelector(".exercise-solution");
   const holder = section.querySelector(".exercise-editor");
+  const code = entry("code", shownPage(), name);
+  const passed = entry("passed", shownPage(), name);
+  const keep = (text) => { if (text.length <= MAX_CODE) code.set(text); }; // longer lives in the editor only
 
   const why = unsupportedReason();
   if (why) {
@@ -58,9 +50,9 @@ export async function setUp(section) {
       box.className = "exercise-code";
       const focused = holder.contains(document.activeElement); // Tab reached the starter as this loaded
       holder.replaceChildren(box);
-      editor = createEditor(box, stored(name) ?? starter, {
+      editor = createEditor(box, code.get() ?? starter, {
         label: `Your code for ${section.querySelector(".exercise-label").textContent}. Tab indents; Escape, then Tab, moves on.`,
-        onChange: (text) => { keep(name, text); warm(); },
+        onChange: (text) => { keep(text); warm(); },
       });
       if (focused) editor.view.focus(); // focus moves from the starter it replaces to the editor
       const keys = document.createElement("p");
@@ -97,11 +89,12 @@ export async function setUp(section) {
       show("failed", out.message + (out.case ? " First failing case: " + out.case + "." : ""));
     } else {
       show(out.state, out.message);
+      if (out.state === "passed") passed.set("yes");
     }
   });
   reset.addEventListener("click", () => {
     editor.text = starter;
-    keep(name, starter);
+    keep(starter);
     show("idle", "Back to the starter code.");
   });
   hintButton.addEventListener("click", () => {

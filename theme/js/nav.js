@@ -11,7 +11,7 @@
 // opened as a file, links are plain links.
 import { enterPage, leavePage } from "./page.js";
 
-const SITE = new URL("../../", import.meta.url); // every page lies in the site's root folder
+const SITE = new URL("../../../", import.meta.url); // this file lies in assets/<digest>/js/, every page in the root
 const PAGE = /^([^/]+\.html)?$/; // a page's path inside it (the root itself is the contents)
 const announcer = document.querySelector("[data-page-announce]");
 const scrolls = new Map(); // history entry's key -> where the reader was (position()), for back and forward

@@ -1,24 +1,10 @@
 // Quizzes (builder/directives/quiz.py), loaded as they near the screen (parts.js): choosing an
 // answer shows why, in the quiz's live region, from the explanations the page already holds in its
-// "Answers and why" disclosure. Answers are kept in localStorage per page and quiz and restored on
-// the next visit. Without JavaScript the question, the choices and every explanation are on the
-// page.
-// The page shown, asked each time: links followed in place (nav.js) change it under this module.
-const page = () => location.pathname.split("/").pop() || "index.html";
-const storageKey = (id) => `attention-quiz:${page()}:${id}`;
-
-function load(id, known) {
-  try {
-    const saved = JSON.parse(localStorage.getItem(storageKey(id)) ?? "null");
-    return Array.isArray(saved) && saved.length && saved.every((c) => known.has(c)) ? saved : null;
-  } catch {
-    return null; // storage off, or a value this page did not write
-  }
-}
-
-function save(id, chosen) {
-  try { localStorage.setItem(storageKey(id), JSON.stringify(chosen)); } catch { /* storage off: nothing kept */ }
-}
+// "Answers and why" disclosure. The answer is kept in the reader's browser (store.js) per page and
+// quiz and restored on the next visit, and so is whether the first answer was right, once (the
+// contents page counts it). Without JavaScript the question, the choices and every explanation are
+// on the page.
+import { entry, shownPage } from "./store.js";
 
 /** Called as the quiz nears the screen or focus enters it (parts.js). */
 export function setUp(quiz) {
@@ -29,9 +15,12 @@ export function setUp(quiz) {
   const check = quiz.querySelector(".quiz-check");
   const why = new Map([...quiz.querySelectorAll(".quiz-answers li")].map((li) => [li.dataset.choice, li]));
   const right = new Set([...why].filter(([, li]) => li.dataset.right === "true").map(([c]) => c));
+  const kept = entry("answer", shownPage(), id);
+  const first = entry("first", shownPage(), id);
+  const isRight = (chosen) => chosen.length === right.size && chosen.every((c) => right.has(c));
 
   function show(chosen) {
-    const correct = chosen.length === right.size && chosen.every((c) => right.has(c));
+    const correct = isRight(chosen);
     quiz.dataset.state = correct ? "right" : "wrong";
     const parts = [];
     if (multiple) {
@@ -62,7 +51,10 @@ export function setUp(quiz) {
       feedback.textContent = "Choose an answer first.";
       return;
     }
-    save(id, chosen);
+    // The first try is the first answer this browser keeps for the quiz: one kept before the first
+    // try was recorded (by an earlier version of the site) is no first try.
+    if (first.get() === null && kept.get() === null) first.set(isRight(chosen) ? "right" : "wrong");
+    kept.set(chosen.join(","));
     show(chosen);
   }
 
@@ -72,8 +64,8 @@ export function setUp(quiz) {
   } else {
     for (const input of inputs) input.addEventListener("change", answer);
   }
-  const saved = load(id, why);
-  if (saved) {
+  const saved = kept.get()?.split(",");
+  if (saved?.every((c) => why.has(c))) { // choices of the page as built: an answer to an older quiz is not shown
     for (const input of inputs) input.checked = saved.includes(input.value);
     show(saved);
   } else if (!multiple && inputs.some((i) => i.checked)) {

@@ -9,7 +9,7 @@ let input = null; // the search page's field, status line and list while it is s
 let status = null;
 let list = null;
 const MAX_RESULTS = 20;
-const SITE = new URL("../../", import.meta.url); // the site's root, under any base path
+const SITE = new URL("../../../", import.meta.url); // the site's root (this file lies in assets/<digest>/js/), under any base path
 let pagefind = null; // a promise of Pagefind's module, once asked for
 
 /** The excerpt's words with Pagefind's <mark> kept as <mark> and everything else as text. */
@@ -70,7 +70,7 @@ async function run(term) {
 
 /** Pagefind's script, imported on first use: a page that only shows the field loads nothing more. */
 function engine() {
-  pagefind ??= import("../../pagefind/pagefind.js").then(async (module) => {
+  pagefind ??= import("../../../pagefind/pagefind.js").then(async (module) => {
     await module.options({ baseUrl: "/" }); // result URLs from the site's root: link() resolves them
     await module.init();
     return module;

@@ -69,9 +69,9 @@ function stalled(ms, stage, reason) {
 // serves itself are made absolute here, so that with numpy from the CDN (packageBaseUrl) the
 // engine still comes from the site; the others stay relative to packageBaseUrl.
 async function siteLock(config) {
-  const url = config.indexURL + "pyodide-lock.json";
+  const url = config.indexURL + config.lock; // named by its content, unlike the files Pyodide asks for
   const response = await fetch(url);
-  if (!response.ok) throw unavailable("core", "Python (Pyodide) could not be downloaded: HTTP " + response.status + " for pyodide-lock.json");
+  if (!response.ok) throw unavailable("core", "Python (Pyodide) could not be downloaded: HTTP " + response.status + " for its package list");
   const lock = await response.json();
   for (const name of config.shipped) {
     const entry = lock.packages[name];

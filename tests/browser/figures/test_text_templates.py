@@ -112,16 +112,16 @@ def _label_cases():
 
 
 FILL = """async ([cases, refused]) => {
-  const { fillAll, fill } = await import(new URL("assets/js/text.js", document.baseURI).href);
+  const { fillAll, fill } = await import(new URL("js/text.js", document.querySelector("link[rel=icon]").href).href);
   const refusals = refused.map(([t, v]) => { try { fill(t, v); return false; } catch (e) { return true; } });
   return [cases.map(([templates, values]) => fillAll(templates, values)), refusals];
 }"""
 SCOPE_FILL = """async ([data, states, given]) => {
-  const { fillAll, scopeAt } = await import(new URL("assets/js/text.js", document.baseURI).href);
+  const { fillAll, scopeAt } = await import(new URL("js/text.js", document.querySelector("link[rel=icon]").href).href);
   return states.map((i) => fillAll(data.text.templates, scopeAt(data.text.scope, data, i, given)));
 }"""
 SCOPE_REFUSE = """async (refused) => {
-  const { scopeAt } = await import(new URL("assets/js/text.js", document.baseURI).href);
+  const { scopeAt } = await import(new URL("js/text.js", document.querySelector("link[rel=icon]").href).href);
   return refused.map(([scope, data, i]) => { try { scopeAt(scope, data, i); return false; } catch (e) { return true; } });
 }"""
 
