@@ -211,7 +211,8 @@ def text(p: Params, data: dict) -> dict:
         "heads": [f"Layer {layer + 1}, head {h + 1}" for layer in range(L) for h in range(H)],
         "details": [f"With the cache: {cached} scores per head", f"Without it: {recomputed} scores per head",
                     f"{fixed(recomputed / cached, 1)} times as many"],
-        "parts": {"bar": "{v:2}", "temperature": "{v:1}", "top_k": "the {v} most likely", "all": "all",
+        "parts": {"bar": "{v:2}", "temperature": "{v:1}", "top_k": "the {v} most likely", "all": "all characters",
+                  "drawn": "← drawn",
                   "state": "character {v} of " + str(p.length)},
         "legend": ("Underlined: the prompt. Pick a character the model wrote to see what it read as it wrote it: "
                    "each head's weights over the characters it read, darker for more, one row of heads per layer; "
