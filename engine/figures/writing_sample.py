@@ -8,7 +8,10 @@ and `text.scope` says where their values lie; `start`, the state the figure open
 character. Weights are shipped one character each (`alphabet`, `levels`: character k is weight
 k / levels), which keeps the default figure's data small; the key numbers name each head's largest
 weight from `most`, to two decimals. Only a new prompt or new options need Python: the default is embedded.
-A prompt the model cannot read is refused with a one-line reason in the reader's words (ParamError).
+A prompt the model cannot read is refused with a one-line reason in the reader's words (ParamError):
+Params refuses what the options alone decide (an empty or too long prompt); the characters the model
+knows are its vocabulary, which comes with the model the engine is given (engine/given.py), and a
+build reads every chapter's options before it gives the engine the prose, so compute() refuses those.
 """
 from __future__ import annotations
 
@@ -21,12 +24,14 @@ import numpy as np
 
 from ..gpt import generate, next_probabilities
 from ..tasks import writing
+from ..vocabulary import Vocabulary
 from .fmt import fill_all, fixed, scope_at
 from .params import ParamError, field
 
 GIVEN = ("writing-model",)  # the trained weights, which the build makes and the page fetches (engine/given.py)
 
 PROMPT = "The model "
+CONTEXT = writing.WritingConfig().context  # the characters the chapter's model reads
 TOP = 5  # next characters listed per state
 ALPHABET = string.digits + string.ascii_lowercase + string.ascii_uppercase  # nothing the page's JSON escapes
 LEVELS = len(ALPHABET) - 1  # a weight is shipped as the nearest of LEVELS + 1 steps from 0 to 1
@@ -47,9 +52,9 @@ class Params:
         self.read  # a prompt the model cannot read is refused here, and read only here
 
     @cached_property
-    def read(self) -> tuple[int, ...]:
-        """The prompt's tokens, read once as the Params is built (a value of its frozen fields, not state)."""
-        return tuple(read(self.prompt))
+    def read(self) -> str:
+        """The prompt, checked once as the Params is built (a value of its frozen fields, not state)."""
+        return read(self.prompt)
 
 
 EXAMPLE = {"prompt": "A head reads", "temperature": 0.7, "top_k": 5, "seed": 3, "length": 40}
@@ -63,24 +68,27 @@ def _quoted(c: str) -> str:
     return f"U+{ord(c):04X}" + (f" ({called.lower()})" if called else "")
 
 
-def read(text: str) -> list[int]:
-    """The prompt as the model's tokens, or ParamError with the reason a reader is told."""
-    model = writing.shipped()
+def read(text: str) -> str:
+    """The prompt, or ParamError with the reason a reader is told for one no model could read."""
     # The model reads at most its context: a longer prompt's first characters would fall out of the
     # window before the first character is written, so the model could never read them.
-    most = model.config.context
-    if len(text) > most:
-        raise ParamError("prompt", f"The model reads at most {most} characters; this has {len(text)}.")
+    if len(text) > CONTEXT:
+        raise ParamError("prompt", f"The model reads at most {CONTEXT} characters; this has {len(text)}.")
     if not text:
         raise ParamError("prompt", "Type a few words for the model to go on from.")
-    unknown = model.vocab.unknown(text)
+    return text
+
+
+def tokens(text: str, vocab: Vocabulary) -> list[int]:
+    """The prompt as the model's tokens, or ParamError naming the characters it does not know."""
+    unknown = vocab.unknown(text)
     if unknown:
         named = [_quoted(c) for c in unknown[:NAMED]]
         more = f" and {len(unknown) - NAMED} more" if len(unknown) > NAMED else ""
         listed = ", ".join(named) if more or len(named) == 1 else ", ".join(named[:-1]) + " or " + named[-1]
         raise ParamError("prompt", f"The model does not know {listed}{more}: it learned only the "
-                                   f"{len(model.vocab)} characters the series' text uses.")
-    return model.vocab.encode(text).tolist()
+                                   f"{len(vocab)} characters the series' text uses.")
+    return vocab.encode(text).tolist()
 
 
 def name(c: str) -> str:
@@ -107,7 +115,9 @@ def encode_weights(weights: np.ndarray) -> str:
 def compute(p: Params) -> dict:
     model = writing.shipped()
     vocab = model.vocab
-    prompt = list(p.read)
+    if model.config.context != CONTEXT:
+        raise ValueError(f"the model reads {model.config.context} characters, not the {CONTEXT} Params allows")
+    prompt = tokens(p.read, vocab)
     gen = generate(model.params, prompt, p.length, p.temperature, p.top_k, p.seed, show=0)
     n_prompt, shown = len(prompt), shown_count(p, len(vocab))
     attention, most, top, drawn = [], [], [], []
@@ -140,7 +150,7 @@ def compute(p: Params) -> dict:
         "drawn": drawn,
         "cached_scores": gen.cached_scores,
         "recomputed_scores": gen.recomputed_scores,
-        "max_prompt": model.config.context,
+        "max_prompt": CONTEXT,
         "start": p.length - 1,
     }
 

@@ -9,6 +9,7 @@ import pytest
 from engine.figures import ParamError, compute, facts, parse
 from engine.figures.fmt import fill_all, scope_at
 from engine.figures.writing_sample import LEVELS
+from engine import given
 from engine.gpt import gpt_forward, head_weights
 from engine.tasks import writing
 
@@ -129,8 +130,19 @@ def test_top_k_draws_from_the_k_most_likely_and_lists_only_them():
 def test_a_prompt_the_model_cannot_read_gets_one_reason_in_reader_words(model, prompt, reason):
     assert (len(model.vocab), model.config.context) == (90, 64)  # the series' text's characters, the model's window
     with pytest.raises(ParamError) as err:
-        parse(NAME, {"prompt": prompt})
+        compute(parse(NAME, {"prompt": prompt}))
     assert str(err.value) == reason and err.value.option == "prompt"
+
+
+def test_options_are_checked_before_the_model_is_given(monkeypatch):
+    # A build reads every chapter's options before it gives the engine the prose: what the options
+    # alone decide is refused then, the characters only once the model is there (the test above).
+    monkeypatch.setattr(given, "_given", {})
+    assert parse(NAME, {"prompt": "<b>"}).read == "<b>"
+    with pytest.raises(ParamError, match="at most 64 characters"):
+        parse(NAME, {"prompt": "x" * 65})
+    with pytest.raises(LookupError):
+        compute(parse(NAME, {"prompt": "The "}))
 
 
 def test_facts_are_the_defaults_counts_and_three_temperatures(data):
