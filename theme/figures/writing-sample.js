@@ -85,7 +85,7 @@ export function mount(root, ctx) {
     spans = chars.map((c, j) => {
       const span = html("span", { class: j < data.prompt_length ? "ws-char ws-prompt" : "ws-char ws-written" },
                         textBox, c === "\n" ? "↵" : c);
-      if (c === "\n") textBox.append(document.createElement("br"));
+      if (c === "\n") span.append(document.createElement("br")); // inside the span: hidden with it while written out
       const i = j - data.prompt_length; // the state that wrote it
       if (i >= 0) span.addEventListener("click", () => pick(i)); // touch and mouse; the slider is the keyboard's way
       return span;

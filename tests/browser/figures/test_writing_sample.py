@@ -66,6 +66,9 @@ def test_the_embedded_text_the_slider_and_a_tap(open_chapter, url, width):
     expect(figure.locator(".ws-char.ws-current")).to_have_text(data["written"][4].replace("\n", "↵"))
     visit.taps(figure.locator(".ws-head").nth(6), 4)  # another head tints the text; the state stays
     expect(figure.locator(".ws-head").nth(6)).to_have_attribute("aria-pressed", "true")
+    tints = figure.locator(".ws-char").evaluate_all("(spans) => spans.map((s) => Number(s.style.getPropertyValue('--w')))")
+    read = slice(data["starts"][4], data["prompt_length"] + 4)  # what the step that wrote character 4 read
+    assert tints[read] == pytest.approx(_decoded(data, 4, 6), abs=1e-9) and sum(tints) == pytest.approx(sum(tints[read]))
     assert serious_violations(chapter.page) == []
     visit.fits()
 
