@@ -204,7 +204,8 @@ def text(p: Params, data: dict) -> dict:
     cached, recomputed = data["cached_scores"], data["recomputed_scores"]
     fixed_lines = [
         f"After “{_shown(data['prompt'])}” the model wrote ({_settings(p)}): “{_shown(data['written'])}”",
-        f"Scores each head computed for these {p.length} characters: {cached} with the key-value cache, "
+        f"Scores each head computed to read the prompt and write these {p.length} characters: {cached} with the "
+        "key-value cache, "
         f"{recomputed} without it ({fixed(recomputed / cached, 1)} times as many); {L * H} heads in all: "
         f"{L * H * cached} and {L * H * recomputed}",
     ]
