@@ -75,8 +75,13 @@ def test_every_figure_computes_the_same_from_the_wheel(tmp_path):
     """The wheel alone, unpacked, computes every figure as engine/ does, and has no facts to give."""
     with zipfile.ZipFile(io.BytesIO(build_wheel(ROOT / "engine", BuildCache())[1])) as zf:
         zf.extractall(tmp_path)
-    script = ("import json, sys; from engine import figures as f\n"
+    from engine import given
+
+    for name in (given.SERIES, *given.MADE):  # what a page's worker is given (engine/given.py)
+        (tmp_path / f"given-{name}").write_bytes(given.get(name))
+    script = ("import json, sys; from engine import figures as f, given\n"
               "assert f.__file__.startswith(sys.argv[1]), f.__file__\n"
+              f"for name in {[given.SERIES, *given.MADE]!r}: given.give_file(name, 'given-' + name)\n"
               "assert not any(hasattr(f.module(n), 'facts') for n in f.FIGURES)\n"
               "print(json.dumps({n: f.compute(f.parse(n)) for n in f.FIGURES}))\n")
     run = subprocess.run([sys.executable, "-c", script, str(tmp_path)], cwd=tmp_path,

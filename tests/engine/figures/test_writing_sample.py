@@ -12,12 +12,14 @@ from engine.figures.writing_sample import LEVELS
 from engine import given
 from engine.gpt import gpt_forward, head_weights
 from engine.tasks import writing
+from tests.conftest import give_series
 
 NAME = "writing-sample"
 
 
 @pytest.fixture(scope="module")
-def model(series_given):
+def model():
+    give_series()  # before the function-scoped gift: a module fixture is set up first
     return writing.shipped()
 
 
