@@ -24,6 +24,7 @@ GIVEN = ("writing-model",)
 CONFIG = writing.WritingConfig()
 LOSS_DECIMALS = 3  # per-step losses: hundreds of them, drawn as one line a few hundred pixels wide
 CHECKPOINT_DECIMALS = 4
+PARTS = {"even": "even guess {v:2}", "unigram": "unigram {v:2}", "bigram": "bigram {v:2}"}
 NEWLINE = "↵"  # a line break the model wrote, as a one-line text shows it
 
 
@@ -124,10 +125,8 @@ def _bits(nats: float) -> float:
 
 
 def _lines(data: dict) -> dict:
-    """The lines every state shows, each baseline's label on the chart, and the run in one line."""
+    """The lines every state shows, and the run in one line."""
     b, final, v = data["baselines"], data["final_held_out"], data["corpus"]["vocabulary"]
-    labels = {"even": f"even guess {fixed(b['even'], 2)}", "unigram": f"unigram {fixed(b['unigram'], 2)}",
-              "bigram": f"bigram {fixed(b['bigram'], 2)}"}
     fixed_lines = [
         f"Held-out loss of models that read less (nats per character): an even guess among {v} characters "
         f"{fixed(b['even'], 2)}, each character's frequency (unigram) {fixed(b['unigram'], 2)}, the previous "
@@ -137,7 +136,7 @@ def _lines(data: dict) -> dict:
     ]
     status = (f"Seed {data['seed']}, {data['steps']} steps: held-out loss {fixed(final, 2)} nats per character, "
               f"against {fixed(b['bigram'], 2)} for the bigram model")
-    return {"labels": labels, "fixed": fixed_lines, "status": status}
+    return {"fixed": fixed_lines, "status": status}
 
 
 def text(p: Params, data: dict) -> dict:
@@ -157,7 +156,7 @@ def text(p: Params, data: dict) -> dict:
         "states": [{"numbers": state_lines(s, data["steps"], data["prompt"]), "label": f"step {s['step']}"}
                    for s in data["checkpoints"]],
         "fixed": lines["fixed"],
-        "baselines": lines["labels"],
+        "parts": dict(PARTS),  # each baseline's label on the chart, filled from its value {v}
         "status": lines["status"],
         "legend": (f"Thin line: the loss of each training step's batch of {data['batch_size']}; dots: the loss on "
                    f"held-out text at each checkpoint; dashed: models that read less, for comparison. Trained on "
