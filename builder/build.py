@@ -1,6 +1,6 @@
 """The build as named steps, each a function from what the step before made to what the next needs:
 
-    read_config -> read_chapters -> compute_figures -> render_markdown        (the chapters: a Book)
+    read_config -> read_chapters -> give_prose -> compute_figures -> render_markdown  (the chapters: a Book)
     -> cite_works -> package_runtime -> copy_theme -> parse_scripts -> add_directive_files
     -> render_pages -> render_print_edition -> subset_math_font -> check_links
     -> index_search -> print_pdf -> write_offline_manifest                    (the files: a Site)
@@ -23,10 +23,12 @@ from pathlib import Path
 
 import jinja2
 
+from engine import given
 from engine.figures import FIGURES
 
 from . import fallbacks, links, offline, palette, print_edition, swap
 from .favicon import PATH as FAVICON, favicon_svg
+from .corpus import corpus_of
 from .directives import REGISTRY
 from .directives.base import Page
 from .errors import BuildError, clip, describe, did_you_mean, display_path, read_source
@@ -254,6 +256,14 @@ def read_chapters(config: Config) -> Book:
     return Book(config, sources)
 
 
+def give_prose(book: Book) -> Book:
+    """The series' prose (builder/corpus.py) given to the engine before any figure is computed:
+    chapter 14's models learn from it (engine/given.py)."""
+    text = corpus_of((source.entry.path.stem, source.scanned) for source in book.chapters).text
+    given.give(given.SERIES, text.encode())
+    return book
+
+
 def compute_figures(book: Book) -> Book:
     return Book(book.config, [compute_chapter(source, book.config.options.cache) for source in book.chapters])
 
@@ -364,6 +374,7 @@ def render_pages(site: Site) -> Site:
                                    next=chapters[i + 1] if i + 1 < len(chapters) else None)
         for fig in ch.figures:
             site.files[fig.svg_path] = fallbacks.in_colours(fig.name, fig.svg, *site.config.palette)
+            site.files.update(fig.files)
     site.files["index.html"] = _page(site, "index.html")
     site.files["search.html"] = _page(site, "search.html")
     if site.works:
@@ -445,6 +456,7 @@ def gather(paths: Paths, runtime: Runtime, cache: BuildCache | None = None, live
     figures are computed before the Markdown is rendered, which embeds their data and values."""
     config = read_config(Options(paths, runtime, cache or BuildCache(), live_reload, pdf))
     book = read_chapters(config)
+    book = give_prose(book)
     book = compute_figures(book)
     book = render_markdown(book)
     site = cite_works(book)

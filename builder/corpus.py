@@ -158,14 +158,16 @@ def chapter_text(scanned: ScannedSource) -> str:
     return "".join(paragraph + "\n" for paragraph in parser.paragraphs)
 
 
-def read_corpus(chapters: Iterable[ChapterEntry]) -> Corpus:
-    """The chapters' prose in reading order (site.toml's), as one text.
+def corpus_of(chapters: Iterable[tuple[str, ScannedSource]]) -> Corpus:
+    """The prose of chapters already scanned, (name, scan) in reading order, as one text.
 
     A paragraph ends with one newline, never a blank line: soft line breaks in the Markdown become
     spaces, as on the page, so one newline already marks every paragraph's end, and a second would
     be a character the model predicts for free, flattering its loss per character."""
-    texts = []
-    for entry in chapters:
-        scanned = scan(entry.path, read_source(entry.path), tuple(REGISTRY))
-        texts.append((entry.path.stem, chapter_text(scanned)))
+    texts = [(name, chapter_text(scanned)) for name, scanned in chapters]
     return Corpus("".join(text for _, text in texts), tuple((name, len(text)) for name, text in texts))
+
+
+def read_corpus(chapters: Iterable[ChapterEntry]) -> Corpus:
+    """The chapters' prose in reading order (site.toml's), read from their files."""
+    return corpus_of((entry.path.stem, scan(entry.path, read_source(entry.path), tuple(REGISTRY))) for entry in chapters)

@@ -8,6 +8,7 @@ from html import escape
 from pathlib import Path
 
 from engine import figures as models
+from engine import given
 from . import fallbacks
 from .errors import BuildError
 
@@ -21,6 +22,7 @@ class RenderedFigure:
     body_html: str  # embedded data, view, fallback, numbers
     svg_path: str  # dist-relative path of the fallback
     svg: bytes
+    files: dict  # dist-relative path -> bytes: the given files its worker fetches (engine/given.py)
 
     @property
     def live(self) -> bool:
@@ -63,9 +65,27 @@ def _check_output(data: dict) -> None:
         raise BuildError(model, None, f"figure '{name}': text() must return {{'alt': str, 'numbers': [str, ...]}}")
 
 
+def _given_names(params) -> tuple[str, ...]:
+    """What the figure's model reads beyond its options (its GIVEN: engine/given.py)."""
+    return tuple(getattr(models.module(models.name_of(params)), "GIVEN", ()))
+
+
+def _key(params):
+    """A figure's cache key: its Params, and for a model that reads the series' prose (or a file made
+    from it), that prose's digest, so an edit to any chapter recomputes it."""
+    return (params, given.digest(given.SERIES)) if _given_names(params) else params
+
+
+def given_files(params) -> dict[str, str]:
+    """The files the figure's worker is given, by name: their addresses in the site, named by their
+    content so that no cache keeps an old one."""
+    return {name: f"files/{name}-{given.digest(name)}.bin" for name in _given_names(params) if name in given.MADE}
+
+
 class FigureCache:
     """Model outputs, prose facts and fallback SVGs by Params (a frozen dataclass, hashable, and of
-    its figure's own class); shared across rebuilds in `serve`."""
+    its figure's own class) and, for models that read the series' prose, its digest; shared across
+    rebuilds in `serve`."""
 
     def __init__(self):
         self._data: dict = {}
@@ -74,18 +94,20 @@ class FigureCache:
 
     def data(self, params) -> dict:
         """What the page embeds and the view draws."""
-        if params not in self._data:
+        key = _key(params)
+        if key not in self._data:
             data = models.compute(params)
             _check_output(data)
-            self._data[params] = data
-        return self._data[params]
+            self._data[key] = data
+        return self._data[key]
 
     def lookup(self, params) -> dict:
         """What an inline expression may read: the figure's data and its build-time facts."""
         data = self.data(params)
-        if params not in self._facts:
-            self._facts[params] = models.facts(params, data)
-        return {**data, "facts": self._facts[params]}
+        key = _key(params)
+        if key not in self._facts:
+            self._facts[key] = models.facts(params, data)
+        return {**data, "facts": self._facts[key]}
 
     def update(self, other: "FigureCache") -> None:
         """Take in what another cache computed (in another process, from the same code)."""
@@ -149,4 +171,8 @@ def render_figure(cache: FigureCache, use, chapter_number: int, index: int, page
                   "data-figure": use.argument, "data-state": "static"}
     if models.is_live(use.params):
         attributes["data-live"] = ""  # its view can ask the worker: the page loads Python (figures.js)
-    return RenderedFigure(use.argument, use.line, label, attributes, body, svg_path, svg)
+    addresses = given_files(use.params)
+    if addresses:  # fetched by the worker before the figure's first request (theme/js/context.js)
+        attributes["data-given"] = json.dumps(addresses, sort_keys=True)
+    files = {address: given.get(name) for name, address in addresses.items()}
+    return RenderedFigure(use.argument, use.line, label, attributes, body, svg_path, svg, files)

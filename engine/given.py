@@ -14,34 +14,43 @@ SERIES = "series"  # the series' prose, UTF-8: builder/corpus.py's text, which c
 # them beside the pages, named by their content, for the worker to fetch when the figure asks.
 MADE = {"writing-model": "engine.tasks.writing:model_file"}
 
-_given: dict[str, bytes] = {}
+_given: dict[str, bytes] = {}  # what the host gave
+_made: dict[tuple[str, str], bytes] = {}  # (name, the prose's digest) -> the file made from it
+KEEP_MADE = 4  # a test run's process switches between the series and small test chapters: no retraining
 
 
 def give(name: str, data: bytes) -> None:
-    """Hand the engine `data` under `name`, replacing what it held (serve gives each rebuild's prose):
-    new prose drops the files made from the old."""
+    """Hand the engine `data` under `name`, replacing what it held (serve gives each rebuild's
+    prose). New prose drops any made file given earlier: it was made from other prose."""
     data = bytes(data)
-    if name == SERIES and _given.get(SERIES) != data:
+    if name == SERIES:
         for made in MADE:
             _given.pop(made, None)
     _given[name] = data
 
 
-def has(name: str) -> bool:
-    return name in _given
+def give_file(name: str, path: str) -> None:
+    """give() from a file: how the page's worker hands over what it fetched."""
+    with open(path, "rb") as f:
+        give(name, f.read())
 
 
 def get(name: str) -> bytes:
-    """What was given under `name`; a file the build makes is made from what it was given."""
-    if name not in _given and name in MADE:
-        module, function = MADE[name].split(":")
-        _given[name] = getattr(importlib.import_module(module), function)()
-    if name not in _given:
-        raise LookupError(f"the engine was not given '{name}'")
-    return _given[name]
+    """What was given under `name`; a file the build makes, made from the prose it was given."""
+    if name in _given:
+        return _given[name]
+    if name in MADE and SERIES in _given:
+        key = (name, digest(SERIES))
+        if key not in _made:
+            module, function = MADE[name].split(":")
+            made = getattr(importlib.import_module(module), function)()
+            if len(_made) >= KEEP_MADE:
+                del _made[next(iter(_made))]  # the oldest
+            _made[key] = made
+        return _made[key]
+    raise LookupError(f"the engine was not given '{name}'")
 
 
 def digest(name: str) -> str:
     """A short hash of what `name` holds: what the file's address and the build's caches are keyed by."""
     return hashlib.sha256(get(name)).hexdigest()[:12]
-

@@ -555,6 +555,11 @@ serve({
     advance: (handle, seconds) => call("/__job/advance", { handle, seconds }),
     drop: (handle) => call("/__job/drop", { handle }),
   },
+  give: async (name, url) => {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error("The figure's model could not be downloaded: HTTP " + response.status);
+    await fetch("/__give?name=" + encodeURIComponent(name), { method: "POST", body: await response.arrayBuffer() });
+  },
 });
 """
 
@@ -567,7 +572,13 @@ def _engine_on_cpython(route):
 
     request = json.loads(route.request.post_data)
     action = route.request.url.rsplit("/", 1)[1]
-    if action == "__compute":
+    if action.startswith("__give?"):
+        from urllib.parse import parse_qs, urlsplit
+
+        from engine import given
+        given.give(parse_qs(urlsplit(route.request.url).query)["name"][0], route.request.post_data_buffer)
+        body = "{}"
+    elif action == "__compute":
         body = compute_json(request["name"], json.dumps(request["params"]))
     elif action == "start":
         handle = next(STAND_IN_HANDLES)
@@ -604,6 +615,7 @@ LIVE_ROUTES = [
     ("**/__compute", _engine_on_cpython),
     ("**/__job/*", _engine_on_cpython),
     ("**/__grade", _engine_on_cpython),
+    ("**/__give?*", _engine_on_cpython),
 ]
 
 

@@ -11,6 +11,14 @@ function notLive(name) {
   return err;
 }
 
+/** The files the figure's model reads beyond its options (its data-given: name -> address in the
+ *  site), as the field every message of the figure carries; the worker fetches each once. */
+function givenFiles(el) {
+  if (!el.dataset.given) return {};
+  const files = Object.entries(JSON.parse(el.dataset.given)).map(([file, address]) => [file, new URL(address, document.baseURI).href]);
+  return { files: Object.fromEntries(files) };
+}
+
 /**
  * The ctx of figure element `el` (its note is added after `root`), with `runtime` the page's
  * (null on a page without live figures) and near() whether the figure is near the screen.
@@ -19,6 +27,7 @@ function notLive(name) {
 export function figureContext(el, root, runtime, near) {
   const name = el.dataset.figure;
   const live = el.hasAttribute("data-live");
+  const files = givenFiles(el);
   const note = document.createElement("p");
   note.className = "figure-note";
   note.setAttribute("role", "status");
@@ -32,7 +41,7 @@ export function figureContext(el, root, runtime, near) {
     if (!warming || warming.state || current || !near() || runtime.state !== "ready") return;
     const w = warming;
     w.state = el.dataset.warm = "running";
-    runtime.ask({ type: "job", name, job: w.job, params: w.params, warm: true }).result.then(
+    runtime.ask({ type: "job", name, job: w.job, params: w.params, warm: true, ...files }).result.then(
       (out) => { w.state = out ? "done" : ""; el.dataset.warm = out ? "done" : "stopped"; },
       () => { w.state = ""; el.dataset.warm = "failed"; });
   }
@@ -63,7 +72,7 @@ export function figureContext(el, root, runtime, near) {
     if (job) current?.cancel(); // one job per figure
     let mine = null;
     try {
-      mine = runtime.ask({ ...message, name }, onProgress && ((slices) => { booted(); onProgress(slices); }));
+      mine = runtime.ask({ ...message, name, ...files }, onProgress && ((slices) => { booted(); onProgress(slices); }));
       if (job) current = mine;
       const out = await mine.result;
       if (out) ctx.note("");

@@ -6,7 +6,9 @@
 //
 // In:  boot {config}; a call {type: a name in backend.calls, id, ...fields}; job {id, name, job,
 //      params, warm}; cancel {id}. Every message waits for the boot, so a cancel never overtakes
-//      the job it cancels.
+//      the job it cancels. A call or job may carry files {name: url}: what its figure's model reads
+//      beyond its options (engine/given.py), each fetched and given to the engine once per url
+//      before the message is served.
 // Out: status {state: loading | ready | unavailable, stage, text}; progress {id, data: [slice,
 //      ...]}; result {id, data}; error {id, message}; cancelled {id}. A job's last message also
 //      carries step (the last step it made), setup and longest (ms its start and its longest
@@ -36,13 +38,29 @@ function lastLine(err) {
  *            when Python cannot start;
  *            calls: { name(message) -> {ok, data | error} };
  *            jobs: { start(name, job, params, warm) -> handle, advance(handle, seconds) ->
- *                    {ok, data | error}, drop(handle) } } (each may return a promise).
+ *                    {ok, data | error}, drop(handle) };
+ *            give(name, url): fetch url and give its bytes to the engine as `name`, rejecting with
+ *                    an Error whose message a reader can read } (each may return a promise).
  */
 export function serve(backend) {
   const post = (msg) => self.postMessage(msg);
   const status = (state, stage, text) => post({ type: "status", state, stage, text });
   const running = new Map(); // job id -> { warm, cancelled }
   let booting = null; // resolves true once Python runs, false if it cannot
+  const given = new Map(); // file name -> { url, done: promise }, the latest given under that name
+
+  /** Give every file of `files` the engine does not hold from the same url; concurrent messages
+   *  share one fetch, and a failed one is tried again by the next message. */
+  function giveFiles(files = {}) {
+    return Promise.all(Object.entries(files).map(([name, url]) => {
+      const held = given.get(name);
+      if (held?.url === url) return held.done;
+      const entry = { url, done: Promise.resolve(backend.give(name, url)) };
+      entry.done.catch(() => given.get(name) === entry && given.delete(name));
+      given.set(name, entry);
+      return entry.done;
+    }));
+  }
 
   self.onmessage = async ({ data: msg }) => {
     if (msg.type === "boot") {
@@ -61,6 +79,7 @@ export function serve(backend) {
       run(msg);
     } else {
       try {
+        await giveFiles(msg.files);
         const out = await backend.calls[msg.type](msg);
         post(out.ok ? { type: "result", id: msg.id, data: out.data } : { type: "error", id: msg.id, message: out.error });
       } catch (err) {
@@ -70,7 +89,7 @@ export function serve(backend) {
     }
   };
 
-  async function run({ id, name, job, params, warm = false }) {
+  async function run({ id, name, job, params, warm = false, files }) {
     const entry = { warm, cancelled: false };
     for (const other of running.values()) {
       if (other.warm && !warm) other.cancelled = true; // a warm-up gives way to any real job
@@ -88,6 +107,8 @@ export function serve(backend) {
         if (entry.cancelled) return end({ type: "cancelled" });
         const t0 = performance.now();
         if (handle === null) {
+          await giveFiles(files);
+          if (entry.cancelled) return end({ type: "cancelled" });
           handle = await backend.jobs.start(name, job, params ?? {}, warm); // a task of its own
           times.setup = performance.now() - t0;
           continue;

@@ -6,6 +6,7 @@ import { serve } from "./server.js";
 let engine = null;
 let exercises = null;
 let pyodide = null;
+let given = null;
 
 serve({
   boot,
@@ -21,7 +22,24 @@ serve({
     advance: (handle, seconds) => JSON.parse(handle.advance_json(seconds)),
     drop: (handle) => handle.destroy(),
   },
+  give,
 });
+
+// Through Pyodide's file system: the engine reads plain bytes, and no buffer proxy crosses into Python.
+const GIVEN_PATH = "/tmp/given";
+
+async function give(name, url) {
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (err) {
+    throw new Error("The figure's model could not be downloaded: " + (err.message || err));
+  }
+  if (!response.ok) throw new Error("The figure's model could not be downloaded: HTTP " + response.status);
+  pyodide.FS.writeFile(GIVEN_PATH, new Uint8Array(await response.arrayBuffer()));
+  given ??= pyodide.pyimport("engine.given");
+  given.give_file(name, GIVEN_PATH);
+}
 
 function unavailable(stage, reason) {
   return Object.assign(new Error(reason), { stage, reason });

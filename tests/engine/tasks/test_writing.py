@@ -15,8 +15,10 @@ from engine.tasks.writing import (
     draw_windows,
     held_out_loss,
     mean_loss,
+    pack,
     spread_windows,
     train_writing_model,
+    unpack,
     writing_job,
     writing_training,
 )
@@ -111,3 +113,20 @@ def test_the_job_streams_the_checkpoints_and_leaves_its_start_alone():
     training, _ = writing_training(TEXT, 1, config, params=result["params"])
     training.run()
     assert all(np.array_equal(result["params"][n], start[n]) for n in start)
+
+
+def test_the_shipped_file_holds_the_run_with_float32_weights():
+    config = dataclasses.replace(SMALL, steps=6, checkpoint_every=3)
+    run = train_writing_model(TEXT, 2, config)
+    data = pack(TEXT, config, 2, run)
+    assert data == pack(TEXT, config, 2, train_writing_model(TEXT, 2, config))  # same run, same bytes
+    model = unpack(data)
+    assert (model.text, model.config, model.seed, model.vocab.characters) == (TEXT, config, 2, run["vocab"])
+    assert model.run == {k: v for k, v in run.items() if k not in ("params", "vocab")}
+    for name, w in run["params"].items():
+        assert model.params[name].dtype == np.float64
+        np.testing.assert_array_equal(model.params[name], w.astype(np.float32))
+    with pytest.raises(ValueError, match="cut short"):
+        unpack(data[:-4])
+    with pytest.raises(ValueError, match="format"):
+        unpack(data.replace(b'"format": 1', b'"format": 2', 1))
