@@ -95,7 +95,8 @@ def _data(p: Params, run: dict) -> dict:
         "corpus": {"characters": len(corpus.train) + len(corpus.held_out), "train": len(corpus.train),
                    "held_out": len(corpus.held_out), "vocabulary": len(corpus.vocab)},
         "batch_size": config.batch_size,
-        "axis": _axis(p.steps, max(losses + [baselines["even"]])),
+        "axis": _axis(p.steps, max(losses + [c[k] for c in checkpoints for k in ("train", "held_out")]
+                                   + [baselines["even"]])),
         "start": len(checkpoints) - 1,
     }
 
@@ -113,7 +114,7 @@ def state_lines(c: dict, steps: int, prompt: str) -> list[str]:
     """What a reader reads about one checkpoint: its losses and its sample."""
     return [f"Step {c['step']} of {steps}: loss {fixed(c['train'], 2)} on training text, {fixed(c['held_out'], 2)} "
             f"on held-out text (nats per character)",
-            f"Sample at step {c['step']}, from “{one_line(prompt)}”: {one_line(c['sample'])}"]
+            f"Sample at step {c['step']}, from “{one_line(prompt)}”: “{one_line(c['sample'])}”"]
 
 
 def _progress(step: int, steps: int, loss: float) -> str:
@@ -156,7 +157,8 @@ def text(p: Params, data: dict) -> dict:
         "states": [{"numbers": state_lines(s, data["steps"], data["prompt"]), "label": f"step {s['step']}"}
                    for s in data["checkpoints"]],
         "fixed": lines["fixed"],
-        "parts": dict(PARTS),  # each baseline's label on the chart, filled from its value {v}
+        # each baseline's label on the chart, filled from its value {v}; the sample's heading, from its step
+        "parts": {**PARTS, "sample": f"Written at step {{v}}, starting from “{one_line(data['prompt'])}”:"},
         "status": lines["status"],
         "legend": (f"Thin line: the loss of each training step's batch of {data['batch_size']}; dots: the loss on "
                    f"held-out text at each checkpoint; dashed: models that read less, for comparison. Trained on "

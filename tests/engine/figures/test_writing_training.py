@@ -90,7 +90,7 @@ def test_one_state_per_checkpoint_and_the_text_says_what_the_data_holds(data):
         assert state["numbers"] == state_lines(c, data["steps"], data["prompt"])
         assert f"Step {c['step']} of {data['steps']}" in state["numbers"][0]
         assert fixed(c["train"], 2) in state["numbers"][0] and fixed(c["held_out"], 2) in state["numbers"][0]
-        assert state["numbers"][1].endswith(one_line(c["sample"])) and "\n" not in state["numbers"][1]
+        assert state["numbers"][1].endswith(f"“{one_line(c['sample'])}”") and "\n" not in state["numbers"][1]
     assert text["numbers"] == text["states"][data["start"]]["numbers"] + text["fixed"]
     b = data["baselines"]
     baselines, final = text["fixed"]
@@ -101,12 +101,12 @@ def test_one_state_per_checkpoint_and_the_text_says_what_the_data_holds(data):
     for line in text["numbers"]:
         assert line in text["alt"]
     assert fixed(data["final_held_out"], 2) in text["status"] and fixed(b["bigram"], 2) in text["status"]
-    assert set(text["parts"]) == set(b)
+    assert set(text["parts"]) == {*b, "sample"}
 
 
 def test_a_line_break_the_model_wrote_reads_as_a_mark_in_one_line():
     c = {"step": 50, "train": 2.5, "held_out": 2.6, "sample": "The a\nb"}
-    assert state_lines(c, 600, "The ")[1] == f"Sample at step 50, from “The ”: The a{NEWLINE}b"
+    assert state_lines(c, 600, "The ")[1] == f"Sample at step 50, from “The ”: “The a{NEWLINE}b”"
 
 
 def test_the_reader_training_seed_0_gets_the_shipped_run_exactly(data):
