@@ -5,62 +5,26 @@ the curve, the samples and the progress, and ends live; Cancel restores exactly 
 (The real worker with real numpy: test_real_python.py.)
 
 The build gives the engine the prose of the chapters it builds, and the model learns that: these
-pages hold a few paragraphs of our own, so their model trains in seconds."""
+pages hold a few paragraphs of our own (helpers.WRITING_PROSE)."""
 from __future__ import annotations
-
-import json
 
 import pytest
 
-from engine import given
 from engine.figures import compute, parse
 from engine.figures.fmt import fill
 
 from ..conftest import expect, serious_violations
-from .helpers import SLOW_JOBS, PhoneVisit, opened, text_lines, without_python
+from .helpers import (SLOW_JOBS, PhoneVisit, give_the_pages_model, opened, text_lines, without_python,
+                      writing_chapter, writing_training_shown)
 
 NAME = "writing-training"
-PROSE = """\
-The tide comes in twice a day along this coast. The fishers read it from the colour of the water and
-the height of the weed on the harbour wall, and they rarely need a table to tell them when to leave.
-
-The boats go out before dawn. The nets are checked on the quay the evening before, mended where a
-seal has torn them, and folded so that they run out clean over the stern without catching.
-
-The market opens at six. The buyers walk the length of the hall, lift a fish or two from each box,
-and look at the eyes and the gills before they bid. The price is settled in a few words and a nod.
-
-The gulls know the timetable better than anyone. They wait on the roofs of the sheds, and the moment
-a crate is opened they come down in a crowd, shouting, and are chased off with a broom.
-
-The winter storms keep the boats in for days at a time. The crews paint, splice rope, and argue
-about the weather over tea, and the harbour master writes the wind speed on a board by the gate.
-"""
 SHORT = {"steps": 100}  # a run the stand-in trains in a few seconds, even a step per slice
-
-
-def chapter(options: str = "") -> str:
-    return f"# A page\n\n{PROSE}\n/// figure | {NAME}\n{options}\nA caption.\n///\n"
-
-
-SCRATCH = chapter()
+SCRATCH = writing_chapter()
 
 
 @pytest.fixture(scope="module")
 def short_url(scratch_page) -> str:
-    return scratch_page(chapter("".join(f"    {k}: {v}\n" for k, v in SHORT.items())))
-
-
-def _shown(figure) -> dict:
-    """Everything a reader sees of the figure that Cancel must restore: the key numbers, the chart as
-    drawn, the sample, the stepper."""
-    return figure.evaluate("""f => ({
-      numbers: [...f.querySelectorAll("ul.figure-numbers li")].map((li) => li.textContent),
-      chart: f.querySelector(".wt-chart").innerHTML,
-      head: f.querySelector(".wt-sample-head").textContent, sample: f.querySelector(".wt-sample-text").textContent,
-      step: f.querySelector("input[type=range]").value, max: f.querySelector("input[type=range]").max,
-      label: f.querySelector(".figure-controls output").textContent,
-      progress: f.querySelector("progress").value })""")
+    return scratch_page(writing_chapter(SHORT))
 
 
 def _sample(figure) -> str:
@@ -69,8 +33,7 @@ def _sample(figure) -> str:
 
 def _want(chapter, options: dict) -> dict:
     """The figure for `options` on CPython, from the model file the page ships (what the worker reads)."""
-    address = json.loads(chapter.figure(NAME).get_attribute("data-given"))["writing-model"]
-    given.give("writing-model", chapter.page.request.get(chapter.page.url.rsplit("/", 1)[0] + "/" + address).body())
+    give_the_pages_model(chapter.page, chapter.figure(NAME))
     return compute(parse(NAME, options))
 
 
@@ -168,18 +131,18 @@ def test_cancel_restores_exactly_what_was_shown(open_live_chapter, short_url):
     slider = figure.get_by_label("Checkpoint")
     slider.focus()
     slider.press("ArrowLeft")  # not the opening state: what the reader had chosen comes back
-    before = _shown(figure)
+    before = writing_training_shown(figure)
     train = figure.get_by_role("button", name="Train from scratch")
     train.press("Enter")
     cancel = figure.get_by_role("button", name="Cancel")
     expect(cancel).to_be_focused()  # Train is disabled while it runs: the keyboard moved to Cancel
     chapter.page.wait_for_function("(fig) => fig.querySelector('progress').value > 55 && fig.querySelectorAll('.wt-dot').length === 2",
                                    arg=figure.element_handle(), timeout=60_000)
-    assert _shown(figure) != before  # the new run's curve and samples were on screen
+    assert writing_training_shown(figure) != before  # the new run's curve and samples were on screen
     cancel.press("Enter")
     expect(figure).not_to_have_attribute("aria-busy", "true")
     expect(train).to_be_focused()
-    assert _shown(figure) == before
+    assert writing_training_shown(figure) == before
     assert figure.get_attribute("data-state") == "prerendered"
     expect(figure.locator(".th-status")).to_contain_text("stopped")
 
@@ -187,16 +150,16 @@ def test_cancel_restores_exactly_what_was_shown(open_live_chapter, short_url):
 def test_near_with_python_ready_it_warms_train_and_nothing_shown_changes(open_live_chapter, url):
     chapter = open_live_chapter(url)
     figure = chapter.figure(NAME)
-    shown = _shown(figure)
+    shown = writing_training_shown(figure)
     expect(figure).to_have_attribute("data-warm", "done", timeout=30_000)
-    assert _shown(figure) == shown
+    assert writing_training_shown(figure) == shown
 
 
 def test_without_python_train_says_so(open_chapter, url):
     chapter = without_python(open_chapter, url)
     figure = chapter.figure(NAME)
-    before = _shown(figure)
+    before = writing_training_shown(figure)
     figure.get_by_role("button", name="Train from scratch").click()
     expect(figure.locator(".figure-note")).to_contain_text("Needs Python")
-    assert _shown(figure) == before
+    assert writing_training_shown(figure) == before
     expect(figure).not_to_have_attribute("aria-busy", "true")
