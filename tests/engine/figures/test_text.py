@@ -21,7 +21,7 @@ def test_every_figure_has_an_example_other_than_its_defaults():
 
 @pytest.fixture(scope="module", params=[(n, raw) for n in FIGURES for raw in (None, getattr(module(n), "EXAMPLE", None))],
                 ids=[f"{n}-{kind}" for n in FIGURES for kind in ("default", "other")])
-def figure(request):
+def figure(request, series_given):  # chapter 14's models learn the series' prose
     name, raw = request.param
     params = parse(name, raw)
     return name, params, compute(params)
