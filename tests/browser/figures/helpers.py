@@ -98,6 +98,18 @@ def give_the_pages_model(page, figure) -> None:
         given.give(name, page.request.get(f"{base}/{address}").body())
 
 
+def warm_up_changes_nothing(open_live_chapter, url: str, name: str, shown) -> None:
+    """The warm-up the page asks for near a training figure runs in the worker (the stand-in's through
+    the site's server.js, on CPython) and ends; `shown(figure)`, what a reader sees, is the same after."""
+    from ..conftest import expect
+
+    chapter = open_live_chapter(url)
+    figure = chapter.figure(name)
+    before = shown(figure)
+    expect(figure).to_have_attribute("data-warm", "done", timeout=30_000)
+    assert shown(figure) == before
+
+
 def mark_element(locator) -> None:
     """Tag the DOM node itself, so a later check can tell it from a fresh copy drawn in its place."""
     locator.evaluate("el => { el.__sameNode = true; }")

@@ -14,8 +14,8 @@ from engine.figures import compute, parse
 from engine.figures.fmt import fill
 
 from ..conftest import expect, serious_violations
-from .helpers import (SLOW_JOBS, PhoneVisit, give_the_pages_model, opened, text_lines, without_python,
-                      writing_chapter, writing_training_shown)
+from .helpers import (SLOW_JOBS, PhoneVisit, give_the_pages_model, opened, text_lines, warm_up_changes_nothing,
+                      without_python, writing_chapter, writing_training_shown)
 
 NAME = "writing-training"
 SHORT = {"steps": 100}  # a run the stand-in trains in a few seconds, even a step per slice
@@ -148,11 +148,7 @@ def test_cancel_restores_exactly_what_was_shown(open_live_chapter, short_url):
 
 
 def test_near_with_python_ready_it_warms_train_and_nothing_shown_changes(open_live_chapter, url):
-    chapter = open_live_chapter(url)
-    figure = chapter.figure(NAME)
-    shown = writing_training_shown(figure)
-    expect(figure).to_have_attribute("data-warm", "done", timeout=30_000)
-    assert writing_training_shown(figure) == shown
+    warm_up_changes_nothing(open_live_chapter, url, NAME, writing_training_shown)
 
 
 def test_without_python_train_says_so(open_chapter, url):
