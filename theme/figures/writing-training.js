@@ -93,8 +93,9 @@ export function mount(root, ctx) {
     if (!plot || plot.axis !== data.axis) build(width);
     const losses = training ? training.losses : data.losses;
     const checkpoints = training ? training.checkpoints : data.checkpoints;
-    const step = checkpoints.length ? checkpoints[k].step : 0;
     // Steps up to the checkpoint shown are drawn in full, the rest faint: stepping replays the curve too.
+    // While a run trains, every step it has made is drawn in full.
+    const step = training ? losses.length : checkpoints[k].step;
     plot.past.setAttribute("points", points(losses, 0, Math.min(losses.length, step + 1)));
     plot.later.setAttribute("points", points(losses, Math.max(0, step), losses.length));
     const xy = (c) => [plot.sx(c.step), plot.sy(Math.min(c.held_out, plot.axis.y.hi))];
