@@ -273,14 +273,19 @@ def test_retrain_runs_to_the_end_and_cancel_restores_the_model(new_context, real
 WRITING_STEPS = 50
 
 
-def test_writing_training_runs_to_the_end_and_cancel_restores_the_shipped_run(new_context, scratch_page):
+@pytest.fixture(scope="module")
+def writing_page(scratch_page) -> str:
+    """A page of its own for writing-training, with a run of WRITING_STEPS, Pyodide and numpy vendored."""
+    return scratch_page(writing_chapter({"steps": WRITING_STEPS}), pyodide_dist=pyodide_kit())
+
+
+def test_writing_training_runs_to_the_end_and_cancel_restores_the_shipped_run(new_context, writing_page):
     """Chapter 14's Train from scratch with real numpy, on a page whose figure trains WRITING_STEPS
     (OWN_PAGE says why): started by keyboard and cancelled mid-run, the page's own run comes back
     exactly as drawn; started again, it runs to the end with progress, and the worker's figure equals
     CPython's within TRAINED_TOL (_check_answers): every step's loss, every checkpoint's losses, and
     each checkpoint's sample character for character."""
-    url = scratch_page(writing_chapter({"steps": WRITING_STEPS}), pyodide_dist=pyodide_kit())
-    reader = Reader(new_context, url)
+    reader = Reader(new_context, writing_page)
     page = reader.page
     figure = page.locator('[data-figure="writing-training"]')
     figure.scroll_into_view_if_needed()  # its view loads as it nears the screen
