@@ -15,7 +15,7 @@ from engine.figures import FigureJob, compute, module, parse
 from tests.engine.exercises.test_graders import ATTENTION, BACKWARD, SOFTMAX
 
 from .conftest import CDN, SETTLE_MS, chapter_pages, expect, figure_numbers, pyodide_kit, save_for_offline
-from .figures.helpers import (give_the_pages_model, text_lines, two_heads_shown, writing_chapter,
+from .figures.helpers import (pages_model_given, prose_kept, text_lines, two_heads_shown, writing_chapter,
                               writing_training_shown)
 
 # Before any page script: record policy violations, and every request to and answer from a worker
@@ -275,8 +275,10 @@ WRITING_STEPS = 50
 
 @pytest.fixture(scope="module")
 def writing_page(scratch_page) -> str:
-    """A page of its own for writing-training, with a run of WRITING_STEPS, Pyodide and numpy vendored."""
-    return scratch_page(writing_chapter({"steps": WRITING_STEPS}), pyodide_dist=pyodide_kit())
+    """A page of its own for writing-training, with a run of WRITING_STEPS, Pyodide and numpy vendored.
+    Its build gives the engine its prose: the prose held before is given back after it."""
+    with prose_kept():
+        return scratch_page(writing_chapter({"steps": WRITING_STEPS}), pyodide_dist=pyodide_kit())
 
 
 def test_writing_training_runs_to_the_end_and_cancel_restores_the_shipped_run(new_context, writing_page):
@@ -319,8 +321,8 @@ def test_writing_training_runs_to_the_end_and_cancel_restores_the_shipped_run(ne
     assert figure_numbers(figure) == text_lines(result, result["start"])
     expect(figure.locator(".th-status")).to_have_text(result["text"]["status"])
     assert progress.evaluate("p => p.value") == WRITING_STEPS
-    give_the_pages_model(page, figure)  # CPython reads the model file the worker was given
-    _check_answers(reader, "writing-training train")
+    with pages_model_given(page, figure):  # CPython reads the model file the worker was given
+        _check_answers(reader, "writing-training train")
     reader.assert_clean("writing-training")
 
 

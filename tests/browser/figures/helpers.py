@@ -1,6 +1,7 @@
 """Shared steps for the per-figure browser tests."""
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 
@@ -88,14 +89,35 @@ def writing_training_shown(figure) -> dict:
       progress: f.querySelector("progress").value })""")
 
 
-def give_the_pages_model(page, figure) -> None:
-    """Give the engine on CPython the model file the page ships for `figure` (its data-given), as the
-    worker gives it, so what CPython computes for the page is computed from the same model."""
+@contextlib.contextmanager
+def prose_kept():
+    """For the block, anything may be given to the engine on CPython (a build gives it its chapters'
+    prose); after it, the prose it held before is given back, and with it the model made from that
+    prose, so a later test of the process computes from what it was given."""
+    from engine import given
+
+    try:
+        before = given.get(given.SERIES)
+    except LookupError:
+        before = None
+    try:
+        yield
+    finally:
+        if before is not None:
+            given.give(given.SERIES, before)
+
+
+@contextlib.contextmanager
+def pages_model_given(page, figure):
+    """For the block, the engine on CPython holds the model file the page ships for `figure` (its
+    data-given), as the worker holds it, so what CPython computes for the page comes from the same model."""
     from engine import given
 
     base = page.url.rsplit("/", 1)[0]
-    for name, address in json.loads(figure.get_attribute("data-given")).items():
-        given.give(name, page.request.get(f"{base}/{address}").body())
+    with prose_kept():
+        for name, address in json.loads(figure.get_attribute("data-given")).items():
+            given.give(name, page.request.get(f"{base}/{address}").body())
+        yield
 
 
 def warm_up_changes_nothing(open_live_chapter, url: str, name: str, shown) -> None:
