@@ -81,6 +81,7 @@ FIGURES = (  # in reading order
     "circuits",
     "induction-forms",
     "your-sequence",
+    "writing-training",
     "writing-sample",
 )
 

@@ -60,7 +60,7 @@ def test_required_options_unions_and_mappings():
         assert err.value.option == option and words in str(err.value), str(err.value)
 
 
-def test_registry_modules_are_pure_and_json_able():
+def test_registry_modules_are_pure_and_json_able(series_given):  # chapter 14's models learn the series' prose
     for name in FIGURES:
         mod = module(name)
         first, second = compute(parse(name)), compute(parse(name))
