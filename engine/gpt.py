@@ -159,20 +159,26 @@ def prefill(params, tokens):
     return logits, weights, kvs
 
 
+def next_probabilities(logits, temperature, top_k):
+    """softmax(logits / temperature) over the top_k largest logits (all when top_k is 0): (N,).
+    Temperature must be above 0 here; at 0, sampling takes the largest logit instead."""
+    z = logits / temperature  # (N,)
+    if 0 < top_k < len(z):
+        z = np.where(z >= np.sort(z)[-top_k], z, -np.inf)  # ties with the k-th largest stay in
+    probs = np.exp(z - z.max())
+    return probs / probs.sum()  # (N,)
+
+
 def _sample(logits, temperature, top_k, rng):
-    """One token drawn from softmax(logits / temperature) over the top_k largest (all when top_k is 0),
-    and the probabilities it was drawn from (N,). Temperature 0 takes the largest."""
+    """One token drawn from next_probabilities(logits, temperature, top_k), and the probabilities it
+    was drawn from (N,). Temperature 0 takes the largest."""
     if temperature < 0:
         raise ValueError(f"temperature must be 0 or more, not {temperature}")
     if temperature == 0:
         probs = np.zeros_like(logits)
         probs[int(np.argmax(logits))] = 1.0
         return int(np.argmax(logits)), probs
-    z = logits / temperature  # (N,)
-    if 0 < top_k < len(z):
-        z = np.where(z >= np.sort(z)[-top_k], z, -np.inf)  # ties with the k-th largest stay in
-    probs = np.exp(z - z.max())
-    probs /= probs.sum()  # (N,)
+    probs = next_probabilities(logits, temperature, top_k)  # (N,)
     return int(rng.choice(len(probs), p=probs)), probs
 
 
@@ -225,3 +231,21 @@ def generate(params, prompt_tokens, n, temperature=1.0, top_k=0, seed=0, show=5)
             logits, weights, kvs = _step(params, token, len(tokens) - 1 - start, kvs)
             out.cached_scores += len(tokens) - start
     return out
+
+
+def generate_uncached(params, prompt_tokens, n, temperature=1.0, top_k=0, seed=0):
+    """The tokens generate() writes, written as a program without a key-value cache does: a full
+    forward pass over the window before every token (the work generate() counts as recomputed_scores).
+    The same window, draws and seed, so the same tokens; what it is for is timing the two."""
+    context = params["w_p"].shape[0]
+    if not 0 < len(prompt_tokens) <= context:
+        raise ValueError(f"the prompt must hold 1 to {context} tokens, not {len(prompt_tokens)}")
+    rng = np.random.default_rng(seed)
+    tokens, start = [int(t) for t in prompt_tokens], 0
+    for _ in range(n):
+        logits, _ = gpt_forward(params, np.array([tokens[start:]]))  # (N, T)
+        token, _ = _sample(logits[:, -1], temperature, top_k, rng)
+        tokens.append(token)
+        if len(tokens) - start > context:  # the window is full: keep its newer half, as generate() does
+            start = len(tokens) - context // 2
+    return tokens

@@ -7,6 +7,7 @@ recomputing them per build only costs minutes. Tests that need a cold cache pass
 """
 from __future__ import annotations
 
+import functools
 import os
 
 # One BLAS thread, set before anything imports numpy: the engine's matrices are small, and on a
@@ -67,21 +68,28 @@ def shared_figure_cache(request, tmp_path_factory):
         yield shared
 
 
+@functools.cache
+def _series_prose() -> bytes:
+    from builder.corpus import read_corpus
+    from builder.site_config import load_site_config
+
+    return read_corpus(load_site_config(ROOT / "content").chapters).text.encode()
+
+
 def give_series() -> bytes:
     """Give the engine the series' prose, as a build does before it computes any figure
     (engine/given.py): chapter 14's models learn from it. Returns what was given."""
-    from builder.corpus import read_corpus
-    from builder.site_config import load_site_config
     from engine import given
 
-    text = read_corpus(load_site_config(ROOT / "content").chapters).text.encode()
-    given.give(given.SERIES, text)
-    return text
+    given.give(given.SERIES, _series_prose())
+    return _series_prose()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(autouse=True)
 def series_given() -> bytes:
-    """The series' prose given to the engine once per test process (training its model costs seconds)."""
+    """The series' prose given before every test, as a build gives it: a test that built a small
+    site of its own left that site's prose given. Read once per process; giving it costs nothing,
+    and the model made from it is kept (engine/given.py), so it trains once per process."""
     return give_series()
 
 

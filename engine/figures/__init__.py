@@ -81,6 +81,8 @@ FIGURES = (  # in reading order
     "circuits",
     "induction-forms",
     "your-sequence",
+    "writing-training",
+    "writing-sample",
     "bpe-merges",
 )
 

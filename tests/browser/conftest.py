@@ -580,15 +580,16 @@ STAND_IN_HANDLES = itertools.count(1)
 def _engine_on_cpython(route):
     from engine.figures import FigureJob, compute_json
 
-    request = json.loads(route.request.post_data)
     action = route.request.url.rsplit("/", 1)[1]
-    if action.startswith("__give?"):
+    if action.startswith("__give?"):  # a file's bytes, not JSON
         from urllib.parse import parse_qs, urlsplit
 
         from engine import given
         given.give(parse_qs(urlsplit(route.request.url).query)["name"][0], route.request.post_data_buffer)
-        body = "{}"
-    elif action == "__compute":
+        route.fulfill(status=200, content_type="application/json", body="{}")
+        return
+    request = json.loads(route.request.post_data)
+    if action == "__compute":
         body = compute_json(request["name"], json.dumps(request["params"]))
     elif action == "start":
         handle = next(STAND_IN_HANDLES)

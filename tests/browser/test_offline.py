@@ -7,7 +7,6 @@ import json
 import shutil
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 
 from builder.build import Paths, build
 from tests.site_layout import theme_folder
@@ -128,50 +127,3 @@ def test_a_file_changed_on_the_server_never_reaches_a_page_of_this_build(new_con
         for rel, data in changed.items():
             (out / rel).write_bytes(data)
 
-
-def _retired(page) -> bool:
-    """No worker, registration or cache of the site left: polled across the reload the worker makes."""
-    for _ in range(100):
-        try:
-            state = page.evaluate("""async () => ({
-              controlled: Boolean(navigator.serviceWorker.controller),
-              registrations: (await navigator.serviceWorker.getRegistrations()).length,
-              caches: (await caches.keys()).filter((k) => k.startsWith("attention:")).length })""")
-        except PlaywrightError:  # the page was navigated while asked: ask the new one
-            state = None
-        if state == {"controlled": False, "registrations": 0, "caches": 0}:
-            return True
-        page.wait_for_timeout(200)
-    return False
-
-
-def test_turning_offline_reading_off_retires_the_readers_worker(new_context, tmp_path):
-    """A reader saved the site; the next deploy turns offline reading off. Deleting sw.js would leave
-    their worker serving the old copy for good; the retiring worker removes itself, its caches, and
-    reloads the page from the network."""
-    from tests.builder.helpers import one_chapter_site
-    from tests.pages_host import PagesHost
-
-    content = one_chapter_site(tmp_path / "content", "# Saved\n\nA page kept for offline reading.\n")
-    build(Paths.at(ROOT, content), tmp_path / "first")
-    toml = content / "site.toml"
-    toml.write_text(toml.read_text().replace('title = "Test"', 'title = "Test"\noffline = false'))
-    (content / "01-test.md").write_text("# Online\n\nThe page as the network has it now.\n")
-    build(Paths.at(ROOT, content), tmp_path / "second")
-    second = (tmp_path / "second" / "01-test.html").read_text()
-    assert "offline.js" not in second and "data-offline" not in second
-
-    host = PagesHost(tmp_path)
-    try:
-        base = host.deploy("site", tmp_path / "first")
-        page = new_context().new_page()
-        page.goto(base + "01-test.html")
-        save_for_offline(page)
-        page.reload()
-        assert page.evaluate("Boolean(navigator.serviceWorker.controller)")
-        host.deploy("site", tmp_path / "second")
-        page.reload()  # the browser checks sw.js past its HTTP cache on every navigation
-        assert _retired(page)
-        expect(page.locator("h1")).to_have_text("Online")
-    finally:
-        host.close()

@@ -14,8 +14,9 @@ import pytest
 from engine.figures import FigureJob, compute, module, parse
 from tests.engine.exercises.test_graders import ATTENTION, BACKWARD, SOFTMAX
 
-from .conftest import CDN, SETTLE_MS, chapter_pages, expect, figure_numbers, save_for_offline
-from .figures.helpers import text_lines, two_heads_shown
+from .conftest import CDN, SETTLE_MS, chapter_pages, expect, figure_numbers, pyodide_kit, save_for_offline
+from .figures.helpers import (pages_model_given, prose_kept, text_lines, two_heads_shown, writing_chapter,
+                              writing_training_shown)
 
 # Before any page script: record policy violations, and every request to and answer from a worker
 # (figures' and grader's), so the test can recompute each on CPython.
@@ -194,23 +195,34 @@ def _drawn_from_python(reader: Reader, figure, name: str, data: dict) -> None:
         expect(figure.locator(".figure-note")).to_contain_text(refused["says"], timeout=SETTLE_MS)
 
 
+# Live figures whose ASK is acted out on a page of their own, and why not on the series' page.
+OWN_PAGE = {"writing-training": "its Train on chapter 14 runs the chapter's whole run, 600 steps, about 50 s of CPU "
+                                "in Pyodide: test_writing_training_runs_to_the_end_and_cancel_restores_the_shipped_run "
+                                "runs the same job for WRITING_STEPS"}
+
+
 def test_every_live_figure_computes_what_the_engine_computes(new_context, real_site):
     """Every live figure of every chapter asks the real worker for something its page has no data
-    for, as a reader would; a page's contexts close before the next opens (each holds a Pyodide)."""
+    for, as a reader would; a page's contexts close before the next opens (each holds a Pyodide).
+    The figures of OWN_PAGE are asked on a page of their own."""
     pages = _live_pages(real_site["out"])
     assert pages, "no chapter has a live figure"
     for name in pages:
         reader = Reader(new_context, real_site["url"] + name)
         reader.boot()
+        asked = 0
         for figure in reader.page.locator("[data-figure][data-live]").all():
             figure_name = figure.get_attribute("data-figure")
+            if figure_name in OWN_PAGE:
+                continue
+            asked += 1
             figure.scroll_into_view_if_needed()
             data = json.loads(figure.locator(".figure-data").text_content())
             _ask(figure, figure_name, data)
             expect(figure).to_have_attribute("data-state", "live", timeout=JOB_MS)
             expect(figure).not_to_have_attribute("aria-busy", "true", timeout=JOB_MS)
             _drawn_from_python(reader, figure, figure_name, data)
-        assert _check_answers(reader, name) >= reader.page.locator("[data-figure][data-live]").count()
+        assert _check_answers(reader, name) >= asked
         reader.assert_clean(name)
         reader.context.close()
 
@@ -255,6 +267,63 @@ def test_retrain_runs_to_the_end_and_cancel_restores_the_model(new_context, real
     assert figure_numbers(figure) == trained
     expect(status).to_contain_text("stopped")
     reader.assert_clean("two-heads")
+
+
+# A run short enough for this suite: one checkpoint after the start (the job streams the start's while it trains).
+WRITING_STEPS = 50
+
+
+@pytest.fixture(scope="module")
+def writing_page(scratch_page) -> str:
+    """A page of its own for writing-training, with a run of WRITING_STEPS, Pyodide and numpy vendored.
+    Its build gives the engine its prose: the prose held before is given back after it."""
+    with prose_kept():
+        return scratch_page(writing_chapter({"steps": WRITING_STEPS}), pyodide_dist=pyodide_kit())
+
+
+def test_writing_training_runs_to_the_end_and_cancel_restores_the_shipped_run(new_context, writing_page):
+    """Chapter 14's Train from scratch with real numpy, on a page whose figure trains WRITING_STEPS
+    (OWN_PAGE says why): started by keyboard and cancelled mid-run, the page's own run comes back
+    exactly as drawn; started again, it runs to the end with progress, and the worker's figure equals
+    CPython's within TRAINED_TOL (_check_answers): every step's loss, every checkpoint's losses, and
+    each checkpoint's sample character for character."""
+    reader = Reader(new_context, writing_page)
+    page = reader.page
+    figure = page.locator('[data-figure="writing-training"]')
+    figure.scroll_into_view_if_needed()  # its view loads as it nears the screen
+    train = figure.get_by_role("button", name=module("writing-training").ASK["button"])
+    cancel = figure.get_by_role("button", name="Cancel")
+    progress = figure.locator("progress")
+    expect(train).to_be_visible()
+    shipped = writing_training_shown(figure)
+
+    train.focus()
+    page.keyboard.press("Enter")  # Python boots for the job, if the figure's nearing has not booted it
+    expect(cancel).to_be_focused()
+    deadline = time.monotonic() + JOB_MS / 1000
+    while not 0 < float(progress.evaluate("p => p.value")) < WRITING_STEPS:
+        assert time.monotonic() < deadline, "no progress"
+        time.sleep(0.05)
+    assert writing_training_shown(figure) != shipped  # the new run's curve was on screen
+    page.keyboard.press("Enter")  # on Cancel
+    expect(figure).not_to_have_attribute("aria-busy", "true", timeout=30_000)
+    expect(train).to_be_focused()
+    assert writing_training_shown(figure) == shipped
+    expect(figure.locator(".th-status")).to_contain_text("stopped")
+    assert reader.answers() == []
+
+    page.keyboard.press("Enter")  # again, to the end
+    expect(figure).to_have_attribute("data-state", "live", timeout=JOB_MS)
+    answers = reader.answers()
+    assert [a["ask"]["job"] for a in answers] == ["train"]
+    result = answers[0]["data"]["result"]
+    assert [c["step"] for c in result["checkpoints"]] == [0, WRITING_STEPS]
+    assert figure_numbers(figure) == text_lines(result, result["start"])
+    expect(figure.locator(".th-status")).to_have_text(result["text"]["status"])
+    assert progress.evaluate("p => p.value") == WRITING_STEPS
+    with pages_model_given(page, figure):  # CPython reads the model file the worker was given
+        _check_answers(reader, "writing-training train")
+    reader.assert_clean("writing-training")
 
 
 # The longest a warm-up step may hold up a message: well above one step's time (docs/retrain-speed.md),

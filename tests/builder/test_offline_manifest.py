@@ -42,3 +42,19 @@ def test_serve_builds_have_no_service_worker(tmp_path):
     out = tmp_path / "dist"
     build(Paths.at(ROOT), out, live_reload=True)
     assert not (out / SW).exists()
+
+
+def test_a_site_without_offline_reading_retires_the_worker_readers_registered(tmp_path):
+    """[site] offline = false: sw.js stays (a browser keeps a worker whose script is gone) and becomes
+    the worker that deletes the site's caches and unregisters; no page offers or registers one."""
+    from tests.builder.helpers import one_chapter_site
+
+    content = one_chapter_site(tmp_path / "content", "# Online\n\nText.\n")
+    toml = content / "site.toml"
+    toml.write_text(toml.read_text().replace('title = "Test"', 'title = "Test"\noffline = false'))
+    out = tmp_path / "dist"
+    build(Paths.at(ROOT, content), out)
+    assert (out / SW).read_bytes() == (ROOT / "theme" / "sw" / "retire.js").read_bytes()
+    for page in out.glob("*.html"):
+        html = page.read_text()
+        assert "offline.js" not in html and "data-offline" not in html, page.name

@@ -72,12 +72,13 @@ def test_each_card_lists_the_quizzes_and_exercises_progress_is_counted_against(t
     content = site_with(tmp_path / "content")
     quizzes = QUIZ.split("\n", 2)[2]
     (content / "02-b.md").write_text("# Second\n\n" + quizzes.replace("weights-sum", "q-2") + "\n" + quizzes)
-    index = check(paths_for(content)).files["index.html"].decode()
+    site = check(paths_for(content))
+    index = site.files["index.html"].decode()
     cards = re.findall(r'<li class="chapter-card" value="\d+"([^>]*)>', index)
     assert cards == [' data-page="01-a.html" data-quizzes="" data-exercises=""',
                      ' data-page="02-b.html" data-quizzes="q-2 weights-sum" data-exercises=""']
     assert re.search(r'<section class="progress" data-progress hidden', index)  # nothing shows without JavaScript
-    assert '<script type="module" src="assets/js/progress.js"></script>' in index
+    assert f'<script type="module" src="{theme_file(site, "js/progress.js")}"></script>' in index
 
 
 @pytest.mark.parametrize("value, message", [

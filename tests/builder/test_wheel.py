@@ -71,18 +71,20 @@ def test_the_wheel_holds_no_build_only_code():
     assert helpers_gone >= 1  # a helper that only facts() called goes with it
 
 
-def test_every_figure_computes_the_same_from_the_wheel(tmp_path, series_given):
-    """The wheel alone, unpacked, computes every figure as engine/ does, and has no facts to give;
-    given the series' prose, as the build and the worker give it, for the figures that read it."""
+def test_every_figure_computes_the_same_from_the_wheel(tmp_path):
+    """The wheel alone, unpacked, computes every figure as engine/ does, and has no facts to give."""
     with zipfile.ZipFile(io.BytesIO(build_wheel(ROOT / "engine", BuildCache())[1])) as zf:
         zf.extractall(tmp_path)
-    (tmp_path / "series.txt").write_bytes(series_given)
+    from engine import given
+
+    for name in (given.SERIES, *given.MADE):  # what a page's worker is given (engine/given.py)
+        (tmp_path / f"given-{name}").write_bytes(given.get(name))
     script = ("import json, sys; from engine import figures as f, given\n"
               "assert f.__file__.startswith(sys.argv[1]), f.__file__\n"
+              f"for name in {[given.SERIES, *given.MADE]!r}: given.give_file(name, 'given-' + name)\n"
               "assert not any(hasattr(f.module(n), 'facts') for n in f.FIGURES)\n"
-              "given.give(given.SERIES, open(sys.argv[2], 'rb').read())\n"
               "print(json.dumps({n: f.compute(f.parse(n)) for n in f.FIGURES}))\n")
-    run = subprocess.run([sys.executable, "-c", script, str(tmp_path), str(tmp_path / "series.txt")], cwd=tmp_path,
+    run = subprocess.run([sys.executable, "-c", script, str(tmp_path)], cwd=tmp_path,
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
     from engine.figures import FIGURES, compute, parse

@@ -3,7 +3,7 @@ cache against a full forward pass at every step, before and after the context fi
 import numpy as np
 import pytest
 
-from engine.gpt import GPTConfig, generate, gpt_backward, gpt_forward, head_weights, init_params
+from engine.gpt import GPTConfig, generate, generate_uncached, gpt_backward, gpt_forward, head_weights, init_params
 
 from .gradcheck import assert_close_grad, numerical_grad
 
@@ -71,6 +71,16 @@ def test_cached_generation_equals_a_full_pass_at_every_step_past_the_context():
         assert np.allclose(gen.logits[i], logits[:, -1], atol=1e-12)
         for layer in range(1, TINY.layers + 1):
             assert np.allclose(gen.weights[i][layer - 1], head_weights(cache, layer)[0, :, -1], atol=1e-12)
+
+
+@pytest.mark.parametrize("temperature, top_k, seed", [(1.0, 0, 4), (1.5, 3, 7), (0.0, 0, 0)])
+def test_without_the_cache_the_same_seed_draws_the_same_tokens(temperature, top_k, seed):
+    # the logits agree (the test above), so the same draws pick the same tokens, past the context too
+    p = _params()
+    gen = generate(p, [1, 0, 3], 20, temperature, top_k, seed)
+    assert generate_uncached(p, [1, 0, 3], 20, temperature, top_k, seed) == gen.tokens
+    if temperature > 0:  # and the seed decides them: another seed draws others
+        assert generate_uncached(p, [1, 0, 3], 20, temperature, top_k, seed + 1) != gen.tokens
 
 
 def test_a_full_window_keeps_its_newer_half():

@@ -1,19 +1,19 @@
-// A line the reader types for a live figure to read (your-sequence, your-sentence): a labelled text
-// box and a Read button in one form, a hint under it and a polite status line, built once so the
+// A line the reader types for a live figure to read (your-sequence, your-sentence, writing-sample): a
+// labelled text box and a button (Read, or the figure's own word) in one form, a hint under it and a polite status line, built once so the
 // focus stays in the box whatever the figure redraws; and the figure's first request, sent on intent.
 import { html } from "./svg.js";
 
 /**
  * The form in parent, its hint and status line: returns { form, input, status }. onRead(text) gets
- * the box's text on Enter or Read; attrs are more attributes of the box.
+ * the box's text on Enter or the button (`button`: its name); attrs are more attributes of the box.
  */
-export function readerInput(parent, { id, label, value, hint, attrs = {}, onRead }) {
+export function readerInput(parent, { id, label, value, hint, attrs = {}, button = "Read", onRead }) {
   const form = html("form", { class: "reader-input" }, parent);
   const text = html("label", { for: id }, form, label);
   const input = html("input", {
     id, type: "text", value, autocomplete: "off", spellcheck: "false", "aria-describedby": id + "-hint", ...attrs,
   }, text);
-  html("button", { type: "submit" }, form, "Read");
+  html("button", { type: "submit" }, form, button);
   html("p", { class: "figure-hint", id: id + "-hint" }, parent, hint);
   const status = html("output", { class: "reader-status", "aria-live": "polite" }, parent);
   form.addEventListener("submit", (e) => {

@@ -1,6 +1,7 @@
 """Shared steps for the per-figure browser tests."""
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 
@@ -47,6 +48,88 @@ def two_heads_shown(figure) -> dict:
     return figure.evaluate("""f => ({ numbers: [...f.querySelectorAll("ul.figure-numbers li")].map((li) => li.textContent),
       status: f.querySelector(".th-status").textContent, note: f.querySelector(".figure-note").textContent,
       progress: f.querySelector("progress").value, state: f.dataset.state, busy: f.getAttribute("aria-busy") })""")
+
+
+# A few paragraphs of our own for pages that hold writing-training: the build gives the engine the
+# prose of the chapters it builds and the model learns that, holding out its last tenth (a page of a
+# figure alone has too few characters for that).
+WRITING_PROSE = """\
+The tide comes in twice a day along this coast. The fishers read it from the colour of the water and
+the height of the weed on the harbour wall, and they rarely need a table to tell them when to leave.
+
+The boats go out before dawn. The nets are checked on the quay the evening before, mended where a
+seal has torn them, and folded so that they run out clean over the stern without catching.
+
+The market opens at six. The buyers walk the length of the hall, lift a fish or two from each box,
+and look at the eyes and the gills before they bid. The price is settled in a few words and a nod.
+
+The gulls know the timetable better than anyone. They wait on the roofs of the sheds, and the moment
+a crate is opened they come down in a crowd, shouting, and are chased off with a broom.
+
+The winter storms keep the boats in for days at a time. The crews paint, splice rope, and argue
+about the weather over tea, and the harbour master writes the wind speed on a board by the gate.
+"""
+
+
+def writing_chapter(options: dict | None = None) -> str:
+    """A chapter of WRITING_PROSE with writing-training under it, with `options`."""
+    lines = "".join(f"    {k}: {v}\n" for k, v in (options or {}).items())
+    return f"# A page\n\n{WRITING_PROSE}\n/// figure | writing-training\n{lines}\nA caption.\n///\n"
+
+
+def writing_training_shown(figure) -> dict:
+    """What a reader sees of writing-training, all that Cancel must restore: its key numbers, the chart
+    as drawn, the sample, the stepper and the progress bar."""
+    return figure.evaluate("""f => ({
+      numbers: [...f.querySelectorAll("ul.figure-numbers li")].map((li) => li.textContent),
+      chart: f.querySelector(".wt-chart").innerHTML,
+      head: f.querySelector(".wt-sample-head").textContent, sample: f.querySelector(".wt-sample-text").textContent,
+      step: f.querySelector("input[type=range]").value, max: f.querySelector("input[type=range]").max,
+      label: f.querySelector(".figure-controls output").textContent,
+      progress: f.querySelector("progress").value })""")
+
+
+@contextlib.contextmanager
+def prose_kept():
+    """For the block, anything may be given to the engine on CPython (a build gives it its chapters'
+    prose); after it, the prose it held before is given back, and with it the model made from that
+    prose, so a later test of the process computes from what it was given."""
+    from engine import given
+
+    try:
+        before = given.get(given.SERIES)
+    except LookupError:
+        before = None
+    try:
+        yield
+    finally:
+        if before is not None:
+            given.give(given.SERIES, before)
+
+
+@contextlib.contextmanager
+def pages_model_given(page, figure):
+    """For the block, the engine on CPython holds the model file the page ships for `figure` (its
+    data-given), as the worker holds it, so what CPython computes for the page comes from the same model."""
+    from engine import given
+
+    base = page.url.rsplit("/", 1)[0]
+    with prose_kept():
+        for name, address in json.loads(figure.get_attribute("data-given")).items():
+            given.give(name, page.request.get(f"{base}/{address}").body())
+        yield
+
+
+def warm_up_changes_nothing(open_live_chapter, url: str, name: str, shown) -> None:
+    """The warm-up the page asks for near a training figure runs in the worker (the stand-in's through
+    the site's server.js, on CPython) and ends; `shown(figure)`, what a reader sees, is the same after."""
+    from ..conftest import expect
+
+    chapter = open_live_chapter(url)
+    figure = chapter.figure(name)
+    before = shown(figure)
+    expect(figure).to_have_attribute("data-warm", "done", timeout=30_000)
+    assert shown(figure) == before
 
 
 def mark_element(locator) -> None:

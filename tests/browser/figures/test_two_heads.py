@@ -9,7 +9,7 @@ from engine.figures import compute, parse
 
 from ..conftest import expect
 from .helpers import (SLOW_JOBS, cancel_restores_the_model_shown_before, opened, text_lines, two_heads_shown,
-                      without_python)
+                      warm_up_changes_nothing, without_python)
 
 NAME = "two-heads"
 
@@ -50,13 +50,7 @@ def test_retrain_streams_progress_and_draws_the_new_run_live(open_live_chapter, 
 
 
 def test_near_with_python_ready_it_warms_retrain_and_nothing_shown_changes(open_live_chapter, url):
-    """The warm-up the page asks for runs in the worker (the stand-in's through the site's server.js, on
-    CPython) and ends; a reader sees the same figure before and after."""
-    chapter = open_live_chapter(url)
-    figure = chapter.figure(NAME)
-    shown = two_heads_shown(figure)
-    expect(figure).to_have_attribute("data-warm", "done", timeout=30_000)
-    assert two_heads_shown(figure) == shown
+    warm_up_changes_nothing(open_live_chapter, url, NAME, two_heads_shown)
 
 
 def test_cancel_restores_the_model_shown_before(open_live_chapter, url):

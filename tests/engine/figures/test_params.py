@@ -60,7 +60,7 @@ def test_required_options_unions_and_mappings():
         assert err.value.option == option and words in str(err.value), str(err.value)
 
 
-def test_registry_modules_are_pure_and_json_able():
+def test_registry_modules_are_pure_and_json_able(series_given):  # chapter 14's models learn the series' prose
     for name in FIGURES:
         mod = module(name)
         first, second = compute(parse(name)), compute(parse(name))
@@ -97,6 +97,7 @@ def test_worker_entry_point_reports_errors_as_data():
     ("lookup-training", {"rate": 0.3}, "rate"),
     ("induction-forms", {"step": 7}, "step"),
     ("your-sequence", {"sequence": "123"}, "sequence"),
+    ("writing-sample", {"prompt": ""}, "prompt"),
 ])
 def test_a_params_that_exists_is_valid(name, raw, option):
     """Rules across options live in Params itself: parse refuses, and so does building one directly."""
@@ -118,6 +119,7 @@ def test_the_engine_takes_params_and_knows_their_figure():
 @pytest.mark.parametrize("name, reader, options", [
     ("your-sentence", "read", {"sentence": "a fox hid under the box"}),
     ("your-sequence", "letters", {"sequence": "ab ab"}),
+    ("writing-sample", "read", {"prompt": "A head "}),
 ])
 def test_the_readers_input_is_read_once_per_request(monkeypatch, name, reader, options):
     """Params reads it to refuse it; compute takes what Params read, as the worker's one request does."""

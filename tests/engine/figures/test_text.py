@@ -8,6 +8,7 @@ import pytest
 from engine.figures import FIGURES, compute, module, parse
 from engine.figures import fmt
 from engine.figures.fmt import fill, fill_all, scope_at
+from tests.conftest import give_series
 
 
 def test_every_figure_has_an_example_other_than_its_defaults():
@@ -22,6 +23,7 @@ def test_every_figure_has_an_example_other_than_its_defaults():
 @pytest.fixture(scope="module", params=[(n, raw) for n in FIGURES for raw in (None, getattr(module(n), "EXAMPLE", None))],
                 ids=[f"{n}-{kind}" for n in FIGURES for kind in ("default", "other")])
 def figure(request):
+    give_series()  # chapter 14's models learn the series' prose (a module fixture is set up before the function's gift)
     name, raw = request.param
     params = parse(name, raw)
     return name, params, compute(params)

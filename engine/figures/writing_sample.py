@@ -1,0 +1,266 @@
+"""writing-sample: chapter 14's trained model (engine/tasks/writing.py `shipped`) writes after the reader's prompt.
+
+It writes `length` characters one at a time with the key-value cache (engine/gpt.py `generate`), each
+drawn at `temperature` from the `top_k` most likely (0: all). State i is the i-th character written:
+what the step that chose it read (every head's weights, every layer, over its window), the most
+likely next characters it was drawn from, and the one drawn. `text.templates` hold a state's lines
+and `text.scope` says where their values lie; `start`, the state the figure opens in, is the last
+character. Weights are shipped one character each (`alphabet`, `levels`: character k is weight
+k / levels), which keeps the default figure's data small; the key numbers name each head's largest
+weight from `most`, to two decimals. Only a new prompt or new options need Python: the default is embedded.
+A prompt the model cannot read is refused with a one-line reason in the reader's words (ParamError):
+Params refuses what the options alone decide (an empty or too long prompt); the characters the model
+knows are its vocabulary, which comes with the model the engine is given (engine/given.py), and a
+build reads every chapter's options before it gives the engine the prose, so compute() refuses those.
+"""
+from __future__ import annotations
+
+import string
+import unicodedata
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from ..gpt import generate, next_probabilities
+from ..tasks import writing
+from ..vocabulary import Vocabulary
+from .fmt import fill_all, fixed, scope_at
+from .params import ParamError, field
+
+GIVEN = ("writing-model",)  # the trained weights, which the build makes and the page fetches (engine/given.py)
+
+PROMPT = "The model "
+CONTEXT = writing.WritingConfig().context  # the characters the chapter's model reads
+TOP = 5  # next characters listed per state
+ALPHABET = string.digits + string.ascii_lowercase + string.ascii_uppercase  # nothing the page's JSON escapes
+LEVELS = len(ALPHABET) - 1  # a weight is shipped as the nearest of LEVELS + 1 steps from 0 to 1
+NAMED = 5  # unknown characters a reason names before "and N more"
+TEMPERATURES = {"cool": 0.5, "plain": 1.0, "hot": 1.5}  # the facts' samples: sharper, as learned, flatter
+SPECIAL = {" ": "space", "\n": "new line"}  # characters a quote cannot show
+
+
+@dataclass(frozen=True)
+class Params:
+    prompt: str = field(PROMPT)  # the reader's text, which the model goes on from
+    temperature: float = field(1.0, lo=0.0, hi=2.0, step=0.1)  # chapter 4's temperature; 0 takes the most likely
+    top_k: int = field(0, lo=0, hi=20, step=1)  # draw from the k most likely characters; 0: from all
+    seed: int = field(0, lo=0, hi=999, step=1)  # the draws
+    length: int = field(100, lo=1, hi=200, step=1)  # characters written; each ships its weights, so more weighs the page down
+
+    def __post_init__(self):
+        self.read  # a prompt the model cannot read is refused here, and read only here
+
+    @cached_property
+    def read(self) -> str:
+        """The prompt, checked once as the Params is built (a value of its frozen fields, not state)."""
+        return read(self.prompt)
+
+
+EXAMPLE = {"prompt": "A head reads", "temperature": 0.7, "top_k": 5, "seed": 3, "length": 40}
+
+
+def _quoted(c: str) -> str:
+    """A character as a reason names it: in quotes if it prints, else by its code and name."""
+    if c.isprintable() and not c.isspace():
+        return f"“{c}”"
+    called = unicodedata.name(c, "")  # control characters have none
+    return f"U+{ord(c):04X}" + (f" ({called.lower()})" if called else "")
+
+
+def read(text: str) -> str:
+    """The prompt, or ParamError with the reason a reader is told for one no model could read."""
+    # The model reads at most its context: a longer prompt's first characters would fall out of the
+    # window before the first character is written, so the model could never read them.
+    if len(text) > CONTEXT:
+        raise ParamError("prompt", f"The model reads at most {CONTEXT} characters; this has {len(text)}.")
+    if not text:
+        raise ParamError("prompt", "Type a few words for the model to go on from.")
+    return text
+
+
+def tokens(text: str, vocab: Vocabulary) -> list[int]:
+    """The prompt as the model's tokens, or ParamError naming the characters it does not know."""
+    unknown = vocab.unknown(text)
+    if unknown:
+        named = [_quoted(c) for c in unknown[:NAMED]]
+        more = f" and {len(unknown) - NAMED} more" if len(unknown) > NAMED else ""
+        listed = ", ".join(named) if more or len(named) == 1 else ", ".join(named[:-1]) + " or " + named[-1]
+        raise ParamError("prompt", f"The model does not know {listed}{more}: it learned only the "
+                                   f"{len(vocab)} characters the series' text uses.")
+    return vocab.encode(text).tolist()
+
+
+def name(c: str) -> str:
+    """A character as the key numbers name it."""
+    return SPECIAL.get(c, f"“{c}”")
+
+
+def shown_probabilities(logits: np.ndarray, p: Params) -> np.ndarray:
+    """What the bars show for a step: the probabilities the character was drawn from, or at temperature 0
+    (which takes the largest) the model's own, at temperature 1."""
+    return next_probabilities(logits, p.temperature or 1.0, p.top_k)
+
+
+def shown_count(p: Params, vocab: int) -> int:
+    """How many next characters a state lists: TOP, or fewer when only top_k can be drawn."""
+    return min(TOP, p.top_k or vocab)
+
+
+def encode_weights(weights: np.ndarray) -> str:
+    """Weights in 0..1 as one character each: ALPHABET[round(w * LEVELS)]."""
+    return "".join(ALPHABET[k] for k in np.rint(np.asarray(weights) * LEVELS).astype(int).tolist())
+
+
+def compute(p: Params) -> dict:
+    model = writing.shipped()
+    vocab = model.vocab
+    if model.config.context != CONTEXT:
+        raise ValueError(f"the model reads {model.config.context} characters, not the {CONTEXT} Params allows")
+    prompt = tokens(p.read, vocab)
+    gen = generate(model.params, prompt, p.length, p.temperature, p.top_k, p.seed, show=0)
+    n_prompt, shown = len(prompt), shown_count(p, len(vocab))
+    attention, most, top, drawn = [], [], [], []
+    for i, (weights, logits) in enumerate(zip(gen.weights, gen.logits)):
+        w = np.concatenate([layer.reshape(-1, layer.shape[-1]) for layer in weights])  # (L*H, window)
+        attention.append(encode_weights(w.reshape(-1)))
+        best = w.argmax(axis=1)  # (L*H,)
+        most.append([v for h, j in enumerate(best.tolist()) for v in (gen.starts[i] + j, round(float(w[h, j]), 2))])
+        probs = shown_probabilities(logits, p)  # (N,)
+        order = np.argsort(-probs, kind="stable")
+        top.append([[int(t), round(float(probs[t]), 3)] for t in order[:shown]])
+        token = gen.tokens[n_prompt + i]
+        drawn.append([int(np.flatnonzero(order == token)[0]) + 1, round(float(probs[token]), 3)])
+    layers, heads = len(gen.weights[0]), gen.weights[0][0].shape[0]
+    return {
+        "prompt": p.prompt,
+        "vocab": list(vocab.characters),
+        "names": [name(c) for c in vocab.characters],
+        "tokens": gen.tokens,
+        "prompt_length": n_prompt,
+        "written": vocab.decode(gen.tokens[n_prompt:]),
+        "starts": gen.starts,
+        "layers": layers,
+        "heads": heads,
+        "alphabet": ALPHABET,
+        "levels": LEVELS,
+        "attention": attention,
+        "most": most,
+        "top": top,
+        "drawn": drawn,
+        "cached_scores": gen.cached_scores,
+        "recomputed_scores": gen.recomputed_scores,
+        "max_prompt": CONTEXT,
+        "start": p.length - 1,
+    }
+
+
+def _scope(data: dict) -> dict:
+    """Where each slot of a state's lines lies: state i is the i-th character written."""
+    values = {"k": "i + 1", "ch": "names[tokens[prompt_length + i]]", "rank": "drawn[i].0", "p": "drawn[i].1",
+              "w": "prompt_length + i - starts[i]"}
+    for j in range(len(data["top"][0])):
+        values |= {f"c{j}": f"names[top[i].{j}.0]", f"p{j}": f"top[i].{j}.1"}
+    for h in range(data["layers"] * data["heads"]):  # `b`: how far back from the character written
+        values |= {f"x{h}": f"names[tokens[most[i].{2 * h}]]", f"b{h}": f"prompt_length + i - most[i].{2 * h}",
+                   f"m{h}": f"most[i].{2 * h + 1}"}
+    return {"index": [["i", "starts"]], "values": values}
+
+
+def templates(p: Params, data: dict) -> list[str]:
+    n_vocab = len(data["vocab"])
+    if p.temperature == 0:
+        lead = (f"Character {{k}} of {p.length}: {{ch}}, the most likely (probability {{p:3}} at temperature 1), "
+                "after reading {w} characters")
+        where = "at temperature 1"
+    else:
+        lead = (f"Character {{k}} of {p.length}: {{ch}}, drawn with probability {{p:3}} (rank {{rank}} of {n_vocab}), "
+                "after reading {w} characters")
+        where = f"at temperature {fixed(p.temperature, 1)}" + (f", from the {p.top_k} most likely" if p.top_k else "")
+    nexts = f"Most likely next characters {where}: " + ", ".join(
+        f"{{c{j}}} {{p{j}:2}}" for j in range(len(data["top"][0])))
+    H = data["heads"]
+    per_layer = [f"Layer {layer + 1}, read most by each head: " + "; ".join(
+        f"head {h + 1} {{x{layer * H + h}}}, {{b{layer * H + h}}} back ({{m{layer * H + h}:2}})" for h in range(H))
+        for layer in range(data["layers"])]
+    return [lead, nexts, *per_layer]
+
+
+def _shown(text: str) -> str:
+    """Written text inside a key number's line, where a line break would not show."""
+    return text.replace("\n", "↵")
+
+
+def _settings(p: Params) -> str:
+    """How the characters were drawn, in words."""
+    if p.temperature == 0:
+        return "always the most likely"
+    return (f"temperature {fixed(p.temperature, 1)}, "
+            + (f"from the {p.top_k} most likely" if p.top_k else "from all characters") + f", seed {p.seed}")
+
+
+def text(p: Params, data: dict) -> dict:
+    L, H = data["layers"], data["heads"]
+    cached, recomputed = data["cached_scores"], data["recomputed_scores"]
+    fixed_lines = [
+        f"After “{_shown(data['prompt'])}” the model wrote ({_settings(p)}): “{_shown(data['written'])}”",
+        f"Scores each head computed to read the prompt and write these {p.length} characters: {cached} with the "
+        "key-value cache, "
+        f"{recomputed} without it ({fixed(recomputed / cached, 1)} times as many); {L * H} heads in all: "
+        f"{L * H * cached} and {L * H * recomputed}",
+    ]
+    scope = _scope(data)
+    lines = templates(p, data)
+    opening = fill_all(lines, scope_at(scope, data, opening_state(p, data)))
+    return {
+        "alt": (f"Chapter 14's small model writing {p.length} characters after “{_shown(data['prompt'])}”, one at a time. "
+                f"For the last character: " + ". ".join(opening) + ". " + ". ".join(fixed_lines) + "."),
+        "numbers": opening + fixed_lines,
+        "templates": lines,
+        "scope": scope,
+        "fixed": fixed_lines,
+        "heads": [f"Layer {layer + 1}, head {h + 1}" for layer in range(L) for h in range(H)],
+        "details": [f"With the cache: {cached} scores per head", f"Without it: {recomputed} scores per head",
+                    f"{fixed(recomputed / cached, 1)} times as many"],
+        "parts": {"bar": "{v:2}", "temperature": "{v:1}", "top_k": "the {v} most likely", "all": "all characters",
+                  "drawn": "← drawn",
+                  "state": "character {v} of " + str(p.length)},
+        "legend": ("Underlined: the prompt. Pick a character the model wrote to see what it read as it wrote it: "
+                   "each head's weights over the characters it read, darker for more, one row of heads per layer; "
+                   "and the most likely next characters, the one drawn marked."),
+        "hint": (f"Up to {data['max_prompt']} characters of the kinds the series' text uses; press Generate to write "
+                 f"{p.length} more."),
+        "reading": "Writing… (the first time, Python loads the model first)",
+    }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per character written."""
+    return len(data["starts"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the last character written."""
+    return data["start"]
+
+
+LIVE = True  # a new prompt or new options are written by the worker
+
+ASK = {"label": "Your prompt", "fill": "Each head reads "}
+
+
+def REFUSE(data: dict) -> dict:
+    """A prompt holding a character the model does not know, and the start of the reason Python gives."""
+    bad = next(c for c in "<>{}~^@#%&|" if c not in data["vocab"])
+    return {"label": "Your prompt", "fill": f"a {bad} b", "says": f"The model does not know “{bad}”"}
+
+
+def facts(p: Params, data: dict) -> dict:
+    """The default text's counts, and the same prompt written at three temperatures."""
+    samples = {k: compute(Params(p.prompt, t, p.top_k, p.seed, p.length))["written"] if t != p.temperature
+               else data["written"] for k, t in TEMPERATURES.items()}
+    return {"prompt": p.prompt, "length": p.length, "cached_scores": data["cached_scores"],
+            "recomputed_scores": data["recomputed_scores"],
+            "saving": data["recomputed_scores"] / data["cached_scores"],
+            "sample_cool": samples["cool"], "sample_plain": samples["plain"], "sample_hot": samples["hot"],
+            "temperature_cool": TEMPERATURES["cool"], "temperature_hot": TEMPERATURES["hot"]}

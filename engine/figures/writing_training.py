@@ -1,0 +1,227 @@
+"""writing-training: chapter 14's small GPT learning to write the series' own prose (engine/tasks/writing.py).
+
+The run for the default options is the one the site ships (writing.shipped(): its per-step losses,
+its checkpoints and their samples), embedded so the replay works before Python loads; another seed
+or length is trained on CPython at build time. State i is checkpoint i (the start, then every
+`every` steps); `text.states` is indexed the same way, and `text.fixed` holds the baselines and the
+final model's held-out loss. The job "train" trains a run from `seed` in the worker's slices: each
+snapshot carries the checkpoints reached since the last, with their state lines, and the last slice
+the whole figure for the new run, as compute() gives it for the same options.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+from dataclasses import dataclass
+
+from ..jobs import TrainingJob
+from ..tasks import writing
+from .fmt import fixed
+from .params import ParamError, field
+
+GIVEN = ("writing-model",)
+CONFIG = writing.WritingConfig()
+LOSS_DECIMALS = 3  # per-step losses: hundreds of them, drawn as one line a few hundred pixels wide
+CHECKPOINT_DECIMALS = 4
+PARTS = {"even": "even guess {v:2}", "unigram": "unigram {v:2}", "bigram": "bigram {v:2}"}
+NEWLINE = "↵"  # a line break the model wrote, as a one-line text shows it
+
+
+@dataclass(frozen=True)
+class Params:
+    seed: int = field(writing.MODEL_SEED, lo=0, hi=2 ** 31 - 1)  # the run's starting weights and batches
+    steps: int = field(CONFIG.steps, lo=CONFIG.checkpoint_every, hi=CONFIG.steps,
+                       step=CONFIG.checkpoint_every)  # Adam steps of a run (a shorter run for tests and slow machines)
+
+    def __post_init__(self):
+        if self.steps % CONFIG.checkpoint_every:
+            raise ParamError("steps", f"option 'steps' must be a multiple of {CONFIG.checkpoint_every}, not {self.steps}")
+
+
+EXAMPLE = {"seed": 1, "steps": 100}
+
+
+def _config(p: Params, shipped: writing.Shipped) -> writing.WritingConfig:
+    return dataclasses.replace(shipped.config, steps=p.steps)
+
+
+@functools.lru_cache(maxsize=4)
+def _trained(text: str, seed: int, config: writing.WritingConfig) -> dict:
+    """A run other than the shipped one, trained on CPython (the build's): its record."""
+    return writing.train_writing_model(text, seed, config)
+
+
+def _run(p: Params) -> dict:
+    """The run for p's options: the shipped run's record, or a new run's, unrounded."""
+    shipped = writing.shipped()
+    if p.seed == shipped.seed and p.steps == shipped.config.steps:
+        return shipped.run
+    return _trained(shipped.text, p.seed, _config(p, shipped))
+
+
+def _checkpoint(c: dict) -> dict:
+    return {"step": c["step"], "train": round(float(c["train"]), CHECKPOINT_DECIMALS),
+            "held_out": round(float(c["held_out"]), CHECKPOINT_DECIMALS), "sample": c["sample"]}
+
+
+def _axis(steps: int, top: float) -> dict:
+    """The chart's scales: steps along x, ticked about six times at checkpoints; nats from 0 to just
+    above the highest loss or baseline, ticked at every whole nat."""
+    every = CONFIG.checkpoint_every * max(1, steps // (6 * CONFIG.checkpoint_every))
+    hi = math.ceil(top * 1.05 * 2) / 2
+    return {"x": [[s, str(s)] for s in range(0, steps + 1, every)],
+            "y": {"lo": 0, "hi": hi, "ticks": [[v, str(v)] for v in range(0, math.floor(hi) + 1)]}}
+
+
+def _data(p: Params, run: dict) -> dict:
+    shipped = writing.shipped()
+    corpus = writing.Corpus.of(shipped.text, shipped.config.held_out_share)
+    config = _config(p, shipped)
+    baselines = {k: round(float(v), CHECKPOINT_DECIMALS) for k, v in run["baselines"].items()}
+    losses = [round(float(v), LOSS_DECIMALS) for v in run["losses"]]
+    checkpoints = [_checkpoint(c) for c in run["checkpoints"]]
+    return {
+        "seed": p.seed,
+        "steps": p.steps,
+        "every": config.checkpoint_every,
+        "losses": losses,
+        "checkpoints": checkpoints,
+        "baselines": baselines,
+        "final_held_out": round(float(run["final_held_out"]), CHECKPOINT_DECIMALS),
+        "prompt": config.prompt,
+        "model": {"parameters": sum(a.size for a in shipped.params.values()), "layers": config.layers,
+                  "heads": config.heads, "d_model": config.d_model, "d_ff": config.d_ff, "context": config.context},
+        "corpus": {"characters": len(corpus.train) + len(corpus.held_out), "train": len(corpus.train),
+                   "held_out": len(corpus.held_out), "vocabulary": len(corpus.vocab)},
+        "batch_size": config.batch_size,
+        "axis": _axis(p.steps, max(losses + [c[k] for c in checkpoints for k in ("train", "held_out")]
+                                   + [baselines["even"]])),
+        "start": len(checkpoints) - 1,
+    }
+
+
+def compute(p: Params) -> dict:
+    return _data(p, _run(p))
+
+
+def one_line(sample: str) -> str:
+    """A sample as one line of text: its line breaks shown as NEWLINE."""
+    return sample.replace("\n", NEWLINE)
+
+
+def state_lines(c: dict, steps: int, prompt: str) -> list[str]:
+    """What a reader reads about one checkpoint: its losses and its sample."""
+    return [f"Step {c['step']} of {steps}: loss {fixed(c['train'], 2)} on training text, {fixed(c['held_out'], 2)} "
+            f"on held-out text (nats per character)",
+            f"Sample at step {c['step']}, from “{one_line(prompt)}”: “{one_line(c['sample'])}”"]
+
+
+def _progress(step: int, steps: int, loss: float) -> str:
+    return f"Training step {step} of {steps}: loss {fixed(loss, 3)}"
+
+
+def _bits(nats: float) -> float:
+    return nats / math.log(2)
+
+
+def _lines(data: dict) -> dict:
+    """The lines every state shows, and the run in one line."""
+    b, final, v = data["baselines"], data["final_held_out"], data["corpus"]["vocabulary"]
+    fixed_lines = [
+        f"Held-out loss of models that read less (nats per character): an even guess among {v} characters "
+        f"{fixed(b['even'], 2)}, each character's frequency (unigram) {fixed(b['unigram'], 2)}, the previous "
+        f"character (bigram) {fixed(b['bigram'], 2)}",
+        f"Seed {data['seed']}, {data['steps']} steps: the final model's loss on all {data['corpus']['held_out']:,} "
+        f"held-out characters {fixed(final, 2)} nats per character ({fixed(_bits(final), 2)} bits)",
+    ]
+    status = (f"Seed {data['seed']}, {data['steps']} steps: held-out loss {fixed(final, 2)} nats per character, "
+              f"against {fixed(b['bigram'], 2)} for the bigram model")
+    return {"fixed": fixed_lines, "status": status}
+
+
+def text(p: Params, data: dict) -> dict:
+    lines = _lines(data)
+    start = opening_state(p, data)
+    first, last = data["checkpoints"][0], data["checkpoints"][start]
+    m, c = data["model"], data["corpus"]
+    state = state_lines(last, data["steps"], data["prompt"])
+    return {
+        "alt": (f"Loss curve of a {m['layers']}-block transformer with {m['parameters']:,} parameters learning to "
+                f"write the series' prose one character at a time, over {data['steps']} steps: the training loss "
+                f"of every step, the held-out loss at each of {len(data['checkpoints'])} checkpoints, and three "
+                f"baselines as horizontal lines. The held-out loss falls from {fixed(first['held_out'], 2)} at step "
+                f"0 to {fixed(last['held_out'], 2)} at step {last['step']}. "
+                + ". ".join(state + lines["fixed"]) + "."),
+        "numbers": state + lines["fixed"],
+        "states": [{"numbers": state_lines(s, data["steps"], data["prompt"]), "label": f"step {s['step']}"}
+                   for s in data["checkpoints"]],
+        "fixed": lines["fixed"],
+        # each baseline's label on the chart, filled from its value {v}; the sample's heading, from its step
+        "parts": {**PARTS, "sample": f"Written at step {{v}}, starting from “{one_line(data['prompt'])}”:"},
+        "status": lines["status"],
+        "legend": (f"Thin line: the loss of each training step's batch of {data['batch_size']}; dots: the loss on "
+                   f"held-out text at each checkpoint; dashed: models that read less, for comparison. Trained on "
+                   f"{c['train']:,} characters, {c['held_out']:,} held out."),
+        "training": "Training a new model from scratch…",
+        "stopped": "Training stopped: the figure shows the previous run again.",
+    }
+
+
+def state_count(data: dict) -> int:
+    """How many states the view steps through: one per checkpoint."""
+    return len(data["checkpoints"])
+
+
+def opening_state(p: Params, data: dict) -> int:
+    """The state the view opens in: the last checkpoint, the trained model."""
+    return data["start"]
+
+
+def facts(p: Params, data: dict) -> dict:
+    """The model, its text and its run as chapter 14 quotes them, unrounded."""
+    run = _run(p)
+    b = run["baselines"]
+    final = float(run["final_held_out"])
+    m, c = data["model"], data["corpus"]
+    return {"characters": c["characters"], "train_characters": c["train"], "held_out_characters": c["held_out"],
+            "vocabulary": c["vocabulary"], "parameters": m["parameters"], "layers": m["layers"], "heads": m["heads"],
+            "d_model": m["d_model"], "d_head": m["d_model"] // m["heads"], "d_ff": m["d_ff"], "context": m["context"],
+            "steps": data["steps"], "batch_size": data["batch_size"], "checkpoint_every": data["every"],
+            "even_loss": b["even"], "unigram_loss": b["unigram"], "bigram_loss": b["bigram"],
+            "held_out_loss": final, "held_out_bits": _bits(final), "bigram_bits": _bits(b["bigram"]),
+            "first_sample": run["checkpoints"][0]["sample"], "last_sample": run["checkpoints"][-1]["sample"]}
+
+
+def _snapshot(p: Params, job: TrainingJob, t) -> dict:
+    """The checkpoints reached since the last slice (as the figure draws them, with their state lines)
+    and the progress line."""
+    new = [_checkpoint(c) for c in job.snapshot(t)["checkpoints"]]
+    return {"checkpoints": new,
+            "states": [{"numbers": state_lines(c, p.steps, CONFIG.prompt), "label": f"step {c['step']}"} for c in new],
+            "progress": _progress(t.done_steps, t.steps, float(t.result.losses[-1]))}
+
+
+def train(p: Params) -> TrainingJob:
+    """A run from p.seed on the shipped model's text, in slices."""
+    shipped = writing.shipped()
+    job = writing.writing_job(shipped.text, p.seed, _config(p, shipped))
+    return TrainingJob(job.training, lambda t: _snapshot(p, job, t), lambda: _data(p, job.finish()))
+
+
+WARM_STEPS = 4  # a few steps and one short sample: numpy's hot code compiled before the reader's run
+
+
+def warm_train(p: Params) -> TrainingJob:
+    """train's code path on a throwaway run of WARM_STEPS steps with a short sample at its end (its own
+    weights and batches: a run's numbers are the same after it); the worker discards it all."""
+    shipped = writing.shipped()
+    config = dataclasses.replace(shipped.config, steps=WARM_STEPS, checkpoint_every=WARM_STEPS, sample_length=8,
+                                 eval_windows=1)
+    job = writing.writing_job(shipped.text, p.seed, config)
+    return TrainingJob(job.training, lambda t: {}, lambda: job.snapshot(job.training))
+
+
+JOBS = {"train": train}
+ASK = {"button": "Train from scratch"}
+WARM = {"train": warm_train}

@@ -1,0 +1,143 @@
+"""writing-sample in the browser: the embedded text draws at once and the slider and a tap pick the
+character written (keys and numbers follow), Generate sends the reader's prompt and options to the
+worker and writes its answer out a character at a time before the figure is live, and a prompt the
+model cannot read keeps the figure and the typed text and says why in one line, as text. (The real
+worker with real numpy: test_real_python.py.)"""
+from __future__ import annotations
+
+import pytest
+
+from engine.figures import compute, parse
+
+from ..conftest import ROOT, expect, serious_violations
+from .helpers import PhoneVisit, text_lines
+
+NAME = "writing-sample"
+
+
+def _scratch() -> str:
+    """The series' prose as one chapter, and the figure: the chapter's model learns from the prose of
+    the site it is built in, and a caption alone is too little text to learn from."""
+    from builder.corpus import read_corpus
+    from builder.site_config import load_site_config
+
+    prose = read_corpus(load_site_config(ROOT / "content").chapters).text
+    return f"# A page\n\n{prose.replace(chr(10), chr(10) * 2)}\n/// figure | {NAME}\n\nA caption.\n///\n"
+
+
+SCRATCH = _scratch()
+
+
+def _cells(figure, h: int) -> list[float]:
+    return figure.locator(".ws-strip").nth(h).locator(".ws-cell").evaluate_all(
+        "(cells) => cells.map((c) => Number(c.style.getPropertyValue('--w')))")
+
+
+def _window(data, i):
+    return data["prompt_length"] + i - data["starts"][i]
+
+
+def _decoded(data, i, h):
+    w = _window(data, i)
+    return [data["alphabet"].index(c) / data["levels"] for c in data["attention"][i][h * w:(h + 1) * w]]
+
+
+def _written(figure) -> str:
+    """The text the figure shows: the prompt and what the model wrote (a line break shown as ↵)."""
+    return "".join(figure.locator(".ws-char").all_text_contents())
+
+
+@pytest.mark.parametrize("width", [1200, 375])
+def test_the_embedded_text_the_slider_and_a_tap(open_chapter, url, width):
+    visit = PhoneVisit(open_chapter, url, NAME, width)
+    chapter, data, figure = visit.chapter, visit.data, visit.figure
+    k = data["start"]
+    assert _written(figure) == (data["prompt"] + data["written"]).replace("\n", "↵")
+    expect(figure.locator(".ws-char.ws-prompt")).to_have_count(data["prompt_length"])
+    expect(figure.locator(".ws-head")).to_have_count(data["layers"] * data["heads"])
+    visit.opens_at(k)
+    assert _cells(figure, 5) == pytest.approx(_decoded(data, k, 5), abs=1e-9)
+    expect(figure.locator(".ws-next-row:not([hidden])")).to_have_count(len(data["top"][k]))
+    slider = figure.get_by_label("Character", exact=True)
+    visit.keys(slider, "ArrowLeft", k - 1)
+    assert _cells(figure, 0) == pytest.approx(_decoded(data, k - 1, 0), abs=1e-9)
+    visit.taps(figure.locator(".ws-char.ws-written").nth(4), 4)
+    expect(slider).to_have_value("4")
+    expect(figure.locator(".ws-char.ws-current")).to_have_text(data["written"][4].replace("\n", "↵"))
+    visit.taps(figure.locator(".ws-head").nth(6), 4)  # another head tints the text; the state stays
+    expect(figure.locator(".ws-head").nth(6)).to_have_attribute("aria-pressed", "true")
+    tints = figure.locator(".ws-char").evaluate_all("(spans) => spans.map((s) => Number(s.style.getPropertyValue('--w')))")
+    read = slice(data["starts"][4], data["prompt_length"] + 4)  # what the step that wrote character 4 read
+    assert tints[read] == pytest.approx(_decoded(data, 4, 6), abs=1e-9) and sum(tints) == pytest.approx(sum(tints[read]))
+    assert serious_violations(chapter.page) == []
+    visit.fits()
+
+
+def test_generate_writes_the_readers_prompt_out_and_ends_live(open_live_chapter, url):
+    chapter = open_live_chapter(url)
+    figure = chapter.figure(NAME)
+    box = figure.get_by_label("Your prompt")
+    figure.get_by_label("Temperature").fill("0.5")
+    figure.get_by_label("Seed").fill("7")
+    box.fill("Each head reads ")
+    box.press("Enter")
+    skip = figure.get_by_role("button", name="Show all")
+    expect(skip).to_be_visible(timeout=120_000)  # the answer is being written out, a character at a time
+    assert figure.get_attribute("data-state") == "prerendered"
+    skip.click()
+    expect(figure).to_have_attribute("data-state", "live")
+    want = compute(parse(NAME, {"prompt": "Each head reads ", "temperature": 0.5, "seed": 7}))
+    assert chapter.numbers(NAME) == text_lines(want, want["start"])
+    assert _written(figure) == (want["prompt"] + want["written"]).replace("\n", "↵")
+    assert _cells(figure, 7) == pytest.approx(_decoded(want, want["start"], 7), abs=1e-9)
+    expect(skip).to_be_hidden()
+    expect(figure.get_by_label("Character", exact=True)).to_be_focused()  # the keyboard lands where the steps are
+    expect(figure.locator(".figure-note")).to_be_hidden()
+
+
+def test_with_reduced_motion_the_answer_is_drawn_whole(open_live_chapter, url):
+    chapter = open_live_chapter(url, reduced_motion="reduce")
+    figure = chapter.figure(NAME)
+    box = figure.get_by_label("Your prompt")
+    box.fill("A query ")
+    figure.get_by_role("button", name="Generate").click()
+    expect(figure).to_have_attribute("data-state", "live", timeout=120_000)
+    want = compute(parse(NAME, {"prompt": "A query "}))
+    assert chapter.numbers(NAME) == text_lines(want, want["start"])
+    expect(figure.get_by_role("button", name="Show all")).to_be_hidden()
+
+
+def test_markup_in_the_prompt_stays_text(open_live_chapter, url):
+    chapter = open_live_chapter(url)
+    figure = chapter.figure(NAME)
+    data = chapter.data(NAME)
+    before = chapter.numbers(NAME)
+    box = figure.get_by_label("Your prompt")
+    box.fill("<b>x</b> ")
+    box.press("Enter")
+    if "<" in data["vocab"] and ">" in data["vocab"]:  # the model knows them: it writes after them, as text
+        expect(figure).to_have_attribute("data-state", "live", timeout=120_000)
+        figure.get_by_role("button", name="Show all").click()
+        assert _written(figure).startswith("<b>x</b> ")
+    else:  # the model does not: the reason names them, as text
+        expect(figure.locator(".figure-note")).to_contain_text("The model does not know “<”", timeout=120_000)
+        assert chapter.numbers(NAME) == before and figure.get_attribute("data-state") == "prerendered"
+        expect(box).to_have_value("<b>x</b> ")
+    assert figure.locator("b").count() == 0
+
+
+def test_a_prompt_the_model_cannot_read_gets_a_reason_and_nothing_is_lost(open_live_chapter, url):
+    chapter = open_live_chapter(url)
+    figure = chapter.figure(NAME)
+    data = chapter.data(NAME)
+    before = chapter.numbers(NAME)
+    bad = next(c for c in "~^@#%&|{}" if c not in data["vocab"])
+    box = figure.get_by_label("Your prompt")
+    box.fill(f"The {bad} model")
+    figure.get_by_role("button", name="Generate").click()
+    expect(figure.locator(".figure-note")).to_contain_text(
+        f"The model does not know “{bad}”: it learned only the {len(data['vocab'])} characters the series' text uses.",
+        timeout=120_000)
+    expect(box).to_have_value(f"The {bad} model")
+    assert chapter.numbers(NAME) == before
+    assert figure.get_attribute("data-state") == "prerendered"

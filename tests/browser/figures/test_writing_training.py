@@ -1,0 +1,161 @@
+"""writing-training in the browser: the embedded run draws at once and its checkpoints step by
+keyboard, touch and Replay before any Python, each showing what the model wrote then; Train from
+scratch runs a real training job in the worker (the engine on CPython behind the stand-in), streaming
+the curve, the samples and the progress, and ends live; Cancel restores exactly what was shown.
+(The real worker with real numpy: test_real_python.py.)
+
+The build gives the engine the prose of the chapters it builds, and the model learns that: these
+pages hold a few paragraphs of our own (helpers.WRITING_PROSE)."""
+from __future__ import annotations
+
+import pytest
+
+from engine.figures import compute, parse
+from engine.figures.fmt import fill
+
+from ..conftest import expect, serious_violations
+from .helpers import (SLOW_JOBS, PhoneVisit, opened, pages_model_given, text_lines, warm_up_changes_nothing,
+                      without_python, writing_chapter, writing_training_shown)
+
+NAME = "writing-training"
+SHORT = {"steps": 100}  # a run the stand-in trains in a few seconds, even a step per slice
+SCRATCH = writing_chapter()
+
+
+@pytest.fixture(scope="module")
+def short_url(scratch_page) -> str:
+    return scratch_page(writing_chapter(SHORT))
+
+
+def _sample(figure) -> str:
+    return figure.locator(".wt-sample-text").text_content()
+
+
+def _want(chapter, options: dict) -> dict:
+    """The figure for `options` on CPython, from the model file the page ships (what the worker reads)."""
+    with pages_model_given(chapter.page, chapter.figure(NAME)):
+        return compute(parse(NAME, options))
+
+
+def test_the_embedded_run_steps_by_keyboard_with_its_samples(open_chapter, url):
+    chapter, data, figure = opened(open_chapter, url, NAME)
+    k = data["start"]
+    assert k == len(data["checkpoints"]) - 1  # it opens on the trained model
+    assert chapter.numbers(NAME) == text_lines(data, k)
+    assert _sample(figure) == data["checkpoints"][k]["sample"]  # line breaks and all, as text
+    expect(figure.locator(".wt-dot")).to_have_count(len(data["checkpoints"]))
+    expect(figure.locator(".wt-baseline")).to_have_count(3)
+    assert figure.locator(".wt-baseline-label").all_text_contents() == [
+        fill(data["text"]["parts"][key], {"v": data["baselines"][key]}) for key in ("even", "unigram", "bigram")]
+    assert figure.locator(".wt-sample-text *").count() == 2  # the prompt and what followed, never markup
+    slider = figure.get_by_label("Checkpoint")
+    slider.focus()
+    slider.press("ArrowLeft")
+    assert chapter.numbers(NAME) == text_lines(data, k - 1)
+    assert _sample(figure) == data["checkpoints"][k - 1]["sample"]
+    expect(figure.locator(".wt-sample-head")).to_contain_text(f"step {data['checkpoints'][k - 1]['step']}")
+    slider.press("Home")
+    assert chapter.numbers(NAME) == text_lines(data, 0)
+    assert _sample(figure) == data["checkpoints"][0]["sample"]
+    expect(figure.locator(".figure-controls output").first).to_have_text("step 0")
+    assert serious_violations(chapter.page) == []
+
+
+def test_on_a_phone_the_arrow_key_and_a_tap_on_the_chart_pick_checkpoints(open_chapter, url):
+    visit = PhoneVisit(open_chapter, url, NAME)
+    data, figure = visit.data, visit.figure
+    visit.opens_at(data["start"])
+    visit.keys(visit.figure.get_by_label("Checkpoint"), "ArrowLeft", data["start"] - 1)
+    middle = len(data["checkpoints"]) // 2  # the chart's middle is half the run's steps
+    assert data["checkpoints"][middle]["step"] * 2 == data["steps"]
+    visit.taps(figure.locator(".wt-hit"), middle)
+    assert _sample(figure) == data["checkpoints"][middle]["sample"]
+    visit.fits()
+
+
+def test_replay_steps_through_every_checkpoint_before_python(open_chapter, url):
+    chapter = without_python(open_chapter, url)
+    data, figure = chapter.data(NAME), chapter.figure(NAME)
+    figure.evaluate("""f => { window.__samples = [];
+      new MutationObserver(() => window.__samples.push(f.querySelector(".wt-sample-text").textContent))
+        .observe(f.querySelector(".wt-sample-text"), { subtree: true, childList: true, characterData: true }); }""")
+    replay = figure.get_by_role("button", name="Replay")
+    replay.click()
+    expect(figure.get_by_role("button", name="Stop")).to_have_attribute("aria-pressed", "true")
+    expect(replay).to_have_attribute("aria-pressed", "false", timeout=20_000)  # done: the button says Replay again
+    samples = chapter.page.evaluate("window.__samples")
+    assert list(dict.fromkeys(samples)) == [c["sample"] for c in data["checkpoints"]]  # gibberish to words, in order
+    assert chapter.numbers(NAME) == text_lines(data, data["start"])
+    replay.click()  # and again, stopped after a step or two
+    chapter.page.wait_for_timeout(700)
+    figure.get_by_role("button", name="Stop").click()
+    stopped = chapter.numbers(NAME)
+    chapter.page.wait_for_timeout(1000)
+    assert chapter.numbers(NAME) == stopped != text_lines(data, data["start"])
+    assert figure.get_attribute("data-state") == "prerendered"
+
+
+def test_train_from_scratch_streams_the_curve_and_samples_and_ends_live(open_live_chapter, short_url):
+    chapter = open_live_chapter(short_url, routes=SLOW_JOBS)  # a step per slice: a run long enough to watch
+    figure = chapter.figure(NAME)
+    data = chapter.data(NAME)
+    chapter.page.evaluate("""(fig) => { window.__steps = []; window.__samples = [];
+      new MutationObserver(() => window.__steps.push(Number(fig.querySelector('progress').value)))
+        .observe(fig.querySelector('progress'), { attributes: true });
+      new MutationObserver(() => window.__samples.push(fig.querySelector(".wt-sample-text").textContent))
+        .observe(fig.querySelector(".wt-sample-text"), { subtree: true, childList: true, characterData: true }); }""",
+                          figure.element_handle())
+    expect(figure.get_by_label("Seed")).to_have_value(str(data["seed"] + 1))
+    figure.get_by_role("button", name="Train from scratch").click()
+    expect(figure).to_have_attribute("aria-busy", "true")
+    expect(figure.get_by_role("button", name="Cancel")).to_be_visible()
+    expect(figure.locator(".th-status")).to_contain_text("Training step", timeout=60_000)
+    expect(figure).to_have_attribute("data-state", "live", timeout=120_000)
+    expect(figure).not_to_have_attribute("aria-busy", "true")
+    expect(figure.get_by_role("button", name="Cancel")).to_be_hidden()
+    want = _want(chapter, {**SHORT, "seed": data["seed"] + 1})
+    assert chapter.numbers(NAME) == text_lines(want, want["start"])
+    expect(figure.locator(".th-status")).to_have_text(want["text"]["status"])
+    assert _sample(figure) == want["checkpoints"][-1]["sample"]
+    expect(figure.locator(".wt-dot")).to_have_count(len(want["checkpoints"]))
+    steps = chapter.page.evaluate("window.__steps")
+    assert len(steps) >= 3 and steps == sorted(steps), steps  # drawn as it learned, never backwards
+    assert figure.locator("progress").evaluate("(p) => p.value") == SHORT["steps"]
+    # each checkpoint's sample as it came (the last with the finished run)
+    assert list(dict.fromkeys(chapter.page.evaluate("window.__samples"))) == [c["sample"] for c in want["checkpoints"]]
+
+
+def test_cancel_restores_exactly_what_was_shown(open_live_chapter, short_url):
+    chapter = open_live_chapter(short_url, routes=SLOW_JOBS)
+    figure = chapter.figure(NAME)
+    slider = figure.get_by_label("Checkpoint")
+    slider.focus()
+    slider.press("ArrowLeft")  # not the opening state: what the reader had chosen comes back
+    before = writing_training_shown(figure)
+    train = figure.get_by_role("button", name="Train from scratch")
+    train.press("Enter")
+    cancel = figure.get_by_role("button", name="Cancel")
+    expect(cancel).to_be_focused()  # Train is disabled while it runs: the keyboard moved to Cancel
+    chapter.page.wait_for_function("(fig) => fig.querySelector('progress').value > 55 && fig.querySelectorAll('.wt-dot').length === 2",
+                                   arg=figure.element_handle(), timeout=60_000)
+    assert writing_training_shown(figure) != before  # the new run's curve and samples were on screen
+    cancel.press("Enter")
+    expect(figure).not_to_have_attribute("aria-busy", "true")
+    expect(train).to_be_focused()
+    assert writing_training_shown(figure) == before
+    assert figure.get_attribute("data-state") == "prerendered"
+    expect(figure.locator(".th-status")).to_contain_text("stopped")
+
+
+def test_near_with_python_ready_it_warms_train_and_nothing_shown_changes(open_live_chapter, url):
+    warm_up_changes_nothing(open_live_chapter, url, NAME, writing_training_shown)
+
+
+def test_without_python_train_says_so(open_chapter, url):
+    chapter = without_python(open_chapter, url)
+    figure = chapter.figure(NAME)
+    before = writing_training_shown(figure)
+    figure.get_by_role("button", name="Train from scratch").click()
+    expect(figure.locator(".figure-note")).to_contain_text("Needs Python")
+    assert writing_training_shown(figure) == before
+    expect(figure).not_to_have_attribute("aria-busy", "true")

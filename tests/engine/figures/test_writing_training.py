@@ -1,0 +1,167 @@
+"""writing-training: the shipped run of chapter 14's model as the figure draws it, its facts, its text,
+and Train from scratch as a job whose last slice is the figure compute() gives for the same options."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from engine.figures import FigureJob, ParamError, compute, facts, module, parse
+from engine.figures.fmt import fixed
+from engine.figures.writing_training import NEWLINE, WARM_STEPS, one_line, state_lines
+from engine.gpt import init_params
+from engine.tasks import writing
+from tests.conftest import give_series
+
+NAME = "writing-training"
+FACTS = {"characters", "train_characters", "held_out_characters", "vocabulary", "parameters", "layers", "heads",
+         "d_model", "d_head", "d_ff", "context", "steps", "batch_size", "checkpoint_every", "even_loss",
+         "unigram_loss", "bigram_loss", "held_out_loss", "held_out_bits", "bigram_bits", "first_sample",
+         "last_sample"}  # what chapter 14 quotes, by these names
+SHORT = {"seed": 3, "steps": 100}  # a run trained in a second or two
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    give_series()  # before the function-scoped gift: a module fixture is set up first
+    return writing.shipped()
+
+
+@pytest.fixture(scope="module")
+def data(shipped):
+    return compute(parse(NAME))
+
+
+def _run_to_the_end(job: FigureJob, budget: float = 0.05) -> tuple[list[dict], dict]:
+    slices = []
+    while not (out := job.advance(budget))["done"]:
+        slices.append(out)
+    return slices, out
+
+
+def test_the_facts_are_the_shipped_models_and_runs(shipped, data):
+    f = facts(parse(NAME), data)
+    assert set(f) == FACTS
+    corpus = writing.Corpus.of(shipped.text, shipped.config.held_out_share)
+    c = shipped.config
+    assert (f["characters"], f["train_characters"], f["held_out_characters"]) == (
+        len(shipped.text), len(corpus.train), len(corpus.held_out))
+    assert f["train_characters"] + f["held_out_characters"] == f["characters"]
+    assert f["vocabulary"] == len(shipped.vocab) == len(set(shipped.text))
+    fresh = init_params(c.model(len(shipped.vocab)), np.random.default_rng(0))
+    assert f["parameters"] == sum(a.size for a in fresh.values())
+    assert (f["layers"], f["heads"], f["d_model"], f["d_ff"], f["context"]) == (c.layers, c.heads, c.d_model, c.d_ff, c.context)
+    assert f["d_head"] * f["heads"] == f["d_model"]
+    assert (f["steps"], f["batch_size"], f["checkpoint_every"]) == (c.steps, c.batch_size, c.checkpoint_every)
+    run = shipped.run
+    assert (f["even_loss"], f["unigram_loss"], f["bigram_loss"]) == tuple(run["baselines"][k] for k in ("even", "unigram", "bigram"))
+    assert f["even_loss"] == pytest.approx(math.log(f["vocabulary"]))
+    assert f["held_out_loss"] == run["final_held_out"]
+    assert f["held_out_bits"] == pytest.approx(f["held_out_loss"] / math.log(2))
+    assert f["bigram_bits"] == pytest.approx(f["bigram_loss"] / math.log(2))
+    assert f["first_sample"] == run["checkpoints"][0]["sample"] and f["last_sample"] == run["checkpoints"][-1]["sample"]
+    assert f["first_sample"].startswith(c.prompt) and len(f["last_sample"]) == len(c.prompt) + c.sample_length
+
+
+def test_the_baselines_fall_in_order_and_the_model_beats_them_all(data):
+    b = data["baselines"]
+    assert b["even"] > b["unigram"] > b["bigram"] > data["final_held_out"]
+    f = facts(parse(NAME), data)
+    assert f["even_loss"] > f["unigram_loss"] > f["bigram_loss"] > f["held_out_loss"]
+
+
+def test_the_data_is_the_shipped_run_rounded_for_the_page(shipped, data):
+    run = shipped.run
+    assert data["seed"] == shipped.seed and data["steps"] == len(data["losses"]) == shipped.config.steps
+    assert data["losses"] == [round(v, 3) for v in run["losses"]]
+    assert [c["step"] for c in data["checkpoints"]] == list(range(0, data["steps"] + 1, data["every"]))
+    for got, want in zip(data["checkpoints"], run["checkpoints"], strict=True):
+        assert got == {"step": want["step"], "train": round(want["train"], 4), "held_out": round(want["held_out"], 4),
+                       "sample": want["sample"]}
+    assert data["start"] == len(data["checkpoints"]) - 1  # it opens on the trained model
+    assert data["checkpoints"][-1]["held_out"] < data["checkpoints"][0]["held_out"] - 1  # it learned
+
+
+def test_one_state_per_checkpoint_and_the_text_says_what_the_data_holds(data):
+    text = data["text"]
+    mod = module(NAME)
+    assert mod.state_count(data) == len(text["states"]) == len(data["checkpoints"])
+    for state, c in zip(text["states"], data["checkpoints"]):
+        assert state["label"] == f"step {c['step']}"
+        assert state["numbers"] == state_lines(c, data["steps"], data["prompt"])
+        assert f"Step {c['step']} of {data['steps']}" in state["numbers"][0]
+        assert fixed(c["train"], 2) in state["numbers"][0] and fixed(c["held_out"], 2) in state["numbers"][0]
+        assert state["numbers"][1].endswith(f"“{one_line(c['sample'])}”") and "\n" not in state["numbers"][1]
+    assert text["numbers"] == text["states"][data["start"]]["numbers"] + text["fixed"]
+    b = data["baselines"]
+    baselines, final = text["fixed"]
+    for v in b.values():
+        assert fixed(v, 2) in baselines
+    assert f"among {data['corpus']['vocabulary']} characters" in baselines
+    assert f"{fixed(data['final_held_out'], 2)} nats per character ({fixed(data['final_held_out'] / math.log(2), 2)} bits)" in final
+    for line in text["numbers"]:
+        assert line in text["alt"]
+    assert fixed(data["final_held_out"], 2) in text["status"] and fixed(b["bigram"], 2) in text["status"]
+    assert set(text["parts"]) == {*b, "sample"}
+
+
+def test_a_line_break_the_model_wrote_reads_as_a_mark_in_one_line():
+    c = {"step": 50, "train": 2.5, "held_out": 2.6, "sample": "The a\nb"}
+    assert state_lines(c, 600, "The ")[1] == f"Sample at step 50, from “The ”: “The a{NEWLINE}b”"
+
+
+def test_the_reader_training_seed_0_gets_the_shipped_run_exactly(data):
+    """Train from scratch with the shipped seed on CPython is the run the page replays, bit for bit:
+    the replay is that run's record, not another."""
+    slices, out = _run_to_the_end(FigureJob(parse(NAME), "train"))
+    assert out["result"] == data
+    assert out["steps"] == data["steps"]
+
+
+def test_the_job_streams_each_checkpoint_once_in_order_then_ends_as_compute(series_given):
+    params = parse(NAME, SHORT)
+    slices, out = _run_to_the_end(FigureJob(params, "train"))
+    want = compute(params)
+    assert out["result"] == want
+    streamed = [c for s in slices for c in s["snapshot"]["checkpoints"]]
+    assert streamed == want["checkpoints"][:len(streamed)]  # the last may come only with the finished run
+    assert len(streamed) >= len(want["checkpoints"]) - 1
+    assert [st for s in slices for st in s["snapshot"]["states"]] == want["text"]["states"][:len(streamed)]
+    steps = [s["step"] for s in slices]
+    assert steps == sorted(steps) and all(0 < s < SHORT["steps"] for s in steps)
+    assert [v for s in slices for v in s["losses"]] + out["losses"] == pytest.approx(want["losses"], abs=5e-4)
+    last = slices[-1]
+    assert last["snapshot"]["progress"] == f"Training step {last['step']} of {SHORT['steps']}: loss {fixed(last['losses'][-1], 3)}"
+
+
+def test_other_seeds_learn_other_runs_against_the_same_baselines(data, series_given):
+    other = compute(parse(NAME, SHORT))
+    assert other["baselines"] == data["baselines"] and other["corpus"] == data["corpus"]
+    assert other["model"] == data["model"]
+    assert other["checkpoints"][0]["sample"] != data["checkpoints"][0]["sample"]
+    assert [c["step"] for c in other["checkpoints"]] == [0, 50, 100]
+    assert len(other["losses"]) == 100
+
+
+def test_the_warm_up_is_a_short_throwaway_run_that_leaves_train_unchanged(series_given):
+    params = parse(NAME, SHORT)
+    before = compute(params)
+    warm = FigureJob(params, "train", warm=True)
+    slices, out = _run_to_the_end(warm, 0.0)
+    assert [s["step"] for s in slices] + [out["step"]] == list(range(1, WARM_STEPS + 1))
+    assert out["steps"] == WARM_STEPS < params.steps
+    assert len(out["result"]["checkpoints"]) == 2  # the sample's and the losses' code warmed too
+    _, again = _run_to_the_end(FigureJob(params, "train"))
+    assert again["result"] == before
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"steps": 120}, "option 'steps' must be a multiple of 50"),
+    ({"steps": 0}, "option 'steps'"),
+    ({"steps": 650}, "option 'steps'"),
+    ({"seed": -1}, "option 'seed'"),
+])
+def test_bad_options_name_the_option(options, message):
+    with pytest.raises(ParamError, match=message):
+        parse(NAME, options)

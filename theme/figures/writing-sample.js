@@ -1,0 +1,217 @@
+// writing-sample: chapter 14's model writes after the reader's prompt. The text is drawn a character
+// per span (the prompt underlined); for the character picked (slider, arrow keys, or a tap on it),
+// each head's weights over the characters that step read are drawn as strips, one per head, and the
+// head picked tints the text itself; bars show the next characters it was drawn from; two bars
+// compare the scores computed with the key-value cache and without it. The embedded default draws
+// at once; Generate asks the worker for the reader's prompt and options, and the answer is written
+// out a character at a time (Show all skips; none with reduced motion), then the figure is live.
+import { askOnIntent, readerInput } from "../js/reader-input.js";
+import { html, rangeControl } from "../js/svg.js";
+import { fill, fillAll, scopeAt } from "../js/text.js";
+import { weightBar } from "../js/weights.js";
+
+const CHAR_MS = 30; // how fast an answer is written out, a character at a time
+
+export function mount(root, ctx) {
+  let data = ctx.data;
+  let k = data.start; // the character picked
+  let head = 0; // the head whose weights tint the text
+  const id = ctx.figure.id;
+  const parts = () => data.text.parts;
+
+  const { input, status } = readerInput(root, {
+    id: id + "-prompt", label: "Your prompt ", value: data.prompt, hint: data.text.hint, button: "Generate",
+    attrs: { class: "code ws-prompt-box", maxlength: String(data.max_prompt), autocapitalize: "none" },
+    onRead: (text) => generate(text),
+  });
+
+  const settings = html("div", { class: "figure-controls ws-settings" }, root);
+  const setting = () => html("div", { class: "ws-setting" }, settings); // a control and its readout stay together
+  const temperature = rangeControl(setting(), id + "-temperature", "Temperature ", {
+    min: String(data.schema.temperature.lo), max: String(data.schema.temperature.hi),
+    step: String(data.schema.temperature.step), value: String(data.params.temperature),
+  });
+  const topK = rangeControl(setting(), id + "-top-k", "Choose among ", {
+    min: String(data.schema.top_k.lo), max: String(data.schema.top_k.hi),
+    step: String(data.schema.top_k.step), value: String(data.params.top_k),
+  });
+  const number = (name, text) => {
+    const label = html("label", { for: `${id}-${name}` }, setting(), text);
+    const s = data.schema[name];
+    return html("input", { id: `${id}-${name}`, type: "number", class: "ws-number", min: String(s.lo), max: String(s.hi),
+                            step: String(s.step), value: String(data.params[name]), inputmode: "numeric" }, label);
+  };
+  const seed = number("seed", "Seed ");
+  const length = number("length", "Characters ");
+  const showSettings = () => {
+    temperature.output.textContent = fill(parts().temperature, { v: Number(temperature.input.value) });
+    const kk = Number(topK.input.value);
+    topK.output.textContent = kk === 0 ? parts().all : fill(parts().top_k, { v: kk });
+  };
+  temperature.input.addEventListener("input", showSettings);
+  topK.input.addEventListener("input", showSettings);
+
+  const textBox = html("p", { class: "ws-text" }, root);
+  const controls = html("div", { class: "figure-controls" }, root);
+  const slider = rangeControl(controls, id + "-character", "Character ",
+    { max: String(data.starts.length - 1), value: String(k), "data-key-control": "ArrowLeft" });
+  const skip = html("button", { type: "button", hidden: "" }, controls, "Show all");
+
+  const heads = html("div", { class: "ws-heads", role: "group", "aria-label": "Heads: pick one to tint the text" }, root);
+  heads.style.setProperty("--heads", String(data.heads)); // on a wide screen, a row of heads per layer
+  const headButtons = data.text.heads.map((label, h) => {
+    const b = html("button", { type: "button", class: "ws-head", "aria-pressed": String(h === head) }, heads);
+    html("span", { class: "ws-head-label" }, b, label);
+    const strip = html("span", { class: "ws-strip", "aria-hidden": "true" }, b);
+    b.addEventListener("click", () => { head = h; draw(); });
+    return { button: b, strip };
+  });
+
+  const next = html("div", { class: "ws-next" }, root);
+  const nextRows = [];
+  const cache = html("div", { class: "ws-cache" }, root);
+  const cacheRows = [0, 1].map(() => {
+    const line = html("p", { class: "ws-cache-line" }, cache);
+    return { line, bar: weightBar(html("div", { class: "ws-cache-bar" }, cache)) };
+  });
+  const ratio = html("p", { class: "ws-cache-line ws-ratio" }, cache);
+  html("p", { class: "figure-hint" }, root, data.text.legend + " Tap a character to pick it.");
+
+  let spans = []; // one per character of the text: the prompt's, then the written ones
+  let shown = 0; // written characters on screen (all but while an answer is written out)
+  function build() {
+    const chars = [...data.prompt, ...data.written];
+    textBox.replaceChildren();
+    spans = chars.map((c, j) => {
+      const span = html("span", { class: j < data.prompt_length ? "ws-char ws-prompt" : "ws-char ws-written" },
+                        textBox, c === "\n" ? "↵" : c);
+      if (c === "\n") span.append(document.createElement("br")); // inside the span: hidden with it while written out
+      const i = j - data.prompt_length; // the state that wrote it
+      if (i >= 0) span.addEventListener("click", () => pick(i)); // touch and mouse; the slider is the keyboard's way
+      return span;
+    });
+    slider.input.max = String(data.starts.length - 1);
+    const [cached, recomputed] = [data.cached_scores, data.recomputed_scores];
+    cacheRows[0].line.textContent = data.text.details[0];
+    cacheRows[0].bar(cached / recomputed, "");
+    cacheRows[1].line.textContent = data.text.details[1];
+    cacheRows[1].bar(1, "");
+    ratio.textContent = data.text.details[2];
+  }
+
+  /** State i's weights, decoded from one character each: (layers * heads) rows of the window. */
+  function weights(i) {
+    const row = data.attention[i];
+    const w = row.length / (data.layers * data.heads);
+    return Array.from({ length: data.layers * data.heads }, (_, h) =>
+      Array.from(row.slice(h * w, (h + 1) * w), (c) => data.alphabet.indexOf(c) / data.levels));
+  }
+
+  function draw() {
+    const from = data.starts[k];
+    const at = data.prompt_length + k; // the character written; the window is from..at-1
+    const w = weights(k);
+    spans.forEach((span, j) => {
+      span.hidden = j >= data.prompt_length + shown;
+      span.classList.toggle("ws-current", j === at);
+      span.classList.toggle("ws-unread", j < from || j > at);
+      span.style.setProperty("--w", String(j >= from && j < at ? w[head][j - from] : 0));
+    });
+    headButtons.forEach(({ button, strip }, h) => {
+      button.setAttribute("aria-pressed", String(h === head));
+      while (strip.children.length < w[h].length) html("span", { class: "ws-cell" }, strip);
+      while (strip.children.length > w[h].length) strip.lastChild.remove();
+      [...strip.children].forEach((cell, j) => cell.style.setProperty("--w", String(w[h][j])));
+    });
+    const top = data.top[k];
+    while (nextRows.length < top.length) {
+      const row = html("div", { class: "ws-next-row" }, next);
+      nextRows.push({ row, name: html("span", { class: "ws-next-name" }, row), bar: weightBar(row),
+                      drawn: html("span", { class: "ws-drawn-mark" }, row) });
+    }
+    const token = data.tokens[at];
+    nextRows.forEach((r, j) => {
+      r.row.hidden = j >= top.length;
+      if (j >= top.length) return;
+      r.name.textContent = data.names[top[j][0]];
+      r.bar(top[j][1], fill(parts().bar, { v: top[j][1] }));
+      r.row.classList.toggle("ws-drawn", top[j][0] === token);
+      r.drawn.textContent = top[j][0] === token ? parts().drawn : "";
+    });
+    slider.input.value = String(k);
+    slider.output.textContent = fill(parts().state, { v: k + 1 });
+    ctx.setText({ numbers: [...fillAll(data.text.templates, scopeAt(data.text.scope, data, k)), ...data.text.fixed] });
+  }
+
+  function show(i) {
+    k = Math.max(0, Math.min(shown - 1, i));
+    draw();
+  }
+
+  /** The reader picks character i: an answer being written out is shown whole first. */
+  function pick(i) {
+    if (writing !== null) finish();
+    show(i);
+  }
+
+  slider.input.addEventListener("input", () => pick(Number(slider.input.value)));
+
+  let writing = null; // the timer writing out an answer
+  let done = null; // what to do once it is written out
+  function finish() {
+    clearInterval(writing);
+    writing = null;
+    skip.hidden = true;
+    shown = data.starts.length;
+    show(data.start);
+    done?.();
+    done = null;
+  }
+  skip.addEventListener("click", () => { if (writing !== null) { finish(); slider.input.focus(); } });
+
+  function writeOut(then) {
+    if (writing !== null) { clearInterval(writing); writing = null; }
+    done = then;
+    if (matchMedia("(prefers-reduced-motion: reduce)").matches) { finish(); return; }
+    shown = 1;
+    skip.hidden = false;
+    show(0);
+    writing = setInterval(() => {
+      if (shown >= data.starts.length) { finish(); return; }
+      shown++;
+      show(shown - 1);
+    }, CHAR_MS);
+  }
+
+  const options = () => {
+    const clamp = (el, s) => {
+      const v = Math.round(Number(el.value));
+      el.value = String(Number.isFinite(v) && el.value !== "" ? Math.max(s.lo, Math.min(s.hi, v)) : s.default);
+      return Number(el.value);
+    };
+    return { temperature: Number(temperature.input.value), top_k: Number(topK.input.value),
+             seed: clamp(seed, data.schema.seed), length: clamp(length, data.schema.length) };
+  };
+
+  askOnIntent(ctx, data.params, input); // Python and the model load while the reader types
+
+  let asked = 0; // the newest request; an older answer arriving after it is dropped
+  async function generate(prompt) {
+    const mine = ++asked;
+    status.textContent = data.text.reading;
+    const out = await ctx.request({ ...data.params, ...options(), prompt });
+    if (mine !== asked) return;
+    status.textContent = "";
+    if (!out) return; // the note says why (the worker's reason for a prompt it cannot read); the figure keeps what it shows
+    data = out;
+    build();
+    showSettings();
+    writeOut(() => ctx.markLive());
+  }
+
+  build();
+  showSettings();
+  shown = data.starts.length;
+  draw();
+  return {};
+}

@@ -1,0 +1,233 @@
+// writing-training: chapter 14's model learning to write. The chart draws each training step's loss
+// and the held-out loss at each checkpoint over three baselines (dashed, labelled by the model's
+// text.parts); below it, what the model wrote at the checkpoint shown. The slider (or a tap on the
+// chart) steps through the checkpoints of the embedded run, and Replay steps through them all, so
+// the replay works before Python loads (data.checkpoints; text.states indexed the same way).
+// Train from scratch runs a new seed as a worker job: the curve and the samples stream in as
+// checkpoints arrive, and the finished run is drawn as live data; Cancel restores what was shown.
+import { drag, html, onResize, rangeControl, svg } from "../js/svg.js";
+import { fill } from "../js/text.js";
+import { linear } from "../js/scale.js";
+
+const H = 190, LEFT = 26, RIGHT = 6, TOP = 6, BOTTOM = 18;
+const REPLAY_MS = 450; // per checkpoint: a whole run in about five seconds
+const BASELINES = ["even", "unigram", "bigram"];
+
+export function mount(root, ctx) {
+  let data = ctx.data;
+  let k = data.start; // the checkpoint shown
+  let training = null; // while a run trains: { losses, checkpoints, states } so far
+  const id = ctx.figure.id;
+  const schema = data.schema.seed;
+
+  const stepper = html("div", { class: "figure-controls" }, root);
+  // It opens on the trained model, the last checkpoint: the left arrow steps back through training.
+  const slider = rangeControl(stepper, id + "-step", "Checkpoint ",
+    { max: String(data.checkpoints.length - 1), value: String(k), "data-key-control": "ArrowLeft" });
+  const replay = html("button", { type: "button", "aria-pressed": "false" }, stepper, "Replay");
+
+  const trainer = html("div", { class: "figure-controls" }, root);
+  const seedLabel = html("label", { for: id + "-seed" }, trainer, "Seed ");
+  const seed = html("input", { id: id + "-seed", type: "number", inputmode: "numeric", class: "wt-seed", required: "",
+    min: String(schema.lo), max: String(schema.hi), step: "1", value: String(data.seed + 1) }, seedLabel);
+  const train = html("button", { type: "button" }, trainer, "Train from scratch");
+  const cancel = html("button", { type: "button", hidden: "" }, trainer, "Cancel");
+  const progressLabel = html("label", { class: "th-progress", for: id + "-progress" }, trainer, "Training ");
+  const progress = html("progress", { id: id + "-progress", max: String(data.steps), value: String(data.steps) }, progressLabel);
+  const status = html("output", { class: "th-status", "aria-live": "polite" }, root);
+
+  html("p", { class: "th-loss-title" }, root, "Loss, nats per character");
+  const chart = html("div", { class: "wt-chart" }, root);
+  const sampleBox = html("div", { class: "wt-sample" }, root);
+  const sampleHead = html("p", { class: "wt-sample-head" }, sampleBox);
+  const sampleText = html("p", { class: "wt-sample-text" }, sampleBox);
+  const samplePrompt = html("span", { class: "wt-prompt" }, sampleText);
+  const sampleRest = html("span", {}, sampleText);
+  const legend = html("p", { class: "figure-hint" }, root, data.text.legend);
+
+  // ---- the chart: built once per width and axis, then updated in place ----
+  let plot = null;
+  let width = 0;
+  function build(w) {
+    width = w;
+    const axis = data.axis;
+    const sx = linear([0, data.steps], [LEFT, w - RIGHT]);
+    const sy = linear([axis.y.lo, axis.y.hi], [H - BOTTOM, TOP]);
+    const el = svg("svg", { width: w, height: H, viewBox: `0 0 ${w} ${H}`, "aria-hidden": "true" });
+    for (const [v, label] of axis.y.ticks) {
+      svg("line", { x1: LEFT, x2: w - RIGHT, y1: sy(v), y2: sy(v), class: "grid" }, el);
+      svg("text", { x: LEFT - 5, y: sy(v) + 4, class: "tick", "text-anchor": "end" }, el).textContent = label;
+    }
+    for (const [s, label] of axis.x) {
+      const anchor = s === 0 ? "start" : s === data.steps ? "end" : "middle"; // the end labels stay inside
+      svg("text", { x: sx(s), y: H - 4, class: "tick", "text-anchor": anchor }, el).textContent = label;
+    }
+    svg("line", { x1: LEFT, x2: w - RIGHT, y1: sy(axis.y.lo), y2: sy(axis.y.lo), class: "axis" }, el);
+    const baselines = BASELINES.map((key) => {
+      const v = data.baselines[key];
+      svg("line", { x1: LEFT, x2: w - RIGHT, y1: sy(v), y2: sy(v), class: "wt-baseline" }, el);
+      const t = svg("text", { x: w - RIGHT - 2, y: sy(v) - 3, class: "wt-baseline-label", "text-anchor": "end" }, el);
+      t.textContent = fill(data.text.parts[key], { v });
+      return t;
+    });
+    const later = svg("polyline", { class: "wt-train wt-later" }, el);
+    const past = svg("polyline", { class: "wt-train" }, el);
+    const held = svg("polyline", { class: "wt-held" }, el);
+    const dots = svg("g", { class: "wt-dots" }, el);
+    const now = svg("line", { y1: TOP, y2: H - BOTTOM, class: "wt-now" }, el);
+    const ring = svg("circle", { r: 5, class: "wt-ring" }, el);
+    const hit = svg("rect", { x: LEFT, y: 0, width: w - LEFT - RIGHT, height: H, class: "hit wt-hit" }, el);
+    drag(hit, el, ({ x }) => pick(sx.invert(x)), () => {}, { hold: false });
+    chart.replaceChildren(el);
+    plot = { sx, sy, later, past, held, dots, now, ring, baselines, axis };
+  }
+
+  const points = (losses, from, to) => {
+    const out = [];
+    for (let s = from; s < to; s++) out.push(`${plot.sx(s)},${plot.sy(Math.min(losses[s], plot.axis.y.hi))}`);
+    return out.join(" ");
+  };
+
+  function drawChart() {
+    if (!width) return;
+    if (!plot || plot.axis !== data.axis) build(width);
+    const losses = training ? training.losses : data.losses;
+    const checkpoints = training ? training.checkpoints : data.checkpoints;
+    // Steps up to the checkpoint shown are drawn in full, the rest faint: stepping replays the curve too.
+    // While a run trains, every step it has made is drawn in full.
+    const step = training ? losses.length : checkpoints[k].step;
+    plot.past.setAttribute("points", points(losses, 0, Math.min(losses.length, step + 1)));
+    plot.later.setAttribute("points", points(losses, Math.max(0, step), losses.length));
+    const xy = (c) => [plot.sx(c.step), plot.sy(Math.min(c.held_out, plot.axis.y.hi))];
+    plot.held.setAttribute("points", checkpoints.map((c) => xy(c).join(",")).join(" "));
+    while (plot.dots.children.length > checkpoints.length) plot.dots.lastChild.remove();
+    checkpoints.forEach((c, i) => {
+      const dot = plot.dots.children[i] ?? svg("circle", { r: 3, class: "wt-dot" }, plot.dots);
+      const [x, y] = xy(c);
+      dot.setAttribute("cx", x);
+      dot.setAttribute("cy", y);
+    });
+    const [x, y] = checkpoints.length ? xy(checkpoints[k]) : [plot.sx(0), -10];
+    for (const a of ["x1", "x2"]) plot.now.setAttribute(a, x);
+    plot.ring.setAttribute("cx", x);
+    plot.ring.setAttribute("cy", y);
+  }
+
+  function drawSample() {
+    const checkpoints = training ? training.checkpoints : data.checkpoints;
+    const c = checkpoints[k];
+    sampleBox.hidden = !c;
+    if (!c) return;
+    sampleHead.textContent = fill(data.text.parts.sample, { v: c.step });
+    const prompt = c.sample.startsWith(data.prompt) ? data.prompt : "";
+    samplePrompt.textContent = prompt; // what it was given, then what it wrote: text, never markup
+    sampleRest.textContent = c.sample.slice(prompt.length);
+  }
+
+  function draw() {
+    const count = (training ? training.checkpoints : data.checkpoints).length;
+    slider.input.max = String(Math.max(0, count - 1));
+    slider.input.value = String(k);
+    const states = training ? training.states : data.text.states;
+    slider.output.textContent = states[k]?.label ?? "";
+    drawChart();
+    drawSample();
+  }
+
+  function show(i) {
+    k = Math.max(0, Math.min(data.checkpoints.length - 1, i));
+    draw();
+    ctx.setText(data.text, k);
+  }
+
+  /** The checkpoint nearest a step the reader pointed at. */
+  function pick(step) {
+    if (training) return;
+    stopReplay();
+    let best = 0;
+    data.checkpoints.forEach((c, i) => { if (Math.abs(c.step - step) < Math.abs(data.checkpoints[best].step - step)) best = i; });
+    if (best !== k) show(best);
+  }
+
+  // ---- replay: every checkpoint in turn, from the start ----
+  let timer = null;
+  function stopReplay() {
+    if (timer === null) return;
+    clearInterval(timer);
+    timer = null;
+    replay.textContent = "Replay";
+    replay.setAttribute("aria-pressed", "false");
+  }
+  function startReplay() {
+    stopReplay();
+    show(0);
+    replay.textContent = "Stop";
+    replay.setAttribute("aria-pressed", "true");
+    timer = setInterval(() => {
+      if (k >= data.checkpoints.length - 1) return stopReplay();
+      show(k + 1);
+    }, REPLAY_MS);
+  }
+  replay.addEventListener("click", () => (timer === null ? startReplay() : stopReplay()));
+  slider.input.addEventListener("input", () => { stopReplay(); show(Number(slider.input.value)); });
+
+  // ---- Train from scratch ----
+  const runParams = (s) => ({ ...data.params, seed: s });
+
+  async function run() {
+    if (!seed.reportValidity() || seed.value === "") return;
+    stopReplay();
+    const before = { data, k };
+    training = { losses: [], checkpoints: [], states: [] };
+    k = 0;
+    const hadFocus = document.activeElement === train;
+    cancel.hidden = false;
+    for (const c of [train, slider.input, replay, seed]) c.disabled = true; // the keyboard moves to Cancel instead
+    if (hadFocus) cancel.focus();
+    progress.value = 0;
+    status.textContent = data.text.training;
+    draw();
+    const out = await ctx.job("train", runParams(Number(seed.value)), (slices) => {
+      for (const s of slices) {
+        training.losses.push(...s.losses);
+        training.checkpoints.push(...s.snapshot.checkpoints);
+        training.states.push(...s.snapshot.states);
+      }
+      const last = slices[slices.length - 1];
+      k = Math.max(0, training.checkpoints.length - 1); // the newest checkpoint: its sample, as it learns
+      progress.value = last.step;
+      status.textContent = last.snapshot.progress;
+      draw();
+      if (training.states.length) ctx.setText({ states: training.states, fixed: [] }, k);
+    });
+    training = null;
+    for (const c of [train, slider.input, replay, seed]) c.disabled = false;
+    // Back on Train when the run ends with the keyboard on Cancel (or nowhere, Cancel having gone).
+    if (document.activeElement === cancel || document.activeElement === document.body) train.focus();
+    cancel.hidden = true;
+    if (out) {
+      data = out.result;
+      seed.value = String(data.seed + 1);
+      progress.value = data.steps;
+      status.textContent = data.text.status;
+      legend.textContent = data.text.legend;
+      show(data.start);
+      ctx.markLive();
+    } else {
+      ({ data, k } = before);
+      progress.value = data.steps;
+      status.textContent = data.text.stopped;
+      show(k);
+    }
+  }
+  train.addEventListener("click", run);
+  cancel.addEventListener("click", () => ctx.cancelJob());
+  seed.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); run(); } });
+
+  // The first run is the worker's first training: let it warm that code while the reader reads.
+  ctx.warm("train", runParams(data.seed + 1));
+  onResize(chart, (w) => { plot = null; width = w; drawChart(); });
+  draw();
+  ctx.setText(data.text, k);
+  return { offscreen: stopReplay };
+}
