@@ -9,12 +9,14 @@ from engine.figures import ParamError, compute, facts, parse
 from engine.figures.bpe_merges import SPACE, shown, stops
 from engine.tasks.writing import WritingConfig
 
+from tests.conftest import give_series
+
 NAME = "bpe-merges"
 
 
 @pytest.fixture(scope="module")
-def prose(series_given) -> str:
-    return series_given.decode()
+def prose() -> str:
+    return give_series().decode()
 
 
 @pytest.fixture(scope="module")
@@ -102,6 +104,6 @@ def test_bad_options_name_the_option(options, message):
         parse(NAME, options)
 
 
-def test_a_character_the_series_never_uses_is_refused(series_given):
+def test_a_character_the_series_never_uses_is_refused():
     with pytest.raises(ParamError, match="characters the series' text never uses: 'é'"):
         compute(parse(NAME, {"sentence": "A café."}))
