@@ -91,6 +91,7 @@ class FigureCache:
         self._data: dict = {}
         self._facts: dict = {}
         self._svg: dict[str, bytes] = {}
+        self.made: dict = {}  # files made from the prose (engine/given.py made()), for processes sharing this cache
 
     def data(self, params) -> dict:
         """What the page embeds and the view draws."""
@@ -114,6 +115,7 @@ class FigureCache:
         self._data.update(other._data)
         self._facts.update(other._facts)
         self._svg.update(other._svg)
+        self.made.update(other.made)
 
     def svg(self, data: dict) -> bytes:
         key = json.dumps(data, sort_keys=True)

@@ -51,6 +51,17 @@ def get(name: str) -> bytes:
     raise LookupError(f"the engine was not given '{name}'")
 
 
+def made() -> dict[tuple[str, str], bytes]:
+    """Every file made so far, by (name, digest of the prose it was made from): for a process that
+    computes figures to hand them to others (the test run's processes, which would train again)."""
+    return dict(_made)
+
+
+def remember(files: dict[tuple[str, str], bytes]) -> None:
+    """Keep files another process made (made()), used when the same prose is given here."""
+    _made.update(files)
+
+
 def digest(name: str) -> str:
     """A short hash of what `name` holds: what the file's address and the build's caches are keyed by."""
     return hashlib.sha256(get(name)).hexdigest()[:12]

@@ -61,7 +61,10 @@ def shared_figure_cache(request, tmp_path_factory):
     import builder.build
     from builder.cache import BuildCache
 
+    from engine import given
+
     shared = _series_figures(request.config, tmp_path_factory)
+    given.remember(shared.made)  # chapter 14's trained model: this process need not train it again
     cache = BuildCache(shared)  # its other tables are keyed by every input too, so the session shares them
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(builder.build, "BuildCache", lambda: cache)
@@ -141,6 +144,8 @@ def _chapter_figures(index: int):
     cache = BuildCache()
     give_series()
     compute_chapter(read_chapter(load_site_config(ROOT / "content").chapters[index]), cache)
+    from engine import given
+    cache.figures.made = given.made()  # chapter 14's trained model: the other processes need not train it again
     return cache.figures
 
 

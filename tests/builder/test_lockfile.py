@@ -71,4 +71,4 @@ def test_with_the_tool_there_is_no_note_and_no_wheel_url(monkeypatch, tmp_path):
     assert site.notes == []
     config = json.loads((tmp_path / "dist" / "runtime.json").read_text())
     assert "engineWheel" not in config
-    assert "attention-engine" in json.loads(site.files["pyodide/pyodide-lock.json"])["packages"]
+    assert "attention-engine" in json.loads(shipped_lock(tmp_path / "dist").read_text())["packages"]
