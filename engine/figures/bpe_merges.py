@@ -2,11 +2,11 @@
 model learns from, and what they do to one sentence and to the whole text.
 
 The build gives the engine the prose (engine/given.py); nothing here is live, so every state is
-precomputed. The slider stops at STOPS' merge counts: every count from 0 to 6, then 8, 10, 15, 20, 30,
+precomputed. The slider stops at the merge counts `stops()` gives: every count from 0 to 6, then 8, 10, 15, 20, 30,
 40, 50, 60, 80, 100, 150, ... (1, 1.5, 2, 3, 4, 5, 6 and 8 times a power of ten), up to the merges
 learned, which is always the last stop. State i is stop i: `stops[i]` merges, `tokens[i]` the sentence
 cut by them, `text.states[i]` its key numbers; `lengths[k]` is the whole text's length in tokens after
-k merges, for every k (the curve), and `merges[k]` the k-th merge in words. Tokens and merges show a
+k merges, for every k (the curve), and `merges[k]` merge k + 1 in words, as learned. Tokens and merges show a
 space as a dot (`text.space`).
 """
 from __future__ import annotations
