@@ -71,7 +71,8 @@ class Firefox(Engine):
         self.ARROW_UP, self.ENTER = Keys.UP, Keys.ENTER
         prefs = {"javascript.enabled": javascript, "browser.shell.checkDefaultBrowser": False,
                  "dom.serviceWorkers.testing.enabled": True}
-        self.client = Marionette(bin=str(FIREFOX), port=0, headless=True, prefs=prefs, startup_timeout=60)
+        self.client = Marionette(bin=str(FIREFOX), port=0, headless=True, prefs=prefs, startup_timeout=60,
+                                 gecko_log=os.devnull)  # not a gecko.log in the working folder
         self.client.start_session()
         self.client.timeout.script = 120
         self.client.timeout.page_load = 60
@@ -102,11 +103,12 @@ class Firefox(Engine):
 
 
 class WebKit(Engine):
-    """WebKitGTK's MiniBrowser through WebKitWebDriver, on an Xvfb display the engine starts."""
+    """WebKitGTK's MiniBrowser through WebKitWebDriver, on an Xvfb display the engine starts;
+    `javascript=False` turns off the page's scripts (the driver's own still run)."""
 
     name = "webkit"
 
-    def __init__(self):
+    def __init__(self, javascript: bool = True):
         from selenium import webdriver
         from selenium.webdriver.common.keys import Keys
         from selenium.webdriver.webkitgtk.service import Service
@@ -121,6 +123,8 @@ class WebKit(Engine):
         options = webdriver.WebKitGTKOptions()
         options.binary_location = str(MINIBROWSER)
         options.add_argument("--automation")
+        if not javascript:  # Safari's own switch; the markup one leaves lazy images waiting for scripts
+            options.add_argument("--enable-javascript=false")
         env = {**os.environ, "DISPLAY": display}
         service = Service(executable_path=str(WEBKIT_DRIVER), env=env)
         try:
@@ -157,5 +161,5 @@ class WebKit(Engine):
             self.xvfb.wait(10)
 
 
-def start(name: str) -> Engine:
-    return {"firefox": Firefox, "webkit": WebKit}[name]()
+def start(name: str, javascript: bool = True) -> Engine:
+    return {"firefox": Firefox, "webkit": WebKit}[name](javascript=javascript)

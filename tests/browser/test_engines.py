@@ -111,6 +111,18 @@ def _grade(engine, name: str, code: str, state: str) -> str:
                  what=f"exercise {name} {state}")
 
 
+def _save_for_offline(engine) -> None:
+    """The foot's "Save for offline reading" saves every file (both engines run service workers on
+    127.0.0.1; an engine without them would hide the control, which offline.js says, and fail here)."""
+    engine.run("document.querySelector('footer').scrollIntoView()")  # near: the service worker registers
+    _wait(engine, "return !document.querySelector('[data-offline]').hidden", PAGE_S, what="the offline control")
+    engine.element("[data-offline-save]").click()
+    note = _wait(engine, "const b = document.querySelector('[data-offline]');"
+                 "return b.dataset.state === 'saved' && b.querySelector('[data-offline-note]').textContent", BOOT_S,
+                 what="saved for offline")
+    assert "available offline" in note, note
+
+
 class _Answers:
     """What _check_answers reads: the worker's answers the page recorded (test_real_python.RECORD)."""
 
@@ -151,9 +163,50 @@ def test_every_page_reads_and_python_answers_as_on_cpython(engine, real_site):
             assert SOFTMAX["wrong axis"][2] in _grade(engine, name, SOFTMAX["wrong axis"][0], "failed")
         assert engine.run("return window.__engineErrors") == [], f"{engine.name}: {page}"
         assert engine.run("return window.__csp") == [], f"{engine.name}: {page}"
+    _save_for_offline(engine)
     live_pages = [p for p in pages if "data-live" in (site / p).read_text()]
     assert len(asked) == len(live_pages), f"every live chapter asks one figure: {asked} on {live_pages}"
     assert _check_answers(_Answers(engine), engine.name) >= len(asked)
     engine.goto(url + "print.html")  # the print edition is loaded, never shown in place
     assert engine.run("return document.querySelectorAll('main h1, main h2').length") > len(chapter_pages())
     print(f"\n{engine.name}: {len(pages) + 1} pages, {len(asked)} live figures and an exercise in {time.monotonic() - started:.0f} s")
+
+
+# Read in a browser with the page's scripts off: every figure its drawing (loaded, alt text with a
+# number) and its key numbers, every formula laid out as MathML, the exercise's starter and solution.
+WHOLE_WITHOUT_SCRIPTS = """
+const problems = [];
+for (const fig of document.querySelectorAll("[data-figure]")) {
+  const name = fig.dataset.figure, img = fig.querySelector(".figure-fallback img");
+  if (fig.dataset.state !== "static") problems.push(name + ": state " + fig.dataset.state);
+  if (!img || !img.complete || !img.naturalWidth || !img.checkVisibility()) problems.push(name + ": no drawing shown");
+  else if (!/\\d/.test(img.alt)) problems.push(name + ": alt text without a number");
+  if (![...fig.querySelectorAll("ul.figure-numbers li")].some((li) => /\\d/.test(li.textContent))) problems.push(name + ": no key numbers");
+}
+const maths = [...document.querySelectorAll("math")];
+if (!maths.length) problems.push("no formulas");
+for (const m of maths) if (!(m.getBoundingClientRect().width > 0)) problems.push("a formula is not laid out: " + m.textContent.slice(0, 40));
+const ex = document.querySelector("[data-exercise]");
+if (!ex || !ex.querySelector(".exercise-starter").textContent.includes("def ")) problems.push("no starter code");
+else if (!ex.querySelector(".exercise-answer").textContent.includes("return")) problems.push("no solution");
+if (ex && ex.querySelector('[data-action="run"]').checkVisibility()) problems.push("a Run button that cannot run");
+return problems;
+"""
+
+
+@pytest.mark.parametrize("name", ["firefox", "webkit"])
+def test_a_chapter_reads_whole_without_javascript(name, real_site):
+    reason = engines.missing(name)
+    if reason:
+        _unavailable(f"{name}: {reason}")
+    browser = engines.start(name, javascript=False)
+    try:
+        browser.goto(real_site["url"] + EXERCISE[0])
+        # lazy images: each figure scrolled to, as a reader reaches it, and given time to load
+        for i in range(browser.run("return document.querySelectorAll('[data-figure]').length")):
+            browser.run("document.querySelectorAll('[data-figure]')[arguments[0]].scrollIntoView()", i)
+            _wait(browser, "const i = document.querySelectorAll('[data-figure] .figure-fallback img')[arguments[0]];"
+                  "return i.complete", PAGE_S, i, what="a drawing")
+        assert browser.run(WHOLE_WITHOUT_SCRIPTS) == []
+    finally:
+        browser.quit()
