@@ -32,6 +32,7 @@ PALETTE = ROOT / "theme" / "palette.toml"  # the series' (Paths.at(ROOT).palette
 LONGEST_FIRST = (
     "tests/browser/test_real_python.py",
     "tests/browser/test_every_page.py",  # a class per screen, with and without scripts; those with, about a minute each
+    "tests/browser/test_engines.py",  # Firefox and WebKitGTK, each through every page with Python: about 2.5 minutes
     "tests/builder/test_serve.py",
     "tests/builder/test_errors.py",
     "tests/browser/test_offline.py",
