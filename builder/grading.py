@@ -8,6 +8,7 @@ engine) reaches the build, and no patch makes a wrong solution pass.
 """
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -46,10 +47,21 @@ def _child() -> None:
     trials = mod.trials()
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 1)  # print() in the author's code goes nowhere
+    sys.stdout = _Discard()  # nor through a /dev/null that an installer left a regular file (RLIMIT_FSIZE holds there)
     outcome = run(mod, trials, request["code"])
     with open(request["out"], "w", encoding="utf-8") as f:
         json.dump({"got": [_encode(g) for g in outcome["got"]], "error": outcome["error"]}, f)
     os._exit(0)  # no atexit handler, no thread of the author's can hold the process
+
+
+class _Discard(io.TextIOBase):
+    """A text stream that keeps nothing."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        return len(text)
 
 
 def _encode(got) -> dict:

@@ -61,8 +61,9 @@ export function mount(root, ctx) {
   heads.style.setProperty("--heads", String(data.heads)); // on a wide screen, a row of heads per layer
   const headButtons = data.text.heads.map((label, h) => {
     const b = html("button", { type: "button", class: "ws-head", "aria-pressed": String(h === head) }, heads);
-    html("span", { class: "ws-head-label" }, b, label);
-    const strip = html("span", { class: "ws-strip", "aria-hidden": "true" }, b);
+    const inside = html("span", { class: "ws-head-inside" }, b); // the button looks as site.css has it; this lays out its content
+    html("span", { class: "ws-head-label" }, inside, label);
+    const strip = html("span", { class: "ws-strip", "aria-hidden": "true" }, inside);
     b.addEventListener("click", () => { head = h; draw(); });
     return { button: b, strip };
   });
