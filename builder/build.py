@@ -397,7 +397,7 @@ def address_assets(site: Site) -> Site:
     theme = {rel: data for rel, data in site.files.items() if rel.startswith(ASSETS + "/")}
     copied = {rel: src for rel, src in site.copies.items() if rel.startswith(ASSETS + "/")}
     parts = [part for rel, data in sorted(theme.items()) for part in (rel.encode(), data)]
-    parts += [part for rel, src in sorted(copied.items()) for part in (rel.encode(), src.read_bytes())]
+    parts.append(_digest_files(copied, site.config.options.cache).encode())
     site.assets = f"{ASSETS}/{digest(*parts)[:12]}"
 
     def moved(rel: str) -> str:
@@ -450,8 +450,8 @@ def _build_id(site: Site) -> str:
     parts = [json.dumps(site.runtime_config, sort_keys=True).encode()]
     for rel, data in sorted(site.files.items()):
         parts += [rel.encode(), data]
-    for rel, path in sorted(site.copies.items()):  # Pyodide's own files by name: the config pins their version
-        parts += [rel.encode(), path.read_bytes() if rel.startswith("assets/") else b""]
+    # Copied files by name alone: the theme's and Pyodide's folders are named by their content's digest.
+    parts += [rel.encode() for rel in sorted(site.copies)]
     return digest(*parts)[:16]
 
 
