@@ -7,6 +7,7 @@ import json
 import shutil
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from builder.build import Paths, build
 from tests.site_layout import theme_folder
@@ -127,3 +128,76 @@ def test_a_file_changed_on_the_server_never_reaches_a_page_of_this_build(new_con
         for rel, data in changed.items():
             (out / rel).write_bytes(data)
 
+
+
+def _site_state(page, scope: str) -> dict:
+    """What the browser keeps for the site at `scope`: its registration, its caches, and whether this
+    page is controlled; asked again if the page navigates while answering (the retiring worker reloads it)."""
+    for _ in range(5):
+        try:
+            return page.evaluate("""async (scope) => ({
+              controlled: Boolean(navigator.serviceWorker.controller),
+              registered: (await navigator.serviceWorker.getRegistrations()).some((r) => r.scope === scope),
+              caches: (await caches.keys()).filter((k) => k.startsWith("attention:" + scope)).length })""", scope)
+        except PlaywrightError:
+            page.wait_for_load_state()
+    raise AssertionError("the page kept navigating")
+
+
+def _reload(page) -> None:
+    """Reload, or wait for the load under way if the retiring worker reloaded the page first."""
+    try:
+        page.reload()
+    except PlaywrightError:
+        page.wait_for_load_state()
+
+
+def _until(page, scope: str, done, reload: bool = False) -> None:
+    """Poll the site's state at `scope` until done(state), for at most 20 s; with `reload`, reloading
+    the page every 5 s, as a reader moving on would (Chromium checks sw.js after a navigation, but
+    defers the check while the old worker is busy, so one navigation does not always make it)."""
+    for i in range(100):
+        state = _site_state(page, scope)
+        if done(state):
+            return
+        if reload and i % 25 == 24:
+            _reload(page)
+        page.wait_for_timeout(200)
+    raise AssertionError(f"still {state}")
+
+
+def test_turning_offline_reading_off_retires_the_worker_of_that_site_only(new_context, tmp_path):
+    """Two sites share an origin (user.github.io/a/ and /b/) and a reader saved both. The next deploy of
+    /a/ turns offline reading off: deleting sw.js would leave the reader's worker serving the old copy
+    for good, so sw.js becomes a worker that removes itself and /a/'s caches. /b/ keeps its own."""
+    from tests.builder.helpers import one_chapter_site
+    from tests.pages_host import PagesHost
+
+    content = one_chapter_site(tmp_path / "content", "# Saved\n\nA page kept for offline reading.\n")
+    build(Paths.at(ROOT, content), tmp_path / "first")
+    toml = content / "site.toml"
+    toml.write_text(toml.read_text().replace('title = "Test"', 'title = "Test"\noffline = false'))
+    (content / "01-test.md").write_text("# Online\n\nThe page as the network has it now.\n")
+    build(Paths.at(ROOT, content), tmp_path / "second")
+
+    host = PagesHost(tmp_path)
+    try:
+        a, b = host.deploy("a", tmp_path / "first"), host.deploy("b", tmp_path / "first")
+        context = new_context()
+        page, other = context.new_page(), context.new_page()
+        for p, base in ((page, a), (other, b)):
+            p.goto(base + "01-test.html")
+            save_for_offline(p)
+            p.reload()
+        assert _site_state(page, a) == {"controlled": True, "registered": True, "caches": 1}
+        assert _site_state(other, b) == {"controlled": True, "registered": True, "caches": 1}
+
+        host.deploy("a", tmp_path / "second")
+        page.reload()  # still the saved copy: the browser checks sw.js past its HTTP cache as it loads
+        _until(page, a, lambda state: not state["registered"], reload=True)  # the retiring worker installed
+        _reload(page)  # from the network: its page removes what the old worker left
+        expect(page.locator("h1")).to_have_text("Online")
+        _until(page, a, lambda state: state == {"controlled": False, "registered": False, "caches": 0})
+        assert _site_state(other, b) == {"controlled": True, "registered": True, "caches": 1}
+    finally:
+        host.close()

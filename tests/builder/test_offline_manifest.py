@@ -46,7 +46,8 @@ def test_serve_builds_have_no_service_worker(tmp_path):
 
 def test_a_site_without_offline_reading_retires_the_worker_readers_registered(tmp_path):
     """[site] offline = false: sw.js stays (a browser keeps a worker whose script is gone) and becomes
-    the worker that deletes the site's caches and unregisters; no page offers or registers one."""
+    the worker that deletes the site's caches and unregisters; no page offers or registers one, and
+    every page removes what the old worker left."""
     from tests.builder.helpers import one_chapter_site
 
     content = one_chapter_site(tmp_path / "content", "# Online\n\nText.\n")
@@ -58,3 +59,4 @@ def test_a_site_without_offline_reading_retires_the_worker_readers_registered(tm
     for page in out.glob("*.html"):
         html = page.read_text()
         assert "offline.js" not in html and "data-offline" not in html, page.name
+        assert "/js/offline-off.js" in html, page.name
