@@ -11,20 +11,12 @@ from engine.figures.fmt import fill_all, scope_at
 from engine.figures.writing_sample import LEVELS
 from engine import given
 from engine.gpt import gpt_forward, head_weights
-from engine.tasks import writing
-from tests.conftest import give_series
 
 NAME = "writing-sample"
 
 
 @pytest.fixture(scope="module")
-def model():
-    give_series()  # before the function-scoped gift: a module fixture is set up first
-    return writing.shipped()
-
-
-@pytest.fixture(scope="module")
-def data(model):
+def data(shipped):
     return compute(parse(NAME))
 
 
@@ -39,18 +31,18 @@ def _weights(data, i) -> np.ndarray:
     return levels.reshape(data["layers"] * data["heads"], -1)
 
 
-def test_the_default_text_is_the_prompt_and_what_the_model_wrote(data, model):
+def test_the_default_text_is_the_prompt_and_what_the_model_wrote(data, shipped):
     assert data["prompt"] == "The model " and len(data["written"]) == data["params"]["length"]
-    assert model.vocab.decode(data["tokens"]) == data["prompt"] + data["written"]
+    assert shipped.vocab.decode(data["tokens"]) == data["prompt"] + data["written"]
     assert data["prompt_length"] == len(data["prompt"]) and data["start"] == len(data["written"]) - 1
     assert len(data["starts"]) == len(data["attention"]) == len(data["top"]) == len(data["drawn"]) == len(data["written"])
 
 
-def test_every_step_shows_what_a_full_pass_over_its_window_reads_and_predicts(data, model):
+def test_every_step_shows_what_a_full_pass_over_its_window_reads_and_predicts(data, shipped):
     for i in range(len(data["written"])):
         window = _window(data, i)
-        assert 0 < len(window) <= model.config.context
-        logits, cache = gpt_forward(model.params, np.array([window]))  # (N, T)
+        assert 0 < len(window) <= shipped.config.context
+        logits, cache = gpt_forward(shipped.params, np.array([window]))  # (N, T)
         weights = np.concatenate([head_weights(cache, layer)[0, :, -1] for layer in range(1, data["layers"] + 1)])
         assert np.abs(_weights(data, i) - weights).max() <= 0.5 / LEVELS + 1e-9  # (L*H, T): the nearest level
         most = data["most"][i]
@@ -102,10 +94,10 @@ def test_the_counts_are_chapter_6s_for_each_stretch_of_the_window(data):
     assert data["recomputed_scores"] == sum(_squares(b) - _squares(a - 1) for a, b in stretches)
 
 
-def test_temperature_0_always_takes_the_most_likely_whatever_the_seed(model):
+def test_temperature_0_always_takes_the_most_likely_whatever_the_seed(shipped):
     out = compute(parse(NAME, {"temperature": 0, "length": 30, "seed": 1}))
     for i in range(30):
-        logits, _ = gpt_forward(model.params, np.array([_window(out, i)]))
+        logits, _ = gpt_forward(shipped.params, np.array([_window(out, i)]))
         assert out["tokens"][out["prompt_length"] + i] == int(np.argmax(logits[:, -1]))
         assert out["drawn"][i][0] == 1
     assert compute(parse(NAME, {"temperature": 0, "length": 30, "seed": 7}))["written"] == out["written"]
@@ -129,8 +121,8 @@ def test_top_k_draws_from_the_k_most_likely_and_lists_only_them():
     ("@#$%^&*!", "The model does not know “@”, “#”, “$”, “%”, “^” and 3 more: it learned only the 90 characters "
                  "the series' text uses."),
 ])
-def test_a_prompt_the_model_cannot_read_gets_one_reason_in_reader_words(model, prompt, reason):
-    assert (len(model.vocab), model.config.context) == (90, 64)  # the series' text's characters, the model's window
+def test_a_prompt_the_model_cannot_read_gets_one_reason_in_reader_words(shipped, prompt, reason):
+    assert (len(shipped.vocab), shipped.config.context) == (90, 64)  # the series' text's characters, the model's window
     with pytest.raises(ParamError) as err:
         compute(parse(NAME, {"prompt": prompt}))
     assert str(err.value) == reason and err.value.option == "prompt"

@@ -12,7 +12,6 @@ from engine.figures.fmt import fixed
 from engine.figures.writing_training import NEWLINE, WARM_STEPS, one_line, state_lines
 from engine.gpt import init_params
 from engine.tasks import writing
-from tests.conftest import give_series
 
 NAME = "writing-training"
 FACTS = {"characters", "train_characters", "held_out_characters", "vocabulary", "parameters", "layers", "heads",
@@ -20,12 +19,6 @@ FACTS = {"characters", "train_characters", "held_out_characters", "vocabulary", 
          "unigram_loss", "bigram_loss", "held_out_loss", "held_out_bits", "bigram_bits", "first_sample",
          "last_sample"}  # what chapter 14 quotes, by these names
 SHORT = {"seed": 3, "steps": 100}  # a run trained in a second or two
-
-
-@pytest.fixture(scope="module")
-def shipped():
-    give_series()  # before the function-scoped gift: a module fixture is set up first
-    return writing.shipped()
 
 
 @pytest.fixture(scope="module")
