@@ -111,10 +111,14 @@ class Directive:
         raise NotImplementedError
 
 
+def at_option(use, path: Path, option: str, message: str) -> BuildError:
+    """A directive's error about `option`, at the option's line when known, else the directive's."""
+    return BuildError(path, use.option_lines.get(option, use.line), f"{use.name} '{use.argument}': {message}")
+
+
 def option_error(err: ParamError, use, path: Path) -> BuildError:
-    """An option a directive refused, at the option's line when known, else the directive's."""
-    line = use.option_lines.get((err.option or "").split("[")[0], use.line)
-    return BuildError(path, line, f"{use.name} '{use.argument}': {clip(err, 200)}")
+    """An option a directive refused (its message clipped: it may echo the author's value)."""
+    return at_option(use, path, (err.option or "").split("[")[0], clip(err, 200))
 
 
 def inline_html(text: str, math: MathFound) -> str:

@@ -33,7 +33,7 @@ from ..errors import BuildError, clip
 from ..grading import CageError, Run
 from ..links import LinkError
 from ..math import MathError
-from .base import Section, inline_html
+from .base import Section, at_option, inline_html
 
 MAX_CODE = 5_000  # characters of starter or solution code
 MAX_HINTS = 5
@@ -45,10 +45,6 @@ class Options:
     starter: str = field(REQUIRED, chars=(1, MAX_CODE))  # Python, a YAML block ('starter: |'): the reader's start
     solution: str = field(REQUIRED, chars=(1, MAX_CODE))  # Python that passes the grader's hidden tests
     hints: tuple[str, ...] = field(REQUIRED, length=(1, MAX_HINTS), chars=(1, None))  # Markdown, shown one at a time
-
-
-def _error(use, path, option: str, message: str) -> BuildError:
-    return BuildError(path, use.option_lines.get(option, use.line), f"exercise '{use.argument}': {message}")
 
 
 class Exercise(Section):
@@ -87,12 +83,12 @@ def _grade(use, path, cache) -> None:
         except CageError as err:
             for other in runs.values():
                 other.stop()
-            raise _error(use, path, option, f"grading the {option}: it {err}") from None
+            raise at_option(use, path, option, f"grading the {option}: it {err}") from None
     solved = verdicts["solution"]
     if solved["state"] != "passed":
-        raise _error(use, path, "solution", f"the solution does not pass the tests of '{fn}': {clip(solved['message'], 200)}")
+        raise at_option(use, path, "solution", f"the solution does not pass the tests of '{fn}': {clip(solved['message'], 200)}")
     if verdicts["starter"]["state"] == "passed":
-        raise _error(use, path, "starter", f"the starter already passes the tests of '{fn}': leave the reader something to write")
+        raise at_option(use, path, "starter", f"the starter already passes the tests of '{fn}': leave the reader something to write")
 
 
 def _code(text: str, cls: str) -> str:
@@ -108,7 +104,7 @@ def _rest(use, page) -> str:
     try:
         hints = "".join(f"<li>{inline_html(h, page.math)}</li>" for h in options.hints)
     except (MathError, LinkError) as err:
-        raise _error(use, page.path, "hints", str(err)) from None
+        raise at_option(use, page.path, "hints", str(err)) from None
     body = (
         f'<div class="exercise-editor">{_code(options.starter, "exercise-starter")}</div>'
         '<div class="exercise-actions" hidden>'
