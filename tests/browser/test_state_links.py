@@ -234,3 +234,40 @@ def test_every_view_with_states_opens_at_a_linked_one(open_chapter, base_url, si
             linked += 1
         chapter.page.context.close()
     assert linked >= 30, linked
+
+
+def test_real_python_restores_a_linked_score_and_refuses_what_the_model_refuses(new_context, real_site):
+    """With real Pyodide and numpy: a link with a nudged score opens the figure as CPython computes
+    it, at the linked step; then (in place, Python booted) a link whose temperature the model
+    refuses is refused in the model's own words, the figure back at its own state."""
+    from engine.figures import compute_json
+
+    from .figures.helpers import text_lines
+    from .test_real_python import Reader
+
+    url = real_site["url"] + PAGE
+    probe = Reader(new_context, url)
+    figure = probe.page.locator(f"[data-figure={NAME}]")
+    data = json.loads(figure.locator(".figure-data").text_content())
+    figure_id = figure.get_attribute("id")
+    probe.context.close()
+    scores = list(data["scores"])
+    scores[0] -= 2 * data["schema"]["scores"]["step"]
+    want = compute(parse(NAME, {**data["params"], "scores": scores}))
+    step = want["start"] - 2
+
+    reader = Reader(new_context, url + "?view=" + _view(figure_id, {"p": {"scores": scores}, "i": step}) + "#" + figure_id)
+    figure = reader.page.locator(f"[data-figure={NAME}]")
+    expect(figure).to_have_attribute("data-state", "live", timeout=SETTLE_MS)
+    assert [t.strip() for t in figure.locator("ul.figure-numbers li").all_text_contents()] == text_lines(want, step)
+    expect(figure.locator("input[type=range]")).to_have_value(str(step))
+
+    refused = {"temperature": 50}
+    message = json.loads(compute_json(NAME, json.dumps({**data["params"], **refused})))["error"]
+    link = url + "?view=" + _view(figure_id, {"p": refused}) + "#" + figure_id
+    reader.page.evaluate("(u) => { history.pushState(null, '', u); dispatchEvent(new PopStateEvent('popstate')); }", link)
+    note = figure.locator(".figure-note")
+    expect(note).to_have_text(REFUSED + message.rstrip(".") + ".", timeout=SETTLE_MS)
+    expect(figure).to_have_attribute("data-state", "prerendered")
+    assert [t.strip() for t in figure.locator("ul.figure-numbers li").all_text_contents()] == text_lines(data, data["start"])
+    reader.assert_clean("a linked view in real Python")

@@ -69,6 +69,7 @@ function mount(el, figure, data, index) {
   figure.ctx.cancelJob();
   figure.view?.offscreen?.();
   figure.link.open(data, index);
+  if (data === figure.link.embedded && el.dataset.state === "live") el.dataset.state = "prerendered";
   root.replaceChildren();
   figure.view = figure.mod.mount(root, figure.ctx);
   if (nearby.has(el)) figure.view?.onscreen?.();
