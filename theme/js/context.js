@@ -73,7 +73,7 @@ export function figureContext(el, root, runtime, near) {
 
   /** The one way a view asks the worker: `message` as runtime.ask takes it, onProgress for a
    *  job's slices. Resolves with the answer, or null if there is none (a cancelled job, or a
-   *  failure: the note says why). */
+   *  failure: the note says why, "Could not <verb>: <why>", or verb(why) when it is a function). */
   async function ask(verb, message, onProgress) {
     if (!live) { ctx.note(`Could not ${verb}: ` + notLive(name).message); return null; }
     const booted = showBoot();
@@ -81,6 +81,7 @@ export function figureContext(el, root, runtime, near) {
     el.setAttribute("aria-busy", "true");
     const job = message.type === "job";
     if (job) current?.cancel(); // one job per figure
+    if (job) answered = { job: true }; // a view drawing its slices as they come is showing the job's model
     let mine = null;
     try {
       mine = runtime.ask({ ...message, name, ...files }, onProgress && ((slices) => { booted(); onProgress(slices); }));

@@ -97,7 +97,7 @@ function show(el, figure, link, page) {
   }
   const { p, i } = link.state;
   const params = { ...embedded.params, ...p };
-  const stepRefused = () => refuse(i === null ? "it names no step" : "its step is not one of this figure's");
+  const stepRefused = () => refuse("its step is not one of this figure's");
   if (same(params, embedded.params)) {
     const outcome = mount(el, figure, embedded, i);
     if (outcome === "refused" || outcome === "unused") stepRefused();
@@ -164,8 +164,13 @@ addEventListener("popstate", () => {
   page.link = readLink(location.search);
   for (const [el, figure] of hydrated) {
     if (!figure.mod || el.dataset.viewFailed !== undefined) continue;
-    if (page.link?.id === el.id) show(el, figure, page.link, page);
-    else if (figure.linked) show(el, figure, null, page);
+    if (page.link?.id === el.id) {
+      show(el, figure, page.link, page);
+      // Where the browser does not restore this entry's scroll (nav.js's in-place pages), the
+      // figure whose state changed is brought on screen.
+      const { top, bottom } = el.getBoundingClientRect();
+      if (bottom < 0 || top > innerHeight) el.scrollIntoView({ block: "start" });
+    } else if (figure.linked) show(el, figure, null, page);
   }
   sayUnknown(page);
 });
