@@ -186,7 +186,7 @@ const W = 300, H = 150, TOP = 18, BOTTOM = 20; // the drawing's viewBox: it scal
 export function mount(root, ctx) {
   const data = ctx.data;
   const n = data.labels.length;
-  let stop = data.start;
+  let stop = ctx.opening(data.start); // its own opening stop, or the one a link to this view names
 
   const controls = html("div", { class: "figure-controls" }, root);
   const { input: slider, output } = rangeControl(controls, ctx.figure.id + "-sharpness", "Sharpness ",

@@ -13,6 +13,7 @@ from builder.build import Paths, build
 from tests.site_layout import theme_folder
 
 from .conftest import NO_WORKERS, ROOT, SETTLE_MS, chapter_pages, draw_every_figure, expect, save_for_offline
+from .test_state_links import _view
 
 
 @pytest.fixture(scope="module")
@@ -53,6 +54,13 @@ def test_save_then_read_every_chapter_offline(new_context, offline_site):
         fallbacks = page.eval_on_selector_all(".figure-fallback img", "imgs => imgs.map(i => i.src)")
         assert all(page.evaluate("u => fetch(u).then(r => r.ok)", u) for u in fallbacks), name
         assert not page.locator('[data-runtime-status][data-state="ready"]').count(), name
+    # A link to a figure's view (test_state_links.py) is its page with a query: the saved copy serves it.
+    page.goto(offline_site["url"] + "04-scores-to-weights.html")
+    figure = page.locator("[data-figure=softmax-temperature]")
+    figure_id = figure.get_attribute("id")
+    page.goto(offline_site["url"] + "04-scores-to-weights.html?view=" + _view(figure_id, {"i": 0}) + "#" + figure_id)
+    expect(figure.locator("input[type=range]")).to_have_value("0")
+    expect(figure.locator(".figure-note")).to_be_hidden()
     page = context.new_page()  # without the init script
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(offline_site["url"] + "04-scores-to-weights.html")

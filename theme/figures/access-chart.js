@@ -8,8 +8,10 @@ import { fill } from "../js/text.js";
 export function mount(root, ctx) {
   const data = ctx.data;
   const n = data.words.length;
-  let mode = data.params.causal ? "causal" : "bidirectional";
-  let length = data.params.length;
+  // state = mode * n + length - 1 (update below); a link may name another
+  const opened = ctx.opening(data.modes.indexOf(data.params.causal ? "causal" : "bidirectional") * n + data.params.length - 1);
+  let mode = data.modes[Math.floor(opened / n)];
+  let length = opened % n + 1;
 
   const controls = html("div", { class: "figure-controls" }, root);
   const group = html("div", { class: "segmented", role: "group", "aria-label": "Kind of attention" }, controls);

@@ -13,7 +13,7 @@ export function mount(root, ctx) {
   const data = ctx.data;
   const n = data.words.length;
   const dv = data.values[0].length;
-  let row = data.start;
+  let row = ctx.opening(data.start);
 
   const grid = html("div", { class: "figure-plot am-grid", tabindex: 0, role: "group",
     "aria-label": "Attention matrix: up and down arrows choose a row", "data-key-control": "ArrowDown" }, root);

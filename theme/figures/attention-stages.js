@@ -18,6 +18,8 @@ export function mount(root, ctx) {
   const { stages, parts, templates } = data.text;
   const last = data.steps.length - 1;
   let { checkpoint, stage, row } = data.start;
+  const opened = ctx.opening(checkpoint * n + row, data.steps.length * n); // state checkpoint * n + row; a link may name another
+  [checkpoint, row] = [Math.floor(opened / n), opened % n];
   let wide = null;
   const id = ctx.figure.id;
   root.classList.add("as-root");
@@ -115,7 +117,7 @@ export function mount(root, ctx) {
     summary.textContent = lines[0];
     drawGrid(wideGrid, lines);
     stackGrids.forEach((g) => drawGrid(g, lines));
-    ctx.setText({ numbers: lines });
+    ctx.setText({ numbers: lines }, checkpoint * n + row);
   }
 
   function select(i) {

@@ -13,7 +13,7 @@ export function mount(root, ctx) {
   const parts = data.text.parts;
   const space = data.text.space; // the model's mark for a token's leading space, and its name
   const last = data.stops.length - 1;
-  let i = data.start;
+  let i = ctx.opening(data.start);
 
   const controls = html("div", { class: "figure-controls" }, root);
   // Opened on the last stop, the left arrow takes merges away; opened earlier, the right adds them.

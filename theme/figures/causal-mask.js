@@ -10,8 +10,10 @@ export function mount(root, ctx) {
   const data = ctx.data;
   const words = data.words;
   const n = words.length;
-  let mode = data.params.causal ? "on" : "off";
-  let shown = data.params.shown;
+  // state = mode * n + shown - 1 (update below); a link may name another
+  const opened = ctx.opening(data.mode_names.indexOf(data.params.causal ? "on" : "off") * n + data.params.shown - 1);
+  let mode = data.mode_names[Math.floor(opened / n)];
+  let shown = opened % n + 1;
 
   const controls = html("div", { class: "figure-controls" }, root);
   const group = html("div", { class: "segmented", role: "group", "aria-label": "Causal mask" }, controls);

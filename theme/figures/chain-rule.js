@@ -13,7 +13,7 @@ const H = 230, PAD = { l: 34, r: 10, t: 10, b: 24 };
 
 export function mount(root, ctx) {
   let data = ctx.data;
-  let stop = data.start;
+  let stop = ctx.opening(data.start);
   let waiting = false;
   const ask = latestOnly(ctx);
 

@@ -8,7 +8,7 @@ import { fill } from "../js/text.js";
 export function mount(root, ctx) {
   const data = ctx.data;
   const id = ctx.figure.id;
-  let view = data.start;
+  let view = ctx.opening(data.start);
 
   const radios = radioGroup(root, { name: id + "-view", legend: "Head", className: "ci-views",
     labels: data.labels, checked: view, onChange: (v) => { view = v; update(); } });

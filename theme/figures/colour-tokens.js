@@ -19,10 +19,12 @@ export function mount(root, ctx) {
   /** A vector that moves to the next line as a whole when it can, and wraps inside only when it must. */
   const vecSpan = (xs, cls = "") => html("span", { class: "ct-vecs" + (cls ? " " + cls : "") }, null, vec(xs));
   const start = data.start;
-  let seq = start.sequence;
-  let heads = start.heads;
-  let causal = start.causal;
-  let positions = start.positions;
+  // stateIndex() below, read back from the state a link may name (else the opening one)
+  const opened = ctx.opening(((start.sequence * 2 + start.heads - 1) * 2 + (start.causal ? 1 : 0)) * 2 + (start.positions ? 1 : 0));
+  let seq = Math.floor(opened / 8);
+  let heads = Math.floor(opened / 4) % 2 + 1;
+  let causal = Math.floor(opened / 2) % 2 === 1;
+  let positions = opened % 2 === 1;
   let row = start.row;
   let waiting = false;
   const id = ctx.figure.id;

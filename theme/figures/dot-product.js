@@ -17,7 +17,9 @@ export function mount(root, ctx) {
   const data = ctx.data;
   const E = data.extent;
   const at = new Map(data.points.map(([x, y], i) => [x + "," + y, i]));
-  const tips = [...data.start]; // grid indices of a's tip and b's tip
+  const P = data.points.length;
+  const opened = ctx.opening(data.start[0] * P + data.start[1], P * P); // state a * P + b; a link may name another
+  const tips = [Math.floor(opened / P), opened % P]; // grid indices of a's tip and b's tip
 
   const layout = html("div", { class: "dot-layout" }, root);
   const plot = html("div", { class: "figure-plot" }, layout);
@@ -86,12 +88,13 @@ export function mount(root, ctx) {
       set(tip, { transform: `translate(${px(x)} ${py(y)})`, "aria-valuenow": x, "aria-valuetext": `(${x}, ${y})` });
       set(name, { x: px(x) + (x >= 0 ? 10 : -18), y: py(y) + (y >= 0 ? -8 : 16) });
     });
-    const values = scopeAt(data.text.scope, data, tips[0] * data.points.length + tips[1]);
+    const state = tips[0] * P + tips[1];
+    const values = scopeAt(data.text.scope, data, state);
     const text = { numbers: data.text.templates.map((t) => fill(t, values)) };
     text.numbers.forEach((t, k) => { lines[k].textContent = t; });
     verdict.textContent = "The dot product is " + (values.dot > 0 ? "positive: the arrows point roughly the same way"
       : values.dot < 0 ? "negative: the arrows point apart" : "zero: the arrows are at right angles") + ".";
-    ctx.setText(text);
+    ctx.setText(text, state);
   }
 
   update();

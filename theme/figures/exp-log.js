@@ -18,7 +18,7 @@ const WORDS_Y = 304, LOSS = { top: 330, height: 130 }, H = 498;
 
 export function mount(root, ctx) {
   let data = ctx.data;
-  let stop = data.start;
+  let stop = ctx.opening(data.start);
   const n = data.labels.length, k = data.answer;
   const schema = data.schema.scores;
   let scores = current(); // what the bars show: the state's scores, or the reader's edit while it is computed

@@ -10,8 +10,9 @@ import { fill } from "../js/text.js";
 export function mount(root, ctx) {
   const data = ctx.data;
   const t = data.tokens.length;
-  let head = data.start.head;
-  let row = data.start.row;
+  const opened = ctx.opening(data.start.head * t + data.start.row); // state = head * t + row; a link may name another
+  let head = Math.floor(opened / t);
+  let row = opened % t;
   const id = ctx.figure.id;
 
   const radios = radioGroup(root, {

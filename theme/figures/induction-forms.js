@@ -12,7 +12,7 @@ const CHART_H = 90, PAD = 6;
 
 export function mount(root, ctx) {
   let data = ctx.data;
-  let k = data.start; // the checkpoint shown
+  let k = ctx.opening(data.start); // the checkpoint shown
   let losses = data.losses; // what the loss chart draws: the run's, or the steps so far while training
   let icl = data.checkpoints.map((s, i) => [s, data.states[i].in_context]);
   let state = data.states[k]; // what the grids draw

@@ -10,8 +10,9 @@ export function mount(root, ctx) {
   const data = ctx.data;
   const id = ctx.figure.id;
   const E = data.edits.length;
-  let ablation = data.start.ablation;
-  let edit = data.start.edit;
+  const opened = ctx.opening(data.start.ablation * E + data.start.edit); // state = ablation * E + edit; a link may name another
+  let ablation = Math.floor(opened / E);
+  let edit = opened % E;
 
   const radios = radioGroup(root, { name: id + "-ablate", legend: "Mean-ablate", className: "iv-ablate",
     labels: data.ablations.map((a) => a.short), checked: ablation, onChange: (k) => { ablation = k; update(); } });

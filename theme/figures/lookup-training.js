@@ -15,8 +15,9 @@ export function mount(root, ctx) {
   const data = ctx.data;
   const id = ctx.figure.id;
   const perRun = data.runs[0].grids.length; // states per run
-  let r = data.start.run; // which step size
-  let k = data.start.state; // which state of its run
+  const opened = ctx.opening(data.start.run * perRun + data.start.state, data.runs.length * perRun); // state r * perRun + k
+  let r = Math.floor(opened / perRun); // which step size
+  let k = opened % perRun; // which state of its run
   let live = null; // the worker's run being played: { r, run (a snapshot, or null until the first), over }
   let playing = false;
   let frame = 0;
@@ -111,7 +112,7 @@ export function mount(root, ctx) {
       set(chart.line, { points: points.join(" ") });
       set(chart.dot, { cx: chart.sx(step), cy: chart.sy(run.losses[step]) });
     }
-    ctx.setText({ numbers: [...lines, ...data.text.fixed] });
+    ctx.setText({ numbers: [...lines, ...data.text.fixed] }, r * perRun + k);
     if (run !== data.runs[r]) ctx.markLive();
   }
 

@@ -12,7 +12,8 @@ const C = 34, LABEL = 26, TOP = 18, GAP = 10; // a cell, the room for row labels
 
 export function mount(root, ctx) {
   let data = ctx.data;
-  let row = data.start.row, col = data.start.col, transposed = data.transposed;
+  const opened = ctx.opening(data.start.row * data.k.length + data.start.col); // state = row * keys + col; a link may name another
+  let row = Math.floor(opened / data.k.length), col = opened % data.k.length, transposed = data.transposed;
 
   const controls = html("div", { class: "figure-controls" }, root);
   const flip = html("button", { type: "button", "aria-pressed": String(transposed) }, controls, "Transpose K");

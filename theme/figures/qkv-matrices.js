@@ -15,7 +15,7 @@ export function mount(root, ctx) {
   const words = data.words;
   const n = words.length;
   const parts = data.text.parts;
-  let shown = data.start;
+  let shown = ctx.opening(data.start);
 
   const mats = html("div", { class: "qkv-mats" }, root);
   const buttons = [];

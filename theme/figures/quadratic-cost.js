@@ -9,7 +9,7 @@ import { drag, html, nearestIndex, onResize, rangeControl, set, svg, WIDE } from
 export function mount(root, ctx) {
   const data = ctx.data;
   const rows = data.rows;
-  let index = data.start;
+  let index = ctx.opening(data.start);
 
   const controls = html("div", { class: "figure-controls" }, root);
   const { input: slider, output: readout } = rangeControl(controls, ctx.figure.id + "-n", "Length ",

@@ -18,7 +18,8 @@ export function mount(root, ctx) {
   const axis = data.axis;
   const G = axis.length;
   const lim = axis[G - 1];
-  let [col, row] = data.start;
+  const opened = ctx.opening(data.start[1] * axis.length + data.start[0], axis.length ** 2); // state row * G + col
+  let [col, row] = [opened % axis.length, Math.floor(opened / axis.length)];
 
   const layout = html("div", { class: "qd-layout" }, root);
   const plot = html("div", { class: "figure-plot qd-plane" }, layout);
@@ -117,7 +118,7 @@ export function mount(root, ctx) {
       r.scaled.textContent = fill(parts.scaled, { v: scaled[j] });
       r.weight(weights[j], fill(parts.weight, { v: weights[j] }));
     });
-    ctx.setText(text);
+    ctx.setText(text, i);
   }
 
   return {};

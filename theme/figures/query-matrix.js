@@ -10,9 +10,13 @@ import { fill, fillAll, scopeAt } from "../js/text.js";
 
 export function mount(root, ctx) {
   const data = ctx.data;
-  let last = data.start.last_word;
-  let ci = data.start.copy;
-  let si = data.start.strength;
+  // state (last word * copies + copy) * strengths + strength (query_matrix.py state_index); a link may name another
+  const C = data.copies.length, S = data.strengths.length;
+  const opened = ctx.opening((data.last_words.indexOf(data.start.last_word) * C + data.start.copy) * S + data.start.strength,
+    data.last_words.length * C * S);
+  let last = data.last_words[Math.floor(opened / (C * S))];
+  let ci = Math.floor(opened / S) % C;
+  let si = opened % S;
   const id = ctx.figure.id;
 
   const words = html("div", { class: "figure-controls", role: "group", "aria-label": "Last word of the sentence" }, root);
@@ -72,8 +76,8 @@ export function mount(root, ctx) {
 
   const parts = data.text.parts;
   /** The values the model's templates name for this state (query_matrix.py `state_index`). */
-  const scope = () => scopeAt(data.text.scope, data,
-    (data.last_words.indexOf(last) * data.copies.length + ci) * data.strengths.length + si);
+  const state = () => (data.last_words.indexOf(last) * C + ci) * S + si;
+  const scope = () => scopeAt(data.text.scope, data, state());
 
   function draw() {
     const sentence = data.sentences[last];
@@ -97,7 +101,7 @@ export function mount(root, ctx) {
       rows[j].word.textContent = word;
       rows[j].weight(w, fill(parts.weight, { v: w }));
     });
-    ctx.setText({ numbers: fillAll(data.text.templates, values) });
+    ctx.setText({ numbers: fillAll(data.text.templates, values) }, state());
   }
 
   draw();

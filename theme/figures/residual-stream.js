@@ -11,8 +11,9 @@ export function mount(root, ctx) {
   const data = ctx.data;
   const t = data.tokens.length;
   const nStages = data.stages.length;
-  let stage = data.start.stage;
-  let word = data.start.word;
+  const opened = ctx.opening(data.start.stage * t + data.start.word); // state = stage * t + word; a link may name another
+  let stage = Math.floor(opened / t);
+  let word = opened % t;
   const id = ctx.figure.id;
 
   const radios = radioGroup(root, {

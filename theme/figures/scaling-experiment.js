@@ -9,7 +9,7 @@ const SERIES = [["unscaled", "prediction"], ["scaled", "key"]]; // data key, col
 
 export function mount(root, ctx) {
   let data = ctx.data;
-  let index = data.start;
+  let index = ctx.opening(data.start);
   const schema = data.schema;
 
   const controls = html("div", { class: "figure-controls" }, root);

@@ -9,7 +9,7 @@ export function mount(root, ctx) {
   const data = ctx.data;
   const n = data.codes.length, width = data.codes[0].length;
   const top = Math.max(...data.dots.map((row) => Math.max(...row)));
-  let pos = data.position;
+  let pos = ctx.opening(data.position);
 
   const controls = html("div", { class: "figure-controls" }, root);
   const { input, output } = rangeControl(controls, `${ctx.figure.id}-position`, "Position ",

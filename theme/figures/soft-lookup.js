@@ -12,7 +12,7 @@ import { fill } from "../js/text.js";
 export function mount(root, ctx) {
   const data = ctx.data;
   const entries = data.entries;
-  let mode = data.mode;
+  let mode = data.modes[ctx.opening(data.modes.indexOf(data.mode))]; // a link may name the other
   let picked = -1;
 
   const controls = html("div", { class: "figure-controls", role: "group", "aria-label": "Kind of lookup" }, root);

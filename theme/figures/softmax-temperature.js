@@ -9,7 +9,7 @@ import { fill } from "../js/text.js";
 
 export function mount(root, ctx) {
   let data = ctx.data;
-  let index = data.start;
+  let index = ctx.opening(data.start, data.temperatures.length); // a link may name another
   const schema = data.schema.scores;
 
   const controls = html("div", { class: "figure-controls" }, root);

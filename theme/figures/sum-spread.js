@@ -10,7 +10,7 @@ const W = 320, H = 190, L = 10, R = 10, T = 34, B = 24; // the drawing's viewBox
 
 export function mount(root, ctx) {
   let data = ctx.data;
-  let stop = data.start;
+  let stop = ctx.opening(data.start);
 
   const controls = html("div", { class: "figure-controls" }, root);
   const { input: slider, output } = rangeControl(controls, ctx.figure.id + "-n", "Terms in each sum ",

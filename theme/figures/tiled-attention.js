@@ -8,7 +8,7 @@ export function mount(root, ctx) {
   const data = ctx.data;
   const steps = data.steps;
   const n = data.tokens.length;
-  let index = data.start;
+  let index = ctx.opening(data.start);
 
   const controls = html("div", { class: "figure-controls" }, root);
   const prev = html("button", { type: "button" }, controls, "Previous tile");

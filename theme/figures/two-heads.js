@@ -8,7 +8,7 @@ import { headTable } from "../js/weights.js";
 
 export function mount(root, ctx) {
   let data = ctx.data;
-  let shown = data.start;
+  let shown = ctx.opening(data.start);
   let looks = data.sentences; // what the grids draw: the run's, or a snapshot while training
   let losses = data.losses;
   const id = ctx.figure.id;

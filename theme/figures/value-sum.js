@@ -13,7 +13,7 @@ const FAR = 0.1; // values farther than this from the origin get a name on the p
 export function mount(root, ctx) {
   const data = ctx.data;
   const id = ctx.figure.id;
-  let last = data.params.last;
+  let last = data.last_words[ctx.opening(data.last_words.indexOf(data.params.last))];
   const n = data.modes[last].words.length;
   let shown = n; // terms added so far
 

@@ -10,8 +10,9 @@ export function mount(root, ctx) {
   const data = ctx.data;
   const n = data.words.length;
   const id = ctx.figure.id;
-  let head = data.start.head;
-  let row = data.start.row;
+  const opened = ctx.opening(data.start.head * n + data.start.row); // state = head * n + row; a link may name another
+  let head = Math.floor(opened / n);
+  let row = opened % n;
 
   const radios = radioGroup(root, { name: id + "-head", legend: "Head", className: "wn-heads",
     labels: data.heads.map((_, h) => `head ${h + 1}`), checked: head, onChange: (h) => { head = h; update(); } });

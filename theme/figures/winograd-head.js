@@ -12,7 +12,7 @@ const NARROW = 520; // below this width the sentence is drawn one word per line
 
 export function mount(root, ctx) {
   const data = ctx.data;
-  let last = data.params.last;
+  let last = data.last_words[ctx.opening(data.last_words.indexOf(data.params.last))];
   const n = data.modes[last].words.length;
 
   const controls = html("div", { class: "figure-controls", role: "group", "aria-label": "Last word of the sentence" }, root);

@@ -51,7 +51,8 @@ export function mount(root, ctx) {
   const data = ctx.data;
   const { xs, ys, nearest } = data.grid;
   const K = nearest[0].length; // words listed per probe position
-  let [ix, iy] = data.start;
+  const opened = ctx.opening(data.start[1] * xs.length + data.start[0], xs.length * ys.length); // state iy * xs + ix
+  let [ix, iy] = [opened % xs.length, Math.floor(opened / xs.length)];
 
   const layout = html("div", { class: "word-map-layout" }, root);
   const plot = html("div", { class: "figure-plot" }, layout);
@@ -139,7 +140,7 @@ export function mount(root, ctx) {
       items[k].textContent = fill(data.text.parts.near, { word: values.near[k], v: values.distance[k] });
     });
     texts.forEach((t, i) => t.classList.toggle("near", near.includes(i)));
-    ctx.setText({ numbers: [...lines, ...data.text.fixed] });
+    ctx.setText({ numbers: [...lines, ...data.text.fixed] }, cell);
   }
 
   return {};

@@ -10,7 +10,7 @@ const GROUP_NAMES = { animal: "Animals", place: "Places", describing: "Describin
 
 export function mount(root, ctx) {
   const data = ctx.data;
-  let index = data.start;
+  let index = ctx.opening(data.start);
 
   const picker = html("div", { class: "word-picker", role: "radiogroup", "aria-label": "Word to compare" }, root);
   const radios = [];

@@ -9,7 +9,7 @@ import { fill } from "../js/text.js";
 export function mount(root, ctx) {
   const data = ctx.data;
   const parts = data.text.parts;
-  let setting = data.params.positions ? "on" : "off";
+  let setting = data.settings[ctx.opening(data.settings.indexOf(data.params.positions ? "on" : "off"))];
 
   const controls = html("div", { class: "figure-controls", role: "group", "aria-label": "Position codes" }, root);
   html("span", {}, controls, "Positions:");

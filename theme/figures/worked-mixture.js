@@ -9,7 +9,7 @@ import { html, radioGroup, set, svg } from "../js/svg.js";
 
 export function mount(root, ctx) {
   const data = ctx.data;
-  let shown = data.start;
+  let shown = ctx.opening(data.start);
 
   const radios = radioGroup(root, { name: ctx.figure.id + "-head", legend: "Show", className: "worked-mixture-heads",
     labels: data.heads.map((_, h) => `head ${h + 1}`), checked: shown, onChange: (h) => { shown = h; draw(); } });
@@ -96,10 +96,11 @@ export function mount(root, ctx) {
     radios.forEach((r, h) => { r.checked = h === shown; });
     drawn.forEach((parts, h) => parts.forEach((el) => { if (el) el.style.display = h === shown ? "" : "none"; }));
     plot.hidden = !drawn[shown][1];
+    // Both heads' lines, always (text.fixed): the list matches the static fallback whichever is
+    // shown; the state says which head is, for a link to this view.
+    ctx.setText(data.text, shown);
   }
 
   draw();
-  // Both heads, always: the list matches the static fallback and does not depend on the choice.
-  ctx.setText(data.text, shown);
   return {};
 }

@@ -14,7 +14,7 @@ const CHAR_MS = 30; // how fast an answer is written out, a character at a time
 
 export function mount(root, ctx) {
   let data = ctx.data;
-  let k = data.start; // the character picked
+  let k = ctx.opening(data.start, data.starts.length); // the character picked (a link may name another)
   let head = 0; // the head whose weights tint the text
   const id = ctx.figure.id;
   const parts = () => data.text.parts;
@@ -141,7 +141,7 @@ export function mount(root, ctx) {
     });
     slider.input.value = String(k);
     slider.output.textContent = fill(parts().state, { v: k + 1 });
-    ctx.setText({ numbers: [...fillAll(data.text.templates, scopeAt(data.text.scope, data, k)), ...data.text.fixed] });
+    ctx.setText({ numbers: [...fillAll(data.text.templates, scopeAt(data.text.scope, data, k)), ...data.text.fixed] }, k);
   }
 
   function show(i) {

@@ -15,7 +15,7 @@ const BASELINES = ["even", "unigram", "bigram"];
 
 export function mount(root, ctx) {
   let data = ctx.data;
-  let k = data.start; // the checkpoint shown
+  let k = ctx.opening(data.start); // the checkpoint shown
   let training = null; // while a run trains: { losses, checkpoints, states } so far
   const id = ctx.figure.id;
   const schema = data.schema.seed;

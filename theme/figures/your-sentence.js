@@ -10,7 +10,7 @@ import { headTable } from "../js/weights.js";
 
 export function mount(root, ctx) {
   let data = ctx.data;
-  let k = data.start; // the word looking
+  let k = ctx.opening(data.start); // the word looking
   const id = ctx.figure.id;
 
   const menuBox = html("div", { class: "ysn-menus", role: "group", "aria-label": "Your sentence, word by word" }, root);

@@ -10,7 +10,7 @@ import { weightBar } from "../js/weights.js";
 
 export function mount(root, ctx) {
   let data = ctx.data;
-  let k = data.start; // the position looking
+  let k = ctx.opening(data.start); // the position looking
   const id = ctx.figure.id;
 
   const { input, status } = readerInput(root, {

@@ -1,5 +1,6 @@
 // A figure's ctx: everything its view may use of the page (its data, its text, its note) and of
 // Python (requests, jobs, the warm-up), so a view never touches the runtime itself.
+import { changed } from "./links.js";
 
 const UNAVAILABLE = "Needs Python, which is unavailable here: showing the precomputed result.";
 
@@ -34,6 +35,16 @@ export function figureContext(el, root, runtime, near) {
   let busy = 0; // requests and jobs on their way: the figure is aria-busy while any is
   let current = null; // the figure's running job, { result, cancel }: a newer one cancels it
   let warming = null; // the job ctx.warm asked to warm: { job, params, state: "" | "running" | "done" }
+  const embedded = JSON.parse(el.querySelector(".figure-data").textContent); // the page's own data
+  // What a link to the figure's state holds (links.js): the options of the data drawn, and the
+  // index of the precomputed state shown, recorded as the view draws, so views need no code of
+  // their own to be linked; `answered` is the worker's last answer, drawn once the view calls
+  // markLive. A job's result (a model trained in the page) is no option's: its link cannot hold it.
+  const shown = { params: embedded.params, index: null, job: false };
+  let answered = null;
+  let takes = false; // the view opens at the index ctx.opening gives it: a link may hold its index
+  let wanted = null; // the index a link asks the view to open at, until the view takes it (ctx.opening)
+  let outcome = null; // what became of it: "taken", or "refused" (not one of the view's states)
 
   /** Warm up once Python is ready while the figure is near and runs no job; data-warm says how it
    *  went (running, done, stopped: a real job came first, failed), for tests: readers see nothing. */
@@ -62,7 +73,7 @@ export function figureContext(el, root, runtime, near) {
 
   /** The one way a view asks the worker: `message` as runtime.ask takes it, onProgress for a
    *  job's slices. Resolves with the answer, or null if there is none (a cancelled job, or a
-   *  failure: the note says why). */
+   *  failure: the note says why, "Could not <verb>: <why>", or verb(why) when it is a function). */
   async function ask(verb, message, onProgress) {
     if (!live) { ctx.note(`Could not ${verb}: ` + notLive(name).message); return null; }
     const booted = showBoot();
@@ -70,15 +81,20 @@ export function figureContext(el, root, runtime, near) {
     el.setAttribute("aria-busy", "true");
     const job = message.type === "job";
     if (job) current?.cancel(); // one job per figure
+    if (job) answered = { job: true }; // a view drawing its slices as they come is showing the job's model
     let mine = null;
     try {
       mine = runtime.ask({ ...message, name, ...files }, onProgress && ((slices) => { booted(); onProgress(slices); }));
       if (job) current = mine;
       const out = await mine.result;
-      if (out) ctx.note("");
+      if (out) {
+        ctx.note("");
+        answered = job ? { job: true } : { params: out.params, job: false };
+      }
       return out;
     } catch (err) {
-      ctx.note(runtime.state === "unavailable" ? UNAVAILABLE : `Could not ${verb}: ` + err.message);
+      ctx.note(typeof verb === "function" ? verb(runtime.state === "unavailable" ? "Python is unavailable here" : err.message)
+        : runtime.state === "unavailable" ? UNAVAILABLE : `Could not ${verb}: ` + err.message);
       return null;
     } finally {
       booted();
@@ -89,7 +105,7 @@ export function figureContext(el, root, runtime, near) {
 
   const ctx = {
     figure: el,
-    data: JSON.parse(el.querySelector(".figure-data").textContent),
+    data: embedded,
     numbers: el.querySelector(".figure-numbers"),
     /**
      * Show what the model wrote about the state on screen: `text` is data.text (or lines of the
@@ -98,7 +114,8 @@ export function figureContext(el, root, runtime, near) {
      * numbers themselves (the model is their one source).
      */
     setText(text, state) {
-      const lines = state === undefined ? text.numbers : [...text.states[state].numbers, ...(text.fixed ?? [])];
+      shown.index = Number.isInteger(state) ? state : null;
+      const lines = state === undefined || !text.states ? text.numbers : [...text.states[state].numbers, ...(text.fixed ?? [])];
       ctx.numbers.replaceChildren(...lines.map((line) => {
         const li = document.createElement("li");
         li.textContent = line;
@@ -135,7 +152,26 @@ export function figureContext(el, root, runtime, near) {
     /** Cancel this figure's running job, if any (its job() promise resolves with null). */
     cancelJob() { current?.cancel(); },
     /** Views call this after drawing worker output. */
-    markLive() { el.dataset.state = "live"; },
+    markLive() {
+      el.dataset.state = "live";
+      if (answered) Object.assign(shown, answered);
+      answered = null;
+    },
+    /**
+     * The index of the precomputed state the view opens in: `fallback` (its own opening state,
+     * data.start), unless the reader opened a link to another of its `count` states (by default
+     * one per text.states). A view with states calls it once as it mounts, and shows the state
+     * with setText(text, index) (a view whose lines are templates passes its own text and the
+     * index); a view that does not call it is linked by its options alone.
+     */
+    opening(fallback, count = ctx.data.text.states?.length ?? 0) {
+      takes = true;
+      if (wanted === null) return fallback;
+      const i = wanted;
+      wanted = null;
+      outcome = i < count ? "taken" : "refused";
+      return outcome === "taken" ? i : fallback;
+    },
     /** The page's Python: its state (idle, loading, ready, unavailable; always unavailable on a
      *  page with no live figure) and subscribe(fn(state, text)). */
     python: {
@@ -143,7 +179,38 @@ export function figureContext(el, root, runtime, near) {
       subscribe: (fn) => runtime?.subscribe(fn) ?? (() => {}),
     },
   };
+  /** figures.js's side of links: what the figure shows, as a link's state; the data and step the
+   *  view is to open in next (then what became of the step); a recompute for a link's options. */
+  const link = {
+    embedded,
+    state() {
+      if (shown.job) return null;
+      const state = {};
+      const p = changed(shown.params, embedded.params);
+      if (Object.keys(p).length) state.p = p;
+      if (takes && shown.index !== null) state.i = shown.index;
+      return state;
+    },
+    open(data, index) {
+      ctx.data = data;
+      Object.assign(shown, { params: data.params, index: null, job: false });
+      answered = null;
+      takes = false;
+      wanted = index;
+      outcome = null;
+    },
+    /** After the view mounted: "taken", "refused" (out of range), "unused" (a view that opens at
+     *  no step was given one) or null (none was asked). */
+    outcome() {
+      if (wanted !== null) { wanted = null; return "unused"; }
+      return outcome;
+    },
+    recompute(params, refuse) {
+      return ask(refuse, { type: "compute", params });
+    },
+  };
+
   ctx.note("");
   root.after(note);
-  return { ctx, tryWarm };
+  return { ctx, tryWarm, link };
 }

@@ -8,7 +8,13 @@
 // without scripts, for print, and for a view that could not start).
 // Followed in place (nav.js), each page's figures are set up as it enters and taken down as it is
 // left (page.js): their jobs cancelled, their observers stopped; the runtime, once loaded, stays.
+// A figure's state is a link (links.js): each figure has a "Link to this view" control, and a page
+// opened at such a link opens that figure in the linked state; back and forward move between the
+// states the reader linked (the entries the control pushes), in place.
 import { figureContext } from "./context.js";
+import { linkControl } from "./link-control.js";
+import { PARAM, linkTo, readLink, same } from "./links.js";
+import { pushHere } from "./nav.js";
 import { whenNear } from "./near.js";
 import { eachPage } from "./page.js";
 
@@ -17,6 +23,8 @@ let runtime = null; // runtime.js's, once a page with a live figure has loaded i
 // tryWarm() (called when it nears or Python is ready) }
 const hydrated = new Map();
 const nearby = new Set(); // figures within the margin that starts Python (the observer's below)
+let shownPage = null; // the page shown: { left, path, link: readLink of its address, raw: the link's text }
+const REFUSED = "The linked view could not be opened: ";
 
 async function loadRuntime() {
   if (runtime) return;
@@ -32,13 +40,16 @@ function startSoon() {
 async function hydrate(el, page) {
   if (page.left) return;
   const root = el.querySelector(".figure-view");
-  const figure = { ...figureContext(el, root, runtime, () => nearby.has(el)), view: null };
+  // view: what mount returned; mod: the view's module; linked: it shows a linked state (opened
+  // from a link, or its control pushed one); linking: the recompute a link asked for, if on its way
+  const figure = { ...figureContext(el, root, runtime, () => nearby.has(el)), view: null, mod: null, linked: false, linking: null };
   hydrated.set(el, figure);
   try {
-    const mod = await import(`../figures/${el.dataset.figure}.js`);
+    figure.mod = await import(`../figures/${el.dataset.figure}.js`);
     if (page.left) return;
-    figure.view = mod.mount(root, figure.ctx);
+    show(el, figure, page.link?.id === el.id ? page.link : null, page);
     el.dataset.state = "prerendered";
+    linkControl(el, () => linkHere(el, figure, page));
   } catch (err) {
     // Show the static fallback again (site.css hides it while a view can load) and say why the
     // interactive view is missing.
@@ -47,6 +58,134 @@ async function hydrate(el, page) {
     figure.ctx.note("This figure could not start its interactive view: " + err.message);
     console.error(err);
   }
+}
+
+/** (Re)mount figure's view on `data` at the state `index` asks for (null: its own opening state),
+ *  keeping focus in the figure if it was there. Returns what became of the index (context.js). */
+function mount(el, figure, data, index) {
+  const root = el.querySelector(".figure-view");
+  const focusables = () => [...root.querySelectorAll("a[href], button, input, select, textarea, [tabindex]")];
+  const focused = focusables().indexOf(document.activeElement);
+  figure.ctx.cancelJob();
+  figure.view?.offscreen?.();
+  figure.link.open(data, index);
+  if (data === figure.link.embedded && el.dataset.state === "live") el.dataset.state = "prerendered";
+  root.replaceChildren();
+  figure.view = figure.mod.mount(root, figure.ctx);
+  if (nearby.has(el)) figure.view?.onscreen?.();
+  if (focused >= 0) (focusables()[focused] ?? root.querySelector("[data-key-control]"))?.focus({ preventScroll: true });
+  return figure.link.outcome();
+}
+
+/**
+ * Show figure `el` in the state `link` names (readLink's), or, with none, in its own opening state.
+ * Options equal to the page's own draw from the embedded data; other options are the model's to
+ * check, in the worker, and only a live figure asks it. Anything refused leaves the figure in its
+ * opening state, its note saying why in one line (text only: nothing of an address is markup).
+ */
+function show(el, figure, link, page) {
+  const { ctx } = figure;
+  const embedded = figure.link.embedded;
+  const refuse = (why) => ctx.note(REFUSED + why + ".");
+  figure.linking = null;
+  figure.linked = Boolean(link);
+  if (!link || link.refused) {
+    mount(el, figure, embedded, null);
+    if (link) refuse(link.refused);
+    else if (ctx.figure.querySelector(".figure-note")?.textContent.startsWith(REFUSED)) ctx.note("");
+    return;
+  }
+  const { p, i } = link.state;
+  const params = { ...embedded.params, ...p };
+  const stepRefused = () => refuse("its step is not one of this figure's");
+  if (same(params, embedded.params)) {
+    const outcome = mount(el, figure, embedded, i);
+    if (outcome === "refused" || outcome === "unused") stepRefused();
+    else ctx.note("");
+    return;
+  }
+  mount(el, figure, embedded, null); // drawn at once, while the worker checks the link's options
+  if (!el.hasAttribute("data-live")) {
+    refuse("this figure shows only the options its page gives it");
+    return;
+  }
+  const token = figure.linking = {};
+  const root = el.querySelector(".figure-view");
+  // A reader who changes the figure before the answer comes keeps their own change.
+  const touched = (event) => {
+    if (event.type === "keydown" && ["Tab", "Shift"].includes(event.key)) return;
+    if (figure.linking === token) figure.linking = null;
+  };
+  const events = ["input", "pointerdown", "keydown"];
+  for (const type of events) root.addEventListener(type, touched, { capture: true });
+  figure.link.recompute(params, (why) => REFUSED + why + (why.endsWith(".") ? "" : ".")).then((out) => {
+    for (const type of events) root.removeEventListener(type, touched, { capture: true });
+    if (figure.linking !== token || page.left) return;
+    figure.linking = null;
+    if (!out) return; // the note says why
+    try {
+      const outcome = mount(el, figure, out, i);
+      if (outcome === "refused" || outcome === "unused") {
+        mount(el, figure, embedded, null);
+        stepRefused();
+        return;
+      }
+      ctx.markLive();
+    } catch (err) {
+      console.error(err);
+      mount(el, figure, embedded, null);
+      refuse("this figure could not draw it");
+    }
+  });
+}
+
+/** The figure's "Link to this view": its state's address, made the page's as a new history entry
+ *  (unless it is the address already). Returns { url, job }: job when a model trained in the page
+ *  is shown, which no link holds (the address then opens the figure at its page's options). */
+function linkHere(el, figure, page) {
+  const state = figure.link.state();
+  const url = linkTo(el, state ?? {});
+  if (url !== location.href) pushHere(url);
+  figure.linked = true;
+  page.raw = new URLSearchParams(location.search).get(PARAM);
+  page.link = readLink(location.search);
+  return { url, job: state === null };
+}
+
+// Back or forward to another entry of the page shown: the figure its link names shows that state,
+// and a figure that showed a linked state goes back to its own. Another page's entry is nav.js's
+// move, and that page's figures read its link as they enter.
+addEventListener("popstate", () => {
+  const page = shownPage;
+  if (!page || page.left || location.pathname !== page.path) return;
+  const raw = new URLSearchParams(location.search).get(PARAM);
+  if (raw === page.raw) return;
+  page.raw = raw;
+  page.link = readLink(location.search);
+  for (const [el, figure] of hydrated) {
+    if (!figure.mod || el.dataset.viewFailed !== undefined) continue;
+    if (page.link?.id === el.id) {
+      show(el, figure, page.link, page);
+      // Where the browser does not restore this entry's scroll (nav.js's in-place pages), the
+      // figure whose state changed is brought on screen.
+      const { top, bottom } = el.getBoundingClientRect();
+      if (bottom < 0 || top > innerHeight) el.scrollIntoView({ block: "start" });
+    } else if (figure.linked) show(el, figure, null, page);
+  }
+  sayUnknown(page);
+});
+
+/** A link naming no figure of the page: one line at the top of the page, since no figure can say it. */
+function sayUnknown(page) {
+  document.querySelector("[data-link-note]")?.remove();
+  const link = page.link;
+  if (!link || (link.id && document.getElementById(link.id)?.matches("[data-figure]"))) return;
+  const note = document.createElement("p");
+  note.className = "figure-note";
+  note.setAttribute("role", "status");
+  note.dataset.linkNote = "";
+  note.textContent = REFUSED + (link.id === null ? link.refused : "this page has no figure of that name") + ".";
+  (document.querySelector("main h1") ?? document.querySelector("main"))?.after(note);
 }
 
 // The page going away (closed, or into the back-forward cache) stops every job.
@@ -89,6 +228,7 @@ async function enter(figures, page) {
 /** The page is left: every job ends (its view hears offscreen), and nothing of it is observed. */
 function leave(page) {
   page.left = true;
+  document.querySelector("[data-link-note]")?.remove();
   for (const [el, { ctx, view }] of hydrated) {
     ctx.cancelJob();
     view?.offscreen?.();
@@ -101,7 +241,10 @@ function leave(page) {
 eachPage(() => {
   const figures = [...document.querySelectorAll("[data-figure]")];
   if (!figures.length) return null;
-  const page = { left: false };
+  const raw = new URLSearchParams(location.search).get(PARAM);
+  const page = { left: false, path: location.pathname, raw, link: readLink(location.search) };
+  shownPage = page;
+  sayUnknown(page);
   enter(figures, page);
   return () => leave(page);
 });

@@ -78,6 +78,17 @@ async function go(url, { push, scroll = null }) {
   arrive(hash, push ? null : scroll);
 }
 
+/** A new history entry for the page shown, at `url` (the same page: a figure's linked view,
+ *  figures.js). Its own key, so a move from it keeps its scroll apart from the entry before it;
+ *  going back to that entry is a popstate of the page shown, which onPopState leaves to the page. */
+export function pushHere(url) {
+  const here = position();
+  history.replaceState({ ...history.state, key, scroll: here }, "");
+  scrolls.set(key, here);
+  key = newKey();
+  history.pushState({ key }, "", url);
+}
+
 function fullLoad(url, push) {
   if (push) location.assign(url);
   else location.reload(); // back or forward: the address is already the page's
