@@ -16,7 +16,8 @@ one's numbers in a column, e.g. a build before a change beside one after it):
   to: the page's JS heap after a garbage collection, and the figures' worker's (its JS heap and
   the backing stores, which hold Python's WebAssembly memory), after each.
 
-    .venv/bin/python benchmarks/navigation.py [--dist DIR | --site DIR [--site DIR ...]] [--runs N] [--network] [--json]
+    .venv/bin/python benchmarks/navigation.py [--dist DIR | --site DIR [--site DIR ...]] [--runs N] [--network]
+                                              [--parts boot,next,memory] [--json]
 """
 from __future__ import annotations
 
@@ -204,21 +205,34 @@ def _median(values: list):
     return sorted(values, key=key)[len(values) // 2]
 
 
-def measure(browser, site: Path, runs: int, network: dict | None) -> dict:
+def measure(browser, sites: list[Path], runs: int, network: dict | None, parts: set[str]) -> dict:
+    """Each site's figures; the boots of the sites taken in turn, run after run, so that a change in
+    the machine's load falls on every column alike."""
     from builder.serve import static_server
     from tests.browser.conftest import chapter_pages
 
-    server = static_server(site)
-    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    servers = [static_server(site) for site in sites]
+    bases = [f"http://127.0.0.1:{server.server_address[1]}/" for server in servers]
     try:
-        boots = [boot(browser, base, network) for _ in range(runs)]
-        results = {"boot": {key: _median([b.get(key) for b in boots]) for key in boots[0]},
-                   "next chapter": next_chapter(browser, base)}
-        if any(site.glob("assets/*/js/nav.js")):
-            results["memory"] = memory(browser, base, chapter_pages())
+        boots = {site: [] for site in sites}
+        for _ in range(runs if "boot" in parts else 0):
+            for site, base in zip(sites, bases):
+                boots[site].append(boot(browser, base, network))
+        results = {}
+        for site, base in zip(sites, bases):
+            keys = list(dict.fromkeys(k for b in boots[site] for k in b))
+            results[str(site)] = {}
+            if boots[site]:
+                results[str(site)]["boot"] = {key: _median([b.get(key) for b in boots[site]]) for key in keys}
+                results[str(site)]["boot"]["stage ready, each run"] = " ".join(str(b.get("stage ready")) for b in boots[site])
+            if "next" in parts:
+                results[str(site)]["next chapter"] = next_chapter(browser, base)
+            if "memory" in parts and any(site.glob("assets/*/js/nav.js")):
+                results[str(site)]["memory"] = memory(browser, base, chapter_pages())
         return results
     finally:
-        server.shutdown()
+        for server in servers:
+            server.shutdown()
 
 
 def main() -> int:
@@ -226,13 +240,14 @@ def main() -> int:
     site_arguments(parser, repeat=True)
     parser.add_argument("--runs", type=int, default=3, help="boots per site (the median is printed)")
     parser.add_argument("--network", action="store_true", help="boot over a reader's network (NETWORK), not the loopback")
+    parser.add_argument("--parts", default="boot,next,memory", help="what to measure, of boot, next and memory")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     with chromium_on_sites(args, "navigation") as (sites, browser):
         if not sites:
             return 0
         network = NETWORK if args.network else None
-        results = {str(site): measure(browser, site, args.runs, network) for site in sites}
+        results = measure(browser, sites, args.runs, network, set(args.parts.split(",")))
     if args.json:
         print(json.dumps(results, indent=2))
         return 0
