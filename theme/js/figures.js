@@ -21,7 +21,24 @@ const nearby = new Set(); // figures within the margin that starts Python (the o
 async function loadRuntime() {
   if (runtime) return;
   ({ runtime } = await import("../runtime/runtime.js"));
-  runtime.subscribe((state) => { if (state === "ready") for (const { tryWarm } of hydrated.values()) tryWarm(); });
+  runtime.subscribe((state) => {
+    if (state !== "ready") return;
+    for (const [el, { tryWarm }] of hydrated) {
+      prepare(el);
+      tryWarm();
+    }
+  });
+}
+
+const prepared = new Set(); // figure names whose model the worker has imported (it outlives pages shown in place)
+
+/** Once Python is ready, have the worker import a live figure's model as its view mounts, so the
+ *  reader's first change waits only on the compute. Never starts Python. */
+function prepare(el) {
+  const name = el.dataset.figure;
+  if (!el.hasAttribute("data-live") || prepared.has(name) || runtime?.state !== "ready") return;
+  prepared.add(name);
+  runtime.ask({ type: "prepare", name }).result.catch(() => prepared.delete(name));
 }
 
 function startSoon() {
@@ -39,6 +56,7 @@ async function hydrate(el, page) {
     if (page.left) return;
     figure.view = mod.mount(root, figure.ctx);
     el.dataset.state = "prerendered";
+    prepare(el);
   } catch (err) {
     // Show the static fallback again (site.css hides it while a view can load) and say why the
     // interactive view is missing.

@@ -12,6 +12,12 @@ serve({
   boot,
   calls: {
     compute: ({ name, params }) => JSON.parse(engine.compute_json(name, JSON.stringify(params ?? {}))),
+    // A figure's model imported before its first compute (figures.js asks once Python is ready and
+    // the figure is near): the reader's first change does not wait on the import.
+    prepare: ({ name }) => {
+      engine.module(name).destroy();
+      return { ok: true, data: null };
+    },
     grade: ({ exercise, code }) => {
       exercises ??= pyodide.pyimport("engine.exercises");
       return JSON.parse(exercises.grade_json(exercise, code));
