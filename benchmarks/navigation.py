@@ -2,13 +2,16 @@
 """Print what reading the series as one session costs and saves, with the real worker and a real
 numpy in Chromium (a benchmark, not a test: nothing is asserted), on a site built with Pyodide and
 numpy vendored from ATTN_PYODIDE_DIST (or --dist), or on built sites (--site DIR, repeated: each
-one's numbers in a column, e.g. a build before a change beside one after it):
+one's numbers in a column, e.g. a build before a change beside one after it). Boots and moves are
+made --runs times, the sites in turn (so a change in the machine's load falls on each alike), and
+their medians printed:
 
-- boot: chapter 4 opened in a fresh tab (--runs times: the medians), its first live figure scrolled to: ms from the runtime's
+- boot: chapter 4 opened in a fresh tab, its first live figure scrolled to: ms from the runtime's
   start to each stage the status line shows (Pyodide's core loaded, numpy and the engine loaded,
   the engine imported: ready), when each file of the boot finished downloading (the worker's
-  resource timings), and the first answer: ms from ready to the figure drawn from the worker
-  after a key press on it;
+  resource timings), the worker's own marks (worker.js: the snapshot unpacked, the wasm compiled
+  and instantiated, Python restored, numpy and the engine imported), and the first answer: ms
+  from ready to the figure drawn from the worker after a key press on it;
 - next chapter: Python booted on chapter 4, then chapter 5's first live figure changed: ms from the
   new page appearing (in place: nav.js's mark; a full load: its first contentful paint) to the
   figure drawn from the worker, after an in-place move and after a full load, in the same tab;
@@ -215,9 +218,13 @@ def measure(browser, sites: list[Path], runs: int, network: dict | None, parts: 
     bases = [f"http://127.0.0.1:{server.server_address[1]}/" for server in servers]
     try:
         boots = {site: [] for site in sites}
-        for _ in range(runs if "boot" in parts else 0):
+        nexts = {site: [] for site in sites}
+        for _ in range(runs):
             for site, base in zip(sites, bases):
-                boots[site].append(boot(browser, base, network))
+                if "boot" in parts:
+                    boots[site].append(boot(browser, base, network))
+                if "next" in parts:
+                    nexts[site].append(next_chapter(browser, base))
         results = {}
         for site, base in zip(sites, bases):
             keys = list(dict.fromkeys(k for b in boots[site] for k in b))
@@ -225,8 +232,10 @@ def measure(browser, sites: list[Path], runs: int, network: dict | None, parts: 
             if boots[site]:
                 results[str(site)]["boot"] = {key: _median([b.get(key) for b in boots[site]]) for key in keys}
                 results[str(site)]["boot"]["stage ready, each run"] = " ".join(str(b.get("stage ready")) for b in boots[site])
-            if "next" in parts:
-                results[str(site)]["next chapter"] = next_chapter(browser, base)
+            if nexts[site]:
+                results[str(site)]["next chapter"] = {key: _median([n.get(key) for n in nexts[site]]) for key in nexts[site][0]}
+                results[str(site)]["next chapter"]["in place: page shown to figure live, each run"] = " ".join(
+                    str(n.get("in place: page shown to figure live")) for n in nexts[site])
             if "memory" in parts and any(site.glob("assets/*/js/nav.js")):
                 results[str(site)]["memory"] = memory(browser, base, chapter_pages())
         return results
@@ -238,7 +247,7 @@ def measure(browser, sites: list[Path], runs: int, network: dict | None, parts: 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     site_arguments(parser, repeat=True)
-    parser.add_argument("--runs", type=int, default=3, help="boots per site (the median is printed)")
+    parser.add_argument("--runs", type=int, default=3, help="boots and next-chapter moves per site (the median is printed)")
     parser.add_argument("--network", action="store_true", help="boot over a reader's network (NETWORK), not the loopback")
     parser.add_argument("--parts", default="boot,next,memory", help="what to measure, of boot, next and memory")
     parser.add_argument("--json", action="store_true")

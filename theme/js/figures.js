@@ -32,8 +32,8 @@ async function loadRuntime() {
 
 const prepared = new Set(); // figure names whose model the worker has imported (it outlives pages shown in place)
 
-/** Once Python is ready, have the worker import a live figure's model as its view mounts, so the
- *  reader's first change waits only on the compute. Never starts Python. */
+/** Once Python is ready, have the worker import a live figure's model as the figure nears (its view
+ *  loads meanwhile), so the reader's first change waits only on the compute. Never starts Python. */
 function prepare(el) {
   const name = el.dataset.figure;
   if (!el.hasAttribute("data-live") || prepared.has(name) || runtime?.state !== "ready") return;
@@ -56,7 +56,6 @@ async function hydrate(el, page) {
     if (page.left) return;
     figure.view = mod.mount(root, figure.ctx);
     el.dataset.state = "prerendered";
-    prepare(el);
   } catch (err) {
     // Show the static fallback again (site.css hides it while a view can load) and say why the
     // interactive view is missing.
@@ -96,7 +95,10 @@ async function enter(figures, page) {
   // scrolling meets it drawn, and no page fetches the views of figures further down before the
   // reader scrolls.
   for (const el of figures) {
-    whenNear(el, () => hydrate(el, page).then(() => { if (!page.left) observer.observe(el); }));
+    whenNear(el, () => {
+      prepare(el); // the model imports in the worker while the view's module loads here
+      hydrate(el, page).then(() => { if (!page.left) observer.observe(el); });
+    });
     if (!el.hasAttribute("data-live")) continue;
     for (const type of ["pointerdown", "keydown", "focusin"]) {
       el.addEventListener(type, () => runtime.start(), { once: true, passive: true });
