@@ -211,6 +211,8 @@ def _median(values: list):
 def measure(browser, sites: list[Path], runs: int, network: dict | None, parts: set[str]) -> dict:
     """Each site's figures; the boots of the sites taken in turn, run after run, so that a change in
     the machine's load falls on every column alike."""
+    from playwright.sync_api import Error as PlaywrightError
+
     from builder.serve import static_server
     from tests.browser.conftest import chapter_pages
 
@@ -224,7 +226,10 @@ def measure(browser, sites: list[Path], runs: int, network: dict | None, parts: 
                 if "boot" in parts:
                     boots[site].append(boot(browser, base, network))
                 if "next" in parts:
-                    nexts[site].append(next_chapter(browser, base))
+                    try:
+                        nexts[site].append(next_chapter(browser, base))
+                    except PlaywrightError as err:  # said, and left out of the medians
+                        print(f"{site.name}: a next-chapter run failed: {str(err).splitlines()[0]}", file=sys.stderr)
         results = {}
         for site, base in zip(sites, bases):
             keys = list(dict.fromkeys(k for b in boots[site] for k in b))

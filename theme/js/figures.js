@@ -24,8 +24,8 @@ async function loadRuntime() {
   runtime.subscribe((state) => {
     if (state !== "ready") return;
     for (const [el, { tryWarm }] of hydrated) {
-      prepare(el);
       tryWarm();
+      if (el.dataset.warm !== "running") prepare(el); // a warm-up imports the model itself, first thing
     }
   });
 }
