@@ -23,10 +23,10 @@ async function loadRuntime() {
   ({ runtime } = await import("../runtime/runtime.js"));
   runtime.subscribe((state) => {
     if (state !== "ready") return;
-    for (const [el, { tryWarm }] of hydrated) {
-      tryWarm();
-      if (el.dataset.warm !== "running") prepare(el); // a warm-up imports the model itself, first thing
-    }
+    for (const { tryWarm } of hydrated.values()) tryWarm();
+    // A warm-up (it imports its model first thing) goes before any import the worker would do first.
+    if ([...hydrated.keys()].some((el) => el.dataset.warm === "running")) return;
+    for (const el of hydrated.keys()) prepare(el);
   });
 }
 
