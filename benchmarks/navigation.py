@@ -159,8 +159,8 @@ def next_chapter(browser, base: str) -> dict:
 
 
 def _worker_memory(cdp, page) -> int | None:
-    """The figures' worker's JS heap plus backing stores (bytes), by the DevTools protocol's
-    Runtime.getHeapUsage sent to the worker's target; None where Chromium does not say."""
+    """The figures' worker's JS heap plus backing stores (bytes) after a garbage collection, by the
+    DevTools protocol sent to the worker's target; None where Chromium does not say."""
     targets = cdp.send("Target.getTargets")["targetInfos"]
     workers = [t for t in targets if t["type"] == "worker"]
     if not workers:
@@ -168,7 +168,8 @@ def _worker_memory(cdp, page) -> int | None:
     answers = []
     session = cdp.send("Target.attachToTarget", {"targetId": workers[0]["targetId"], "flatten": False})["sessionId"]
     cdp.on("Target.receivedMessageFromTarget", lambda e: answers.append(json.loads(e["message"])))
-    cdp.send("Target.sendMessageToTarget", {"sessionId": session, "message": json.dumps({"id": 1, "method": "Runtime.getHeapUsage"})})
+    for message in ({"id": 0, "method": "HeapProfiler.collectGarbage"}, {"id": 1, "method": "Runtime.getHeapUsage"}):
+        cdp.send("Target.sendMessageToTarget", {"sessionId": session, "message": json.dumps(message)})
     for _ in range(100):
         if any(a.get("id") == 1 for a in answers):
             break

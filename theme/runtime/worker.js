@@ -139,6 +139,8 @@ async function boot(config, status) {
   if (snapshot) {
     try {
       pyodide = await startPython(loadPyodide, { ...options, _loadSnapshot: snapshot });
+      // Pyodide keeps its options for the worker's life: not the snapshot's 20 MB, once restored.
+      if (pyodide._api?.config) delete pyodide._api.config._loadSnapshot;
       // Every restore would otherwise draw the same random numbers: the snapshot's seed.
       pyodide.runPython("import random; random.seed()");
       mark("restored");
