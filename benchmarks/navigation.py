@@ -2,13 +2,16 @@
 """Print what reading the series as one session costs and saves, with the real worker and a real
 numpy in Chromium (a benchmark, not a test: nothing is asserted), on a site built with Pyodide and
 numpy vendored from ATTN_PYODIDE_DIST (or --dist), or on built sites (--site DIR, repeated: each
-one's numbers in a column, e.g. a build before a change beside one after it):
+one's numbers in a column, e.g. a build before a change beside one after it). Boots and moves are
+made --runs times, the sites in turn (so a change in the machine's load falls on each alike), and
+their medians printed:
 
-- boot: chapter 4 opened in a fresh tab (--runs times: the medians), its first live figure scrolled to: ms from the runtime's
+- boot: chapter 4 opened in a fresh tab, its first live figure scrolled to: ms from the runtime's
   start to each stage the status line shows (Pyodide's core loaded, numpy and the engine loaded,
   the engine imported: ready), when each file of the boot finished downloading (the worker's
-  resource timings), and the first answer: ms from ready to the figure drawn from the worker
-  after a key press on it;
+  resource timings), the worker's own marks (worker.js: the snapshot unpacked, the wasm compiled
+  and instantiated, Python restored, numpy and the engine imported), and the first answer: ms
+  from ready to the figure drawn from the worker after a key press on it;
 - next chapter: Python booted on chapter 4, then chapter 5's first live figure changed: ms from the
   new page appearing (in place: nav.js's mark; a full load: its first contentful paint) to the
   figure drawn from the worker, after an in-place move and after a full load, in the same tab;
@@ -16,7 +19,8 @@ one's numbers in a column, e.g. a build before a change beside one after it):
   to: the page's JS heap after a garbage collection, and the figures' worker's (its JS heap and
   the backing stores, which hold Python's WebAssembly memory), after each.
 
-    .venv/bin/python benchmarks/navigation.py [--dist DIR | --site DIR [--site DIR ...]] [--runs N] [--network] [--json]
+    .venv/bin/python benchmarks/navigation.py [--dist DIR | --site DIR [--site DIR ...]] [--runs N] [--network]
+                                              [--parts boot,next,memory] [--json]
 """
 from __future__ import annotations
 
@@ -155,8 +159,8 @@ def next_chapter(browser, base: str) -> dict:
 
 
 def _worker_memory(cdp, page) -> int | None:
-    """The figures' worker's JS heap plus backing stores (bytes), by the DevTools protocol's
-    Runtime.getHeapUsage sent to the worker's target; None where Chromium does not say."""
+    """The figures' worker's JS heap plus backing stores (bytes) after a garbage collection, by the
+    DevTools protocol sent to the worker's target; None where Chromium does not say."""
     targets = cdp.send("Target.getTargets")["targetInfos"]
     workers = [t for t in targets if t["type"] == "worker"]
     if not workers:
@@ -164,7 +168,8 @@ def _worker_memory(cdp, page) -> int | None:
     answers = []
     session = cdp.send("Target.attachToTarget", {"targetId": workers[0]["targetId"], "flatten": False})["sessionId"]
     cdp.on("Target.receivedMessageFromTarget", lambda e: answers.append(json.loads(e["message"])))
-    cdp.send("Target.sendMessageToTarget", {"sessionId": session, "message": json.dumps({"id": 1, "method": "Runtime.getHeapUsage"})})
+    for message in ({"id": 0, "method": "HeapProfiler.collectGarbage"}, {"id": 1, "method": "Runtime.getHeapUsage"}):
+        cdp.send("Target.sendMessageToTarget", {"sessionId": session, "message": json.dumps(message)})
     for _ in range(100):
         if any(a.get("id") == 1 for a in answers):
             break
@@ -204,35 +209,60 @@ def _median(values: list):
     return sorted(values, key=key)[len(values) // 2]
 
 
-def measure(browser, site: Path, runs: int, network: dict | None) -> dict:
+def measure(browser, sites: list[Path], runs: int, network: dict | None, parts: set[str]) -> dict:
+    """Each site's figures; the boots of the sites taken in turn, run after run, so that a change in
+    the machine's load falls on every column alike."""
+    from playwright.sync_api import Error as PlaywrightError
+
     from builder.serve import static_server
     from tests.browser.conftest import chapter_pages
 
-    server = static_server(site)
-    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    servers = [static_server(site) for site in sites]
+    bases = [f"http://127.0.0.1:{server.server_address[1]}/" for server in servers]
     try:
-        boots = [boot(browser, base, network) for _ in range(runs)]
-        results = {"boot": {key: _median([b.get(key) for b in boots]) for key in boots[0]},
-                   "next chapter": next_chapter(browser, base)}
-        if any(site.glob("assets/*/js/nav.js")):
-            results["memory"] = memory(browser, base, chapter_pages())
+        boots = {site: [] for site in sites}
+        nexts = {site: [] for site in sites}
+        for _ in range(runs):
+            for site, base in zip(sites, bases):
+                if "boot" in parts:
+                    boots[site].append(boot(browser, base, network))
+                if "next" in parts:
+                    try:
+                        nexts[site].append(next_chapter(browser, base))
+                    except PlaywrightError as err:  # said, and left out of the medians
+                        print(f"{site.name}: a next-chapter run failed: {str(err).splitlines()[0]}", file=sys.stderr)
+        results = {}
+        for site, base in zip(sites, bases):
+            keys = list(dict.fromkeys(k for b in boots[site] for k in b))
+            results[str(site)] = {}
+            if boots[site]:
+                results[str(site)]["boot"] = {key: _median([b.get(key) for b in boots[site]]) for key in keys}
+                results[str(site)]["boot"]["stage ready, each run"] = " ".join(str(b.get("stage ready")) for b in boots[site])
+            if nexts[site]:
+                results[str(site)]["next chapter"] = {key: _median([n.get(key) for n in nexts[site]]) for key in nexts[site][0]}
+                results[str(site)]["next chapter"]["in place: page shown to figure live, each run"] = " ".join(
+                    str(n.get("in place: page shown to figure live")) for n in nexts[site])
+            if "memory" in parts and any(site.glob("assets/*/js/nav.js")):
+                results[str(site)]["memory"] = memory(browser, base, chapter_pages())
         return results
     finally:
-        server.shutdown()
+        for server in servers:
+            server.shutdown()
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     site_arguments(parser, repeat=True)
-    parser.add_argument("--runs", type=int, default=3, help="boots per site (the median is printed)")
+    parser.add_argument("--runs", type=int, default=3, help="boots and next-chapter moves per site (the median is printed)")
     parser.add_argument("--network", action="store_true", help="boot over a reader's network (NETWORK), not the loopback")
+    parser.add_argument("--parts", default="boot,next,memory", help="what to measure, of boot, next and memory")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     with chromium_on_sites(args, "navigation") as (sites, browser):
         if not sites:
             return 0
         network = NETWORK if args.network else None
-        results = {str(site): measure(browser, site, args.runs, network) for site in sites}
+        results = measure(browser, sites, args.runs, network, set(args.parts.split(",")))
     if args.json:
         print(json.dumps(results, indent=2))
         return 0

@@ -45,6 +45,7 @@ from .references import Bibliography, citing_chapters, uncited_warnings
 from .references import load as load_bibliography
 from .runtime import Runtime, from_distribution, from_npm
 from .search import search_index
+from .snapshot import make_snapshot
 from .site_config import ChapterEntry, SiteConfig, load_site_config
 from .source import ScannedSource, prose, scan
 from .views import check_scripts
@@ -344,7 +345,16 @@ def package_runtime(site: Site) -> Site:
     site.files[f"{core}/{lock_name}"] = lock
     site.files[f"{core}/{wheel_rel}"] = wheel
     site.copies.update({core + rel[len(PYODIDE):]: src for rel, src in copies.items()})
-    site.runtime_config = options.runtime.config(core + "/", lock_name, engine_wheel)
+    # Python's start-up, restored by the worker: named by its own digest, as the lock is.
+    snapshot, why_not = make_snapshot({rel[len(PYODIDE) + 1:]: src for rel, src in options.runtime.files.items()
+                                       if not rel.endswith(".whl")}, paths)
+    snapshot_name = None
+    if snapshot:
+        snapshot_name = f"snapshot.{hashlib.sha256(snapshot).hexdigest()[:12]}.bin.gz"
+        site.files[f"{core}/{snapshot_name}"] = snapshot
+    else:
+        site.notes.append(why_not)
+    site.runtime_config = options.runtime.config(core + "/", lock_name, engine_wheel, snapshot_name)
     site.files[MARKER] = (json.dumps(site.runtime_config, indent=2) + "\n").encode()
     return site
 

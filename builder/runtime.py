@@ -35,10 +35,10 @@ class Runtime:
     vendored: list[str] = field(default_factory=list)  # package names whose wheels we ship
     package_base_url: str | None = None  # where Pyodide fetches packages when not vendored
 
-    def config(self, index_url: str, lock: str, engine_wheel: str | None = None) -> dict:
-        """What the worker boots with: Pyodide's folder, the lock's name in it, and `engine_wheel`
+    def config(self, index_url: str, lock: str, engine_wheel: str | None = None, snapshot: str | None = None) -> dict:
+        """What the worker boots with: Pyodide's folder, the lock's name in it, `engine_wheel`
         (relative to indexURL) when the lock has no entry for the engine (built without
-        pyodide-build): the worker loads it by URL."""
+        pyodide-build): the worker loads it by URL; and `snapshot`, Python's start-up (builder/snapshot.py)."""
         return {
             "pyodideVersion": self.version,
             "indexURL": index_url,
@@ -48,6 +48,7 @@ class Runtime:
             "engine": ENGINE_PACKAGE,  # by name: its lock entry (builder/lockfile.py) lists numpy
             "shipped": [*self.vendored, ENGINE_PACKAGE],  # packages the site itself serves
             **({"engineWheel": engine_wheel, "engineNeeds": list(ENGINE_NEEDS)} if engine_wheel else {}),
+            **({"snapshot": snapshot} if snapshot else {}),
         }
 
 

@@ -558,6 +558,7 @@ serve({
   boot: () => {},
   calls: {
     compute: ({ name, params }) => call("/__compute", { name, params }),
+    prepare: () => ({ ok: true, data: null }), // CPython imports a model on its first compute
     grade: ({ exercise, code }) => call("/__grade", { exercise, code }),
   },
   jobs: {

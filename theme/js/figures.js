@@ -29,7 +29,24 @@ const REFUSED = "The linked view could not be opened: ";
 async function loadRuntime() {
   if (runtime) return;
   ({ runtime } = await import("../runtime/runtime.js"));
-  runtime.subscribe((state) => { if (state === "ready") for (const { tryWarm } of hydrated.values()) tryWarm(); });
+  runtime.subscribe((state) => {
+    if (state !== "ready") return;
+    for (const { tryWarm } of hydrated.values()) tryWarm();
+    // A warm-up (it imports its model first thing) goes before any import the worker would do first.
+    if ([...hydrated.keys()].some((el) => el.dataset.warm === "running")) return;
+    for (const el of hydrated.keys()) prepare(el);
+  });
+}
+
+const prepared = new Set(); // figure names whose model the worker has imported (it outlives pages shown in place)
+
+/** Once Python is ready, have the worker import a live figure's model as the figure nears (its view
+ *  loads meanwhile), so the reader's first change waits only on the compute. Never starts Python. */
+function prepare(el) {
+  const name = el.dataset.figure;
+  if (!el.hasAttribute("data-live") || prepared.has(name) || runtime?.state !== "ready") return;
+  prepared.add(name);
+  runtime.ask({ type: "prepare", name }).result.catch(() => prepared.delete(name));
 }
 
 function startSoon() {
@@ -217,7 +234,10 @@ async function enter(figures, page) {
   // scrolling meets it drawn, and no page fetches the views of figures further down before the
   // reader scrolls.
   for (const el of figures) {
-    whenNear(el, () => hydrate(el, page).then(() => { if (!page.left) observer.observe(el); }));
+    whenNear(el, () => {
+      prepare(el); // the model imports in the worker while the view's module loads here
+      hydrate(el, page).then(() => { if (!page.left) observer.observe(el); });
+    });
     if (!el.hasAttribute("data-live")) continue;
     for (const type of ["pointerdown", "keydown", "focusin"]) {
       el.addEventListener(type, () => runtime.start(), { once: true, passive: true });

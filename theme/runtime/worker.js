@@ -12,6 +12,12 @@ serve({
   boot,
   calls: {
     compute: ({ name, params }) => JSON.parse(engine.compute_json(name, JSON.stringify(params ?? {}))),
+    // A figure's model imported before its first compute (figures.js asks once Python is ready and
+    // the figure is near): the reader's first change does not wait on the import.
+    prepare: ({ name }) => {
+      engine.module(name).destroy();
+      return { ok: true, data: null };
+    },
     grade: ({ exercise, code }) => {
       exercises ??= pyodide.pyimport("engine.exercises");
       return JSON.parse(exercises.grade_json(exercise, code));
@@ -81,33 +87,72 @@ async function siteLock(config) {
 }
 
 // Marks on the worker's performance timeline (benchmarks/navigation.py reads them with the
-// resource timings of the files the boot fetched).
+// resource timings of the files the boot fetched): nothing a reader sees.
 const mark = (name) => performance.mark("boot:" + name);
 
-async function boot(config, status) {
-  status("loading", "core", "Starting Python: downloading it… 10%");
-  mark("start");
-  // The core's check, the lock and Pyodide's script are fetched side by side, not one after another.
-  const core = import(config.indexURL + "pyodide.mjs");
-  const lock = siteLock(config);
-  core.catch(() => {});
-  lock.catch(() => {});
-  await checkCore(config.indexURL);
-  // By name, and what its lock entry depends on: numpy. Built without pyodide-build, the lock has no
-  // entry for the engine: its wheel comes by URL after the boot, and its needs by name (builder/lockfile.py).
-  // Named to loadPyodide, the packages download while Pyodide starts, not after it.
-  const early = config.engineWheel ? config.engineNeeds : [config.engine];
+// Python's start-up as the build made it (builder/snapshot.py): Python's memory once started, which
+// Pyodide restores instead of starting Python again. Gzipped; DecompressionStream unpacks it as it
+// downloads.
+async function snapshotBytes(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error("HTTP " + response.status + " for the snapshot");
+  const bytes = new Uint8Array(await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
+  mark("snapshot");
+  return bytes;
+}
+
+async function startPython(loadPyodide, options) {
   try {
-    const { loadPyodide } = await core;
-    const options = { indexURL: config.indexURL, stdout: () => {}, stderr: () => {}, packages: early,
-                      lockFileContents: await lock, packageBaseUrl: config.packageBaseUrl || config.indexURL };
-    pyodide = await Promise.race([
+    return await Promise.race([
       loadPyodide(options),
       stalled(CORE_STALL_MS, "core", "Python (Pyodide) did not start within " + CORE_STALL_MS / 1000 + " s"),
     ]);
   } catch (err) {
     throw err.reason ? err : unavailable("core", "Python (Pyodide) could not start: " + (err.message || err));
   }
+}
+
+async function boot(config, status) {
+  status("loading", "core", "Starting Python: downloading it… 10%");
+  mark("start");
+  // The snapshot, the core's check, the lock and Pyodide's script are fetched side by side.
+  const snapshot = config.snapshot && typeof DecompressionStream === "function" ? snapshotBytes(config.indexURL + config.snapshot) : null;
+  const core = import(config.indexURL + "pyodide.mjs");
+  const lock = siteLock(config);
+  for (const p of [snapshot, core, lock]) p?.catch(() => {});
+  await checkCore(config.indexURL);
+  // By name, and what its lock entry depends on: numpy. Built without pyodide-build, the lock has no
+  // entry for the engine: its wheel comes by URL after the boot, and its needs by name (builder/lockfile.py).
+  // Named to loadPyodide, the packages download while Pyodide starts, not after it.
+  const early = config.engineWheel ? config.engineNeeds : [config.engine];
+  let loadPyodide;
+  let lockFileContents;
+  try {
+    ({ loadPyodide } = await core);
+    lockFileContents = await lock;
+  } catch (err) {
+    throw err.reason ? err : unavailable("core", "Python (Pyodide) could not start: " + (err.message || err));
+  }
+  // fsInit runs once the core's wasm is compiled and instantiated, before Python starts (or is restored).
+  const options = { indexURL: config.indexURL, stdout: () => {}, stderr: () => {}, packages: early, lockFileContents,
+                    fsInit: () => mark("wasm"), packageBaseUrl: config.packageBaseUrl || config.indexURL };
+  if (snapshot) {
+    try {
+      pyodide = await startPython(loadPyodide, { ...options, _loadSnapshot: snapshot });
+      // Pyodide keeps its options for the worker's life: not the snapshot's 20 MB, once restored.
+      if (pyodide._api?.config) delete pyodide._api.config._loadSnapshot;
+      // Every restore would otherwise draw the same random numbers: the snapshot's seed.
+      pyodide.runPython("import random; random.seed()");
+      mark("restored");
+    } catch (err) {
+      // A snapshot that does not fit this core, or did not arrive: Python starts as without one.
+      const why = String(err.reason || err.message || err).split("\n")[0];
+      console.warn("Python's start-up snapshot was not used, so Python starts itself: " + why);
+      mark("snapshot-failed");
+      pyodide = null;
+    }
+  }
+  pyodide ??= await startPython(loadPyodide, options);
   mark("core");
   status("loading", "python", "Starting Python: loading numpy… 60%");
   // Pyodide's own load errors go to the console for developers; the reader gets one line below.
