@@ -62,6 +62,11 @@ def _held(name: str) -> tuple[bytes, str]:
     raise LookupError(f"the engine was not given '{name}'")
 
 
+def forget_made() -> None:
+    """Drop every file made so far: the code that makes them changed (serve reloaded it)."""
+    _made.clear()
+
+
 def made() -> dict[tuple[str, str], bytes]:
     """Every file made so far, by (name, digest of the prose it was made from): for a process that
     computes figures to hand them to others (the test run's processes, which would train again)."""

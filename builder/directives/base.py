@@ -98,6 +98,13 @@ class Directive:
         """What the block needs from the engine or from rendering its options, kept as `use.computed`."""
         return None
 
+    def draft(self, use, page: Page):
+        """What stands for `compute`'s result while the page is checked before any engine work
+        (builder/build.py check_prose): the block with the ids it will have and everything that
+        needs no engine (its options' Markdown), so the page's links, maths and notes are checked
+        first. By default `compute` itself, for a directive that needs no engine."""
+        return self.compute(use, page)
+
     def needs_python(self, use) -> bool:
         return self.uses_python
 
