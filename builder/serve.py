@@ -272,6 +272,7 @@ def serve(paths: Paths, out: Path, port: int, pyodide_dist: Path | None) -> int:
     try:
         if not missed:
             _rebuild(paths, out, pyodide_dist, cache, reloader)
+        reload.plan(root, [])  # reads the imports of every module now, not on the first engine save
         while True:
             changed = missed or _next_changes(changes)
             missed = []
