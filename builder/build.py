@@ -372,7 +372,21 @@ def compute_figures(book: Book) -> Book:
 
 
 def render_markdown(book: Book) -> Book:
-    return Book(book.config, [render_chapter(computed, book.config.bibliography) for computed in book.chapters])
+    """Each chapter's HTML; `serve` keeps a chapter's while its text, its expressions' values, its
+    blocks and the bibliography are the same (an edit to one model or one chapter renders few pages)."""
+    config = book.config
+    kept = config.options.cache.table("rendered")
+    bib = None if config.bibliography is None else tuple(config.bibliography.entries)
+    chapters = []
+    for computed in book.chapters:
+        source = computed.source
+        blocks = [use.computed for use in source.scanned.directives]
+        math = (computed.math.inline, computed.math.display)  # as computed: rendering adds the prose's formulas to it
+        key = (source.entry, "\n".join(source.scanned.lines), computed.values, blocks, math, bib)
+        if kept.get(source.entry.path, (None,))[0] != key:
+            kept[source.entry.path] = (key, render_chapter(computed, config.bibliography))
+        chapters.append(kept[source.entry.path][1])
+    return Book(config, chapters)
 
 
 def _render(config: Config, template: str, **context) -> str:
