@@ -10,8 +10,15 @@ as an author does. The "before" tree is main's commit (git archive of BEFORE, ne
 place), run with the same interpreter and node_modules, side by side in the same run. Also printed:
 the time the edited model's own figures take to compute and draw, and the machine's load.
 
+With --figures FILE (a FigureCache pickled by tests/prewarmed.py for this tree's code, as a test run
+makes), every process starts with the series' figures computed (tests/prewarmed.py), in both trees:
+the command line's "warm cache". A tree's figures are used only while its figure code is as the
+file's was (prewarmed.load); main's engine and fallbacks compute the same figures (f33f64c..this
+branch changes neither the models nor what the fallbacks draw), so the file is keyed to each tree.
+An edited model is computed again, as the cache no longer matches.
+
 usage: .venv/bin/python benchmarks/authoring.py [--before REV] [--only NAME,...] [--commands check,build,serve]
-                                                [--trees after,before]
+                                                [--trees after,before] [--figures FILE]
 """
 from __future__ import annotations
 
@@ -122,9 +129,15 @@ class Lines:
         return None
 
 
-def run_command(tree: Path, command: str, mistake: Mistake, out: Path) -> tuple[float | None, str]:
+def launcher(tree: Path, figures: Path | None) -> list[str]:
+    """How to run the tree's build.py: through tests/prewarmed.py with its figures, when given."""
+    return [PY, "-u", str(tree / "tests" / "prewarmed.py"), str(figures), str(tree / "build.py")] if figures else \
+        [PY, "-u", str(tree / "build.py")]
+
+
+def run_command(tree: Path, command: str, mistake: Mistake, out: Path, figures: Path | None) -> tuple[float | None, str]:
     """Seconds until `build.py command` says the mistake (None if it never does), and what it said."""
-    argv = [PY, str(tree / "build.py"), *([] if command == "build" else [command]), "--content", str(tree / "content")]
+    argv = [*launcher(tree, figures), *([] if command == "build" else [command]), "--content", str(tree / "content")]
     argv += ["--out", str(out), "--no-pdf"] if command == "build" else []
     t0 = time.perf_counter()
     try:
@@ -149,8 +162,9 @@ def _undo(tree: Path, pristine: Path, mistake: Mistake) -> None:
         extra.unlink()
 
 
-def run_serve(tree: Path, pristine: Path, mistakes: list[Mistake], out: Path, results: dict, label: str) -> None:
-    proc = subprocess.Popen([PY, str(tree / "build.py"), "serve", "--port", "0", "--content", str(tree / "content"),
+def run_serve(tree: Path, pristine: Path, mistakes: list[Mistake], out: Path, results: dict, label: str,
+              figures: Path | None) -> None:
+    proc = subprocess.Popen([*launcher(tree, figures), "serve", "--port", "0", "--content", str(tree / "content"),
                              "--out", str(out)], cwd=tree, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     lines = Lines(proc)
     try:
@@ -222,6 +236,7 @@ def main() -> int:
     ap.add_argument("--only", default="", help="mistakes to make, by name, comma-separated (default: all ten)")
     ap.add_argument("--commands", default="check,build,serve")
     ap.add_argument("--trees", default="after,before")
+    ap.add_argument("--figures", type=Path, default=None, help="the series' figures, pickled by tests/prewarmed.py")
     args = ap.parse_args()
     mistakes = [m for m in MISTAKES if not args.only or m.name in args.only.split(",")]
     commands, trees = args.commands.split(","), args.trees.split(",")
@@ -230,24 +245,41 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="authoring-") as tmp:
         tmp = Path(tmp)
         built = {}
+        figures: dict[str, Path | None] = {label: None for label in trees}
+        cache = None
+        if args.figures:
+            sys.path.insert(0, str(ROOT))
+            from tests import prewarmed
+            cache = prewarmed.load(args.figures, ROOT)
+            if cache is None:
+                sys.exit(f"{args.figures} was made from other figure code than this tree's")
         for label in trees:
             built[label] = tree_of(args.before if label == "before" else None, tmp / label)
             tree_of(args.before if label == "before" else None, tmp / f"{label}-pristine")
-        for label in trees:  # serve first: its warm cache is what an author editing has
+            if cache is not None:
+                figures[label] = tmp / f"{label}-figures.pickle"
+                prewarmed.save(cache, built[label], figures[label])
+        # after's serve and command line, then before's command line, then before's serve, whose
+        # model edits restart it and recompute every figure (the slowest runs last)
+        phases = [(label, command) for label in trees for command in commands
+                  if not (label == "before" and command == "serve")]
+        phases += [("before", "serve")] if "before" in trees and "serve" in commands else []
+        for label, command in phases:
             tree, pristine = built[label], tmp / f"{label}-pristine"
-            if "serve" in commands:
-                run_serve(tree, pristine, mistakes, tmp / f"{label}-serve-out", results, label)
-                print(table(results, mistakes, commands, trees), flush=True)
-            for command in [c for c in commands if c != "serve"]:
-                for mistake in mistakes:
+            if command == "serve":
+                run_serve(tree, pristine, mistakes, tmp / f"{label}-serve-out", results, label, figures[label])
+            else:
+                for mistake in [m for m in mistakes if not m.good]:  # a model edit on the command line is a whole build
                     mistake.make(tree)
                     try:
-                        results[(mistake.name, command, label)] = run_command(tree, command, mistake, tmp / f"{label}-dist")
+                        results[(mistake.name, command, label)] = run_command(tree, command, mistake, tmp / f"{label}-dist",
+                                                                              figures[label])
                     finally:
                         _undo(tree, pristine, mistake)
-                    took, said = results[(mistake.name, command, label)]
-                    print(f"{label} {command} {mistake.name}: {'no answer' if took is None else f'{took:.2f} s'}: {said[:160]}",
-                          flush=True)
+            for mistake in mistakes:
+                took, said = results.get((mistake.name, command, label), (None, "not run"))
+                print(f"{label} {command} {mistake.name}: {'no answer' if took is None else f'{took:.2f} s'}: {said[:160]}",
+                      flush=True)
         own = own_figures_seconds(built[trees[0]])
     print()
     print(table(results, mistakes, commands, trees))
