@@ -330,10 +330,9 @@ def check_prose(book: Book) -> Book:
     config = book.config
     drafts, unsure = [], set()
     kept = config.options.cache.table("drafts")
-    bib = None if config.bibliography is None else tuple(config.bibliography.entries)
     for source in book.chapters:
         scanned = source.scanned
-        key = (source.entry, "\n".join(scanned.lines), bib)
+        key = (source.entry, "\n".join(scanned.lines), config.bibliography)
         if kept.get(source.entry.path, (None,))[0] != key:
             try:
                 draft = draft_chapter(source, config.options.cache, config.bibliography)
@@ -376,13 +375,12 @@ def render_markdown(book: Book) -> Book:
     blocks and the bibliography are the same (an edit to one model or one chapter renders few pages)."""
     config = book.config
     kept = config.options.cache.table("rendered")
-    bib = None if config.bibliography is None else tuple(config.bibliography.entries)
     chapters = []
     for computed in book.chapters:
         source = computed.source
         blocks = [use.computed for use in source.scanned.directives]
         math = (computed.math.inline, computed.math.display)  # as computed: rendering adds the prose's formulas to it
-        key = (source.entry, "\n".join(source.scanned.lines), computed.values, blocks, math, bib)
+        key = (source.entry, "\n".join(source.scanned.lines), computed.values, blocks, math, config.bibliography)
         if kept.get(source.entry.path, (None,))[0] != key:
             kept[source.entry.path] = (key, render_chapter(computed, config.bibliography))
         chapters.append(kept[source.entry.path][1])
