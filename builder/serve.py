@@ -272,7 +272,8 @@ def serve(paths: Paths, out: Path, port: int, pyodide_dist: Path | None) -> int:
     try:
         if not missed:
             _rebuild(paths, out, pyodide_dist, cache, reloader)
-        reload.plan(root, [])  # reads the imports of every module now, not on the first engine save
+        # the imports of every module, read now, beside the first edits, not on the first engine save
+        threading.Thread(target=reload.plan, args=(root, []), daemon=True).start()
         while True:
             changed = missed or _next_changes(changes)
             missed = []
