@@ -214,6 +214,11 @@ print(time.perf_counter() - t0)
     return float(done.stdout.strip().splitlines()[-1])
 
 
+def _say(results: dict, mistake: Mistake, command: str, label: str) -> None:
+    took, said = results.get((mistake.name, command, label), (None, "not run"))
+    print(f"{label} {command} {mistake.name}: {'no answer' if took is None else f'{took:.2f} s'}: {said[:160]}", flush=True)
+
+
 def table(results: dict, mistakes: list[Mistake], commands: list[str], trees: list[str]) -> str:
     head = ["mistake"] + [f"{c} {t}" for c in commands for t in trees]
     rows = [head]
@@ -276,10 +281,10 @@ def main() -> int:
                                                                               figures[label])
                     finally:
                         _undo(tree, pristine, mistake)
-            for mistake in mistakes:
-                took, said = results.get((mistake.name, command, label), (None, "not run"))
-                print(f"{label} {command} {mistake.name}: {'no answer' if took is None else f'{took:.2f} s'}: {said[:160]}",
-                      flush=True)
+                    _say(results, mistake, command, label)
+            if command == "serve":
+                for mistake in mistakes:
+                    _say(results, mistake, command, label)
         own = own_figures_seconds(built[trees[0]])
     print()
     print(table(results, mistakes, commands, trees))
