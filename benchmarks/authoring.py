@@ -197,8 +197,9 @@ import sys, time
 sys.path.insert(0, {str(tree)!r})
 from builder.build import Paths, Options, read_config, read_chapters, load_runtime
 from builder.cache import BuildCache
+from pathlib import Path
 from engine.figures import name_of
-paths = Paths.at({str(tree)!r})
+paths = Paths.at(Path({str(tree)!r}))
 config = read_config(Options(paths, load_runtime(paths, None), BuildCache()))
 book = read_chapters(config)
 uses = {{u.params for s in book.chapters for u in s.scanned.directives if u.name == "figure"}}
