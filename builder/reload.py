@@ -40,9 +40,14 @@ def _ours(root: Path) -> dict[str, Path]:
 
 
 def imports(name: str, path: Path, known) -> set[str]:
-    """The modules of `known` that module `name` (file `path`) imports by a statement anywhere in it."""
-    stat = path.stat()
-    return {m for m in _imported(name, path, stat.st_mtime_ns, stat.st_size) if m in known and m != name}
+    """The modules of `known` that module `name` (file `path`) imports by a statement anywhere in it;
+    none for a file that is gone or does not parse (its reload says why)."""
+    try:
+        stat = path.stat()
+        found = _imported(name, path, stat.st_mtime_ns, stat.st_size)
+    except (OSError, SyntaxError, ValueError):
+        return set()
+    return {m for m in found if m in known and m != name}
 
 
 @functools.lru_cache(maxsize=1024)

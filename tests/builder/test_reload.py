@@ -54,3 +54,11 @@ def test_forgetting_a_model_drops_its_figures_alone():
         cache._facts[params] = {}
     assert cache.forget({"engine.figures.softmax_temperature"}) == 2
     assert list(cache._data) == [kept] and list(cache._facts) == [kept]
+
+
+def test_a_model_that_does_not_parse_is_still_planned(tmp_path):
+    """Its reload reports the syntax error at its line; the plan itself never fails on it."""
+    broken = tmp_path / "broken.py"
+    broken.write_text("from . import fmt\n\ndef f(:\n")
+    assert reload.imports("engine.figures.broken", broken, {"engine.figures.fmt"}) == set()
+    assert reload.imports("engine.figures.gone", tmp_path / "gone.py", {"engine.figures.fmt"}) == set()
