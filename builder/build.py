@@ -1,6 +1,6 @@
 """The build as named steps, each a function from what the step before made to what the next needs:
 
-    read_config -> read_chapters -> give_prose -> compute_figures -> render_markdown  (the chapters: a Book)
+    read_config -> read_chapters -> check_prose -> give_prose -> compute_figures -> render_markdown  (a Book)
     -> cite_works -> package_runtime -> copy_theme -> parse_scripts -> add_directive_files
     -> subset_math_font -> address_assets -> address_drawings -> render_pages -> render_print_edition -> check_links
     -> index_search -> print_pdf -> write_offline_manifest                    (the files: a Site)
@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import re
 import shutil
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -185,17 +186,26 @@ def read_chapter(entry: ChapterEntry) -> Source:
     return Source(entry, scanned)
 
 
-def compute_chapter(source: Source, cache: BuildCache) -> Computed:
-    entry, scanned = source.entry, source.scanned
-    path = entry.path
+def evaluate_expressions(source: Source, cache: BuildCache) -> dict:
+    """Every inline expression's value, by (line, column): the figures they read are computed, and
+    nothing else (no drawing, no grading), so a wrong path into a figure's data is found early."""
+    path = source.entry.path
     values = {}
-    for use in scanned.expressions:
+    for use in source.scanned.expressions:
         try:
             values[(use.line, use.start)] = evaluate(use.expression, cache.figures.lookup)
         except ExpressionError as err:
             raise BuildError(path, use.line, str(err)) from None
         except Exception as err:  # the figure's own code failed: both places, the traceback on request
             raise _code_error(path, use.line, f"figure '{use.expression.name}'", err) from err
+    return values
+
+
+def compute_chapter(source: Source, cache: BuildCache, values: dict | None = None) -> Computed:
+    """The chapter's expressions (unless `values` holds them already) and blocks computed."""
+    entry, scanned = source.entry, source.scanned
+    path = entry.path
+    values = evaluate_expressions(source, cache) if values is None else values
     page = Page(path, entry.number, path.stem, cache)
     for use in scanned.directives:
         try:
@@ -274,6 +284,77 @@ def read_chapters(config: Config) -> Book:
     return Book(config, sources)
 
 
+DRAFT_VALUE = "0"  # what an inline expression writes in a draft: a number, as most are, so formulas around it typeset
+
+
+def draft_chapter(source: Source, cache: BuildCache, bibliography: Bibliography | None = None) -> Chapter:
+    """The chapter rendered before any engine work: each directive's draft for its block (its ids,
+    its options' Markdown, no figure's data) and DRAFT_VALUE for every inline expression. Rendering
+    it finds what the real render would in the prose (formulas, a '$' never closed, notes, blocks
+    where none can go), and its ids are the page's ids for the link check."""
+    entry, scanned = source.entry, source.scanned
+    path = entry.path
+    page = Page(path, entry.number, path.stem, cache)
+    for use in scanned.directives:
+        try:
+            use.computed = REGISTRY[use.name].draft(use, page)
+        except BuildError:
+            raise
+        except Exception as err:
+            raise _code_error(path, use.line, f"{use.name} '{use.argument}'", err) from err
+    values = {(use.line, use.start): DRAFT_VALUE for use in scanned.expressions}
+    return render_chapter(Computed(source, values, page.math), bibliography)
+
+
+def _holds_expression(scanned: ScannedSource, line: int | None) -> bool:
+    """Whether an inline expression stands on `line`: there an error of the draft may be the draft
+    value's, not the author's, and waits for the real render."""
+    return any(use.line == line for use in scanned.expressions)
+
+
+def _unsure_ids(scanned: ScannedSource) -> bool:
+    """Whether a heading holds an inline expression: its id, made from its text, then holds the value."""
+    lines = scanned.lines
+    for use in scanned.expressions:
+        text, after = lines[use.line - 1], lines[use.line] if use.line < len(lines) else ""
+        if text.lstrip().startswith("#") or re.fullmatch(r"[ ]{0,3}(=+|-+)[ ]*", after):
+            return True
+    return False
+
+
+def check_prose(book: Book) -> Book:
+    """Every chapter drafted (draft_chapter) and the links between the drafts checked, before any
+    figure is computed: a mistake in prose stops the build in seconds, not after every figure. What
+    a draft cannot settle waits for the final checks: an error on a line that holds an inline
+    expression, a link to a file other than a page, an anchor on a page whose heading holds one.
+    `serve` keeps each chapter's draft while its text, number and the bibliography stay the same."""
+    config = book.config
+    drafts, unsure = [], set()
+    kept = config.options.cache.table("drafts")
+    for source in book.chapters:
+        scanned = source.scanned
+        key = (source.entry, "\n".join(scanned.lines), config.bibliography)
+        if kept.get(source.entry.path, (None,))[0] != key:
+            try:
+                draft = draft_chapter(source, config.options.cache, config.bibliography)
+            except BuildError as err:
+                if not _holds_expression(scanned, err.line):
+                    raise
+                unsure.add(source.entry.path.stem + ".html")
+                continue
+            draft = replace(draft, html=draft.html + _render(config, "_references.html", chapter=draft))
+            kept[source.entry.path] = (key, draft)
+        draft = kept[source.entry.path][1]
+        drafts.append(draft)
+        if _unsure_ids(scanned):
+            unsure.add(draft.url)
+    pages = {ch.url for ch in drafts} | unsure | {"index.html", "search.html", print_edition.PAGE}
+    if any(ch.references for ch in drafts):
+        pages.add("bibliography.html")
+    links.check_links(drafts, pages, pages_only=True, unsure=frozenset(unsure))
+    return book
+
+
 def give_prose(book: Book) -> Book:
     """The series' prose (builder/corpus.py) given to the engine before any figure is computed:
     chapter 14's models learn from it (engine/given.py)."""
@@ -283,11 +364,28 @@ def give_prose(book: Book) -> Book:
 
 
 def compute_figures(book: Book) -> Book:
-    return Book(book.config, [compute_chapter(source, book.config.options.cache) for source in book.chapters])
+    """Every chapter's inline expressions first, then every chapter's blocks: a wrong path in an
+    expression is reported once the figures expressions read are computed, before any drawing or grading."""
+    cache = book.config.options.cache
+    values = [evaluate_expressions(source, cache) for source in book.chapters]
+    return Book(book.config, [compute_chapter(source, cache, v) for source, v in zip(book.chapters, values)])
 
 
 def render_markdown(book: Book) -> Book:
-    return Book(book.config, [render_chapter(computed, book.config.bibliography) for computed in book.chapters])
+    """Each chapter's HTML; `serve` keeps a chapter's while its text, its expressions' values, its
+    blocks and the bibliography are the same (an edit to one model or one chapter renders few pages)."""
+    config = book.config
+    kept = config.options.cache.table("rendered")
+    chapters = []
+    for computed in book.chapters:
+        source = computed.source
+        blocks = [use.computed for use in source.scanned.directives]
+        math = (computed.math.inline, computed.math.display)  # as computed: rendering adds the prose's formulas to it
+        key = (source.entry, "\n".join(source.scanned.lines), computed.values, blocks, math, config.bibliography)
+        if kept.get(source.entry.path, (None,))[0] != key:
+            kept[source.entry.path] = (key, render_chapter(computed, config.bibliography))
+        chapters.append(kept[source.entry.path][1])
+    return Book(config, chapters)
 
 
 def _render(config: Config, template: str, **context) -> str:
@@ -526,6 +624,7 @@ def gather(paths: Paths, runtime: Runtime, cache: BuildCache | None = None, live
     figures are computed before the Markdown is rendered, which embeds their data and values."""
     config = read_config(Options(paths, runtime, cache or BuildCache(), live_reload, pdf))
     book = read_chapters(config)
+    book = check_prose(book)
     book = give_prose(book)
     book = compute_figures(book)
     book = render_markdown(book)

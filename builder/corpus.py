@@ -8,6 +8,7 @@ the text of what it made.
 """
 from __future__ import annotations
 
+import functools
 import re
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass
@@ -152,6 +153,13 @@ def chapter_text(scanned: ScannedSource) -> str:
     the engine computes."""
     values = {(use.line, use.start): DROPPED for use in scanned.expressions}
     text, _marks = prose(scanned, values)
+    return _text_of(text)
+
+
+@functools.lru_cache(maxsize=64)
+def _text_of(text: str) -> str:
+    """chapter_text of the chapter's prose, kept by it: serve gives the series' prose on every
+    rebuild, and most chapters are as they were (Markdown reading them is seconds a rebuild)."""
     parser = _Text()
     parser.feed(_markdown().convert(text))
     parser.close()

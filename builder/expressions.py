@@ -14,7 +14,7 @@ import yaml
 
 from engine.figures import FIGURES, ParamError, module, parse
 from . import yaml_options
-from .errors import clip, unknown_name
+from .errors import clip, did_you_mean, unknown_name
 
 RE_EXPR = re.compile(
     r"^(?P<name>[a-z][a-z0-9-]*)"
@@ -86,7 +86,18 @@ def read(source: str) -> Expression:
         figure = parse(name, params)
     except ParamError as err:
         raise ExpressionError(f"inline expression '{name}': {clip(err, 160)}") from None
-    return Expression(name, figure, tuple(m.group("path").split(".")[1:]), fmt)
+    keys = tuple(m.group("path").split(".")[1:])
+    _check_path(name, keys, names)
+    return Expression(name, figure, keys, fmt)
+
+
+def _check_path(name: str, keys: tuple[str, ...], options: tuple[str, ...]) -> None:
+    """What a path says that needs no figure's data: `params.x` names an option, `facts` a model that has them."""
+    if keys[0] == "params" and len(keys) > 1 and keys[1] not in options:
+        raise ExpressionError(f"'{name}.params' has no '{clip(keys[1], 40)}'"
+                              + did_you_mean(keys[1], options, f" (it has {', '.join(options)})"))
+    if keys[0] == "facts" and not hasattr(module(name), "facts"):
+        raise ExpressionError(f"figure '{name}' quotes no facts (its model has no facts()): read its data instead")
 
 
 def evaluate(expression: Expression, lookup) -> str:

@@ -110,6 +110,16 @@ class FigureCache:
             self._facts[key] = models.facts(params, data)
         return {**data, "facts": self._facts[key]}
 
+    def forget(self, modules: set[str]) -> int:
+        """Drop what the models of `modules` computed (serve reloaded their code); how many figures."""
+        def stale(key) -> bool:
+            return type(key[0] if isinstance(key, tuple) else key).__module__ in modules
+        dropped = [key for key in self._data if stale(key)]
+        for table in (self._data, self._facts):
+            for key in [key for key in table if stale(key)]:
+                del table[key]
+        return len(dropped)
+
     def update(self, other: "FigureCache") -> None:
         """Take in what another cache computed (in another process, from the same code)."""
         self._data.update(other._data)
@@ -147,6 +157,17 @@ def pixel_size(svg: bytes) -> tuple[int, int] | None:
     return (round(sizes[b"width"]), round(sizes[b"height"])) if len(sizes) == 2 else None
 
 
+def _attributes(use, chapter_number: int, index: int) -> dict:
+    return {"class": "figure", "id": f"figure-{chapter_number}-{index}", "data-figure": use.argument,
+            "data-state": "static"}
+
+
+def draft_figure(use, chapter_number: int, index: int) -> RenderedFigure:
+    """The figure as its page is checked before any model runs: its element's id and label, no data."""
+    return RenderedFigure(use.argument, use.line, f"Figure {chapter_number}.{index}", _attributes(use, chapter_number, index),
+                          "", "", b"", {})
+
+
 def render_figure(cache: FigureCache, use, chapter_number: int, index: int, page_slug: str) -> RenderedFigure:
     data = cache.data(use.params)
     text = data["text"]
@@ -169,8 +190,7 @@ def render_figure(cache: FigureCache, use, chapter_number: int, index: int, page
         f'<ul class="figure-numbers" aria-label="Key numbers">{numbers}</ul></details>'
     )
     label = f"Figure {chapter_number}.{index}"
-    attributes = {"class": "figure", "id": f"figure-{chapter_number}-{index}",
-                  "data-figure": use.argument, "data-state": "static"}
+    attributes = _attributes(use, chapter_number, index)
     if models.is_live(use.params):
         attributes["data-live"] = ""  # its view can ask the worker: the page loads Python (figures.js)
     addresses = given_files(use.params)

@@ -6,6 +6,7 @@ So no client-side math library is needed, and a formula reads the same without J
 """
 from __future__ import annotations
 
+import functools
 import html
 import re
 import xml.etree.ElementTree as etree
@@ -86,8 +87,10 @@ def _expand_roles(latex: str) -> str:
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=8192)
 def to_mathml(latex: str, display: bool) -> str:
-    """MathML for one formula; MathError for LaTeX that would not typeset faithfully."""
+    """MathML for one formula; MathError for LaTeX that would not typeset faithfully. Kept by its
+    LaTeX: a page is typeset when it is drafted and again when rendered, and serve renders every page."""
     if not latex.strip():
         raise MathError("", "empty formula: write LaTeX between the dollars, or a literal dollar as \\$")
     depths = [d for _, d in _depths(latex)]

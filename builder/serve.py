@@ -1,8 +1,10 @@
 """`build.py serve`: build, serve dist/ on 127.0.0.1, rebuild on change, reload open pages.
 
-Content and theme changes rebuild in this process with the build cache kept warm. A change to
-engine/ or builder/ re-executes the process (Python code cannot be reloaded safely), but only
-once the new code imports. Nothing a build does stops the server: a failed build, a crashing
+Content and theme changes rebuild in this process with the build cache kept warm. A change to a
+figure model, or to engine code only models import, reloads that code here (builder/reload.py) and
+recomputes only the figures of the models it touched. Any other change to engine/ or builder/
+re-executes the process (the builder's own code cannot be reloaded safely), but only once the new
+code imports. Nothing a build does stops the server: a failed build, a crashing
 builder or code that does not import shows its `path:line: message` over the open pages (through
 /__reload) while the last good build stays served, and the next good save reloads them.
 """
@@ -21,6 +23,9 @@ import time
 from http import HTTPStatus
 from pathlib import Path
 
+from engine import given
+
+from . import reload
 from .build import Paths, build
 from .errors import BuildError, clip, describe, display_path
 from .cache import BuildCache
@@ -263,14 +268,31 @@ def serve(paths: Paths, out: Path, port: int, pyodide_dist: Path | None) -> int:
     changes = _watch((paths.content, paths.theme, *code_dirs))
     restarted_at = os.environ.pop(RESTARTED, None)
     missed = _saved_since(code_dirs, int(restarted_at)) if restarted_at else []
+    unloaded: list[Path] = []  # engine files whose reload failed: retried before any build
     try:
         if not missed:
             _rebuild(paths, out, pyodide_dist, cache, reloader)
+        # the imports of every module, read now, beside the first edits, not on the first engine save
+        threading.Thread(target=reload.plan, args=(root, []), daemon=True).start()
         while True:
             changed = missed or _next_changes(changes)
             missed = []
             seen_at = time.time_ns() - 20_000_000  # file times may lag the clock by a tick (~4 ms)
-            code = [p for p in changed if any(d in p.parents for d in code_dirs)]
+            code = list(dict.fromkeys(unloaded + [p for p in changed if any(d in p.parents for d in code_dirs)]))
+            order = reload.plan(root, code) if code else None
+            if order is not None:
+                unloaded = code
+                problem = reload.apply(order, root)
+                if problem:
+                    _show_failure(reloader, problem)
+                    continue
+                unloaded = []
+                dropped = cache.figures.forget(set(order))
+                if any(m.split(":")[0] in order for m in given.MADE.values()):
+                    given.forget_made()
+                print(f"reloaded {', '.join(order)}: {dropped} figure(s) to compute again", flush=True)
+                _rebuild(paths, out, pyodide_dist, cache, reloader)
+                continue
             if code:
                 problem = import_problem(root, code)
                 if problem:

@@ -14,8 +14,10 @@ SERIES = "series"  # the series' prose, UTF-8: builder/corpus.py's text, which c
 # them beside the pages, named by their content, for the worker to fetch when the figure asks.
 MADE = {"writing-model": "engine.tasks.writing:model_file"}
 
-_given: dict[str, bytes] = {}  # what the host gave
-_made: dict[tuple[str, str], bytes] = {}  # (name, the prose's digest) -> the file made from it
+# Each value is held with its digest, hashed once when it is given or made: the figure cache asks for
+# the prose's on every lookup (tens of times a build), and the prose and the model are hundreds of KB.
+_given: dict[str, tuple[bytes, str]] = {}  # what the host gave, and its digest
+_made: dict[tuple[str, str], tuple[bytes, str]] = {}  # (name, the prose's digest) -> the file made from it, and its digest
 KEEP_MADE = 4  # a test run's process switches between the series and small test chapters: no retraining
 
 
@@ -26,7 +28,7 @@ def give(name: str, data: bytes) -> None:
     if name == SERIES:
         for made in MADE:
             _given.pop(made, None)
-    _given[name] = data
+    _given[name] = (data, _hash(data))
 
 
 def give_file(name: str, path: str) -> None:
@@ -37,6 +39,15 @@ def give_file(name: str, path: str) -> None:
 
 def get(name: str) -> bytes:
     """What was given under `name`; a file the build makes, made from the prose it was given."""
+    return _held(name)[0]
+
+
+def _hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:12]
+
+
+def _held(name: str) -> tuple[bytes, str]:
+    """What `name` holds and its digest; a made file is made on the first ask."""
     if name in _given:
         return _given[name]
     if name in MADE and SERIES in _given:
@@ -46,22 +57,28 @@ def get(name: str) -> bytes:
             made = getattr(importlib.import_module(module), function)()
             if len(_made) >= KEEP_MADE:
                 del _made[next(iter(_made))]  # the oldest
-            _made[key] = made
+            _made[key] = (made, _hash(made))
         return _made[key]
     raise LookupError(f"the engine was not given '{name}'")
+
+
+def forget_made() -> None:
+    """Drop every file made so far: the code that makes them changed (serve reloaded it)."""
+    _made.clear()
 
 
 def made() -> dict[tuple[str, str], bytes]:
     """Every file made so far, by (name, digest of the prose it was made from): for a process that
     computes figures to hand them to others (the test run's processes, which would train again)."""
-    return dict(_made)
+    return {key: data for key, (data, _) in _made.items()}
 
 
 def remember(files: dict[tuple[str, str], bytes]) -> None:
     """Keep files another process made (made()), used when the same prose is given here."""
-    _made.update(files)
+    _made.update({key: (data, _hash(data)) for key, data in files.items()})
 
 
 def digest(name: str) -> str:
-    """A short hash of what `name` holds: what the file's address and the build's caches are keyed by."""
-    return hashlib.sha256(get(name)).hexdigest()[:12]
+    """A short hash of what `name` holds: what the file's address and the build's caches are keyed by
+    (hashed when it was given or made, not on every ask)."""
+    return _held(name)[1]

@@ -9,6 +9,7 @@ maths work there as anywhere; the block is put around it after Python-Markdown h
 """
 from __future__ import annotations
 
+import functools
 import re
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass, field as dataclass_field
@@ -98,6 +99,13 @@ class Directive:
         """What the block needs from the engine or from rendering its options, kept as `use.computed`."""
         return None
 
+    def draft(self, use, page: Page):
+        """What stands for `compute`'s result while the page is checked before any engine work
+        (builder/build.py check_prose): the block with the ids it will have and everything that
+        needs no engine (its options' Markdown), so the page's links, maths and notes are checked
+        first. By default `compute` itself, for a directive that needs no engine."""
+        return self.compute(use, page)
+
     def needs_python(self, use) -> bool:
         return self.uses_python
 
@@ -124,8 +132,20 @@ def option_error(err: ParamError, use, path: Path) -> BuildError:
 def inline_html(text: str, math: MathFound) -> str:
     """One paragraph of Markdown (with maths) as inline HTML: a choice, an explanation, a hint.
     MathError or LinkError for a bad formula or a link with an unsafe scheme."""
-    out = markdown.markdown(text, extensions=["smarty", MathExtension(math), LinkCheck()], output_format="html").strip()
-    return out[3:-4] if out.startswith("<p>") and out.endswith("</p>") and out.count("<p>") == 1 else out
+    out, inline, display = _inline_html(text)
+    math.inline |= inline
+    math.display |= display
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _inline_html(text: str) -> tuple[str, bool, bool]:
+    """inline_html's HTML and the kinds of formula it holds, kept by text: a page's quizzes are
+    rendered when it is drafted and again when it is computed, and serve rebuilds every page."""
+    found = MathFound()
+    out = markdown.markdown(text, extensions=["smarty", MathExtension(found), LinkCheck()], output_format="html").strip()
+    out = out[3:-4] if out.startswith("<p>") and out.endswith("</p>") and out.count("<p>") == 1 else out
+    return out, found.inline, found.display
 
 
 class Section(Directive):

@@ -68,6 +68,10 @@ class Exercise(Section):
         _grade(use, page.path, page.cache)
         return _rest(use, page)
 
+    def draft(self, use, page):
+        """Its starter, hints and solution on the page, ungraded: grading waits for the figures' turn."""
+        return _rest(use, page)
+
     def site_files(self, paths):
         return {"assets/js/editor.js": editor_bundle(paths)}  # CodeMirror, bundled by esbuild
 

@@ -12,7 +12,7 @@ import xml.etree.ElementTree as etree
 
 from engine.figures import FIGURES, module, parse
 from ..errors import BuildError, clip, unknown_name
-from ..figures import render_figure
+from ..figures import draft_figure, render_figure
 from .base import Directive
 
 
@@ -39,6 +39,10 @@ class Figure(Directive):
 
     def compute(self, use, page):
         return render_figure(page.cache.figures, use, page.number, page.count(self.name), page.slug)
+
+    def draft(self, use, page):
+        """The figure's element with its id and label, and no data, drawing or given files yet."""
+        return draft_figure(use, page.number, page.count(self.name))
 
     def needs_python(self, use):
         return use.computed.live  # only a view that asks the worker loads Python

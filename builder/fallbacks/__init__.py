@@ -22,16 +22,9 @@ import textwrap
 import xml.etree.ElementTree as etree
 from pathlib import Path as FilePath
 
-import matplotlib
 import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.collections import PathCollection  # noqa: E402
-from matplotlib.colors import to_rgba  # noqa: E402
-from matplotlib.path import Path  # noqa: E402
-
-from ..errors import BuildError  # noqa: E402
+from ..errors import BuildError
 
 
 class _StandIns(dict):
@@ -83,6 +76,10 @@ def cells(ax, values, colour: str, *, lim: float = 1.0, negative: str | None = N
     `colour` in proportion to its value (value / lim, as a colormap from the surface to the role would),
     or with the role `negative` below 0; `base` fills every cell first. Vector cells, not imshow's raster,
     so that their colours follow the scheme; cells of one tint (to 1%) are one path, to keep the SVG small."""
+    from matplotlib.collections import PathCollection
+    from matplotlib.colors import to_rgba
+    from matplotlib.path import Path
+
     v = np.atleast_2d(np.asarray(values, dtype=float))  # (rows, cols)
     rows, cols = v.shape
     t = np.round(np.clip(v / lim, -1.0, 1.0), 2)  # (rows, cols) signed share of the role
@@ -164,7 +161,13 @@ def in_colours(name: str, svg: bytes, light: dict[str, str], dark: dict[str, str
 
 
 def render_svg(name: str, data: dict) -> bytes:
-    """The figure's fallback as SVG bytes, identical for identical data, its colours palette roles."""
+    """The figure's fallback as SVG bytes, identical for identical data, its colours palette roles.
+    matplotlib is imported here, on the first drawing: it is most of the builder's import time, and a
+    build stopped by a mistake in prose (checked before any figure) never draws."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     with matplotlib.rc_context(STYLE):
         fig = plt.figure(figsize=(6.4, 3.4))
         try:

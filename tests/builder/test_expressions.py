@@ -43,6 +43,17 @@ def test_errors_say_what_is_wrong(source, words):
 
 
 @pytest.mark.parametrize("source, words", [
+    ("scaling-experiment.params.kyes", "'scaling-experiment.params' has no 'kyes' (did you mean 'keys'?)"),
+    ("scaling-experiment.facts.x", "figure 'scaling-experiment' quotes no facts"),
+])
+def test_a_path_wrong_without_data_is_refused_as_it_is_read(source, words):
+    """Read with the chapter, before any figure is computed (builder/build.py check_prose)."""
+    with pytest.raises(ExpressionError) as err:
+        read(source)
+    assert words in str(err.value)
+
+
+@pytest.mark.parametrize("source, words", [
     ("softmax-temperature{1: 2, temperature: 3}.facts.t_min", "option names must be words"),
     ("softmax-temperature{temperature: 2001-01-01}.facts.t_min", "dates are not option values"),
     ("softmax-temperature{temperature: &a 2, t_min: *a}.facts.t_min", "anchors (&a) are not allowed"),

@@ -362,15 +362,16 @@ def test_idle_connections_time_out_but_the_event_stream_stays(folder, monkeypatc
 
 
 def test_a_fix_saved_while_the_server_restarts_is_built(repo_copy, content, tmp_path, prewarmed):
-    """An engine file that imports but breaks the build restarts the server; its fix, saved the
-    moment the restarted process is up (while it builds), is seen: no later save is needed."""
+    """An engine file the builder imports (through the exercises) that imports but breaks the build
+    restarts the server; its fix, saved the moment the restarted process is up (while it builds),
+    is seen: no later save is needed."""
     proc, lines = _start(prewarmed.argv(repo_copy / "build.py"), content, tmp_path / "dist")
     try:
         url = re.search(r"at (http://127\.0\.0\.1:\d+/)", wait_for(lines, r"at http://127\.0\.0\.1:\d+/", 60)).group(1)
         wait_for(lines, r"^built ", 120)
-        model = repo_copy / "engine" / "figures" / "softmax_temperature.py"
+        model = repo_copy / "engine" / "attention.py"
         good = model.read_text()
-        broken = good.replace("def compute(p: Params) -> dict:\n", "def compute(p: Params) -> dict:\n    {}['oops']\n", 1)
+        broken = good.replace("def softmax_forward(x):\n", "def softmax_forward(x):\n    {}['oops']\n", 1)
         assert broken != good
         model.write_text(broken)
         saved = time.time()
@@ -382,6 +383,46 @@ def test_a_fix_saved_while_the_server_restarts_is_built(repo_copy, content, tmp_
         wait_for(lines, r"^built ", 120)
         state = Events(url).next_state(want=lambda s: s["build"] >= 1 or s["error"] is not None)
         assert state["error"] is None, (state, between)
+    finally:
+        _stop(proc)
+
+
+def test_a_model_edit_recomputes_its_own_figures_in_the_same_process(repo_copy, content, tmp_path, prewarmed):
+    """Saving a figure's model reloads it in the running server (the same session: open pages keep
+    their place) and drops only that model's figures; an exception in it reaches the page as one
+    `path:line` message; the fix builds again, with the model's new output in the page."""
+    proc, lines = _start(prewarmed.argv(repo_copy / "build.py"), content, tmp_path / "dist")
+    try:
+        url = re.search(r"at (http://127\.0\.0\.1:\d+/)", wait_for(lines, r"at http://127\.0\.0\.1:\d+/", 60)).group(1)
+        wait_for(lines, r"^built ", 120)
+        events = Events(url)
+        first = events.next_state()
+        model = repo_copy / "engine" / "figures" / "softmax_temperature.py"
+        good = model.read_text()
+        broken = good.replace("def compute(p: Params) -> dict:\n", "def compute(p: Params) -> dict:\n    {}['oops']\n", 1)
+        assert broken != good
+        model.write_text(broken)
+        said = wait_for(lines, r"^reloaded ", 30, poke=lambda: model.write_text(broken))
+        # the model alone, and its figures alone: chapter 4's one use (its expressions read the same)
+        assert said.strip() == "reloaded engine.figures.softmax_temperature: 1 figure(s) to compute again", said
+        line = broken.splitlines().index("    {}['oops']") + 1
+        shown = wait_for(lines, rf"softmax_temperature\.py:{line}: KeyError", 120)
+        assert shown.startswith("content/04-scores-to-weights.md:") or "04-scores-to-weights.md:" in shown, shown
+        state = events.next_state(want=lambda s: s["error"] is not None)
+        assert f"softmax_temperature.py:{line}: KeyError: 'oops'" in state["error"] and "\n" not in state["error"], state
+        assert state["session"] == first["session"], state  # no restart
+
+        edited = good.replace("steps: int = field(50,", "steps: int = field(40,", 1)
+        assert edited != good
+        model.write_text(edited)
+        wait_for(lines, r"^reloaded engine\.figures\.softmax_temperature:", 30, poke=lambda: model.write_text(edited))
+        wait_for(lines, r"^built ", 120)
+        state = events.next_state(want=lambda s: s["error"] is None)
+        assert state["session"] == first["session"] and state["build"] > first["build"], state
+        page = _get(url + CHAPTER)[1]
+        assert re.search(r'"figure":"softmax-temperature","params":\{[^}]*"steps":40', page)
+        events.close()
+        assert all("restarting" not in x for x in list(lines.queue))
     finally:
         _stop(proc)
 
