@@ -103,7 +103,7 @@ PARTS = {"weight": "{v:2}", "sharpness": "sharpness {v:2}"}  # shipped as text.p
 
 @dataclass(frozen=True)
 class Params:
-    sharpness: float = field(1.0, lo=LO, hi=HI, step=STEP)  # the slider's starting position
+    sharpness: float = field(1.0, lo=LO, hi=HI, step=STEP, doc="the slider's starting position")
 
 
 EXAMPLE = {"sharpness": 2.5}  # options other than the defaults: the shared tests run the figure with them too

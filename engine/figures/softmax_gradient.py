@@ -27,9 +27,10 @@ PARTS = {"bar": "{v:1}"}  # a score's or a G entry's label and valuetext
 
 @dataclass(frozen=True)
 class Params:
-    scores: tuple[float, ...] = field((2.0, 1.0, 0.0, -1.0), lo=-5, hi=5, length=(2, 6), step=0.5)
-    upstream: tuple[float, ...] = field((1.0, 0.0, 0.0, 0.0), lo=-5, hi=5, length=(2, 6), step=0.5)  # G = dL/dA
-    labels: tuple[str, ...] = field(("cat", "sat", "on", "mat"), length=(2, 6))
+    scores: tuple[float, ...] = field((2.0, 1.0, 0.0, -1.0), lo=-5, hi=5, length=(2, 6), step=0.5,
+                                      doc="the scores the softmax turns into weights")
+    upstream: tuple[float, ...] = field((1.0, 0.0, 0.0, 0.0), lo=-5, hi=5, length=(2, 6), step=0.5, doc="the gradient arriving at each weight (G = dL/dA)")
+    labels: tuple[str, ...] = field(("cat", "sat", "on", "mat"), length=(2, 6), doc="one word per score")
 
     def __post_init__(self):
         n = len(self.scores)
