@@ -57,6 +57,8 @@ class Exercise(Section):
     grades the solution and the starter."""
 
     name, plural, Options = "exercise", "exercises", Options
+    summary = ("A function the reader writes in the page, graded by the grader its argument names (below); "
+               "the build checks that the solution passes and the starter does not.")
     body = "task"
     unique = "the name keys the reader's saved code"
     uses_python = True  # the grader runs the reader's code in Pyodide

@@ -64,6 +64,8 @@ class Quiz(Section):
     """The block's Markdown is the question; the label says "Question" and names the section."""
 
     name, plural, Options = "quiz", "quizzes", Options
+    summary = ("A question with two to eight choices, one or several right; choosing one shows why it is right "
+               "or wrong, and the answers are kept in the reader's browser.")
     body = labelled_by = "question"
     unique = "a quiz's id names the reader's saved answers and its elements"
 
