@@ -37,6 +37,7 @@ class Params:
 
 
 EXAMPLE = {"sentence": "the fox ran by a red bed", "head": 2, "row": 6, "stage": 2, "checkpoint": 3}
+BROKEN = ({"sentence": "cat the"}, "sentence")  # options that break a rule of Params' own, and the option it names
 
 
 def compute(p: Params) -> dict:

@@ -55,6 +55,7 @@ class Params:
 
 
 EXAMPLE = {"merges": 120, "sentence": "The model writes one character at a time.", "start": 30}
+BROKEN = ({"merges": 40, "start": 35}, "start")  # options that break a rule of Params' own, and the option it names
 
 
 def stops(merges: int) -> list[int]:

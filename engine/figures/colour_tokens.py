@@ -60,6 +60,7 @@ class Params:
 
 
 EXAMPLE = {"tokens": ["yellow"], "choices": ["red blue"], "heads": 2, "positions": True}
+BROKEN = ({"row": 5}, "row")  # options that break a rule of Params' own, and the option it names
 
 
 def LIVE(p: Params) -> bool:

@@ -43,6 +43,7 @@ class Params:
 
 
 EXAMPLE = {"extent": 2, "a": [1, 1], "b": [-2, 1]}
+BROKEN = ({"a": [0, 0]}, "a")  # options that break a rule of Params' own, and the option it names
 
 
 def grid_points(extent: int) -> np.ndarray:

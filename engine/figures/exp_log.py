@@ -48,6 +48,7 @@ class Params:
 
 
 EXAMPLE = {"scores": [1, 3.5], "labels": ["a", "b"], "answer": 1}
+BROKEN = ({"answer": 3}, "answer")  # options that break a rule of Params' own, and the option it names
 
 
 def compute(p: Params) -> dict:

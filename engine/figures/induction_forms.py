@@ -43,6 +43,7 @@ class Params:
 
 
 EXAMPLE = {"seed": 1, "sequence": "PONMLKJIHG", "step": 300}
+BROKEN = ({"step": 7}, "step")  # options that break a rule of Params' own, and the option it names
 
 
 def _shown(p: Params):

@@ -43,6 +43,7 @@ class Params:
 
 
 EXAMPLE = {"seed": 1, "sentence": "a bird hid behind the big tree", "ablate": "head2"}
+BROKEN = ({"sentence": "the the"}, "sentence")  # options that break a rule of Params' own, and the option it names
 
 
 def _held_out(run):

@@ -54,6 +54,7 @@ class Params:
 
 
 EXAMPLE = {"seed": 1, "rates": [0.1, 0.3], "rate": 0.3, "start": 20}
+BROKEN = ({"rate": 0.3}, "rate")  # options that break a rule of Params' own, and the option it names
 
 
 def training(seed: int, rate: float) -> Training:

@@ -44,6 +44,7 @@ class Params:
 
 
 EXAMPLE = {"queries": 3, "keys": 2, "width": 4, "seed": 5, "row": 2, "col": 1, "transposed": False}
+BROKEN = ({"queries": 2, "row": 3}, "row")  # options that break a rule of Params' own, and the option it names
 
 
 def compute(p: Params) -> dict:

@@ -32,6 +32,7 @@ class Params:
 
 
 EXAMPLE = {"sentence": "a small bird hid behind the big tree", "head": 2, "query": 7}
+BROKEN = ({"query": 7}, "query")  # options that break a rule of Params' own, and the option it names
 
 
 def compute(p: Params) -> dict:

@@ -62,6 +62,7 @@ class Params:
 
 
 EXAMPLE = {"extent": 2, "step": 1, "query": [1, -1], "last_word": "wide"}
+BROKEN = ({"step": 0.3}, "step")  # options that break a rule of Params' own, and the option it names
 
 
 def scores_and_weights(queries, k):

@@ -42,6 +42,7 @@ class Params:
 
 
 EXAMPLE = {"last_word": "wide", "copy_stops": 3, "strength_stops": 4, "copy": 0.25}
+BROKEN = ({"strength": 15}, "strength")  # options that break a rule of Params' own, and the option it names
 
 
 def _grid(lo, hi, stops, start):

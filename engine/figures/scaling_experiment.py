@@ -36,6 +36,7 @@ class Params:
 
 
 EXAMPLE = {"widths": [1, 8], "queries": 10, "start_d": 2}
+BROKEN = ({"queries": 5000, "keys": 32, "widths": [4096]}, "queries")  # breaks a rule of Params' own; names that option
 
 
 def compute(p: Params) -> dict:

@@ -29,6 +29,7 @@ class Params:
 
 
 EXAMPLE = {"positions": 9, "width": 6, "position": 3}
+BROKEN = ({"width": 3}, "width")  # options that break a rule of Params' own, and the option it names
 
 
 def compute(p: Params) -> dict:

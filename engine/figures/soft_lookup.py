@@ -52,6 +52,7 @@ class Params:
 
 
 EXAMPLE = {"query": "dot", "keys": ["dog", "dot"], "values": ["a", "b"], "mode": "soft"}
+BROKEN = ({"values": ["x"]}, "values")  # options that break a rule of Params' own, and the option it names
 
 
 def bigrams(word: str) -> list[str]:

@@ -40,6 +40,7 @@ class Params:
 
 
 EXAMPLE = {"scores": [1, -1], "labels": ["a", "b"]}
+BROKEN = ({"labels": ["a", "a", "b", "c", "d"]}, "labels")  # breaks a rule of Params' own; names that option
 
 
 def compute(p: Params) -> dict:

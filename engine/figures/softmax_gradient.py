@@ -40,6 +40,7 @@ class Params:
 
 
 EXAMPLE = {"scores": [5, -5], "upstream": [1, 0.5], "labels": ["a", "b"]}
+BROKEN = ({"upstream": [1, 0]}, "upstream")  # options that break a rule of Params' own, and the option it names
 
 
 def _loss(scores: np.ndarray, g: np.ndarray) -> float:

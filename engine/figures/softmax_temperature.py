@@ -41,6 +41,7 @@ class Params:
 
 
 EXAMPLE = {"steps": 4, "temperature": 2.5}
+BROKEN = ({"t_min": 1.0, "t_max": 1.0}, "t_min")  # options that break a rule of Params' own, and the option it names
 
 
 def compute(p: Params) -> dict:

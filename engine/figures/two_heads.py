@@ -40,6 +40,7 @@ class Params:
 
 
 EXAMPLE = {"seed": 1, "sentences": ["the cat sat on the mat", "a dog ran by the box"], "sentence": 1}
+BROKEN = ({"sentences": ["the cat sat on the mat", "cat the"]}, "sentences")  # breaks a rule of Params' own; names that option
 
 
 def _looks(params, sentences) -> list[dict]:

@@ -29,6 +29,7 @@ class Params:
 
 
 EXAMPLE = {"seed": 0, "sentence": "the cat sat on the mat", "head": 1, "row": 5}
+BROKEN = ({"row": 9}, "row")  # options that break a rule of Params' own, and the option it names
 
 
 def compute(p: Params) -> dict:

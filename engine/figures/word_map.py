@@ -41,6 +41,7 @@ class Params:
 
 
 EXAMPLE = {"steps": 5, "nearest": 2, "probe": [1, 1]}
+BROKEN = ({"nearest": 20}, "nearest")  # options that break a rule of Params' own, and the option it names
 
 
 def _index(axis: np.ndarray, value: float) -> int:

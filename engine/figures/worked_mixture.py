@@ -48,6 +48,7 @@ class Params:
 
 
 EXAMPLE = {"head": 2}
+BROKEN = ({"labels": ["a", "a", "b"]}, "labels")  # options that break a rule of Params' own, and the option it names
 
 
 def _check_head(p: Params, h: int) -> None:

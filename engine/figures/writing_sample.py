@@ -59,6 +59,7 @@ class Params:
 
 
 EXAMPLE = {"prompt": "A head reads", "temperature": 0.7, "top_k": 5, "seed": 3, "length": 40}
+BROKEN = ({"prompt": ""}, "prompt")  # options that break a rule of Params' own, and the option it names
 
 
 def _quoted(c: str) -> str:

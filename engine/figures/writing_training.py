@@ -41,6 +41,7 @@ class Params:
 
 
 EXAMPLE = {"seed": 1, "steps": 100}
+BROKEN = ({"steps": CONFIG.checkpoint_every + 10}, "steps")  # breaks a rule of Params' own; names that option
 
 
 def _config(p: Params, shipped: writing.Shipped) -> writing.WritingConfig:

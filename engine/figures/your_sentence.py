@@ -53,6 +53,7 @@ class Params:
 
 
 EXAMPLE = {"seed": 1, "sentence": "The small cat slept near a tree."}
+BROKEN = ({"sentence": "the cat sat on the"}, "sentence")  # breaks a rule of Params' own; names that option
 
 
 def _quoted(word: str) -> str:

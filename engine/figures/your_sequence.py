@@ -46,6 +46,7 @@ class Params:
 
 
 EXAMPLE = {"seed": 1, "sequence": "dog bag dog"}
+BROKEN = ({"sequence": "123"}, "sequence")  # options that break a rule of Params' own, and the option it names
 
 
 def letters(text: str) -> str:
