@@ -55,10 +55,10 @@ class ReadablePath:
 @dataclass
 class FigureEntry:
     name: str
-    shows: str  # the model's docstring, first line
+    shows: str  # the model's docstring, first paragraph
     live: bool  # the page loads Python for it at its defaults
     options: list[Option]
-    uses: list[str]  # "04-scores-to-weights.md:77", or "...:70 (expression)"
+    uses: list[str]  # one per chapter: "04-scores-to-weights.md: line 77; quoted at lines 70, 71"
     paths: list[ReadablePath]
     alt: str = ""
     drawing: bytes = b""  # the fallback at the defaults, as SVG
@@ -71,8 +71,9 @@ class Catalogue:
     graders: list[tuple[str, str, str, list[str]]]  # name, function, what it checks, uses
 
 
-def first_line(doc: str | None) -> str:
-    return (doc or "").strip().splitlines()[0].strip() if (doc or "").strip() else ""
+def first_paragraph(doc: str | None) -> str:
+    """A docstring's summary: its first paragraph, however its lines wrap, on one line."""
+    return " ".join((doc or "").strip().split("\n\n")[0].split())
 
 
 def _kind(hint) -> str:
@@ -170,19 +171,33 @@ def readable_paths(looked_up: dict) -> list[ReadablePath]:
     return out
 
 
+ANY = "*"  # in _uses' keys: every use of a directive, whatever its argument (no argument is "*")
+
+
+def _lines(numbers: list[int]) -> str:
+    numbers = sorted(set(numbers))
+    return f"line{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}"
+
+
 def _uses(paths: Paths) -> tuple[dict[tuple[str, str], list[str]], list]:
-    """(directive, argument) -> where chapters use it, "file.md:line", in reading order; expressions count
-    as figure uses. Also the chapters read, for their prose."""
+    """(directive, argument) -> where chapters use it, one line per chapter in reading order:
+    "file.md: line 77; quoted at lines 70, 71" (expressions quote figures). Also the chapters read."""
     found: dict[tuple[str, str], list[str]] = {}
     sources = []
     for entry in load_site_config(paths.content).chapters:
         source = read_chapter(entry)
         sources.append(source)
-        name = entry.path.name
-        here = [((use.name, use.argument), use.line, "") for use in source.scanned.directives]
-        here += [(("figure", use.expression.name), use.line, " (expression)") for use in source.scanned.expressions]
-        for key, line, what in sorted(here, key=lambda h: h[1]):
-            found.setdefault(key, []).append(f"{name}:{line}{what}")
+        blocks: dict[tuple[str, str], list[int]] = {}
+        quoted: dict[tuple[str, str], list[int]] = {}
+        for use in source.scanned.directives:
+            blocks.setdefault((use.name, use.argument), []).append(use.line)
+            blocks.setdefault((use.name, ANY), []).append(use.line)
+        for use in source.scanned.expressions:
+            quoted.setdefault(("figure", use.expression.name), []).append(use.line)
+        for key in sorted(blocks.keys() | quoted.keys()):
+            said = ([_lines(blocks[key])] if key in blocks else []) + (
+                [f"quoted at {_lines(quoted[key])}"] if key in quoted else [])
+            found.setdefault(key, []).append(f"{entry.path.name}: {'; '.join(said)}")
     return found, sources
 
 
@@ -210,7 +225,7 @@ def gather(paths: Paths, drawings: bool = True) -> Catalogue:
     for name in models.FIGURES:
         mod = models.module(name)
         params = models.parse(name)
-        shows = first_line(mod.__doc__).removeprefix(f"{name}:").strip()
+        shows = first_paragraph(mod.__doc__).removeprefix(f"{name}:").strip()
         entry = FigureEntry(name, shows[:1].upper() + shows[1:], models.is_live(params),
                             options(mod.Params), uses.get(("figure", name), []), [])
         if drawings:
@@ -218,10 +233,9 @@ def gather(paths: Paths, drawings: bool = True) -> Catalogue:
             entry.paths = readable_paths(looked_up)
             entry.alt = looked_up["text"]["alt"]
         figures.append(entry)
-    directives = [(d.name, d.summary, options(d.Options) if d.Options else [],
-                   [w for (n, _), where in uses.items() if n == d.name for w in where])
+    directives = [(d.name, d.summary, options(d.Options) if d.Options else [], uses.get((d.name, ANY), []))
                   for d in REGISTRY.values() if d.name != "figure"]  # a figure's options are its model's, above
-    graders = [(name, grader(name).FUNCTION, first_line(grader(name).__doc__), uses.get(("exercise", name), []))
+    graders = [(name, grader(name).FUNCTION, first_paragraph(grader(name).__doc__), uses.get(("exercise", name), []))
                for name in EXERCISES]
     return Catalogue(figures, directives, graders)
 
@@ -251,13 +265,15 @@ def _options_table(opts: list[Option]) -> str:
 
 
 def _uses_list(uses: list[str]) -> str:
-    return ", ".join(f"<code>{_e(u)}</code>" for u in uses) if uses else '<span class="muted">no chapter yet</span>'
+    if not uses:
+        return '<span class="muted">no chapter yet</span>'
+    return "<ul>" + "".join(f"<li><code>{_e(u)}</code></li>" for u in uses) + "</ul>"
 
 
 def _figure(f: FigureEntry) -> str:
     parts = [f'<section id="figure-{_e(f.name)}"><h3><code>{_e(f.name)}</code></h3>',
              f"<p>{_e(f.shows)}{' Live: the page loads Python for it.' if f.live else ''}</p>",
-             f"<p>Used in: {_uses_list(f.uses)}</p>", _options_table(f.options)]
+             f"<div>Used in: {_uses_list(f.uses)}</div>", _options_table(f.options)]
     if f.drawing:
         data = base64.b64encode(f.drawing).decode("ascii")
         parts.append(f'<p><img src="data:image/svg+xml;base64,{data}" alt="{_e(f.alt)}"></p>')
@@ -275,7 +291,7 @@ def page(cat: Catalogue) -> str:
     toc = "".join(f'<li><a href="#figure-{_e(f.name)}">{_e(f.name)}</a></li>' for f in cat.figures)
     directives = "".join(
         f'<section id="directive-{_e(name)}"><h3><code>/// {_e(name)}</code></h3><p>{_e(what)}</p>'
-        f"<p>Used in: {_uses_list(uses)}</p>{_options_table(opts)}</section>"
+        f"<div>Used in: {_uses_list(uses)}</div>{_options_table(opts)}</section>"
         for name, what, opts, uses in cat.directives)
     graders = "".join(f"<tr><td><code>{_e(name)}</code></td><td><code>{_e(function)}</code></td><td>{_e(what)}</td>"
                       f"<td>{_uses_list(uses)}</td></tr>" for name, function, what, uses in cat.graders)

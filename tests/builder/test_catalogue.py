@@ -23,7 +23,7 @@ from .helpers import one_chapter_site, paths_for
 HOSTILE = '<script>alert(1)</script><img src="https://evil.example/x" onerror=alert(2)> & "q" \'s'
 
 
-SAFE_TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p", "nav", "ul", "li", "a", "section",
+SAFE_TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p", "div", "nav", "ul", "li", "a", "section",
              "table", "thead", "tbody", "tr", "th", "td", "code", "span", "img", "details", "summary"}
 
 
@@ -60,6 +60,8 @@ def listed():
 def test_every_figure_and_every_option_is_listed_with_its_range_and_what_it_does(listed):
     cat, html = listed
     assert [f.name for f in cat.figures] == list(models.FIGURES)
+    assert all(f.shows for f in cat.figures)  # the model's docstring's first paragraph, however it wraps
+    assert {f.name: f.shows for f in cat.figures}["chain-rule"].endswith("by the chain rule and by a central difference.")
     for name in models.FIGURES:
         section = _section(html, name)
         for f in dataclasses.fields(models.module(name).Params):
@@ -83,10 +85,13 @@ def test_the_chapters_that_use_a_figure_are_named_at_their_lines(listed):
     cat, _ = listed
     uses = {f.name: f.uses for f in cat.figures}
     text = (ROOT / "content" / "04-scores-to-weights.md").read_text().splitlines()
-    lines = [i + 1 for i, line in enumerate(text) if line.strip() == "/// figure | softmax-temperature"]
-    assert lines and all(f"04-scores-to-weights.md:{n}" in uses["softmax-temperature"] for n in lines)
+    (line,) = [i + 1 for i, line in enumerate(text) if line.strip() == "/// figure | softmax-temperature"]
     quoted = [i + 1 for i, line in enumerate(text) if "{= softmax-temperature" in line]
-    assert all(f"04-scores-to-weights.md:{n} (expression)" in uses["softmax-temperature"] for n in quoted)
+    assert quoted and uses["softmax-temperature"] == [
+        f"04-scores-to-weights.md: line {line}; quoted at lines {', '.join(map(str, quoted))}"]
+    quizzes = {name: uses for name, _, _, uses in cat.directives}["quiz"]
+    with_quizzes = [ch for ch in (ROOT / "content").glob("[0-9]*.md") if "/// quiz |" in ch.read_text()]
+    assert len(quizzes) == len(with_quizzes) > 0  # one line per chapter, however many quizzes it holds
 
 
 def test_quizzes_exercises_and_every_grader_are_listed(listed):
@@ -146,7 +151,7 @@ def test_the_page_with_drawings_stands_alone(tmp_path, monkeypatch):
         assert "<svg" in svg and "var(--" in svg and "http://www.w3.org" in svg  # the namespace, not a fetch
         assert alt
     section = _section(html, "matrix-product")
-    assert "01-test.md:3" in section and "01-test.md:8 (expression)" in section
+    assert "<li><code>01-test.md: line 3; quoted at line 8</code></li>" in section
     assert "<code>matrix-product.facts.multiplications</code></td><td>number</td>" in section
 
 
