@@ -7,6 +7,8 @@
     python build.py check                                 validate without writing
     python build.py fetch-runtime [--out DIR] [--url URL] a Pyodide distribution folder for --pyodide-dist:
                                                           the pinned core and numpy from the official release
+    python build.py catalogue [--out DIR]                 every figure, option, grader and expression path an
+                                                          author can use, as one page (.cache/catalogue/index.html)
 
 `python` is the venv's (.venv/bin/python); `python3 dev.py build|serve|check` sets it up first.
 An error is one `path:line: message`; where a figure's own code raised, --traceback adds Python's traceback.
@@ -23,10 +25,10 @@ ROOT = Path(__file__).resolve().parent
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="Build the attention explainer.")
-    ap.add_argument("command", nargs="?", default="build", choices=("build", "serve", "check", "fetch-runtime"))
+    ap.add_argument("command", nargs="?", default="build", choices=("build", "serve", "check", "fetch-runtime", "catalogue"))
     ap.add_argument("--out", type=Path, default=None,
                     help="output folder (default: dist/; for serve .cache/serve/, so a served build never "
-                         "replaces a real one; for fetch-runtime .cache/pyodide/)")
+                         "replaces a real one; for fetch-runtime .cache/pyodide/; for catalogue .cache/catalogue/)")
     ap.add_argument("--url", default=None, help="fetch-runtime: the release archive (default: the official "
                                                 "pyodide-<version>.tar.bz2 of the pinned version)")
     ap.add_argument("--content", type=Path, default=None, help="content folder (default: content/)")
@@ -48,6 +50,11 @@ def main(argv=None) -> int:
             from builder.fetch import fetch_runtime
             folder = fetch_runtime(args.out or ROOT / ".cache" / "pyodide", paths.node_modules, args.url)
             print(f"Pyodide distribution in {folder}: build with --pyodide-dist {folder}", flush=True)
+            return 0
+        if args.command == "catalogue":
+            from builder.catalogue import write
+            page = write(paths, args.out or ROOT / ".cache" / "catalogue")
+            print(f"catalogue: {page.resolve().as_uri()}", flush=True)
             return 0
         if args.command == "serve":
             args.out = args.out or ROOT / ".cache" / "serve"

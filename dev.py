@@ -7,6 +7,7 @@
     python3 dev.py test [pytest options]      the set-up plus the test tools, then the whole test suite
     python3 dev.py setup                      only the set-up, test tools included
     python3 dev.py new-figure NAME            a working figure to start from (model, fallback, view, tests)
+    python3 dev.py catalogue                  the set-up, then build.py catalogue: what an author can use, one page
 
 Standard library only, so it runs on a fresh machine with just Python (3.11 or newer) and Node.
 Each step is skipped when its inputs have not changed since it last ran, so repeated runs are quick.
@@ -124,17 +125,17 @@ def node_env(need: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("build", "serve", "check", "test", "setup", "new-figure"):
+    if not argv or argv[0] not in ("build", "serve", "check", "test", "setup", "new-figure", "catalogue"):
         print(__doc__)
         return 2
     if argv[0] == "new-figure":  # writes files only: the project's Python is all it needs
         python_env("build")
         return subprocess.call([PY, "-m", "builder.new_figure", *argv[1:]], cwd=ROOT)
-    need = "build" if argv[0] in ("build", "serve", "check") else "test"  # setup: everything
+    need = "build" if argv[0] in ("build", "serve", "check", "catalogue") else "test"  # setup: everything
     python_env(need)
     pyodide_env()
     node_env(need)
-    if argv[0] in ("build", "serve", "check"):  # build.py's own commands, in the venv's Python
+    if argv[0] in ("build", "serve", "check", "catalogue"):  # build.py's own commands, in the venv's Python
         command = [] if argv[0] == "build" else [argv[0]]
         try:
             return subprocess.call([PY, "build.py", *command, *argv[1:]], cwd=ROOT)

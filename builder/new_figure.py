@@ -36,20 +36,28 @@ def _append(path: Path, opening: str, closing: str, line: str) -> None:
     path.write_text(text.replace(block, block[: -len(closing) - 1] + f"    {line}\n{closing}\n", 1))
 
 
-def register(root: Path, name: str) -> None:
-    """Add `name` as the last entry of FIGURES (move it to its place in reading order): the shared tests
-    read the rest (EXAMPLE, state_count, opening_state) from the model."""
-    _append(root / REGISTRY, "FIGURES = (", ")", f'"{name}",')
+def register(root: Path, name: str, after: str | None = None) -> None:
+    """Add `name` to FIGURES after the figure `after` (its place in reading order), else as the last entry:
+    the shared tests read the rest (EXAMPLE, state_count, opening_state, ASK) from the model."""
+    if after is None:
+        _append(root / REGISTRY, "FIGURES = (", ")", f'"{name}",')
+        return
+    path, entry = root / REGISTRY, f'\n    "{after}",\n'
+    path.write_text(path.read_text().replace(entry, entry + f'    "{name}",\n', 1))
 
 
-def create(root: Path, name: str) -> list[Path]:
-    """Write figure `name` into the repository at `root`; the files written, registry last."""
+def create(root: Path, name: str, after: str | None = None) -> list[Path]:
+    """Write figure `name` into the repository at `root`, registered after `after` (else last); the
+    files written, registry last."""
     if not RE_NAME.fullmatch(name):
         raise SystemExit(f"new-figure: '{name}' is not a figure name: lower-case words joined by dashes, "
                          "as in 'softmax-temperature'")
     registry = root / REGISTRY
     if f'"{name}",' in registry.read_text():
         raise SystemExit(f"new-figure: '{name}' is already in FIGURES ({REGISTRY})")
+    if after is not None and f'\n    "{after}",\n' not in registry.read_text():
+        raise SystemExit(f"new-figure: --after '{after}' is not in FIGURES ({REGISTRY}): name the figure the "
+                         "new one follows in reading order")
     new = files(name)
     taken = [p for p in new if (root / p).exists()]
     if taken:
@@ -57,22 +65,26 @@ def create(root: Path, name: str) -> list[Path]:
     for path, text in new.items():
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(text)
-    register(root, name)
+    register(root, name, after)
     return [*new, REGISTRY]
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python3 dev.py new-figure", description="Start a new figure from a working skeleton.")
     ap.add_argument("name", help="the figure's name: lower-case words joined by dashes, e.g. 'value-mix'")
-    name = ap.parse_args(argv).name
-    written = create(ROOT, name)
+    ap.add_argument("--after", metavar="FIGURE", help="the figure it follows in reading order (default: the last)")
+    args = ap.parse_args(argv)
+    name = args.name
+    written = create(ROOT, name, args.after)
     mod = name.replace("-", "_")
     print(f"new figure '{name}':", *(f"  {p}" for p in written), sep="\n")
     print(f"""next:
   1. put it on a page: a chapter line with '/// figure | {name}', a caption, then '///'
   2. .venv/bin/python -m pytest tests/engine/figures/test_{mod}.py tests/browser/figures/test_{mod}.py -q
-  3. python3 dev.py serve, and make it yours: the model first, then the view, fallback and tests
-  4. move "{name}" in FIGURES ({REGISTRY}) to its place in reading order""")
+  3. python3 dev.py serve, and make it yours: the model first (each option's doc= is what the catalogue
+     says of it: python3 dev.py catalogue), then the view, fallback and tests""")
+    if args.after is None:
+        print(f'  4. move "{name}" in FIGURES ({REGISTRY}) to its place in reading order (--after FIGURE does it)')
     return 0
 
 
@@ -103,10 +115,12 @@ PARTS = {"weight": "{v:2}", "sharpness": "sharpness {v:2}"}  # shipped as text.p
 
 @dataclass(frozen=True)
 class Params:
-    sharpness: float = field(1.0, lo=LO, hi=HI, step=STEP)  # the slider's starting position
+    sharpness: float = field(1.0, lo=LO, hi=HI, step=STEP, doc="the slider's starting position")
 
 
 EXAMPLE = {"sharpness": 2.5}  # options other than the defaults: the shared tests run the figure with them too
+# A Params with rules across its options (a __post_init__ raising ParamError) also states
+# BROKEN = ({options that break one}, "the option named"): the shared tests check the rule refuses them.
 
 
 def compute(p: Params) -> dict:

@@ -47,6 +47,7 @@ class Directive:
     """A kind of block. Subclasses set the class attributes and override the hooks they need."""
 
     name: str  # the word after '///'
+    summary: str = ""  # what it gives the reader, in one line: the catalogue says it (builder/catalogue.py)
     plural: str  # for messages: "figures"
     Options: type | None = None  # the options' dataclass, checked by params.validate
     body: str | None = None  # what its Markdown is ("question"); when set, the block must have some

@@ -42,9 +42,10 @@ MAX_HINTS = 5
 @dataclass(frozen=True)
 class Options:
     """An exercise's options, checked like a figure's (params.validate); grading them is compute's."""
-    starter: str = field(REQUIRED, chars=(1, MAX_CODE))  # Python, a YAML block ('starter: |'): the reader's start
-    solution: str = field(REQUIRED, chars=(1, MAX_CODE))  # Python that passes the grader's hidden tests
-    hints: tuple[str, ...] = field(REQUIRED, length=(1, MAX_HINTS), chars=(1, None))  # Markdown, shown one at a time
+    starter: str = field(REQUIRED, chars=(1, MAX_CODE), doc="Python, a YAML block ('starter: |'): the reader's start")
+    solution: str = field(REQUIRED, chars=(1, MAX_CODE), doc="Python that passes the grader's hidden tests")
+    hints: tuple[str, ...] = field(REQUIRED, length=(1, MAX_HINTS), chars=(1, None),
+                                   doc="Markdown, shown one at a time")
 
 
 class Exercise(Section):
@@ -52,6 +53,8 @@ class Exercise(Section):
     grades the solution and the starter."""
 
     name, plural, Options = "exercise", "exercises", Options
+    summary = ("A function the reader writes in the page, graded by the grader its argument names (below); "
+               "the build checks that the solution passes and the starter does not.")
     body = "task"
     unique = "the name keys the reader's saved code"
     uses_python = True  # the grader runs the reader's code in Pyodide

@@ -21,6 +21,7 @@ class Figure(Directive):
     its Markdown is the caption."""
 
     name, plural = "figure", "figures"
+    summary = "A figure model's drawing, live where it can be, with its options in YAML and a caption."
     scripts = ('<script defer src="{assets}/js/no-views.js"></script>',
                '<script type="module" src="{assets}/js/figures.js" data-figure-views></script>')
 

@@ -39,10 +39,10 @@ CHOICE_ID = (r"[a-z0-9]{1,8}", "a choice's id (1 to 8 lower-case letters or digi
 class Options:
     """A quiz's options, checked like a figure's (params.validate); the rules across them below."""
     choices: dict[str, str] = field(REQUIRED, length=(2, MAX_CHOICES), keys=CHOICE_ID, chars=(1, MAX_TEXT),
-                                    numbers_as_text=True)  # id -> the choice, Markdown
-    answer: str | tuple[str, ...] = field(REQUIRED, numbers_as_text=True)  # a list: check boxes, several right
+                                    numbers_as_text=True, doc="id -> the choice, Markdown")
+    answer: str | tuple[str, ...] = field(REQUIRED, numbers_as_text=True, doc="a list: check boxes, several right")
     explain: dict[str, str] = field(REQUIRED, keys=CHOICE_ID, chars=(1, MAX_TEXT),
-                                    numbers_as_text=True)  # id -> why that choice is right or wrong
+                                    numbers_as_text=True, doc="id -> why that choice is right or wrong")
 
     def __post_init__(self):
         answers = self.right
@@ -64,6 +64,8 @@ class Quiz(Section):
     """The block's Markdown is the question; the label says "Question" and names the section."""
 
     name, plural, Options = "quiz", "quizzes", Options
+    summary = ("A question with two to eight choices, one or several right; choosing one shows why it is right "
+               "or wrong, and the answers are kept in the reader's browser.")
     body = labelled_by = "question"
     unique = "a quiz's id names the reader's saved answers and its elements"
 

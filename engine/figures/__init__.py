@@ -18,6 +18,9 @@ Every module defines
   state's numbers), so the shared tests check every figure's states without a table of their own;
 - `EXAMPLE`, a dict of options other than the defaults: the shared tests run every figure with it
   too, so a count that matches the defaults by chance is caught;
+- beside `EXAMPLE`, when `Params` has rules of its own (`__post_init__`): `BROKEN = (options, option)`,
+  options that break one and the option its ParamError names, which the shared tests give it;
+- each option's `doc=` (params.field): what it does, in an author's words, as the catalogue lists it;
 - optionally `facts(params, data) -> dict`: numbers quoted only in the prose, computed at build
   time and never shipped to the page or the worker;
 - `LIVE = True` when its view asks the worker for anything (ctx.request), or a function

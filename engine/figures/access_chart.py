@@ -27,8 +27,8 @@ ASKING = ("tired", "wide")  # cross-attention's queries come from these two word
 
 @dataclass(frozen=True)
 class Params:
-    causal: bool = field(True)  # start with the causal grid
-    length: int = field(N_MAX, lo=1, hi=N_MAX, step=1)  # words shown at first
+    causal: bool = field(True, doc="start with the causal grid")
+    length: int = field(N_MAX, lo=1, hi=N_MAX, step=1, doc="words shown at first")
 
 
 EXAMPLE = {"causal": False, "length": 3}

@@ -18,8 +18,8 @@ from .params import field
 
 @dataclass(frozen=True)
 class Params:
-    last: str = field("tired", choices=winograd.LAST_WORDS)  # the sentence's last word
-    row: int = field(winograd.IT, lo=0, hi=len(winograd.SENTENCE))  # the row selected first ("it")
+    last: str = field("tired", choices=winograd.LAST_WORDS, doc="the sentence's last word")
+    row: int = field(winograd.IT, lo=0, hi=len(winograd.SENTENCE), doc="the row selected first (\"it\")")
 
 
 EXAMPLE = {"last": "wide", "row": 2}

@@ -26,17 +26,18 @@ CELL_DIGITS = {"scores": 1, "scaled": 1, "weights": 2}  # printed in a grid's ce
 
 @dataclass(frozen=True)
 class Params:
-    sentence: str = field("The cat sat on the mat")  # must follow the toy grammar
-    head: int = field(1, choices=(1, 2))  # which of the model's two heads
-    row: int = field(1, lo=0, hi=grammar.MAX_LEN - 1)  # the row (query word) selected first
-    stage: int = field(0, lo=0, hi=len(STAGES) - 1)  # the stage shown first: raw, scaled, softmax
-    checkpoint: int = field(20, lo=0, hi=20)  # the checkpoint shown first (20: the end of training)
+    sentence: str = field("The cat sat on the mat", doc="must follow the toy grammar")
+    head: int = field(1, choices=(1, 2), doc="which of the model's two heads")
+    row: int = field(1, lo=0, hi=grammar.MAX_LEN - 1, doc="the row (query word) selected first")
+    stage: int = field(0, lo=0, hi=len(STAGES) - 1, doc="the stage shown first: raw, scaled, softmax")
+    checkpoint: int = field(20, lo=0, hi=20, doc="the checkpoint shown first (20: the end of training)")
 
     def __post_init__(self):
         check_index("row", self.row, check_sentence(self.sentence), "words")
 
 
 EXAMPLE = {"sentence": "the fox ran by a red bed", "head": 2, "row": 6, "stage": 2, "checkpoint": 3}
+BROKEN = ({"sentence": "cat the"}, "sentence")  # options that break a rule of Params' own, and the option it names
 
 
 def compute(p: Params) -> dict:

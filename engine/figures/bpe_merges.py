@@ -40,9 +40,11 @@ GPT_MERGES = 40_000
 
 @dataclass(frozen=True)
 class Params:
-    merges: int = field(MERGES, lo=1, hi=MAX_MERGES)  # the most merges learned (fewer if the text runs out of pairs)
-    sentence: str = field(SENTENCE, chars=(1, MAX_CHARS))  # the sample cut into tokens: one line of the series' characters
-    start: int = field(MERGES, lo=0, hi=MAX_MERGES)  # the merges shown first: one of the slider's stops
+    merges: int = field(MERGES, lo=1, hi=MAX_MERGES,
+                        doc="the most merges learned (fewer if the text runs out of pairs)")
+    sentence: str = field(SENTENCE, chars=(1, MAX_CHARS),
+                          doc="the sample cut into tokens: one line of the series' characters")
+    start: int = field(MERGES, lo=0, hi=MAX_MERGES, doc="the merges shown first: one of the slider's stops")
 
     def __post_init__(self):
         if any(not c.isprintable() for c in self.sentence):
@@ -53,6 +55,7 @@ class Params:
 
 
 EXAMPLE = {"merges": 120, "sentence": "The model writes one character at a time.", "start": 30}
+BROKEN = ({"merges": 40, "start": 35}, "start")  # options that break a rule of Params' own, and the option it names
 
 
 def stops(merges: int) -> list[int]:

@@ -28,10 +28,11 @@ MODES = ("on", "off")  # the mask on (causal) or off (every word reads every wor
 
 @dataclass(frozen=True)
 class Params:
-    last: str = field("tired", choices=winograd.LAST_WORDS)  # the sentence's last word
-    causal: bool = field(True)  # start with the mask on
-    shown: int = field(len(winograd.SENTENCE) + 1, lo=1, hi=len(winograd.SENTENCE) + 1, step=1)  # words written at first
-    strength: float = field(winograd.STRENGTH, lo=0.0, hi=10.0)  # scale of the query matrix
+    last: str = field("tired", choices=winograd.LAST_WORDS, doc="the sentence's last word")
+    causal: bool = field(True, doc="start with the mask on")
+    shown: int = field(len(winograd.SENTENCE) + 1, lo=1, hi=len(winograd.SENTENCE) + 1, step=1,
+                       doc="words written at first")
+    strength: float = field(winograd.STRENGTH, lo=0.0, hi=10.0, doc="scale of the query matrix")
 
 
 EXAMPLE = {"last": "wide", "causal": False, "shown": 4, "strength": 2}

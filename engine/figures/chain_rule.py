@@ -32,8 +32,8 @@ PARTS = {"x": "x = {v:2}"}  # the slider's readout and valuetext
 
 @dataclass(frozen=True)
 class Params:
-    x: float = field(0.8, lo=LO, hi=HI, step=0.01)  # where the tangent touches: the slider's starting point
-    h: float = field(1e-5, lo=1e-12, hi=0.5)  # the nudge of the central difference
+    x: float = field(0.8, lo=LO, hi=HI, step=0.01, doc="where the tangent touches: the slider's starting point")
+    h: float = field(1e-5, lo=1e-12, hi=0.5, doc="the nudge of the central difference")
 
 
 EXAMPLE = {"x": -0.83, "h": 1e-6}

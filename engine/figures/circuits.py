@@ -34,9 +34,9 @@ LAST = "tired"  # the pronoun sentence whose scores the hand-set views compare
 
 @dataclass(frozen=True)
 class Params:
-    view: str = field("hand-set", choices=VIEWS)  # the view shown first
-    seed: int = field(0, lo=0, hi=2 ** 31 - 1)  # which training run of chapter 9's model
-    head: int = field(1, choices=(1, 2))  # which of its heads
+    view: str = field("hand-set", choices=VIEWS, doc="the view shown first")
+    seed: int = field(0, lo=0, hi=2 ** 31 - 1, doc="which training run of chapter 9's model")
+    head: int = field(1, choices=(1, 2), doc="which of its heads")
 
 
 EXAMPLE = {"view": "trained", "seed": 1, "head": 2}

@@ -41,14 +41,17 @@ CONTROLS = ("tokens", "heads", "causal", "positions")  # a chapter offers only t
 
 @dataclass(frozen=True)
 class Params:
-    tokens: tuple[str, ...] = field(("red", "blue", "red"), length=(1, MAX_TOKENS), choices=PALETTE)  # the sequence shown first
-    choices: tuple[str, ...] = field(  # sequences offered in the menu, colours separated by spaces
-        ("red blue red", "blue red red", "red green red green", "blue green yellow red"), length=(0, 6))
-    heads: int = field(1, lo=1, hi=2)  # head count shown first: 1 head of width 4, or 2 of width 2
-    causal: bool = field(False)  # start with future tokens blocked
-    positions: bool = field(False)  # start with sinusoidal position codes added to the inputs
-    row: int = field(0, lo=0, hi=MAX_TOKENS - 1)  # the gathering token whose arithmetic is shown first
-    controls: tuple[str, ...] = field(CONTROLS, length=(0, len(CONTROLS)), choices=CONTROLS)  # which controls the reader gets
+    tokens: tuple[str, ...] = field(("red", "blue", "red"), length=(1, MAX_TOKENS), choices=PALETTE,
+                                    doc="the sequence shown first")
+    choices: tuple[str, ...] = field(
+        ("red blue red", "blue red red", "red green red green", "blue green yellow red"), length=(0, 6),
+        doc="sequences offered in the menu, colours separated by spaces")
+    heads: int = field(1, lo=1, hi=2, doc="head count shown first: 1 head of width 4, or 2 of width 2")
+    causal: bool = field(False, doc="start with future tokens blocked")
+    positions: bool = field(False, doc="start with sinusoidal position codes added to the inputs")
+    row: int = field(0, lo=0, hi=MAX_TOKENS - 1, doc="the gathering token whose arithmetic is shown first")
+    controls: tuple[str, ...] = field(CONTROLS, length=(0, len(CONTROLS)), choices=CONTROLS,
+                                      doc="which controls the reader gets")
 
     def __post_init__(self):
         for c in self.choices:
@@ -57,6 +60,7 @@ class Params:
 
 
 EXAMPLE = {"tokens": ["yellow"], "choices": ["red blue"], "heads": 2, "positions": True}
+BROKEN = ({"row": 5}, "row")  # options that break a rule of Params' own, and the option it names
 
 
 def LIVE(p: Params) -> bool:

@@ -29,9 +29,9 @@ from .params import ParamError, field
 
 @dataclass(frozen=True)
 class Params:
-    a: tuple[int, ...] = field((3, 1), lo=-5, hi=5, length=(2, 2))  # tip of the orange arrow at the start
-    b: tuple[int, ...] = field((1, 2), lo=-5, hi=5, length=(2, 2))  # tip of the blue arrow at the start
-    extent: int = field(3, lo=1, hi=5)  # tips move on whole numbers from -extent to extent
+    a: tuple[int, ...] = field((3, 1), lo=-5, hi=5, length=(2, 2), doc="tip of the orange arrow at the start")
+    b: tuple[int, ...] = field((1, 2), lo=-5, hi=5, length=(2, 2), doc="tip of the blue arrow at the start")
+    extent: int = field(3, lo=1, hi=5, doc="tips move on whole numbers from -extent to extent")
 
     def __post_init__(self):
         for name in ("a", "b"):
@@ -43,6 +43,7 @@ class Params:
 
 
 EXAMPLE = {"extent": 2, "a": [1, 1], "b": [-2, 1]}
+BROKEN = ({"a": [0, 0]}, "a")  # options that break a rule of Params' own, and the option it names
 
 
 def grid_points(extent: int) -> np.ndarray:

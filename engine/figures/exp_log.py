@@ -36,9 +36,9 @@ PARTS = {"score": "{v:1}", "exp": "{v:2}", "share": "{v:2}", "right": "score {v:
 
 @dataclass(frozen=True)
 class Params:
-    scores: tuple[float, ...] = field((2.0, 1.0, 0.0), lo=LO, hi=HI, length=(2, 5), step=STEP)  # one per word
-    labels: tuple[str, ...] = field(("cat", "sat", "mat"), length=(2, 5))
-    answer: int = field(0, lo=0, hi=4)  # which word is the right answer (its index)
+    scores: tuple[float, ...] = field((2.0, 1.0, 0.0), lo=LO, hi=HI, length=(2, 5), step=STEP, doc="one score per word")
+    labels: tuple[str, ...] = field(("cat", "sat", "mat"), length=(2, 5), doc="the word each score belongs to")
+    answer: int = field(0, lo=0, hi=4, doc="which word is the right answer (its index)")
 
     def __post_init__(self):
         if len(self.labels) != len(self.scores):
@@ -48,6 +48,7 @@ class Params:
 
 
 EXAMPLE = {"scores": [1, 3.5], "labels": ["a", "b"], "answer": 1}
+BROKEN = ({"answer": 3}, "answer")  # options that break a rule of Params' own, and the option it names
 
 
 def compute(p: Params) -> dict:

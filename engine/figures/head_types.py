@@ -38,8 +38,8 @@ SPACE = "·"  # how a chip shows a leading space
 
 @dataclass(frozen=True)
 class Params:
-    head: str = field("previous", choices=HEADS)  # the head shown first (the chapter's order)
-    row: int = field(8, lo=0, hi=len(TOKENS) - 1)  # the token whose attention is shown first (the second " dog")
+    head: str = field("previous", choices=HEADS, doc="the head shown first (the chapter's order)")
+    row: int = field(8, lo=0, hi=len(TOKENS) - 1, doc="the token whose attention is shown first (the second \" dog\")")
 
 
 EXAMPLE = {"head": "same", "row": 3}

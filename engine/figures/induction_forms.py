@@ -29,9 +29,9 @@ FORMED = 0.5  # the prefix-matching score at which a layer-2 head counts as an i
 
 @dataclass(frozen=True)
 class Params:
-    seed: int = field(0, lo=0, hi=2 ** 31 - 1)  # seeds the starting weights and the training sequences
-    sequence: str = field(FIRST)  # the first half of the sequence whose heads are drawn
-    step: int = field(CONFIG.steps, lo=0, hi=CONFIG.steps, step=CONFIG.checkpoint_every)  # the step shown first
+    seed: int = field(0, lo=0, hi=2 ** 31 - 1, doc="seeds the starting weights and the training sequences")
+    sequence: str = field(FIRST, doc="the first half of the sequence whose heads are drawn")
+    step: int = field(CONFIG.steps, lo=0, hi=CONFIG.steps, step=CONFIG.checkpoint_every, doc="the step shown first")
 
     def __post_init__(self):
         if self.step % CONFIG.checkpoint_every:
@@ -43,6 +43,7 @@ class Params:
 
 
 EXAMPLE = {"seed": 1, "sequence": "PONMLKJIHG", "step": 300}
+BROKEN = ({"step": 7}, "step")  # options that break a rule of Params' own, and the option it names
 
 
 def _shown(p: Params):

@@ -34,15 +34,16 @@ READOUTS = {"attached": "the word it attaches to", "previous": "the previous wor
 
 @dataclass(frozen=True)
 class Params:
-    seed: int = field(0, lo=0, hi=2 ** 31 - 1)  # which training run of chapter 9's model
-    sentence: str = field(SENTENCE)  # must follow the toy grammar
-    ablate: str = field("none", choices=ABLATIONS)  # the ablation shown first
+    seed: int = field(0, lo=0, hi=2 ** 31 - 1, doc="which training run of chapter 9's model")
+    sentence: str = field(SENTENCE, doc="must follow the toy grammar")
+    ablate: str = field("none", choices=ABLATIONS, doc="the ablation shown first")
 
     def __post_init__(self):
         check_sentence(self.sentence)
 
 
 EXAMPLE = {"seed": 1, "sentence": "a bird hid behind the big tree", "ablate": "head2"}
+BROKEN = ({"sentence": "the the"}, "sentence")  # options that break a rule of Params' own, and the option it names
 
 
 def _held_out(run):

@@ -38,10 +38,10 @@ SUMMARY_DECIMALS = 4
 
 @dataclass(frozen=True)
 class Params:
-    seed: int = field(0, lo=0, hi=2 ** 31 - 1)  # seeds the starting weights and the batches
-    rates: tuple[float, ...] = field(RATES, lo=0.001, hi=1.0, length=(1, 5))  # step sizes the menu offers
-    rate: float = field(LookupConfig.lr, lo=0.001, hi=1.0)  # the step size shown first; one of `rates`
-    start: int = field(STEPS, lo=0, hi=STEPS, step=EVERY)  # the step shown first, and where a job starts
+    seed: int = field(0, lo=0, hi=2 ** 31 - 1, doc="seeds the starting weights and the batches")
+    rates: tuple[float, ...] = field(RATES, lo=0.001, hi=1.0, length=(1, 5), doc="step sizes the menu offers")
+    rate: float = field(LookupConfig.lr, lo=0.001, hi=1.0, doc="the step size shown first; one of `rates`")
+    start: int = field(STEPS, lo=0, hi=STEPS, step=EVERY, doc="the step shown first, and where a job starts")
 
     def __post_init__(self):
         if self.rate not in self.rates:
@@ -54,6 +54,7 @@ class Params:
 
 
 EXAMPLE = {"seed": 1, "rates": [0.1, 0.3], "rate": 0.3, "start": 20}
+BROKEN = ({"rate": 0.3}, "rate")  # options that break a rule of Params' own, and the option it names
 
 
 def training(seed: int, rate: float) -> Training:

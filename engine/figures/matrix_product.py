@@ -28,13 +28,13 @@ PARTS = {
 
 @dataclass(frozen=True)
 class Params:
-    queries: int = field(2, lo=1, hi=4)  # rows of Q
-    keys: int = field(4, lo=1, hi=5)  # rows of K (columns of Kᵀ and of the product)
-    width: int = field(3, lo=1, hi=4)  # numbers in each query and key (d_k)
-    seed: int = field(2, lo=0, hi=2**31 - 1)  # draws the whole numbers of Q and K
-    row: int = field(0, lo=0, hi=3)  # the product's cell picked first: its row (query) ...
-    col: int = field(0, lo=0, hi=4)  # ... and its column (key), counted from 0
-    transposed: bool = field(True)  # K drawn as Kᵀ (columns) at first, else as stored (rows)
+    queries: int = field(2, lo=1, hi=4, doc="rows of Q: how many queries")
+    keys: int = field(4, lo=1, hi=5, doc="rows of K (columns of Kᵀ and of the product)")
+    width: int = field(3, lo=1, hi=4, doc="numbers in each query and key (d_k)")
+    seed: int = field(2, lo=0, hi=2**31 - 1, doc="draws the whole numbers of Q and K")
+    row: int = field(0, lo=0, hi=3, doc="the row (query) of the product's cell picked first, counted from 0")
+    col: int = field(0, lo=0, hi=4, doc="the column (key) of the product's cell picked first, counted from 0")
+    transposed: bool = field(True, doc="K drawn as Kᵀ (columns) at first, else as stored (rows)")
 
     def __post_init__(self):
         if self.row >= self.queries:
@@ -44,6 +44,7 @@ class Params:
 
 
 EXAMPLE = {"queries": 3, "keys": 2, "width": 4, "seed": 5, "row": 2, "col": 1, "transposed": False}
+BROKEN = ({"queries": 2, "row": 3}, "row")  # options that break a rule of Params' own, and the option it names
 
 
 def compute(p: Params) -> dict:

@@ -34,7 +34,8 @@ def field(default, *, lo=None, hi=None, length=None, choices=None, step=None, ch
     """A dataclass field with its allowed values: a range (inclusive), a length range for tuples and
     mappings, a set of choices, and the step a control moves it by (views read them from `schema()`);
     for text, a range of characters (`chars`, at least 1: not blank) and whether a YAML number stands
-    for its text; for a mapping, `keys` = (pattern, what it allows) that every key (as text) matches."""
+    for its text; for a mapping, `keys` = (pattern, what it allows) that every key (as text) matches;
+    `doc`, what the option does in an author's words: the catalogue lists it (builder/catalogue.py)."""
     return dataclasses.field(default=default, metadata={
         "lo": lo, "hi": hi, "length": length, "choices": tuple(choices) if choices else None, "step": step,
         "chars": chars, "keys": (re.compile(keys[0]), keys[1]) if keys else None, "numbers_as_text": numbers_as_text,

@@ -23,15 +23,16 @@ ROLES = (("q", "Q", "queries"), ("k", "K", "keys"), ("v", "V", "values"))
 
 @dataclass(frozen=True)
 class Params:
-    sentence: str = field("The cat sat on the mat")  # must follow the toy grammar
-    head: int = field(1, choices=(1, 2))  # which of the model's two heads
-    query: int = field(1, lo=0, hi=grammar.MAX_LEN - 1)  # the word whose query is selected first
+    sentence: str = field("The cat sat on the mat", doc="must follow the toy grammar")
+    head: int = field(1, choices=(1, 2), doc="which of the model's two heads")
+    query: int = field(1, lo=0, hi=grammar.MAX_LEN - 1, doc="the word whose query is selected first")
 
     def __post_init__(self):
         check_index("query", self.query, check_sentence(self.sentence), "words")
 
 
 EXAMPLE = {"sentence": "a small bird hid behind the big tree", "head": 2, "query": 7}
+BROKEN = ({"query": 7}, "query")  # options that break a rule of Params' own, and the option it names
 
 
 def compute(p: Params) -> dict:

@@ -28,7 +28,7 @@ KV_BYTES_PER_NUMBER = 2  # 16-bit numbers, as large models are usually run
 
 @dataclass(frozen=True)
 class Params:
-    length: int = field(1000, choices=LENGTHS)  # tokens at first
+    length: int = field(1000, choices=LENGTHS, doc="tokens at first")
 
 
 EXAMPLE = {"length": 50_000}

@@ -46,10 +46,10 @@ PROBES = {  # named query positions quoted in the text
 
 @dataclass(frozen=True)
 class Params:
-    last_word: str = field("tired", choices=head.LAST_WORDS)  # the sentence's last word (the keys are the same)
-    query: tuple[float, ...] = field((3.0, 0.0), lo=-6, hi=6, length=(2, 2))  # where the query starts
-    extent: float = field(4.0, lo=1.0, hi=6.0)  # the grid runs from -extent to extent on both axes
-    step: float = field(0.5, lo=0.05, hi=1.0)  # distance between neighbouring grid positions
+    last_word: str = field("tired", choices=head.LAST_WORDS, doc="the sentence's last word (the keys are the same)")
+    query: tuple[float, ...] = field((3.0, 0.0), lo=-6, hi=6, length=(2, 2), doc="where the query starts")
+    extent: float = field(4.0, lo=1.0, hi=6.0, doc="the grid runs from -extent to extent on both axes")
+    step: float = field(0.5, lo=0.05, hi=1.0, doc="distance between neighbouring grid positions")
 
     def __post_init__(self):
         n = int(round(self.extent / self.step))
@@ -62,6 +62,7 @@ class Params:
 
 
 EXAMPLE = {"extent": 2, "step": 1, "query": [1, -1], "last_word": "wide"}
+BROKEN = ({"step": 0.3}, "step")  # options that break a rule of Params' own, and the option it names
 
 
 def scores_and_weights(queries, k):

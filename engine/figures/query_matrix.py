@@ -28,12 +28,12 @@ TARGET = {"tired": 1, "wide": 5}  # the word "it" should find: animal, street
 
 @dataclass(frozen=True)
 class Params:
-    last_word: str = field("tired", choices=head.LAST_WORDS)  # the sentence the figure opens on
-    copy: float = field(head.COPIED, lo=0.0, hi=1.0)  # where the copy slider starts
-    strength: float = field(head.STRENGTH, lo=0.0, hi=20.0)  # where the strength slider starts
-    copy_stops: int = field(11, lo=2, hi=MAX_STOPS)  # copy slider positions, evenly from 0 to 1
-    max_strength: float = field(10.0, lo=1.0, hi=20.0)  # right end of the strength slider
-    strength_stops: int = field(11, lo=2, hi=MAX_STOPS)  # strength slider positions, evenly from 0
+    last_word: str = field("tired", choices=head.LAST_WORDS, doc="the sentence the figure opens on")
+    copy: float = field(head.COPIED, lo=0.0, hi=1.0, doc="where the copy slider starts")
+    strength: float = field(head.STRENGTH, lo=0.0, hi=20.0, doc="where the strength slider starts")
+    copy_stops: int = field(11, lo=2, hi=MAX_STOPS, doc="copy slider positions, evenly from 0 to 1")
+    max_strength: float = field(10.0, lo=1.0, hi=20.0, doc="right end of the strength slider")
+    strength_stops: int = field(11, lo=2, hi=MAX_STOPS, doc="strength slider positions, evenly from 0")
 
     def __post_init__(self):
         if self.strength > self.max_strength:
@@ -42,6 +42,7 @@ class Params:
 
 
 EXAMPLE = {"last_word": "wide", "copy_stops": 3, "strength_stops": 4, "copy": 0.25}
+BROKEN = ({"strength": 15}, "strength")  # options that break a rule of Params' own, and the option it names
 
 
 def _grid(lo, hi, stops, start):

@@ -47,8 +47,8 @@ D = 2 * N
 
 @dataclass(frozen=True)
 class Params:
-    stage: int = field(0, lo=0, hi=len(STAGES) - 1)  # the stage shown first
-    word: int = field(len(TOKENS) - 1, lo=0, hi=len(TOKENS) - 1)  # the word shown first (the last "Ada")
+    stage: int = field(0, lo=0, hi=len(STAGES) - 1, doc="the stage shown first")
+    word: int = field(len(TOKENS) - 1, lo=0, hi=len(TOKENS) - 1, doc="the word shown first (the last \"Ada\")")
 
 
 EXAMPLE = {"stage": 3, "word": 5}

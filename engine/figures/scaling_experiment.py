@@ -23,11 +23,12 @@ MAX_NUMBERS = 20_000_000  # bound on queries x keys x widest d, so no option can
 
 @dataclass(frozen=True)
 class Params:
-    widths: tuple[int, ...] = field((1, 2, 4, 8, 16, 32, 64, 128, 256, 512), lo=1, hi=4096, length=(1, 16))  # d values
-    queries: int = field(400, lo=10, hi=5000)  # random queries per width
-    keys: int = field(8, lo=2, hi=32, choices=(2, 4, 8, 16, 32))  # random keys each query is scored against
-    start_d: int = field(512, lo=1, hi=4096)  # the width shown first (the nearest one in `widths`)
-    seed: int = field(0, lo=0, hi=2**31 - 1)  # one seed for the whole experiment
+    widths: tuple[int, ...] = field((1, 2, 4, 8, 16, 32, 64, 128, 256, 512), lo=1, hi=4096, length=(1, 16),
+                                    doc="the widths d compared, one row of the chart each")
+    queries: int = field(400, lo=10, hi=5000, doc="random queries per width")
+    keys: int = field(8, lo=2, hi=32, choices=(2, 4, 8, 16, 32), doc="random keys each query is scored against")
+    start_d: int = field(512, lo=1, hi=4096, doc="the width shown first (the nearest one in `widths`)")
+    seed: int = field(0, lo=0, hi=2**31 - 1, doc="one seed for the whole experiment")
 
     def __post_init__(self):
         if self.queries * self.keys * max(self.widths) > MAX_NUMBERS:
@@ -35,6 +36,7 @@ class Params:
 
 
 EXAMPLE = {"widths": [1, 8], "queries": 10, "start_d": 2}
+BROKEN = ({"queries": 5000, "keys": 32, "widths": [4096]}, "queries")  # breaks a rule of Params' own; names that option
 
 
 def compute(p: Params) -> dict:

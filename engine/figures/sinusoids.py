@@ -19,9 +19,9 @@ from .params import ParamError, field
 
 @dataclass(frozen=True)
 class Params:
-    positions: int = field(24, lo=2, hi=64)  # how many positions (rows) are shown
-    width: int = field(16, lo=2, hi=64, step=2)  # numbers in each code (even: sine-cosine pairs)
-    position: int = field(6, lo=0, hi=63)  # the position picked first
+    positions: int = field(24, lo=2, hi=64, doc="how many positions (rows) are shown")
+    width: int = field(16, lo=2, hi=64, step=2, doc="numbers in each code (even: sine-cosine pairs)")
+    position: int = field(6, lo=0, hi=63, doc="the position picked first")
 
     def __post_init__(self):
         if self.width % 2:
@@ -29,6 +29,7 @@ class Params:
 
 
 EXAMPLE = {"positions": 9, "width": 6, "position": 3}
+BROKEN = ({"width": 3}, "width")  # options that break a rule of Params' own, and the option it names
 
 
 def compute(p: Params) -> dict:

@@ -30,16 +30,16 @@ PARTS = {mode: f"{{v:{d}}}" for mode, d in DECIMALS.items()}  # shipped as text.
 
 @dataclass(frozen=True)
 class Params:
-    query: str = field("cat")  # the word looked up
-    keys: tuple[str, ...] = field(("cat", "coat", "cow", "dog", "hat"), length=(2, 8))  # the entries, in order
-    values: tuple[str, ...] = field((  # what each entry holds, one per key
+    query: str = field("cat", doc="the word looked up")
+    keys: tuple[str, ...] = field(("cat", "coat", "cow", "dog", "hat"), length=(2, 8), doc="the entries, in order")
+    values: tuple[str, ...] = field((
         "a small animal that purrs",
         "a warm thing to wear outside",
         "a farm animal that gives milk",
         "an animal that barks",
         "something worn on the head",
-    ), length=(2, 8))
-    mode: str = field("hard", choices=MODES)  # the mode the figure opens in
+    ), length=(2, 8), doc="what each entry holds, one per key")
+    mode: str = field("hard", choices=MODES, doc="the mode the figure opens in")
 
     def __post_init__(self):
         for name, word in [("query", self.query), *((f"keys[{i}]", k) for i, k in enumerate(self.keys))]:
@@ -52,6 +52,7 @@ class Params:
 
 
 EXAMPLE = {"query": "dot", "keys": ["dog", "dot"], "values": ["a", "b"], "mode": "soft"}
+BROKEN = ({"values": ["x"]}, "values")  # options that break a rule of Params' own, and the option it names
 
 
 def bigrams(word: str) -> list[str]:

@@ -27,8 +27,10 @@ PARTS = {"score": "{v:1}", "weight": "{v:2}"}  # shipped as text.parts: the view
 class Params:
     # One score per word: "it" looking back over its sentence, animal 3 points above the
     # unremarkable words and street 1 point above them (invented, round numbers).
-    scores: tuple[float, ...] = field((3.0, 0.0, 1.0, 0.0, 0.0), lo=-10, hi=10, length=(2, 8), step=0.5)
-    labels: tuple[str, ...] = field(("animal", "cross", "street", "because", "tired"), length=(2, 8))  # one word per score
+    scores: tuple[float, ...] = field((3.0, 0.0, 1.0, 0.0, 0.0), lo=-10, hi=10, length=(2, 8), step=0.5,
+                                      doc="one score per word, which the reader can drag")
+    labels: tuple[str, ...] = field(("animal", "cross", "street", "because", "tired"), length=(2, 8),
+                                    doc="one word per score")
 
     def __post_init__(self):
         if len(self.labels) != len(self.scores):
@@ -38,6 +40,7 @@ class Params:
 
 
 EXAMPLE = {"scores": [1, -1], "labels": ["a", "b"]}
+BROKEN = ({"labels": ["a", "a", "b", "c", "d"]}, "labels")  # breaks a rule of Params' own; names that option
 
 
 def compute(p: Params) -> dict:

@@ -27,9 +27,10 @@ PARTS = {"bar": "{v:1}"}  # a score's or a G entry's label and valuetext
 
 @dataclass(frozen=True)
 class Params:
-    scores: tuple[float, ...] = field((2.0, 1.0, 0.0, -1.0), lo=-5, hi=5, length=(2, 6), step=0.5)
-    upstream: tuple[float, ...] = field((1.0, 0.0, 0.0, 0.0), lo=-5, hi=5, length=(2, 6), step=0.5)  # G = dL/dA
-    labels: tuple[str, ...] = field(("cat", "sat", "on", "mat"), length=(2, 6))
+    scores: tuple[float, ...] = field((2.0, 1.0, 0.0, -1.0), lo=-5, hi=5, length=(2, 6), step=0.5,
+                                      doc="the scores the softmax turns into weights")
+    upstream: tuple[float, ...] = field((1.0, 0.0, 0.0, 0.0), lo=-5, hi=5, length=(2, 6), step=0.5, doc="the gradient arriving at each weight (G = dL/dA)")
+    labels: tuple[str, ...] = field(("cat", "sat", "on", "mat"), length=(2, 6), doc="one word per score")
 
     def __post_init__(self):
         n = len(self.scores)
@@ -39,6 +40,7 @@ class Params:
 
 
 EXAMPLE = {"scores": [5, -5], "upstream": [1, 0.5], "labels": ["a", "b"]}
+BROKEN = ({"upstream": [1, 0]}, "upstream")  # options that break a rule of Params' own, and the option it names
 
 
 def _loss(scores: np.ndarray, g: np.ndarray) -> float:

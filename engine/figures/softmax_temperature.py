@@ -25,12 +25,13 @@ PARTS = {"score": "{v:1}", "weight": "{v:2}",  # shipped as text.parts: the view
 
 @dataclass(frozen=True)
 class Params:
-    scores: tuple[float, ...] = field((2.0, 1.0, 0.5, -1.0), lo=-10, hi=10, length=(2, 8), step=0.5)  # one score per word
-    labels: tuple[str, ...] = field(("cat", "sat", "mat", "the"), length=(2, 8))  # the word each score belongs to
-    temperature: float = field(1.0, lo=0.1, hi=10.0)  # the slider's starting position
-    t_min: float = field(0.1, lo=0.05, hi=1.0)  # left end of the slider
-    t_max: float = field(5.0, lo=1.0, hi=20.0)  # right end of the slider
-    steps: int = field(50, lo=2, hi=200)  # slider stops between the ends, spaced evenly on a log scale
+    scores: tuple[float, ...] = field((2.0, 1.0, 0.5, -1.0), lo=-10, hi=10, length=(2, 8), step=0.5,
+                                      doc="one score per word")
+    labels: tuple[str, ...] = field(("cat", "sat", "mat", "the"), length=(2, 8), doc="the word each score belongs to")
+    temperature: float = field(1.0, lo=0.1, hi=10.0, doc="the slider's starting position")
+    t_min: float = field(0.1, lo=0.05, hi=1.0, doc="left end of the slider")
+    t_max: float = field(5.0, lo=1.0, hi=20.0, doc="right end of the slider")
+    steps: int = field(50, lo=2, hi=200, doc="slider stops between the ends, spaced evenly on a log scale")
 
     def __post_init__(self):
         if len(self.labels) != len(self.scores):
@@ -40,6 +41,7 @@ class Params:
 
 
 EXAMPLE = {"steps": 4, "temperature": 2.5}
+BROKEN = ({"t_min": 1.0, "t_max": 1.0}, "t_min")  # options that break a rule of Params' own, and the option it names
 
 
 def compute(p: Params) -> dict:

@@ -37,12 +37,13 @@ BINS = 32  # bins of the even spread's histogram across the axis
 
 @dataclass(frozen=True)
 class Params:
-    n: int = field(16, lo=1, hi=MAX_N)  # the number of terms shown first
-    term: str = field("coin", choices=tuple(TERMS))  # what one term is
-    runs: int = field(2000, lo=100, hi=5000)  # sums drawn for every n
-    seed: int = field(0, lo=0, hi=2**31 - 1)
+    n: int = field(16, lo=1, hi=MAX_N, doc="the number of terms shown first")
+    term: str = field("coin", choices=tuple(TERMS), doc="what one term is")
+    runs: int = field(2000, lo=100, hi=5000, doc="sums drawn for every n")
+    seed: int = field(0, lo=0, hi=2**31 - 1, doc="the random seed of the draws")
     # The prose's worked example of a mean and a variance: a few numbers, nothing to do with the draws.
-    example: tuple[float, ...] = field((1.0, 3.0, 5.0, 7.0), lo=-100, hi=100, length=(2, 8))
+    example: tuple[float, ...] = field((1.0, 3.0, 5.0, 7.0), lo=-100, hi=100, length=(2, 8),
+                                        doc="the numbers of the worked example of a mean and a variance")
 
 
 EXAMPLE = {"n": 40, "term": "uniform", "runs": 500, "seed": 3}

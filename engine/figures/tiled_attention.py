@@ -22,11 +22,11 @@ D_K, D_V = 4, 2  # query/key width and value width of the example
 
 @dataclass(frozen=True)
 class Params:
-    tokens: int = field(8, lo=2, hi=12, step=1)  # length of the example
-    block: int = field(2, choices=(1, 2, 3, 4))  # tile side
-    causal: bool = field(True)  # a decoder's mask: tiles above the diagonal are skipped
-    seed: int = field(3, lo=0, hi=10_000)
-    step: int = field(0, lo=0, hi=200)  # the tile shown at first (clipped to the last)
+    tokens: int = field(8, lo=2, hi=12, step=1, doc="how many tokens the example has")
+    block: int = field(2, choices=(1, 2, 3, 4), doc="how many rows and columns one tile covers")
+    causal: bool = field(True, doc="a decoder's mask: tiles above the diagonal are skipped")
+    seed: int = field(3, lo=0, hi=10_000, doc="the random seed of the example's queries, keys and values")
+    step: int = field(0, lo=0, hi=200, doc="the tile shown at first (clipped to the last)")
 
 
 EXAMPLE = {"tokens": 6, "block": 4, "causal": False, "seed": 9, "step": 2}

@@ -29,9 +29,9 @@ HELD_OUT = 300  # sentences the readouts are scored on, none seen in training
 
 @dataclass(frozen=True)
 class Params:
-    seed: int = field(0, lo=0, hi=2 ** 31 - 1)  # seeds the starting weights and the training sentences
-    sentences: tuple[str, ...] = field(SENTENCES, length=(1, 6))  # each must follow the toy grammar
-    sentence: int = field(0, lo=0, hi=5)  # the sentence shown first
+    seed: int = field(0, lo=0, hi=2 ** 31 - 1, doc="seeds the starting weights and the training sentences")
+    sentences: tuple[str, ...] = field(SENTENCES, length=(1, 6), doc="each must follow the toy grammar")
+    sentence: int = field(0, lo=0, hi=5, doc="the sentence shown first")
 
     def __post_init__(self):
         check_index("sentence", self.sentence, len(self.sentences), "sentences")
@@ -40,6 +40,7 @@ class Params:
 
 
 EXAMPLE = {"seed": 1, "sentences": ["the cat sat on the mat", "a dog ran by the box"], "sentence": 1}
+BROKEN = ({"sentences": ["the cat sat on the mat", "cat the"]}, "sentences")  # breaks a rule of Params' own; names that option
 
 
 def _looks(params, sentences) -> list[dict]:

@@ -17,7 +17,7 @@ from .params import field
 
 @dataclass(frozen=True)
 class Params:
-    last: str = field("tired", choices=winograd.LAST_WORDS)  # the last word shown first
+    last: str = field("tired", choices=winograd.LAST_WORDS, doc="the last word shown first")
 
 
 EXAMPLE = {"last": "wide"}

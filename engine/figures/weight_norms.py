@@ -19,16 +19,17 @@ SENTENCE = "a box stood behind the small bed"  # seed 1 (chapter 9's blurrier ru
 
 @dataclass(frozen=True)
 class Params:
-    seed: int = field(1, lo=0, hi=2 ** 31 - 1)  # which training run of chapter 9's model
-    sentence: str = field(SENTENCE)  # must follow the toy grammar
-    head: int = field(2, choices=(1, 2))  # the head shown first
-    row: int = field(1, lo=0, hi=grammar.MAX_LEN - 1)  # the word whose row is shown first
+    seed: int = field(1, lo=0, hi=2 ** 31 - 1, doc="which training run of chapter 9's model")
+    sentence: str = field(SENTENCE, doc="must follow the toy grammar")
+    head: int = field(2, choices=(1, 2), doc="the head shown first")
+    row: int = field(1, lo=0, hi=grammar.MAX_LEN - 1, doc="the word whose row is shown first")
 
     def __post_init__(self):
         check_index("row", self.row, check_sentence(self.sentence), "words")
 
 
 EXAMPLE = {"seed": 0, "sentence": "the cat sat on the mat", "head": 1, "row": 5}
+BROKEN = ({"row": 9}, "row")  # options that break a rule of Params' own, and the option it names
 
 
 def compute(p: Params) -> dict:

@@ -18,9 +18,9 @@ from .params import field
 
 @dataclass(frozen=True)
 class Params:
-    last: str = field("tired", choices=winograd.LAST_WORDS)  # the last word shown first
-    copied: float = field(winograd.COPIED, lo=0.0, hi=1.0)  # share of the last word copied into "it"
-    strength: float = field(winograd.STRENGTH, lo=0.0, hi=10.0)  # scale of the query matrix
+    last: str = field("tired", choices=winograd.LAST_WORDS, doc="the last word shown first")
+    copied: float = field(winograd.COPIED, lo=0.0, hi=1.0, doc="share of the last word copied into \"it\"")
+    strength: float = field(winograd.STRENGTH, lo=0.0, hi=10.0, doc="scale of the query matrix")
 
 
 EXAMPLE = {"last": "wide", "strength": 2}

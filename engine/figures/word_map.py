@@ -28,10 +28,11 @@ DECIMALS = 2  # distances are embedded and printed with 2 decimals
 
 @dataclass(frozen=True)
 class Params:
-    probe: tuple[float, ...] = field((-0.3, -0.55), lo=-10.0, hi=10.0, length=(2, 2))  # where the probe starts (near the animals)
-    steps: int = field(25, lo=5, hi=61)  # grid points along each axis that the probe can stop at
-    nearest: int = field(3, lo=1, hi=6)  # how many nearest words the probe names
-    margin: float = field(0.1, lo=0.0, hi=2.0)  # space around the outermost words, in map units
+    probe: tuple[float, ...] = field((-0.3, -0.55), lo=-10.0, hi=10.0, length=(2, 2),
+                                     doc="where the probe starts (near the animals)")
+    steps: int = field(25, lo=5, hi=61, doc="grid points along each axis that the probe can stop at")
+    nearest: int = field(3, lo=1, hi=6, doc="how many nearest words the probe names")
+    margin: float = field(0.1, lo=0.0, hi=2.0, doc="space around the outermost words, in map units")
 
     def __post_init__(self):
         words = len(word_space().words)
@@ -40,6 +41,7 @@ class Params:
 
 
 EXAMPLE = {"steps": 5, "nearest": 2, "probe": [1, 1]}
+BROKEN = ({"nearest": 20}, "nearest")  # options that break a rule of Params' own, and the option it names
 
 
 def _index(axis: np.ndarray, value: float) -> int:

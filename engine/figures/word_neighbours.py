@@ -19,7 +19,7 @@ PARTS = {"similarity": "{v:2}"}  # shipped as text.parts: the view labels its ba
 
 @dataclass(frozen=True)
 class Params:
-    word: str = field("tired", choices=[w for w, _ in TARGETS])  # the word picked first
+    word: str = field("tired", choices=[w for w, _ in TARGETS], doc="the word picked first")
 
 
 EXAMPLE = {"word": "river"}

@@ -31,9 +31,9 @@ TOL = 1e-12  # outputs closer than this count as the same
 
 @dataclass(frozen=True)
 class Params:
-    positions: bool = field(False)  # shown first: positions off (False) or on (True)
-    pull: float = field(6.0, lo=0.0, hi=10.0)  # how strongly the verb asks for nouns and nouns for the verb
-    lean: float = field(2.0, lo=0.0, hi=5.0)  # how strongly, with positions on, a word leans to the one before it
+    positions: bool = field(False, doc="shown first: positions off (False) or on (True)")
+    pull: float = field(6.0, lo=0.0, hi=10.0, doc="how strongly the verb asks for nouns and nouns for the verb")
+    lean: float = field(2.0, lo=0.0, hi=5.0, doc="how strongly, with positions on, a word leans to the one before it")
 
 
 EXAMPLE = {"positions": True, "lean": 1.0}

@@ -28,17 +28,17 @@ Vectors = tuple[tuple[float, ...], ...]
 
 @dataclass(frozen=True)
 class Params:
-    labels: tuple[str, ...] = field(("fisherman", "net", "bank"), length=(2, 6))  # the positions bank can read
+    labels: tuple[str, ...] = field(("fisherman", "net", "bank"), length=(2, 6), doc="the positions bank can read")
     # Head 1: the query at bank points along the first axis, where fisherman's key is longest.
-    query1: tuple[float, ...] = field((R2, 0.0), lo=-10, hi=10, length=(1, 4))
-    keys1: Vectors = field(((2.0, 0.0), (1.0, 1.0), (0.0, 1.0)), lo=-10, hi=10, length=(1, 6))  # one per label
-    values1: Vectors = field(((2.0, 0.0), (0.0, 2.0), (1.0, 1.0)), lo=-10, hi=10, length=(1, 6))  # one per label
+    query1: tuple[float, ...] = field((R2, 0.0), lo=-10, hi=10, length=(1, 4), doc="head 1's query at bank")
+    keys1: Vectors = field(((2.0, 0.0), (1.0, 1.0), (0.0, 1.0)), lo=-10, hi=10, length=(1, 6), doc="head 1's keys, one per label")
+    values1: Vectors = field(((2.0, 0.0), (0.0, 2.0), (1.0, 1.0)), lo=-10, hi=10, length=(1, 6), doc="head 1's values, one per label")
     # Head 2 has its own query and keys, chosen so that fisherman and net swap scores;
     # its values are the same as head 1's, so the two outputs differ only through the weights.
-    query2: tuple[float, ...] = field((0.0, R2), lo=-10, hi=10, length=(1, 4))
-    keys2: Vectors = field(((1.0, 1.0), (0.0, 2.0), (1.0, 0.0)), lo=-10, hi=10, length=(1, 6))
-    values2: Vectors = field(((2.0, 0.0), (0.0, 2.0), (1.0, 1.0)), lo=-10, hi=10, length=(1, 6))
-    head: int = field(1, lo=1, hi=2)  # the head the figure shows first
+    query2: tuple[float, ...] = field((0.0, R2), lo=-10, hi=10, length=(1, 4), doc="head 2's query at bank")
+    keys2: Vectors = field(((1.0, 1.0), (0.0, 2.0), (1.0, 0.0)), lo=-10, hi=10, length=(1, 6), doc="head 2's keys, one per label")
+    values2: Vectors = field(((2.0, 0.0), (0.0, 2.0), (1.0, 1.0)), lo=-10, hi=10, length=(1, 6), doc="head 2's values, one per label")
+    head: int = field(1, lo=1, hi=2, doc="the head the figure shows first")
 
     def __post_init__(self):
         if len(set(self.labels)) != len(self.labels):
@@ -48,6 +48,7 @@ class Params:
 
 
 EXAMPLE = {"head": 2}
+BROKEN = ({"labels": ["a", "a", "b"]}, "labels")  # options that break a rule of Params' own, and the option it names
 
 
 def _check_head(p: Params, h: int) -> None:

@@ -42,11 +42,12 @@ SPECIAL = {" ": "space", "\n": "new line"}  # characters a quote cannot show
 
 @dataclass(frozen=True)
 class Params:
-    prompt: str = field(PROMPT)  # the reader's text, which the model goes on from
-    temperature: float = field(1.0, lo=0.0, hi=2.0, step=0.1)  # chapter 4's temperature; 0 takes the most likely
-    top_k: int = field(0, lo=0, hi=20, step=1)  # draw from the k most likely characters; 0: from all
-    seed: int = field(0, lo=0, hi=999, step=1)  # the draws
-    length: int = field(100, lo=1, hi=200, step=1)  # characters written; each ships its weights, so more weighs the page down
+    prompt: str = field(PROMPT, doc="the reader's text, which the model goes on from")
+    temperature: float = field(1.0, lo=0.0, hi=2.0, step=0.1, doc="chapter 4's temperature; 0 takes the most likely")
+    top_k: int = field(0, lo=0, hi=20, step=1, doc="draw from the k most likely characters; 0: from all")
+    seed: int = field(0, lo=0, hi=999, step=1, doc="the random seed of the draws")
+    length: int = field(100, lo=1, hi=200, step=1,
+                        doc="characters written; each ships its weights, so more weighs the page down")
 
     def __post_init__(self):
         self.read  # a prompt the model cannot read is refused here, and read only here
@@ -58,6 +59,7 @@ class Params:
 
 
 EXAMPLE = {"prompt": "A head reads", "temperature": 0.7, "top_k": 5, "seed": 3, "length": 40}
+BROKEN = ({"prompt": ""}, "prompt")  # options that break a rule of Params' own, and the option it names
 
 
 def _quoted(c: str) -> str:

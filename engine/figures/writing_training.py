@@ -30,9 +30,10 @@ NEWLINE = "↵"  # a line break the model wrote, as a one-line text shows it
 
 @dataclass(frozen=True)
 class Params:
-    seed: int = field(writing.MODEL_SEED, lo=0, hi=2 ** 31 - 1)  # the run's starting weights and batches
+    seed: int = field(writing.MODEL_SEED, lo=0, hi=2 ** 31 - 1, doc="the run's starting weights and batches")
     steps: int = field(CONFIG.steps, lo=CONFIG.checkpoint_every, hi=CONFIG.steps,
-                       step=CONFIG.checkpoint_every)  # Adam steps of a run (a shorter run for tests and slow machines)
+                       step=CONFIG.checkpoint_every,
+                           doc="Adam steps of a run (a shorter run for tests and slow machines)")
 
     def __post_init__(self):
         if self.steps % CONFIG.checkpoint_every:
@@ -40,6 +41,7 @@ class Params:
 
 
 EXAMPLE = {"seed": 1, "steps": 100}
+BROKEN = ({"steps": CONFIG.checkpoint_every + 10}, "steps")  # breaks a rule of Params' own; names that option
 
 
 def _config(p: Params, shipped: writing.Shipped) -> writing.WritingConfig:

@@ -39,8 +39,8 @@ KIND_OF = {w: slot for slot, pool in zip(grammar.SLOTS, grammar.SLOT_POOLS) for 
 
 @dataclass(frozen=True)
 class Params:
-    sentence: str = field(SENTENCE)  # the reader's sentence: det [adj] noun verb prep det [adj] noun
-    seed: int = field(0, lo=0, hi=3)  # which of chapter 9's reported runs reads it
+    sentence: str = field(SENTENCE, doc="the reader's sentence: det [adj] noun verb prep det [adj] noun")
+    seed: int = field(0, lo=0, hi=3, doc="which of chapter 9's reported runs reads it")
 
     def __post_init__(self):
         self.read  # a sentence the grammar does not allow is refused here, and read only here
@@ -53,6 +53,7 @@ class Params:
 
 
 EXAMPLE = {"seed": 1, "sentence": "The small cat slept near a tree."}
+BROKEN = ({"sentence": "the cat sat on the"}, "sentence")  # breaks a rule of Params' own; names that option
 
 
 def _quoted(word: str) -> str:

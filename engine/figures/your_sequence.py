@@ -33,8 +33,8 @@ NAMES = LETTERS + START  # the model's outputs: every letter, and the start toke
 
 @dataclass(frozen=True)
 class Params:
-    sequence: str = field("PANCAKEPAN")  # the reader's letters (spaces ignored, either case)
-    seed: int = field(0, lo=0, hi=4)  # which of chapter 13's reported runs reads it
+    sequence: str = field("PANCAKEPAN", doc="the reader's letters (spaces ignored, either case)")
+    seed: int = field(0, lo=0, hi=4, doc="which of chapter 13's reported runs reads it")
 
     def __post_init__(self):
         self.read  # a sequence the model cannot read is refused here, and read only here
@@ -46,6 +46,7 @@ class Params:
 
 
 EXAMPLE = {"seed": 1, "sequence": "dog bag dog"}
+BROKEN = ({"sequence": "123"}, "sequence")  # options that break a rule of Params' own, and the option it names
 
 
 def letters(text: str) -> str:

@@ -36,12 +36,12 @@ def _in(repo: Path, *args: str, env: dict[str, str] | None = None) -> subprocess
 
 
 def test_the_skeleton_builds_and_passes_its_tests(repo, prewarmed):
-    made = _in(repo, "-m", "builder.new_figure", NAME)
+    made = _in(repo, "-m", "builder.new_figure", NAME, "--after", "softmax-bars")
     assert made.returncode == 0, made.stderr
     for path in (f"engine/figures/{MODULE}.py", f"builder/fallbacks/{MODULE}.py", f"theme/figures/{NAME}.js",
                  f"tests/engine/figures/test_{MODULE}.py", f"tests/browser/figures/test_{MODULE}.py"):
         assert (repo / path).is_file() and path in made.stdout, path
-    assert f'    "{NAME}",\n)' in (repo / "engine" / "figures" / "__init__.py").read_text()
+    assert f'    "softmax-bars",\n    "{NAME}",\n' in (repo / "engine" / "figures" / "__init__.py").read_text()
     for shared in ("tests/engine/figures/test_text.py", "tests/browser/test_real_python.py"):  # they read the model: no row to add
         assert (repo / shared).read_text() == (ROOT / shared).read_text(), shared
     # the figures already in FIGURES computed once, here and in the skeleton's tests
@@ -51,7 +51,8 @@ def test_the_skeleton_builds_and_passes_its_tests(repo, prewarmed):
     tested = _in(repo, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
                  f"tests/engine/figures/test_{MODULE}.py", f"tests/browser/figures/test_{MODULE}.py",
                  "tests/engine/figures/test_text.py", "tests/builder/test_live_figures.py",
-                 "-k", "scaffold or probe or example or ASK", env=prewarmed.env())
+                 "tests/builder/test_catalogue.py",  # its options, each with its doc=, are listed
+                 "-k", "scaffold or probe or example or ASK or every_option", env=prewarmed.env())
     assert tested.returncode == 0, tested.stdout[-3000:]
     summary = tested.stdout.strip().splitlines()[-1]
     assert " passed" in summary and "failed" not in summary, summary
@@ -59,11 +60,13 @@ def test_the_skeleton_builds_and_passes_its_tests(repo, prewarmed):
         assert "SKIPPED" in tested.stdout and ("Chromium" in tested.stdout or "chromium" in tested.stdout)
 
 
-@pytest.mark.parametrize("name, words", [("Value_Mix", "not a figure name"), ("softmax-bars", "already in FIGURES")])
-def test_a_bad_or_taken_name_writes_nothing(tmp_path, name, words):
+@pytest.mark.parametrize("name, after, words", [("Value_Mix", None, "not a figure name"),
+                                                ("softmax-bars", None, "already in FIGURES"),
+                                                (NAME, "softmax-bar", "--after 'softmax-bar' is not in FIGURES")])
+def test_a_bad_or_taken_name_writes_nothing(tmp_path, name, after, words):
     (tmp_path / new_figure.REGISTRY).parent.mkdir(parents=True)
     shutil.copy(ROOT / new_figure.REGISTRY, tmp_path / new_figure.REGISTRY)
     with pytest.raises(SystemExit, match=words):
-        new_figure.create(tmp_path, name)
+        new_figure.create(tmp_path, name, after)
     assert (tmp_path / new_figure.REGISTRY).read_text() == (ROOT / new_figure.REGISTRY).read_text()
     assert not (tmp_path / "theme").exists()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from engine.figures import FIGURES, compute, parse
+from engine.figures import FIGURES, compute, module, parse
 from engine.figures.fmt import fill_all, scope_at, states
 
 PAGE = "04-scores-to-weights.html"  # any page: the test imports text.js from the built site
@@ -27,8 +27,8 @@ REFUSED = [  # each must raise on both sides
 ]
 
 
-# Options beside the defaults for some templated figures, so more numbers and shapes are compared;
-# which figures are templated is read from the registry (every model whose text has a scope).
+# Every templated figure (every model whose text has a scope) is compared at its defaults and its EXAMPLE;
+# these options, beside them, compare more numbers and shapes for some (optional: no row is needed).
 VARIANTS = {
     "query-drag": [{"last_word": "wide", "step": 1}],
     "query-matrix": [{"copy_stops": 41, "strength_stops": 41, "max_strength": 20}],
@@ -53,10 +53,10 @@ def _sampled(n: int) -> list[int]:
 @lru_cache(maxsize=1)
 def _templated():
     """(data, states, given) for every figure whose text has templates filled from a scope, at its
-    defaults and its VARIANTS, with lookup-training also given a live run (from its eighth state)."""
+    defaults, its EXAMPLE and its VARIANTS, with lookup-training also given a live run (from its eighth state)."""
     out = []
     for name in FIGURES:
-        for options in (None, *VARIANTS.get(name, [])):
+        for options in (None, module(name).EXAMPLE, *VARIANTS.get(name, [])):
             data = compute(parse(name, options))
             if "scope" not in data["text"]:
                 assert name not in VARIANTS, f"{name} has no text.scope to vary"

@@ -77,35 +77,21 @@ def test_worker_entry_point_reports_errors_as_data():
     assert json.loads(compute_json("nope", "{}"))["ok"] is False
 
 
-@pytest.mark.parametrize("name, raw, option", [  # one rule of every model that ties options together
-    ("softmax-temperature", {"t_min": 1.0, "t_max": 1.0}, "t_min"),
-    ("softmax-bars", {"labels": ["a", "a", "b", "c", "d"]}, "labels"),
-    ("softmax-gradient", {"upstream": [1, 0]}, "upstream"),
-    ("soft-lookup", {"values": ["x"]}, "values"),
-    ("dot-product", {"a": [0, 0]}, "a"),
-    ("query-drag", {"step": 0.3}, "step"),
-    ("query-matrix", {"strength": 15}, "strength"),
-    ("scaling-experiment", {"queries": 5000, "keys": 32, "widths": [4096]}, "queries"),
-    ("worked-mixture", {"labels": ["a", "a", "b"]}, "labels"),
-    ("colour-tokens", {"row": 5}, "row"),
-    ("sinusoids", {"width": 3}, "width"),
-    ("qkv-matrices", {"query": 7}, "query"),
-    ("attention-stages", {"sentence": "cat the"}, "sentence"),
-    ("weight-norms", {"row": 9}, "row"),
-    ("intervention", {"sentence": "the the"}, "sentence"),
-    ("two-heads", {"sentences": ["the cat sat on the mat", "cat the"]}, "sentences"),
-    ("lookup-training", {"rate": 0.3}, "rate"),
-    ("induction-forms", {"step": 7}, "step"),
-    ("your-sequence", {"sequence": "123"}, "sequence"),
-    ("writing-sample", {"prompt": ""}, "prompt"),
-])
-def test_a_params_that_exists_is_valid(name, raw, option):
-    """Rules across options live in Params itself: parse refuses, and so does building one directly."""
+@pytest.mark.parametrize("name", FIGURES)
+def test_a_params_that_exists_is_valid(name):
+    """Rules across options live in Params itself: a model whose Params has rules of its own states BROKEN,
+    options that break one and the option the error names; parse refuses them, and so does building one."""
+    mod = module(name)
+    if "__post_init__" not in vars(mod.Params):
+        assert not hasattr(mod, "BROKEN"), f"{name}: BROKEN, but Params has no rule of its own"
+        return
+    assert hasattr(mod, "BROKEN"), f"{name}: Params has rules (__post_init__): state BROKEN = (options, option)"
+    raw, option = mod.BROKEN
     with pytest.raises(ParamError) as err:
         parse(name, raw)
     assert err.value.option == option, str(err.value)
     with pytest.raises(ParamError):
-        module(name).Params(**{k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()})
+        mod.Params(**{k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()})
 
 
 def test_the_engine_takes_params_and_knows_their_figure():
