@@ -201,19 +201,25 @@ def evaluate_expressions(source: Source, cache: BuildCache) -> dict:
     return values
 
 
+def _each_block(path, scanned, page: Page, hook: str) -> None:
+    """Each directive's `hook` (compute, or draft) for the page: a failure of its code (a model, a
+    text, a fallback) is one path:line error at the block."""
+    for use in scanned.directives:
+        try:
+            use.computed = getattr(REGISTRY[use.name], hook)(use, page)
+        except BuildError:
+            raise
+        except Exception as err:
+            raise _code_error(path, use.line, f"{use.name} '{use.argument}'", err) from err
+
+
 def compute_chapter(source: Source, cache: BuildCache, values: dict | None = None) -> Computed:
     """The chapter's expressions (unless `values` holds them already) and blocks computed."""
     entry, scanned = source.entry, source.scanned
     path = entry.path
     values = evaluate_expressions(source, cache) if values is None else values
     page = Page(path, entry.number, path.stem, cache)
-    for use in scanned.directives:
-        try:
-            use.computed = REGISTRY[use.name].compute(use, page)
-        except BuildError:
-            raise
-        except Exception as err:  # its model, text or fallback failed
-            raise _code_error(path, use.line, f"{use.name} '{use.argument}'", err) from err
+    _each_block(path, scanned, page, "compute")
     return Computed(source, values, page.math)
 
 
@@ -295,13 +301,7 @@ def draft_chapter(source: Source, cache: BuildCache, bibliography: Bibliography 
     entry, scanned = source.entry, source.scanned
     path = entry.path
     page = Page(path, entry.number, path.stem, cache)
-    for use in scanned.directives:
-        try:
-            use.computed = REGISTRY[use.name].draft(use, page)
-        except BuildError:
-            raise
-        except Exception as err:
-            raise _code_error(path, use.line, f"{use.name} '{use.argument}'", err) from err
+    _each_block(path, scanned, page, "draft")
     values = {(use.line, use.start): DRAFT_VALUE for use in scanned.expressions}
     return render_chapter(Computed(source, values, page.math), bibliography)
 
