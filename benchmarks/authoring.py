@@ -23,7 +23,6 @@ usage: .venv/bin/python benchmarks/authoring.py [--before REV] [--only NAME,...]
 from __future__ import annotations
 
 import argparse
-import os
 import queue
 import re
 import shutil

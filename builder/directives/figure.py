@@ -11,7 +11,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as etree
 
 from engine.figures import FIGURES, module, parse
-from ..errors import BuildError, clip, unknown_name
+from ..errors import BuildError, unknown_name
 from ..figures import draft_figure, render_figure
 from .base import Directive
 

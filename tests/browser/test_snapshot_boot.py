@@ -10,7 +10,7 @@ import pytest
 
 from tests.site_layout import runtime_config
 
-from .conftest import SETTLE_MS, expect
+from .conftest import expect
 from .test_real_python import JOB_MS, Reader, _ask, _check_answers
 
 CHAPTER = "04-scores-to-weights.html"
