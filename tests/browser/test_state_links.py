@@ -9,7 +9,6 @@ from __future__ import annotations
 import base64
 import json
 
-
 from engine.figures import compute, parse
 
 from .conftest import LIVE_ROUTES, SETTLE_MS, expect
