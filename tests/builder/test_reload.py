@@ -2,16 +2,24 @@
 when only a restart will do, and which computed figures are dropped."""
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
 from builder import reload
 from builder.build import ROOT
 from builder.figures import FigureCache
 from engine.figures import FIGURES, module, parse
 
 import builder.build  # noqa: F401  (the builder's imports: what decides a restart)
+import builder.fallbacks
 import builder.serve  # noqa: F401
 
-for _name in FIGURES:  # every model loaded, as after serve's first build
+# Every model and every fallback loaded, as after serve's first build: what is loaded decides what a
+# reload reaches, so no test here depends on what earlier tests in the process imported.
+for _name in FIGURES:
     module(_name)
+for _found in pkgutil.iter_modules(builder.fallbacks.__path__):
+    importlib.import_module(f"builder.fallbacks.{_found.name}")
 
 
 def test_a_model_alone_is_reloaded():
@@ -19,14 +27,16 @@ def test_a_model_alone_is_reloaded():
 
 
 def test_a_module_models_import_is_reloaded_before_every_model_that_imports_it():
-    order = reload.plan(ROOT, [ROOT / "engine/figures/fmt.py"])
-    assert order[0] == "engine.figures.fmt"
-    assert "engine.figures.softmax_temperature" in order and "engine.figures.params" not in order
-    assert "engine.figures.bpe_merges" in reload.plan(ROOT, [ROOT / "engine/tasks/writing.py"])
+    order = reload.plan(ROOT, [ROOT / "engine/figures/sentences.py"])
+    assert order[0] == "engine.figures.sentences"
+    assert "engine.figures.two_heads" in order and "engine.figures.params" not in order
+    assert "engine.figures.induction_forms" in reload.plan(ROOT, [ROOT / "engine/figures/letters.py"])
 
 
 def test_code_the_builder_imports_needs_a_restart():
-    for rel in ("engine/figures/params.py", "engine/figures/__init__.py", "engine/given.py", "builder/links.py"):
+    # fmt.py and tasks/writing.py: the fallbacks draw with fmt, and one of them reads writing-training
+    for rel in ("engine/figures/params.py", "engine/figures/__init__.py", "engine/given.py", "builder/links.py",
+                "engine/figures/fmt.py", "engine/tasks/writing.py"):
         assert reload.plan(ROOT, [ROOT / rel]) is None, rel
 
 
