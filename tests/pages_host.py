@@ -26,6 +26,13 @@ class _PagesHandler(_Handler):
         self.send_header("Cache-Control", MAX_AGE)
         super().end_headers()
 
+    def send_head(self):
+        """The file, even when asked only if modified: Pages answers that by the file's content (its
+        ETag), but http.server by its time to the second, which two quick builds share, so it would
+        answer 304 Not Modified for a changed sw.js and the browser would keep the old worker."""
+        del self.headers["If-Modified-Since"]
+        return super().send_head()
+
 
 class PagesHost:
     """host = PagesHost(tmp); host.deploy("a", folder) -> the site's base URL; later deploys swap it."""

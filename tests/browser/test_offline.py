@@ -160,16 +160,12 @@ def _reload(page) -> None:
         page.wait_for_load_state()
 
 
-def _until(page, scope: str, done, reload: bool = False) -> None:
-    """Poll the site's state at `scope` until done(state), for at most 20 s; with `reload`, reloading
-    the page every 5 s, as a reader moving on would (Chromium checks sw.js after a navigation, but
-    defers the check while the old worker is busy, so one navigation does not always make it)."""
-    for i in range(100):
+def _until(page, scope: str, done) -> None:
+    """Poll the site's state at `scope` until done(state), for at most 20 s."""
+    for _ in range(100):
         state = _site_state(page, scope)
         if done(state):
             return
-        if reload and i % 25 == 24:
-            _reload(page)
         page.wait_for_timeout(200)
     raise AssertionError(f"still {state}")
 
@@ -202,7 +198,7 @@ def test_turning_offline_reading_off_retires_the_worker_of_that_site_only(new_co
 
         host.deploy("a", tmp_path / "second")
         page.reload()  # still the saved copy: the browser checks sw.js past its HTTP cache as it loads
-        _until(page, a, lambda state: not state["registered"], reload=True)  # the retiring worker installed
+        _until(page, a, lambda state: not state["registered"])  # the retiring worker installed
         _reload(page)  # from the network: its page removes what the old worker left
         expect(page.locator("h1")).to_have_text("Online")
         _until(page, a, lambda state: state == {"controlled": False, "registered": False, "caches": 0})
