@@ -37,6 +37,13 @@ def _start(command: list[str], content: Path, out: Path):
     return proc, lines
 
 
+def _first_build(lines) -> str:
+    """The server's address, once it has said it and finished its first build."""
+    url = re.search(r"at (http://127\.0\.0\.1:\d+/)", wait_for(lines, r"at http://127\.0\.0\.1:\d+/", 60)).group(1)
+    wait_for(lines, r"^built ", 120)
+    return url
+
+
 def _stop(proc) -> None:
     proc.terminate()
     proc.wait(timeout=10)
@@ -46,8 +53,7 @@ def _stop(proc) -> None:
 def server(content, tmp_path, prewarmed):
     proc, lines = _start(prewarmed.argv(ROOT / "build.py"), content, tmp_path / "dist")
     try:
-        url = re.search(r"at (http://127\.0\.0\.1:\d+/)", wait_for(lines, r"at http://127\.0\.0\.1:\d+/", 60)).group(1)
-        wait_for(lines, r"^built ", 120)
+        url = _first_build(lines)
         yield lines, url
     finally:
         _stop(proc)
@@ -173,8 +179,7 @@ def test_code_that_fails_to_import_or_crashes_never_stops_the_server(repo_copy, 
     but crashes the build restarts the server, whose build error is shown; the fix reloads."""
     proc, lines = _start(prewarmed.argv(repo_copy / "build.py"), content, tmp_path / "dist")
     try:
-        url = re.search(r"at (http://127\.0\.0\.1:\d+/)", wait_for(lines, r"at http://127\.0\.0\.1:\d+/", 60)).group(1)
-        wait_for(lines, r"^built ", 120)
+        url = _first_build(lines)
         events = Events(url)
         first = events.next_state()
         links = repo_copy / "builder" / "links.py"
@@ -367,8 +372,7 @@ def test_a_fix_saved_while_the_server_restarts_is_built(repo_copy, content, tmp_
     is seen: no later save is needed."""
     proc, lines = _start(prewarmed.argv(repo_copy / "build.py"), content, tmp_path / "dist")
     try:
-        url = re.search(r"at (http://127\.0\.0\.1:\d+/)", wait_for(lines, r"at http://127\.0\.0\.1:\d+/", 60)).group(1)
-        wait_for(lines, r"^built ", 120)
+        url = _first_build(lines)
         model = repo_copy / "engine" / "attention.py"
         good = model.read_text()
         broken = good.replace("def softmax_forward(x):\n", "def softmax_forward(x):\n    {}['oops']\n", 1)
@@ -393,8 +397,7 @@ def test_a_model_edit_recomputes_its_own_figures_in_the_same_process(repo_copy, 
     `path:line` message; the fix builds again, with the model's new output in the page."""
     proc, lines = _start(prewarmed.argv(repo_copy / "build.py"), content, tmp_path / "dist")
     try:
-        url = re.search(r"at (http://127\.0\.0\.1:\d+/)", wait_for(lines, r"at http://127\.0\.0\.1:\d+/", 60)).group(1)
-        wait_for(lines, r"^built ", 120)
+        url = _first_build(lines)
         events = Events(url)
         first = events.next_state()
         model = repo_copy / "engine" / "figures" / "softmax_temperature.py"
