@@ -2,7 +2,7 @@
 
 Fixtures (sync Playwright API):
 
-- `site`: the built site (a folder), built once per session with the npm Pyodide core;
+- `site`: the built site (a folder), built once per test run with the npm Pyodide core;
 - `serve_folder(folder)`: a function that serves a folder for the rest of the session and
   returns its base URL; `base_url` is the built site's;
 - `browser`: one Chromium per session (never downloaded: /usr/bin/chromium);
@@ -149,14 +149,31 @@ def serve_folder():
         server.server_close()
 
 
-@pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
-    """The site built from this repository with the npm Pyodide core (numpy not vendored)."""
+def _built_once(request, tmp_path_factory, name: str, pyodide_dist: Path | None) -> Path:
+    """The series built once per test run: the first test process (xdist worker) to ask builds it
+    while the others wait for it, as the series' figures are computed (tests/conftest.py). Builds
+    are reproducible, and no test writes into these folders (a test that changes a site builds its own)."""
+    from filelock import FileLock
+
     from builder.build import Paths, build
 
-    out = tmp_path_factory.mktemp("browser-site") / "dist"
-    build(Paths.at(ROOT), out, pyodide_dist=None)
+    if not hasattr(request.config, "workerinput"):  # one process: no one to share with
+        out = tmp_path_factory.mktemp(name) / "dist"
+        build(Paths.at(ROOT), out, pyodide_dist=pyodide_dist)
+        return out
+    folder = tmp_path_factory.getbasetemp().parent / name  # this run's, beside its workers'
+    out, done = folder / "dist", folder / "built"
+    with FileLock(f"{folder}.lock"):
+        if not done.is_file():
+            build(Paths.at(ROOT), out, pyodide_dist=pyodide_dist)
+            done.touch()
     return out
+
+
+@pytest.fixture(scope="session")
+def site(request, tmp_path_factory) -> Path:
+    """The site built from this repository with the npm Pyodide core (numpy not vendored)."""
+    return _built_once(request, tmp_path_factory, "browser-site", None)
 
 
 @pytest.fixture(scope="session")
@@ -165,14 +182,10 @@ def base_url(site, serve_folder) -> str:
 
 
 @pytest.fixture(scope="session")
-def real_site(tmp_path_factory, serve_folder) -> dict:
+def real_site(request, tmp_path_factory, serve_folder) -> dict:
     """The site built with Pyodide and numpy vendored from pyodide_kit(), as readers get it from
     the published site: {"out": its folder, "url": its base URL}."""
-    from builder.build import Paths, build
-
-    kit = pyodide_kit()
-    out = tmp_path_factory.mktemp("browser-site-real") / "dist"
-    build(Paths.at(ROOT), out, pyodide_dist=kit)
+    out = _built_once(request, tmp_path_factory, "browser-site-real", pyodide_kit())
     return {"out": out, "url": serve_folder(out)}
 
 

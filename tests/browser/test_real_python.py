@@ -14,12 +14,12 @@ import pytest
 from engine.figures import FigureJob, compute, module, parse
 from tests.engine.exercises.test_graders import ATTENTION, BACKWARD, SOFTMAX
 
-from .conftest import CDN, SETTLE_MS, chapter_pages, expect, figure_numbers, pyodide_kit, save_for_offline
+from .conftest import CDN, SETTLE_MS, chapter_pages, expect, figure_numbers, follow, pyodide_kit, save_for_offline
 from .figures.helpers import (pages_model_given, prose_kept, text_lines, two_heads_shown, writing_chapter,
                               writing_training_shown)
 
-# Before any page script: record policy violations, and every request to and answer from a worker
-# (figures' and grader's), so the test can recompute each on CPython.
+# Before any page script: record policy violations, the workers started, and every request to and
+# answer from a worker (figures' and grader's), so the test can recompute each on CPython.
 RECORD = """
 window.__csp = [];
 document.addEventListener("securitypolicyviolation", (e) => {
@@ -32,6 +32,7 @@ const RealWorker = window.Worker;
 window.Worker = class extends RealWorker {
   constructor(url, options) {
     super(url, options);
+    window.__workers = (window.__workers || 0) + 1;
     const sent = {};
     this.addEventListener("message", (e) => {
       const m = e.data;
@@ -119,11 +120,11 @@ TRAINED_TOL_FLOAT64 = {"induction-forms": 1e-9}
 WORKER_TRAINED_TOL = {"your-sentence": 0.01}
 
 
-def _check_answers(reader: Reader, where: str) -> int:
-    """Every answer the worker gave equals the engine's on CPython: computed figures to 1e-6, the
-    same code in wasm numpy, trained ones to TRAINED_TOL, those of a model the worker trained to
-    WORKER_TRAINED_TOL."""
-    answers = reader.answers()
+def _check_answers(reader: Reader, where: str, since: int = 0) -> int:
+    """Every answer the worker gave (from the `since`-th on) equals the engine's on CPython:
+    computed figures to 1e-6, the same code in wasm numpy, trained ones to TRAINED_TOL, those of a
+    model the worker trained to WORKER_TRAINED_TOL."""
+    answers = reader.answers()[since:]
     for answer in answers:
         cpython = json.loads(json.dumps(_on_cpython(answer["ask"])))
         tol = WORKER_TRAINED_TOL.get(answer["ask"]["name"], 1e-6)
@@ -202,16 +203,27 @@ OWN_PAGE = {"writing-training": "its Train on chapter 14 runs the chapter's whol
 
 
 def test_every_live_figure_computes_what_the_engine_computes(new_context, real_site):
-    """Every live figure of every chapter asks the real worker for something its page has no data
-    for, as a reader would; a page's contexts close before the next opens (each holds a Pyodide).
-    The figures of OWN_PAGE are asked on a page of their own."""
-    pages = _live_pages(real_site["out"])
-    assert pages, "no chapter has a live figure"
-    for name in pages:
-        reader = Reader(new_context, real_site["url"] + name)
-        reader.boot()
+    """The series read in one tab, as a reader reads it: every chapter followed in place from the
+    first, Python booted once on the first live chapter, and every live figure asks the real worker
+    for something its page has no data for. The figures of OWN_PAGE are asked on a page of their own."""
+    chapters = chapter_pages()
+    live = _live_pages(real_site["out"])
+    assert live, "no chapter has a live figure"
+    reader = Reader(new_context, real_site["url"] + chapters[0])
+    page = reader.page
+    wasm = []
+    page.on("request", lambda r: r.url.endswith("pyodide.asm.wasm") and wasm.append(r.method))
+    checked = 0
+    for i, name in enumerate(chapters):
+        if i:
+            follow(page, page.locator("a[rel=next]"))
+            assert page.url == real_site["url"] + name
+        if name not in live:
+            continue
+        if name == live[0]:
+            reader.boot()
         asked = 0
-        for figure in reader.page.locator("[data-figure][data-live]").all():
+        for figure in page.locator("[data-figure][data-live]").all():
             figure_name = figure.get_attribute("data-figure")
             if figure_name in OWN_PAGE:
                 continue
@@ -222,9 +234,12 @@ def test_every_live_figure_computes_what_the_engine_computes(new_context, real_s
             expect(figure).to_have_attribute("data-state", "live", timeout=JOB_MS)
             expect(figure).not_to_have_attribute("aria-busy", "true", timeout=JOB_MS)
             _drawn_from_python(reader, figure, figure_name, data)
-        assert _check_answers(reader, name) >= asked
+        got = _check_answers(reader, name, since=checked)
+        assert got >= asked, name
+        checked += got
         reader.assert_clean(name)
-        reader.context.close()
+    workers = page.evaluate("window.__workers")  # the figures' worker, and the graders' once an exercise came near
+    assert wasm.count("GET") == workers <= 2, f"Pyodide's core fetched {wasm} for {workers} workers in one reading"
 
 
 def test_retrain_runs_to_the_end_and_cancel_restores_the_model(new_context, real_site):
