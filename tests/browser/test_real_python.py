@@ -423,30 +423,36 @@ def _run(section, state: str, timeout: float = 60_000):
 RUNAWAY_ON = "softmax"
 
 
-@pytest.mark.parametrize("exercise", sorted(CASES))
-def test_each_exercise_grades_right_and_wrong_answers(new_context, real_site, exercise):
-    """Every case of the exercise's grader tests, pasted and run in the page; on RUNAWAY_ON also a
-    runaway loop, stopped after 5 s, then the right answer passes in the restarted Python."""
-    page_name = _exercise_pages(real_site["out"]).get(exercise)
-    assert page_name, f"no chapter holds exercise '{exercise}'"
-    reader = Reader(new_context, real_site["url"] + page_name)
+def test_every_exercise_grades_right_and_wrong_answers(new_context, real_site):
+    """Every case of each exercise's grader tests, pasted and run in the page, the exercises' pages
+    followed in place in one tab as a reader moves through the series (the grader's Python boots
+    once); on RUNAWAY_ON also a runaway loop, stopped after 5 s, then the right answer passes in the
+    restarted Python."""
+    pages = _exercise_pages(real_site["out"])
+    assert sorted(pages) == sorted(CASES), f"exercises no chapter holds: {set(CASES) - set(pages)}"
+    chapters = chapter_pages()
+    order = sorted(CASES, key=lambda name: chapters.index(pages[name]))
+    reader = Reader(new_context, real_site["url"] + pages[order[0]])
     reader.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    section = reader.page.locator(f'[data-exercise="{exercise}"]')
-    section.scroll_into_view_if_needed()  # in view: the editor loads and the grader's Python boots
-    expect(section.locator(".cm-content")).to_be_visible(timeout=30_000)
-    for case, (code, state, words) in CASES[exercise].items():
-        _write(section, code)
-        result = _run(section, state, timeout=SETTLE_MS)
-        expect(result).to_contain_text(words)
+    for exercise in order:
+        while not reader.page.url.endswith("/" + pages[exercise]):
+            follow(reader.page, reader.page.locator("a[rel=next]"))
+        section = reader.page.locator(f'[data-exercise="{exercise}"]')
+        section.scroll_into_view_if_needed()  # in view: the editor loads and the grader's Python boots
+        expect(section.locator(".cm-content")).to_be_visible(timeout=30_000)
+        for case, (code, state, words) in CASES[exercise].items():
+            _write(section, code)
+            result = _run(section, state, timeout=SETTLE_MS)
+            expect(result).to_contain_text(words)
 
-    if exercise == RUNAWAY_ON:
-        runaway = "import time\nwhile True:\n    pass\n"
-        _write(section, runaway)
-        expect(_run(section, "timeout")).to_contain_text("Stopped after 5 seconds")
-        right = CASES[exercise]["right"][0]
-        _write(section, right)
-        expect(_run(section, "passed", timeout=SETTLE_MS)).to_contain_text(CASES[exercise]["right"][2])
-    reader.assert_clean(exercise)
+        if exercise == RUNAWAY_ON:
+            runaway = "import time\nwhile True:\n    pass\n"
+            _write(section, runaway)
+            expect(_run(section, "timeout")).to_contain_text("Stopped after 5 seconds")
+            right = CASES[exercise]["right"][0]
+            _write(section, right)
+            expect(_run(section, "passed", timeout=SETTLE_MS)).to_contain_text(CASES[exercise]["right"][2])
+        reader.assert_clean(exercise)
 
 
 # --- offline --------------------------------------------------------------------------------------
