@@ -262,6 +262,9 @@ def serve(paths: Paths, out: Path, port: int, pyodide_dist: Path | None) -> int:
     port = server.server_address[1]
     print(f"serving {out} at http://127.0.0.1:{port}/ (Ctrl+C stops)", flush=True)
     cache = BuildCache()
+    # A saved sentence is shown in a second, not after chapter 14's model trains again on the new
+    # prose (seconds of CPU): the model made at the first build stays until its code changes.
+    given.keep_made()
     root = paths.root.resolve()
     code_dirs = (paths.engine.resolve(), root / "builder")
     # Watch first, then build: a save during the build (or during this process's restart) is seen.

@@ -19,6 +19,7 @@ MADE = {"writing-model": "engine.tasks.writing:model_file"}
 _given: dict[str, tuple[bytes, str]] = {}  # what the host gave, and its digest
 _made: dict[tuple[str, str], tuple[bytes, str]] = {}  # (name, the prose's digest) -> the file made from it, and its digest
 KEEP_MADE = 4  # a test run's process switches between the series and small test chapters: no retraining
+_drafting = False  # keep_made(): a made file outlives edits to the prose
 
 
 def give(name: str, data: bytes) -> None:
@@ -52,6 +53,8 @@ def _held(name: str) -> tuple[bytes, str]:
         return _given[name]
     if name in MADE and SERIES in _given:
         key = (name, digest(SERIES))
+        if key not in _made and _drafting and (kept := [v for (n, _), v in _made.items() if n == name]):
+            return kept[-1]
         if key not in _made:
             module, function = MADE[name].split(":")
             made = getattr(importlib.import_module(module), function)()
@@ -60,6 +63,15 @@ def _held(name: str) -> tuple[bytes, str]:
             _made[key] = (made, _hash(made))
         return _made[key]
     raise LookupError(f"the engine was not given '{name}'")
+
+
+def keep_made(drafting: bool = True) -> None:
+    """While an author drafts (`serve`), a file made from the prose stays in use when the prose
+    changes, rather than being made again on every save (chapter 14's model: seconds of training
+    for a sentence); it is made anew when its code changes (forget_made). A build makes it from the
+    prose as it is."""
+    global _drafting
+    _drafting = drafting
 
 
 def forget_made() -> None:

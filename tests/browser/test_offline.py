@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from builder.build import Paths, build
+from tests.conftest import drafting
 from tests.site_layout import theme_folder
 
 from .conftest import NO_WORKERS, ROOT, SETTLE_MS, chapter_pages, draw_every_figure, expect, save_for_offline
@@ -89,7 +90,8 @@ def test_a_new_build_is_offered_then_replaces_the_old_cache(new_context, offline
 
     chapter = offline_site["content"] / "01-why-attention.md"
     chapter.write_text(chapter.read_text() + "\nA sentence of the new build.\n")
-    build(Paths.at(ROOT, offline_site["content"]), offline_site["out"], pyodide_dist=offline_site["dist"])
+    with drafting():
+        build(Paths.at(ROOT, offline_site["content"]), offline_site["out"], pyodide_dist=offline_site["dist"])
     new = _version(offline_site["out"])
     assert new != old
 

@@ -40,3 +40,17 @@ def test_a_file_the_page_gives_wins_until_new_prose(made, tmp_path):
     assert given.get("shout") == b"fetched" and not made
     given.give(given.SERIES, b"two")  # a build's new prose: the fetched file was made from other prose
     assert given.get("shout") == b"TWO"
+
+
+def test_while_drafting_a_made_file_outlives_new_prose_until_its_code_changes(made, monkeypatch):
+    monkeypatch.setattr(given, "_drafting", False)
+    given.keep_made()
+    given.give(given.SERIES, b"one")
+    assert given.get("shout") == b"ONE"
+    given.give(given.SERIES, b"two")  # a sentence saved under serve: no making again
+    assert given.get("shout") == b"ONE" and len(made) == 1
+    given.forget_made()  # its code changed: made from the prose as it is
+    assert given.get("shout") == b"TWO" and len(made) == 2
+    given.keep_made(False)
+    given.give(given.SERIES, b"three")
+    assert given.get("shout") == b"THREE"
