@@ -58,9 +58,11 @@ class Reader:
         self.cdn: list[str] = []
         self.context.route(CDN, lambda route: (self.cdn.append(route.request.url), route.abort()))
         self.page = self.context.new_page()
-        self.console: list[str] = []
+        self.console: list[str] = []  # errors
+        self.warnings: list[str] = []
         self.errors: list[str] = []
         self.page.on("console", lambda m: self.console.append(m.text) if m.type == "error" else None)
+        self.page.on("console", lambda m: self.warnings.append(m.text) if m.type == "warning" else None)
         self.page.on("pageerror", lambda err: self.errors.append(str(err)))
         self.page.add_init_script(RECORD)
         self.page.goto(url)
@@ -204,8 +206,11 @@ OWN_PAGE = {"writing-training": "its Train on chapter 14 runs the chapter's whol
 
 def test_every_live_figure_computes_what_the_engine_computes(new_context, real_site):
     """The series read in one tab, as a reader reads it: every chapter followed in place from the
-    first, Python booted once on the first live chapter, and every live figure asks the real worker
-    for something its page has no data for. The figures of OWN_PAGE are asked on a page of their own."""
+    first, Python booted once on the first live chapter (from the build's start-up snapshot), and
+    every live figure asks the real worker for something its page has no data for. The figures of
+    OWN_PAGE are asked on a page of their own."""
+    from .test_snapshot_boot import boot_restored_the_snapshot
+
     chapters = chapter_pages()
     live = _live_pages(real_site["out"])
     assert live, "no chapter has a live figure"
@@ -222,6 +227,7 @@ def test_every_live_figure_computes_what_the_engine_computes(new_context, real_s
             continue
         if name == live[0]:
             reader.boot()
+            boot_restored_the_snapshot(reader, real_site["out"])
         asked = 0
         for figure in page.locator("[data-figure][data-live]").all():
             figure_name = figure.get_attribute("data-figure")
