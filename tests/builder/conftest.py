@@ -22,3 +22,14 @@ def prewarmed(shared_figure_cache, tmp_path_factory):
     check(Paths.at(ROOT))  # fills the shared cache: every figure of the series, its fallback and its facts
     launcher.save(shared_figure_cache, ROOT, saved.file)
     return saved
+
+
+@pytest.fixture(scope="session")
+def series_build(tmp_path_factory):
+    """The series built from this repository as `build.py` builds it, once per test process, for the
+    tests that only read it: (the Site, its output folder). A test that changes a build makes its own."""
+    from builder.build import Paths, build
+    from tests.conftest import ROOT
+
+    out = tmp_path_factory.mktemp("series") / "dist"
+    return build(Paths.at(ROOT), out), out

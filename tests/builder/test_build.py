@@ -14,10 +14,8 @@ from tests.site_layout import pyodide_folder, runtime_config, shipped_lock, them
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site") / "dist"
-    build(Paths.at(ROOT), out)
-    return out
+def site(series_build):
+    return series_build[1]
 
 
 def test_pages_and_runtime_files(site):

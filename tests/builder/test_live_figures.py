@@ -2,7 +2,6 @@
 runtime's config only on pages with one (or an exercise)."""
 import re
 
-from builder.build import Paths, build
 from engine.figures import FIGURES, is_live, module, parse
 from tests.conftest import ROOT
 
@@ -38,9 +37,8 @@ def test_a_figure_states_ASK_exactly_when_it_is_live():
         assert not hasattr(mod, "REFUSE") or live, f"{name}: REFUSE but not live"
 
 
-def test_only_pages_that_use_python_carry_the_runtime(tmp_path):
-    out = tmp_path / "dist"
-    site = build(Paths.at(ROOT), out)
+def test_only_pages_that_use_python_carry_the_runtime(series_build):
+    site, out = series_build
     for ch in site.chapters:
         html = (out / ch.url).read_text()
         live = re.findall(r'<figure [^>]*data-figure="([^"]+)"[^>]*\bdata-live\b', html)
@@ -55,13 +53,12 @@ def test_only_pages_that_use_python_carry_the_runtime(tmp_path):
         assert "runtime-config" not in (out / name).read_text()
 
 
-def test_a_figure_is_live_only_where_its_options_let_it_ask(tmp_path):
+def test_a_figure_is_live_only_where_its_options_let_it_ask(series_build):
     """colour-tokens asks the worker only through its token editor: where a chapter hides the
     editor (chapter 7 offers the heads alone) the figure is not live and the page loads no Python."""
     assert is_live(parse("colour-tokens", {"controls": ["tokens"]}))
     assert not is_live(parse("colour-tokens", {"controls": ["heads"]}))
-    site = build(Paths.at(ROOT), tmp_path / "dist")
-    chapters = {ch.url: ch for ch in site.chapters}
+    chapters = {ch.url: ch for ch in series_build[0].chapters}
     seven = chapters["07-many-heads.html"]
     assert not any(f.live for f in seven.figures) and not seven.uses_python
     eight = chapters["08-where-words-are.html"]

@@ -13,11 +13,10 @@ def _manifest(out):
     return json.loads(head.removeprefix("const MANIFEST = ").rstrip(";"))
 
 
-def test_every_file_is_listed_with_its_size_and_hash(tmp_path):
+def test_every_file_is_listed_with_its_size_and_hash(series_build):
     import hashlib
 
-    out = tmp_path / "dist"
-    build(Paths.at(ROOT), out)
+    out = series_build[1]
     listed = _manifest(out)
     on_disk = {p.relative_to(out).as_posix(): p for p in out.rglob("*") if p.is_file()}
     assert set(listed["files"]) == set(on_disk) - set(NOT_PRECACHED)
@@ -36,12 +35,6 @@ def test_the_version_follows_the_content(tmp_path):
     a.write_bytes(b"two")
     assert manifest({"index.html": b"<p>x</p>"}, {"a.txt": a})["version"] != first["version"]
     assert manifest({"index.html": b"<p>y</p>"}, {})["version"] != first["version"]
-
-
-def test_serve_builds_have_no_service_worker(tmp_path):
-    out = tmp_path / "dist"
-    build(Paths.at(ROOT), out, live_reload=True)
-    assert not (out / SW).exists()
 
 
 def test_a_site_without_offline_reading_retires_the_worker_readers_registered(tmp_path):

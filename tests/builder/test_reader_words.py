@@ -6,7 +6,6 @@ import re
 
 import pytest
 
-from builder.build import Paths, build
 from tests.conftest import ROOT
 
 # This repository's commands, flags, variables and files (a cited work may name files of its own).
@@ -41,9 +40,8 @@ def _found(text: str) -> list[str]:
     return [m.group(0) for m in BUILD_WORDS.finditer(text)]
 
 
-def test_pages_show_no_build_words(tmp_path):
-    out = tmp_path / "dist"
-    build(Paths.at(ROOT), out)
+def test_pages_show_no_build_words(series_build):
+    out = series_build[1]
     for page in sorted(out.glob("*.html")):
         shown = _Shown()
         shown.feed(page.read_text())
