@@ -21,6 +21,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
+# What build, check and catalogue computed of the figures, found again by the next run from the same
+# code and inputs (builder/figure_store.py); None: every run computes every figure (the test suite's).
+FIGURE_STORE: Path | None = ROOT / ".cache" / "figures"
 
 
 def main(argv=None) -> int:
@@ -45,6 +48,11 @@ def main(argv=None) -> int:
     from builder.errors import BuildError, describe
 
     paths = Paths.at(ROOT, args.content)
+    store = None
+    if FIGURE_STORE is not None and args.command in ("build", "check", "catalogue"):
+        from builder.figure_store import FigureStore
+        store = FigureStore(FIGURE_STORE, ROOT)
+        store.prune()
     try:
         if args.command == "fetch-runtime":
             from builder.fetch import fetch_runtime
@@ -53,8 +61,10 @@ def main(argv=None) -> int:
             return 0
         if args.command == "catalogue":
             from builder.catalogue import write
-            page = write(paths, args.out or ROOT / ".cache" / "catalogue")
+            page = write(paths, args.out or ROOT / ".cache" / "catalogue", store=store)
             print(f"catalogue: {page.resolve().as_uri()}", flush=True)
+            if store:
+                print(store.report(), flush=True)
             return 0
         if args.command == "serve":
             args.out = args.out or ROOT / ".cache" / "serve"
@@ -63,14 +73,14 @@ def main(argv=None) -> int:
         args.out = args.out or ROOT / "dist"
         t0 = time.perf_counter()
         if args.command == "check":
-            site = check(paths, args.pyodide_dist)
+            site = check(paths, args.pyodide_dist, store)
             for warning in site.warnings:  # not errors: e.g. works no chapter cites yet
                 print(warning, file=sys.stderr)
             print(f"ok: {len(site.files) + len(site.copies)} files would be written", flush=True)
             for note in site.notes:
                 print(note, flush=True)
         else:
-            site = build(paths, args.out, args.pyodide_dist, pdf=not args.no_pdf)
+            site = build(paths, args.out, args.pyodide_dist, pdf=not args.no_pdf, store=store)
             print(f"built {len(site.files) + len(site.copies)} files into {args.out} "
                   f"in {time.perf_counter() - t0:.2f} s", flush=True)
             for note in site.notes:
@@ -79,6 +89,8 @@ def main(argv=None) -> int:
                 print("numpy is not vendored: live figures load it from Pyodide's CDN at read time; for a "
                       "site that also runs them offline, see docs/runtime.md 'Offline reading and numpy' "
                       "(build.py fetch-runtime, --pyodide-dist)", flush=True)
+        if store:
+            print(store.report(), flush=True)
     except BuildError as err:
         if args.traceback and err.__cause__ is not None:
             import traceback

@@ -14,6 +14,7 @@ render_chapter), which is also how tests look at one page (gather_chapter).
 """
 from __future__ import annotations
 
+import copy
 import hashlib
 import html
 import json
@@ -35,6 +36,7 @@ from .directives.base import Page
 from .errors import BuildError, clip, describe, did_you_mean, display_path, read_source
 from .expressions import ExpressionError, evaluate
 from .cache import BuildCache, digest
+from .figure_store import FigureStore
 from .figures import FigureCache, RenderedFigure, check_parts, embed_json, model_file
 from . import lockfile
 from .markdown_render import render
@@ -360,6 +362,8 @@ def give_prose(book: Book) -> Book:
     chapter 14's models learn from it (engine/given.py)."""
     text = corpus_of((source.entry.path.stem, source.scanned) for source in book.chapters).text
     given.give(given.SERIES, text.encode())
+    if store := book.config.options.cache.figures.store:
+        store.load_made()  # chapter 14's trained model, if an earlier run trained it on this prose with this code
     return book
 
 
@@ -368,7 +372,10 @@ def compute_figures(book: Book) -> Book:
     expression is reported once the figures expressions read are computed, before any drawing or grading."""
     cache = book.config.options.cache
     values = [evaluate_expressions(source, cache) for source in book.chapters]
-    return Book(book.config, [compute_chapter(source, cache, v) for source, v in zip(book.chapters, values)])
+    book = Book(book.config, [compute_chapter(source, cache, v) for source, v in zip(book.chapters, values)])
+    if store := cache.figures.store:
+        store.save_made()
+    return book
 
 
 def render_markdown(book: Book) -> Book:
@@ -704,16 +711,27 @@ def load_runtime(paths: Paths, pyodide_dist: Path | None) -> Runtime:
     return from_distribution(pyodide_dist) if pyodide_dist else from_npm(paths.node_modules)
 
 
+def _stored(cache: BuildCache | None, store: FigureStore | None) -> BuildCache:
+    """The build's cache, its figures also read from and kept in `store` (the command line's, on disk);
+    a cache shared with other builds (serve's, a test session's) is left as it was."""
+    cache = cache or BuildCache()
+    if store is None:
+        return cache
+    stored = copy.copy(cache)
+    stored.figures = cache.figures.with_store(store)
+    return stored
+
+
 def build(paths: Paths, out: Path, pyodide_dist: Path | None = None, cache: BuildCache | None = None,
-          live_reload: bool = False, pdf: bool = False) -> Site:
-    site = gather(paths, load_runtime(paths, pyodide_dist), cache, live_reload, pdf)
+          live_reload: bool = False, pdf: bool = False, store: FigureStore | None = None) -> Site:
+    site = gather(paths, load_runtime(paths, pyodide_dist), _stored(cache, store), live_reload, pdf)
     write(site, out, paths)
     return site
 
 
-def check(paths: Paths, pyodide_dist: Path | None = None) -> Site:
+def check(paths: Paths, pyodide_dist: Path | None = None, store: FigureStore | None = None) -> Site:
     """Everything a build validates, without writing the output; also lists facts no chapter quotes."""
-    cache = BuildCache()
+    cache = _stored(None, store)
     site = gather(paths, load_runtime(paths, pyodide_dist), cache)
     site.warnings += unused_facts(site.chapters, cache.figures)
     return site

@@ -5,7 +5,9 @@ read from the registries (FIGURES, the directives' REGISTRY, EXERCISES) each tim
 author's reference, not a page of the series. Generated on demand rather than kept as a file in
 docs/, because it cannot then drift (a figure or option added is in the next one with no edit), and
 because the figures' default drawings are the build's own fallbacks, which only a page can hold and
-which a test would need minutes of computing to prove current. The page stands alone: styles in the
+which a test would need minutes of computing to prove current. The command shares the build's store
+of computed figures (builder/figure_store.py): it computes only what no build or catalogue computed
+from the same code. The page stands alone: styles in the
 page, drawings as data: images, no script and no address outside it, so it reads offline.
 """
 from __future__ import annotations
@@ -29,6 +31,7 @@ from .build import _code_error, read_chapter
 from .corpus import corpus_of
 from .directives import REGISTRY
 from .errors import BuildError
+from .figure_store import FigureStore
 from .figures import FigureCache, model_file
 from .paths import Paths
 from .site_config import load_site_config
@@ -214,13 +217,16 @@ def _drawn(name: str, params, cache: FigureCache, paths: Paths) -> tuple[dict, b
     return looked_up, fallbacks.in_colours(name, svg, palette.load(paths.palette), palette.load_dark(paths.palette))
 
 
-def gather(paths: Paths, drawings: bool = True) -> Catalogue:
+def gather(paths: Paths, drawings: bool = True, store: FigureStore | None = None) -> Catalogue:
     """Everything the page lists. `drawings=False` leaves out the computing (data, facts, drawings), for
-    a quick look at names and options."""
-    cache = FigureCache()
+    a quick look at names and options. With a `store`, what earlier builds and catalogues computed
+    from the same code is read from it, and what this one computes is kept there."""
+    cache = FigureCache(store)
     uses, sources = _uses(paths)
     if drawings:  # chapter 14's models learn from the series' prose, as in the build
         given.give(given.SERIES, corpus_of((s.entry.path.stem, s.scanned) for s in sources).text.encode())
+        if store:
+            store.load_made()
     figures = []
     for name in models.FIGURES:
         mod = models.module(name)
@@ -233,6 +239,8 @@ def gather(paths: Paths, drawings: bool = True) -> Catalogue:
             entry.paths = readable_paths(looked_up)
             entry.alt = looked_up["text"]["alt"]
         figures.append(entry)
+    if drawings and store:
+        store.save_made()
     directives = [(d.name, d.summary, options(d.Options) if d.Options else [], uses.get((d.name, ANY), []))
                   for d in REGISTRY.values() if d.name != "figure"]  # a figure's options are its model's, above
     graders = [(name, grader(name).FUNCTION, first_paragraph(grader(name).__doc__), uses.get(("exercise", name), []))
@@ -317,9 +325,9 @@ section above lists the paths it offers at its defaults (a list's items by <code
 """
 
 
-def write(paths: Paths, out: Path, drawings: bool = True) -> Path:
+def write(paths: Paths, out: Path, drawings: bool = True, store: FigureStore | None = None) -> Path:
     """Gather and write the catalogue page into `out`; its path."""
-    html = page(gather(paths, drawings))
+    html = page(gather(paths, drawings, store))
     out.mkdir(parents=True, exist_ok=True)
     target = out / "index.html"
     target.write_text(html, encoding="utf-8")

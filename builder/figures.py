@@ -1,6 +1,7 @@
 """Figure occurrences on a page: compute the model, draw the fallback, and the HTML around the view."""
 from __future__ import annotations
 
+import copy
 import json
 import re
 from dataclasses import dataclass
@@ -82,24 +83,32 @@ def given_files(params) -> dict[str, str]:
     return {name: f"files/{name}-{given.digest(name)}.bin" for name in _given_names(params) if name in given.MADE}
 
 
+def _computed(params) -> dict:
+    data = models.compute(params)
+    _check_output(data)
+    return data
+
+
 class FigureCache:
     """Model outputs, prose facts and fallback SVGs by Params (a frozen dataclass, hashable, and of
     its figure's own class) and, for models that read the series' prose, its digest; shared across
-    rebuilds in `serve`."""
+    rebuilds in `serve`. With a `store` (builder/figure_store.py), what earlier runs computed from
+    the same code is read from disk rather than computed."""
 
-    def __init__(self):
+    store = None  # as an instance pickled before there were stores has it
+
+    def __init__(self, store=None):
         self._data: dict = {}
         self._facts: dict = {}
         self._svg: dict[str, bytes] = {}
         self.made: dict = {}  # files made from the prose (engine/given.py made()), for processes sharing this cache
+        self.store = store
 
     def data(self, params) -> dict:
         """What the page embeds and the view draws."""
         key = _key(params)
         if key not in self._data:
-            data = models.compute(params)
-            _check_output(data)
-            self._data[key] = data
+            self._data[key] = self._stored(lambda: _computed(params), "data", params)
         return self._data[key]
 
     def lookup(self, params) -> dict:
@@ -107,7 +116,7 @@ class FigureCache:
         data = self.data(params)
         key = _key(params)
         if key not in self._facts:
-            self._facts[key] = models.facts(params, data)
+            self._facts[key] = self._stored(lambda: models.facts(params, data), "facts", params)
         return {**data, "facts": self._facts[key]}
 
     def forget(self, modules: set[str]) -> int:
@@ -127,11 +136,22 @@ class FigureCache:
         self._svg.update(other._svg)
         self.made.update(other.made)
 
+    def with_store(self, store) -> "FigureCache":
+        """This cache, also reading from and keeping in `store`: the same tables, so what either
+        computes both hold; this one is left without a store."""
+        stored = copy.copy(self)
+        stored.store = store
+        return stored
+
     def svg(self, data: dict) -> bytes:
         key = json.dumps(data, sort_keys=True)
         if key not in self._svg:
-            self._svg[key] = fallbacks.render_svg(data["figure"], data)
+            self._svg[key] = self._stored(lambda: fallbacks.render_svg(data["figure"], data), "svg", data["figure"], key)
         return self._svg[key]
+
+    def _stored(self, make, kind: str, *key):
+        """make(), or what the store holds from an earlier run that made it from the same inputs."""
+        return getattr(self.store, kind)(*key, make) if self.store else make()
 
 
 # Inside <script>, "<!--" and "<script" change how the HTML parser finds the end of the element,

@@ -39,15 +39,15 @@ def _ours(root: Path) -> dict[str, Path]:
     return out
 
 
-def imports(name: str, path: Path, known) -> set[str]:
-    """The modules of `known` that module `name` (file `path`) imports by a statement anywhere in it;
-    none for a file that is gone or does not parse (its reload says why)."""
+def imports(name: str, path: Path, known=None) -> set[str]:
+    """The modules of `known` (None: any name) that module `name` (file `path`) imports by a statement
+    anywhere in it; none for a file that is gone or does not parse (its reload says why)."""
     try:
         stat = path.stat()
         found = _imported(name, path, stat.st_mtime_ns, stat.st_size)
     except (OSError, SyntaxError, ValueError):
         return set()
-    return {m for m in found if m in known and m != name}
+    return {m for m in found if (known is None or m in known) and m != name}
 
 
 @functools.lru_cache(maxsize=1024)

@@ -90,6 +90,16 @@ def give_series() -> bytes:
     return _series_prose()
 
 
+@pytest.fixture(autouse=True, scope="session")
+def no_figure_store():
+    """build.py's command line, run in-process, computes every figure as a fresh checkout does: a test
+    that patches a model must see it run, not what an earlier run kept in .cache/figures (the store
+    has its own tests, tests/builder/test_figure_store.py)."""
+    import build
+
+    build.FIGURE_STORE = None
+
+
 @pytest.fixture(autouse=True)
 def series_given() -> bytes:
     """The series' prose given before every test, as a build gives it: a test that built a small

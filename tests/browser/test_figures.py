@@ -190,29 +190,6 @@ def test_touch_drag_across_the_scaling_chart_keeps_picking(open_chapter):
     expect(figure.locator(".figure-controls output")).to_contain_text(f"d = {rows[-1]['d']}:")
 
 
-@pytest.mark.parametrize("page, name, handle", [
-    ("02-words-as-points.html", "word-map", ".probe"),
-    ("02-words-as-points.html", "dot-product", ".tip.arrow-b"),
-    ("03-queries-keys-values.html", "query-drag", ".qd-handle"),
-])
-def test_a_focused_handle_keeps_focus_across_a_resize(open_chapter, base_url, page, name, handle):
-    """Handles are made once; a new width re-places them (or scales their svg), never replaces them."""
-    from .figures.helpers import expect_same_node_focused, mark_element
-
-    chapter = open_chapter(base_url + page, viewport={"width": 1200, "height": 900})
-    chapter.wait_prerendered()
-    el = chapter.figure(name).locator(handle)
-    mark_element(el)
-    el.focus()
-    el.press(el.get_attribute("data-key-control") or "ArrowRight")
-    before = chapter.numbers(name)
-    chapter.page.set_viewport_size({"width": 375, "height": 900})
-    chapter.page.wait_for_function("() => document.documentElement.clientWidth <= 375")
-    chapter.page.wait_for_timeout(100)  # a ResizeObserver callback runs before the next frame
-    expect_same_node_focused(chapter.page)
-    assert chapter.numbers(name) == before  # a resize changes the drawing, not the state
-
-
 VIEWS_FETCHED = """() => performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname)
   .filter((p) => /[/]assets[/][0-9a-f]+[/]figures[/]/.test(p)).map((p) => p.split("/").pop().replace(/[.]js$/, ""))"""
 

@@ -203,13 +203,14 @@ def test_every_view_with_states_opens_at_a_linked_one(open_chapter, base_url, si
     """Each chapter once, the series followed in place in one tab: every figure that steps through
     states is sent, in place (a history entry of the page, as back and forward give), a link to a
     state other than its opening one; it must show that state's key numbers, and its own link must
-    then hold that state."""
+    then hold that state. On the way, every figure that draws a drag handle must be one whose page
+    test_handles opens."""
     from engine.figures import module
 
     from .conftest import chapter_pages, follow
-    from .figures.helpers import text_lines
+    from .figures.helpers import may_hold_touches, text_lines
 
-    linked = 0
+    linked, handles = 0, set()
     pages = chapter_pages()
     chapter = open_chapter(base_url + pages[0], **CLIPBOARD)
     for n, name in enumerate(pages):
@@ -220,6 +221,8 @@ def test_every_view_with_states_opens_at_a_linked_one(open_chapter, base_url, si
         chapter.wait_prerendered()
         for figure in chapter.page.locator("[data-figure]").all():
             fig = figure.get_attribute("data-figure")
+            if figure.locator("[data-handle]").count():
+                handles.add(fig)
             data = json.loads(figure.locator(".figure-data").text_content())
             mod = module(fig)
             if not hasattr(mod, "state_count") or mod.state_count(data) < 2:
@@ -235,6 +238,10 @@ def test_every_view_with_states_opens_at_a_linked_one(open_chapter, base_url, si
             assert _state(_link(figure)) == {"i": i}, where
             linked += 1
     assert linked >= 30, linked
+    assert handles, "no figure drew a handle (svg.js holdTouch marks each data-handle)"
+    untested = sorted(name for name in handles if not may_hold_touches(name))
+    assert not untested, (f"{untested} draw drag handles that test_handles does not open: teach "
+                          "tests/browser/figures/helpers.py may_hold_touches how their views make them")
 
 
 def test_real_python_restores_a_linked_score_and_refuses_what_the_model_refuses(new_context, real_site):

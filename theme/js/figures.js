@@ -25,6 +25,9 @@ const hydrated = new Map();
 const nearby = new Set(); // figures within the margin that starts Python (the observer's below)
 let shownPage = null; // the page shown: { left, path, link: readLink of its address, raw: the link's text }
 const REFUSED = "The linked view could not be opened: ";
+/** A linked view's refusal as the reader reads it: why, after REFUSED, as one sentence (the worker's
+ *  reasons may end with their own full stop; ours do not). */
+const refusal = (why) => REFUSED + why + (why.endsWith(".") ? "" : ".");
 
 async function loadRuntime() {
   if (runtime) return;
@@ -103,7 +106,7 @@ function mount(el, figure, data, index) {
 function show(el, figure, link, page) {
   const { ctx } = figure;
   const embedded = figure.link.embedded;
-  const refuse = (why) => ctx.note(REFUSED + why + ".");
+  const refuse = (why) => ctx.note(refusal(why));
   figure.linking = null;
   figure.linked = Boolean(link);
   if (!link || link.refused) {
@@ -135,7 +138,7 @@ function show(el, figure, link, page) {
   };
   const events = ["input", "pointerdown", "keydown"];
   for (const type of events) root.addEventListener(type, touched, { capture: true });
-  figure.link.recompute(params, (why) => REFUSED + why + (why.endsWith(".") ? "" : ".")).then((out) => {
+  figure.link.recompute(params, refusal).then((out) => {
     for (const type of events) root.removeEventListener(type, touched, { capture: true });
     if (figure.linking !== token || page.left) return;
     figure.linking = null;
@@ -201,7 +204,7 @@ function sayUnknown(page) {
   note.className = "figure-note";
   note.setAttribute("role", "status");
   note.dataset.linkNote = "";
-  note.textContent = REFUSED + (link.id === null ? link.refused : "this page has no figure of that name") + ".";
+  note.textContent = refusal(link.id === null ? link.refused : "this page has no figure of that name");
   (document.querySelector("main h1") ?? document.querySelector("main"))?.after(note);
 }
 

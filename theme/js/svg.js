@@ -72,6 +72,7 @@ export function onResize(el, draw) {
  * rest of the figure (and the page) still scrolls under a finger.
  */
 function holdTouch(el, where = () => true) {
+  el.setAttribute("data-handle", ""); // what the tests find as a handle (tests/browser/test_handles.py)
   el.addEventListener("touchstart", (e) => { if (where(e)) e.preventDefault(); }, { passive: false });
 }
 

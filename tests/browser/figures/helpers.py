@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import time
 
 from engine.figures.fmt import fill_all, scope_at
+from tests.conftest import ROOT
 
 
 def touch_drag(page, start, end, steps=6):
@@ -298,3 +300,25 @@ def without_python(open_chapter, url: str):
     chapter.start_runtime()
     assert chapter.wait_settled()["state"] == "unavailable"
     return chapter
+
+
+HOLDS = re.compile(r"\bdrag\((?![^\n]*hold: false)|\bscoreBars\(|\bscoreEditor\(")  # a drag() that holds the finger, or score bars (bars.js)
+
+
+def may_hold_touches(name: str) -> bool:
+    """Whether figure `name`'s view may draw a handle (an element that holds a touch: svg.js holdTouch
+    marks it data-handle): its code calls drag() without `hold: false`, or draws score bars. The
+    tests of handles open the pages of these figures; the sweep over every page (test_state_links)
+    checks that no other figure draws one."""
+    return bool(HOLDS.search((ROOT / "theme" / "figures" / f"{name}.js").read_text()))
+
+
+def handle_pages() -> list[str]:
+    """The chapter pages (reading order) holding a figure whose view may draw a handle."""
+    from builder.site_config import load_site_config
+
+    from engine.figures import FIGURES
+
+    holding = [name for name in FIGURES if may_hold_touches(name)]
+    return [f"{entry.path.stem}.html" for entry in load_site_config(ROOT / "content").chapters
+            if any(f"/// figure | {name}\n" in entry.path.read_text() + "\n" for name in holding)]

@@ -1,0 +1,208 @@
+"""Figures computed by earlier runs of `build`, `check` and `catalogue`, kept on disk (.cache/figures):
+a model's data and facts, a fallback's drawing, and the files made from the prose (engine/given.py),
+so that a run computes only what no earlier run computed from the same inputs.
+
+An entry's key names every input its value is made of: the figure's Params (their class and repr),
+the source of every module of ours the code imports (followed through its import statements from
+the model, or the fallback, or the maker of a given file: engine/figures/sentences.py is part of
+every model that imports it), the prose for a model that reads it, and the versions of Python, numpy
+and matplotlib. An edit to one model recomputes that model's figures alone; an edit to an engine
+module every model imports recomputes them all. The source is read when the key is made: a file
+saved while a run is under way can be stored with what the code before it computed, until the
+next edit to it.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import pickle
+import re
+import sys
+import time
+from importlib import metadata
+from pathlib import Path
+from typing import Callable, TypeVar
+
+from engine import figures as models
+from engine import given
+from .reload import imports
+
+T = TypeVar("T")
+KEEP_DAYS = 30  # an entry no run has read for this long is deleted (old options, old code)
+_REGISTRY = re.compile(rb"^FIGURES = \(.*?^\)", re.S | re.M)  # the list of names: a figure added changes no other's output
+OURS = ("engine", "builder")
+
+
+@functools.cache
+def _runtime() -> bytes:
+    """The versions of what runs the code (read once: reading a package's metadata takes milliseconds)."""
+    def version(package: str) -> str:
+        try:
+            return metadata.version(package)
+        except metadata.PackageNotFoundError:
+            return "none"
+
+    return f"{sys.version}\0{version('numpy')}\0{version('matplotlib')}".encode()
+
+
+def _file(root: Path, name: str) -> Path | None:
+    """The source file of module `name` under `root`, or None when it is not one of ours."""
+    if name.split(".")[0] not in OURS:
+        return None
+    base = root.joinpath(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+@functools.lru_cache(maxsize=1024)
+def _source(path: Path, registry: bool, mtime_ns: int, size: int) -> bytes:
+    """A source file's digest (kept while the file is unchanged: a run asks for a few hundred keys);
+    `registry`: without the list of figures' names."""
+    data = path.read_bytes()
+    return hashlib.sha256(_REGISTRY.sub(b"FIGURES = ()", data) if registry else data).digest()
+
+
+def _stamps(files: list[tuple[str, Path]]) -> list[tuple[int, int]]:
+    """Each file's modification time and size: a file saved since has other ones."""
+    return [(stat.st_mtime_ns, stat.st_size) for stat in (path.stat() for _, path in files)]
+
+
+def _packages(name: str) -> list[str]:
+    """The packages importing `name` runs first: engine.figures.x -> engine, engine.figures."""
+    parts = name.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
+
+
+class FigureStore:
+    def __init__(self, folder: Path, root: Path):
+        self.folder = folder  # where the entries are
+        self.root = root  # the repository whose engine/ and builder/ the code is imported from
+        self.computed = 0  # values made in this run (none found), for the command line's report
+        self.found = 0
+        self._codes: dict = {}  # modules -> (their files and those they import, the files' stamps, code())
+
+    def report(self) -> str:
+        return f"figures: {self.computed} computed, {self.found} found from earlier runs (in {self.folder})"
+
+    # keys
+
+    def code(self, *modules: str) -> str:
+        """A digest of the source of `modules` and of every module of ours they import, however
+        deep, with the versions of what runs them; followed again only when one of those files changed."""
+        kept = self._codes.get(modules)
+        if kept is not None:
+            try:
+                if kept[1] == _stamps(kept[0]):
+                    return kept[2]
+            except OSError:  # a file deleted: follow the imports again
+                pass
+        seen, todo, h = set(), list(modules), hashlib.sha256()
+        while todo:
+            name = todo.pop()
+            path = _file(self.root, name)
+            if name in seen or path is None:
+                continue
+            seen.add(name)
+            todo += _packages(name) + sorted(imports(name, path))
+        files = [(name, _file(self.root, name)) for name in sorted(seen)]
+        stamps = _stamps(files)
+        for (name, path), (mtime_ns, size) in zip(files, stamps):
+            h.update(name.encode() + b"\0" + _source(path, name == "engine.figures", mtime_ns, size))
+        h.update(_runtime())
+        self._codes[modules] = (files, stamps, h.hexdigest())
+        return h.hexdigest()
+
+    def _model_key(self, params) -> str:
+        """What a model's data and facts are made of: its code, its Params, and what it is given."""
+        name = models.name_of(params)
+        parts = [self.code(type(params).__module__), f"{type(params).__qualname__}{params!r}"]
+        for given_name in sorted(getattr(models.module(name), "GIVEN", ())):
+            if given_name in given.MADE:  # made from the prose, by code of ours
+                parts += [given_name, self.code(given.MADE[given_name].split(":")[0]), given.digest(given.SERIES)]
+            else:
+                parts += [given_name, given.digest(given_name)]
+        return _hash("model", *parts)
+
+    # values
+
+    def data(self, params, make: Callable[[], T]) -> T:
+        return self._get(self._model_key(params) + ".data", make)
+
+    def facts(self, params, make: Callable[[], T]) -> T:
+        return self._get(self._model_key(params) + ".facts", make)
+
+    def svg(self, name: str, data_json: str, make: Callable[[], bytes]) -> bytes:
+        """A fallback's drawing of `data` (its JSON, keys sorted): its code and the data."""
+        return self._get(_hash("svg", self.code(f"builder.fallbacks.{name.replace('-', '_')}"), data_json) + ".svg", make)
+
+    def load_made(self) -> None:
+        """Give engine.given the files earlier runs made from the prose it holds, by the code that makes them."""
+        for name in given.MADE:
+            path = self.folder / (self._made_key(name) + ".made")
+            if path.is_file():
+                data = self._read(path)
+                if isinstance(data, bytes):
+                    given.remember({(name, given.digest(given.SERIES)): data})
+
+    def save_made(self) -> None:
+        """Keep the files this run made from the prose it holds."""
+        prose = given.digest(given.SERIES)
+        for (name, digest), data in given.made().items():
+            if digest == prose:
+                self._write(self.folder / (self._made_key(name) + ".made"), data)
+
+    def _made_key(self, name: str) -> str:
+        return _hash("made", name, self.code(given.MADE[name].split(":")[0]), given.digest(given.SERIES))
+
+    # files
+
+    def _get(self, entry: str, make: Callable[[], T]) -> T:
+        path = self.folder / entry
+        if path.is_file():
+            value = self._read(path)
+            if value is not None:
+                self.found += 1
+                return value
+        value = make()
+        self.computed += 1
+        self._write(path, value)
+        return value
+
+    def _read(self, path: Path):
+        """The value stored at `path`, or None for an entry that cannot be read (cut short, or
+        written by another version of Python): it is made again."""
+        try:
+            value = pickle.loads(path.read_bytes())
+            os.utime(path)  # read: kept another KEEP_DAYS
+            return value
+        except Exception:  # noqa: BLE001 (any unpickling failure means "not there")
+            return None
+
+    def _write(self, path: Path, value) -> None:
+        """Whole or not at all: written beside, then moved in place (another run may be reading it)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}")
+        tmp.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(tmp, path)
+
+    def prune(self) -> int:
+        """Delete entries no run has read for KEEP_DAYS; how many."""
+        if not self.folder.is_dir():
+            return 0
+        old = time.time() - KEEP_DAYS * 86400
+        gone = 0
+        for entry in os.scandir(self.folder):
+            if entry.is_file() and entry.stat().st_mtime < old:
+                os.unlink(entry.path)
+                gone += 1
+        return gone
+
+
+def _hash(*parts: str) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(hashlib.sha256(part.encode()).digest())
+    return h.hexdigest()

@@ -1,0 +1,156 @@
+"""The store of computed figures (builder/figure_store.py): a second run computes nothing it holds, and
+an edit to any code a figure is made of, its options or the prose it reads makes it computed again."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from builder import fallbacks
+from builder.figure_store import FigureStore
+from builder.figures import FigureCache
+from engine import figures as models
+from engine import given
+from tests.conftest import ROOT
+
+from .helpers import one_chapter_site
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """A copy of the code a store's keys read (engine/, builder/), to edit as an author would."""
+    for part in ("engine", "builder"):
+        shutil.copytree(ROOT / part, tmp_path / "tree" / part, ignore=shutil.ignore_patterns("__pycache__"))
+    return tmp_path / "tree"
+
+
+def _edit(tree, rel: str, old: str = "", new: str = "\n# edited\n") -> None:
+    path = tree / rel
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1) if old else text + new)
+
+
+def test_a_second_run_computes_nothing_and_gives_what_the_first_computed(tmp_path, monkeypatch):
+    asked = [models.parse("matrix-product"), models.parse("matrix-product", {"seed": 3}),
+             models.parse("softmax-temperature")]
+    first = FigureCache(FigureStore(tmp_path / "store", ROOT))
+    made = [(first.lookup(p), first.svg(first.data(p))) for p in asked]
+    assert first.store.computed == 9 and first.store.found == 0  # data, facts and a drawing each
+
+    def never(*args):
+        raise AssertionError("computed again")
+
+    for name in ("compute", "facts"):
+        monkeypatch.setattr(models, name, never)
+    monkeypatch.setattr(fallbacks, "render_svg", never)
+    again = FigureCache(FigureStore(tmp_path / "store", ROOT))  # another run: nothing in memory
+    assert [(again.lookup(p), again.svg(again.data(p))) for p in asked] == made
+    assert again.store.computed == 0 and again.store.found == 9
+
+
+def test_an_edit_recomputes_only_the_figures_made_of_that_code(tmp_path, tree):
+    """The model, a module it imports, its fallback, the maker of a file it is given; never another
+    figure's model, nor the list of figures."""
+    store = FigureStore(tmp_path / "store", tree)
+    matrix, temperature = models.parse("matrix-product"), models.parse("softmax-temperature")
+    sample = models.parse("writing-sample")
+
+    def computed() -> set[str]:
+        """What a run computes again (stand-ins for the values: the keys are under test)."""
+        out = set()
+        for name, params in (("matrix", matrix), ("temperature", temperature), ("sample", sample)):
+            for what, ask in (("data", lambda: store.data(params, lambda: {})),
+                              ("drawing", lambda: store.svg(models.name_of(params), "{}", lambda: b"<svg/>"))):
+                count = store.computed
+                ask()
+                if store.computed > count:
+                    out.add(f"{name} {what}")
+        return out
+
+    assert len(computed()) == 6
+    assert computed() == set()
+    _edit(tree, "engine/figures/matrix_product.py")
+    assert computed() == {"matrix data"}
+    _edit(tree, "builder/fallbacks/matrix_product.py")
+    assert computed() == {"matrix drawing"}
+    _edit(tree, "engine/attention.py")  # softmax-temperature's, and the writing model's, not matrix-product's
+    assert computed() == {"temperature data", "sample data"}
+    _edit(tree, "engine/tasks/writing.py")  # what trains the model writing-sample is given
+    assert computed() == {"sample data"}
+    _edit(tree, "builder/fallbacks/__init__.py")  # every drawing's
+    assert computed() == {"matrix drawing", "temperature drawing", "sample drawing"}
+    _edit(tree, "engine/figures/__init__.py", "FIGURES = (  # in reading order\n",
+          'FIGURES = (  # in reading order\n    "a-new-figure",\n')
+    assert computed() == set()
+
+
+def test_other_options_and_other_prose_are_other_entries(tmp_path):
+    store = FigureStore(tmp_path / "store", ROOT)
+    for params in (models.parse("matrix-product"), models.parse("bpe-merges"), models.parse("writing-sample")):
+        store.data(params, lambda: "first")
+    assert store.data(models.parse("matrix-product", {"seed": 3}), lambda: "seed 3") == "seed 3"
+    assert store.data(models.parse("matrix-product"), lambda: "again") == "first"
+    given.give(given.SERIES, b"Other prose, as after an edit to a chapter.")  # the next test gives the series back
+    assert store.data(models.parse("matrix-product"), lambda: "again") == "first"  # reads no prose
+    assert store.data(models.parse("bpe-merges"), lambda: "other prose") == "other prose"
+    assert store.data(models.parse("writing-sample"), lambda: "other prose") == "other prose"  # its model learns it
+
+
+def test_every_figure_s_options_are_named_whole_by_their_repr():
+    """The key holds the Params' repr: it must tell any two apart, as it does if it reads back equal."""
+    for name in models.FIGURES:
+        mod = models.module(name)
+        for options in ({}, getattr(mod, "EXAMPLE", {})):
+            params = models.parse(name, options)
+            assert eval(repr(params), vars(mod)) == params, (name, repr(params))  # noqa: S307 (our own repr)
+
+
+def test_an_entry_that_cannot_be_read_is_made_again(tmp_path):
+    store = FigureStore(tmp_path / "store", ROOT)
+    params = models.parse("matrix-product")
+    store.data(params, lambda: "first")
+    (entry,) = (tmp_path / "store").iterdir()
+    entry.write_bytes(entry.read_bytes()[:5])  # a run stopped mid-write by another tool, or a disk full
+    assert store.data(params, lambda: "made again") == "made again"
+    assert FigureStore(tmp_path / "store", ROOT).data(params, lambda: "not called") == "made again"
+
+
+MADE = []
+
+
+def made_probe() -> bytes:
+    MADE.append(1)
+    return b"weights learnt from " + given.get(given.SERIES)[:10]
+
+
+def test_a_file_made_from_the_prose_is_made_once_per_prose(tmp_path, monkeypatch):
+    monkeypatch.setitem(given.MADE, "probe-weights", f"{__name__}:made_probe")
+    store = FigureStore(tmp_path / "store", ROOT)
+    given.give(given.SERIES, b"Some prose to learn from.")
+    data = given.get("probe-weights")
+    store.save_made()
+    given.forget_made()
+    given.give(given.SERIES, b"Some prose to learn from.")
+    store.load_made()
+    assert given.get("probe-weights") == data and len(MADE) == 1
+    given.give(given.SERIES, b"Other prose.")
+    store.load_made()
+    assert given.get("probe-weights") != data and len(MADE) == 2
+
+
+def test_check_and_the_catalogue_share_the_store(tmp_path, monkeypatch, capsys):
+    """A catalogue after a check reads the check's data, facts and drawing of a figure at its defaults
+    (a second run of either computes nothing: test_a_second_run_... above)."""
+    import build
+    import builder.build
+    from builder.cache import BuildCache
+
+    monkeypatch.setattr(build, "FIGURE_STORE", tmp_path / "store")
+    monkeypatch.setattr(builder.build, "BuildCache", BuildCache)  # not the session's: its figures are computed
+    monkeypatch.setattr(models, "FIGURES", ("matrix-product",))
+    content = one_chapter_site(tmp_path / "content", "# T\n\n/// figure | matrix-product\n\nA caption.\n///\n")
+    assert build.main(["check", "--content", str(content)]) == 0
+    assert "figures: 3 computed, 0 found" in capsys.readouterr().out  # data, facts (unused_facts), drawing
+    assert build.main(["catalogue", "--content", str(content), "--out", str(tmp_path / "cat")]) == 0
+    assert "figures: 0 computed, 3 found" in capsys.readouterr().out
