@@ -8,6 +8,10 @@
 // without scripts, for print, and for a view that could not start).
 // Followed in place (nav.js), each page's figures are set up as it enters and taken down as it is
 // left (page.js): their jobs cancelled, their observers stopped; the runtime, once loaded, stays.
+// A live figure is prepared in the worker before the reader's first change (prepare: its model
+// imported, and computed once at the page's options if the model asks), as it nears and, for a page
+// nav.js fetches ahead on the reader's intent to open it, before that page appears, its view
+// loaded then too (onAhead).
 // A figure's state is a link (links.js): each figure has a "Link to this view" control, and a page
 // opened at such a link opens that figure in the linked state; back and forward move between the
 // states the reader linked (the entries the control pushes), in place.

@@ -9,6 +9,10 @@
 // fetch that fails, a page of another build than this one (its scripts and data would not match the
 // modules already running) or with other stylesheets (the print edition). Without JavaScript, or
 // opened as a file, links are plain links.
+// A page is fetched ahead once the reader shows the intent to follow its link (the pointer resting
+// on it, a touch, focus: "Fetched ahead" below), and the click uses that response; the modules that
+// set up a page hear of it (onAhead: figures.js loads its live figures' views and prepares their
+// models), so the next page's work starts before it appears.
 import { enterPage, leavePage } from "./page.js";
 
 const SITE = new URL("../../../", import.meta.url); // this file lies in assets/<digest>/js/, every page in the root
