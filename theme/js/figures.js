@@ -65,10 +65,11 @@ function prepare(el) {
 
 const NAME = /^[a-z0-9-]+$/; // a figure's name, as the builder writes it (and a view's file is named)
 
-// A page fetched ahead (nav.js: the reader shows the intent to follow a link to it): its live
-// figures' views load into the module map, so each draws at once as the page appears, and with
-// Python ready (never started from here) the worker imports their models. A page the reader does
-// not follow leaves only that behind: modules loaded and models imported, as a visit would.
+// A page about to be shown in place (nav.js: fetched ahead as the reader shows the intent to follow
+// a link to it, or fetched for the move): its live figures' views load into the module map, so
+// each draws at once as the page appears, and with Python ready (never started from here) the
+// worker prepares them. A page the reader does not follow leaves only that behind: modules loaded
+// and models prepared, as a visit would.
 onAhead((doc) => {
   for (const el of doc.querySelectorAll("[data-figure][data-live]")) {
     if (!NAME.test(el.dataset.figure)) continue;

@@ -12,7 +12,8 @@
 // A page is fetched ahead once the reader shows the intent to follow its link (the pointer resting
 // on it, a touch, focus: "Fetched ahead" below), and the click uses that response; the modules that
 // set up a page hear of it (onAhead: figures.js loads its live figures' views and prepares their
-// models), so the next page's work starts before it appears.
+// models), so the next page's work starts before it appears; a page fetched by the click is told
+// of too, before it is put in place.
 import { enterPage, leavePage } from "./page.js";
 
 const SITE = new URL("../../../", import.meta.url); // this file lies in assets/<digest>/js/, every page in the root
@@ -72,6 +73,7 @@ async function go(url, { push, scroll = null }) {
   }
   if (mine !== moving) return;
   if (!fits(doc)) return fullLoad(url, push);
+  if (!early?.told) tell(doc); // fetched by the click (or before, but not yet told): its work starts before the swap
   const hash = url.hash;
   if (push) {
     const here = position();
@@ -220,12 +222,19 @@ function onClick(event) {
 const INTENT_MS = 65; // instant.page's: a pointer passing over a link on its way elsewhere fetches nothing
 const UNUSED_MS = 3000;
 const listeners = [];
-let ahead = null; // { href, a, controller, doc: a promise of the parsed page, timer }
+let ahead = null; // { href, a, controller, doc: a promise of the parsed page, timer, told: onAhead's heard of it }
 let waiting = null; // { a, timer }: an intent not yet held for INTENT_MS
 
-/** fn(doc) hears of each page fetched ahead that could be shown in place (fits), parsed and inert. */
+/** fn(doc) hears of each page about to be shown in place (it fits), parsed and inert: fetched ahead
+ *  on the reader's intent (it may then never be shown), or else fetched for the move, before the swap. */
 export function onAhead(fn) {
   listeners.push(fn);
+}
+
+function tell(doc) {
+  for (const fn of listeners) {
+    try { fn(doc); } catch (err) { console.error(err); }
+  }
 }
 
 const withoutHash = (url) => url.href.replace(/#.*$/, "");
@@ -249,13 +258,12 @@ function fetchAhead(a) {
   forget();
   const controller = new AbortController();
   const doc = fetchPage(new URL(href), controller.signal);
-  ahead = { href, a, controller, doc, timer: 0 };
+  ahead = { href, a, controller, doc, timer: 0, told: false };
   const mine = ahead;
   doc.then((parsed) => {
     if (ahead !== mine || !fits(parsed)) return;
-    for (const fn of listeners) {
-      try { fn(parsed); } catch (err) { console.error(err); }
-    }
+    mine.told = true;
+    tell(parsed);
   }, () => { if (ahead === mine) ahead = null; });
 }
 
