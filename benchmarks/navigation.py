@@ -30,6 +30,10 @@ their medians printed:
 
     .venv/bin/python benchmarks/navigation.py [--dist DIR | --site DIR [--site DIR ...]] [--runs N] [--network]
                                               [--parts boot,next,memory] [--json]
+
+A build before a change beside one after it: `git archive main | tar -x -C /tmp/before`, then in
+/tmp/before `python build.py build --out /tmp/before-site --pyodide-dist KIT --no-pdf` (copy .cache/
+snapshot-*.bin.gz there first, or Node makes it again), the same here, and both sites given by --site.
 """
 from __future__ import annotations
 
