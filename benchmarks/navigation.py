@@ -12,15 +12,28 @@ their medians printed:
   resource timings), the worker's own marks (worker.js: the snapshot unpacked, the wasm compiled
   and instantiated, Python restored, numpy and the engine imported), and the first answer: ms
   from ready to the figure drawn from the worker after a key press on it;
-- next chapter: Python booted on chapter 4, then chapter 5's first live figure changed: ms from the
-  new page appearing (in place: nav.js's mark; a full load: its first contentful paint) to the
-  figure drawn from the worker, after an in-place move and after a full load, in the same tab;
+- next chapter: Python booted on chapter 4, the page read to its end (its link to chapter 5
+  scrolled to, SETTLE_MS for the page there to draw), then chapter 5's first live figure changed
+  the moment its view has drawn: ms from the new page appearing (in place: nav.js's mark; a full
+  load: its first contentful paint) to the figure drawn from the worker, with what the view's
+  first draw and the recompute took of it. Three ways: in place, the pointer resting on the link
+  HOVER_MS before the click (as a reader's does: nav.js fetches the page meanwhile and the
+  figures' layer prepares its live figures); in place, clicked with no rest (a fresh tab, Python
+  booted again, so nothing of the first move helps it); and a full load (in that second tab, the
+  HTTP cache warm). After an in-place move the figure is scrolled to and changed by a script in
+  the page (READ_NEXT), so no round trip of the benchmark's adds to the time or gives the worker
+  time to finish what it does meanwhile; after a full load, by the benchmark's steps, small
+  beside the boot;
 - memory: the 14 chapters moved through in place in one tab, each one's first live figure scrolled
   to: the page's JS heap after a garbage collection, and the figures' worker's (its JS heap and
   the backing stores, which hold Python's WebAssembly memory), after each.
 
     .venv/bin/python benchmarks/navigation.py [--dist DIR | --site DIR [--site DIR ...]] [--runs N] [--network]
                                               [--parts boot,next,memory] [--json]
+
+A build before a change beside one after it: `git archive main | tar -x -C /tmp/before`, then in
+/tmp/before `python build.py build --out /tmp/before-site --pyodide-dist KIT --no-pdf` (copy .cache/
+snapshot-*.bin.gz there first, or Node makes it again), the same here, and both sites given by --site.
 """
 from __future__ import annotations
 
@@ -36,6 +49,10 @@ from benchmarks.live import chromium_on_sites, site_arguments  # noqa: E402
 
 FOUR, FIVE = "04-scores-to-weights.html", "05-what-gets-passed-along.html"
 TIMEOUT_MS = 240_000
+HOVER_MS = 250  # a reader's pointer resting on a link before the click (instant.page reckons 300 ms or more)
+# From scrolling to the link to pointing at it: the page's end settles (its figures draw as they
+# near, and the page grows above the link), as it has for a reader who reads it.
+SETTLE_MS = 1000
 # --network: a reader's broadband (40 Mbit/s down, 40 ms round trip) instead of the loopback, where
 # every file arrives at once and only the CPU counts.
 NETWORK = {"latency": 40, "downloadThroughput": 40e6 / 8, "uploadThroughput": 10e6 / 8}
@@ -60,6 +77,12 @@ const watch = () => {
 };
 document.addEventListener("DOMContentLoaded", watch);
 new MutationObserver(watch).observe(document, { childList: true, subtree: true });
+// Every figure's data-state as it changes, and the reader's last change, on the page's clock.
+window.__figureStates = [];
+new MutationObserver((records) => {
+  for (const r of records) window.__figureStates.push([r.target.id, r.target.dataset.state, performance.now()]);
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-state"] });
+for (const type of ["change", "keydown"]) document.addEventListener(type, () => { window.__changed = performance.now(); }, true);
 """
 BOOT_FILES = {"pyodide.mjs": "core script", "pyodide.asm.js": "core loader", "pyodide.asm.wasm": "core wasm",
               "python_stdlib.zip": "standard library", "pyodide-lock.json": "lock", "numpy-": "numpy wheel",
@@ -91,6 +114,93 @@ def _drawn_live_at(page, figure) -> float:
     """The page's clock when `figure` shows the worker's answer."""
     page.wait_for_function("f => f.dataset.state === 'live'", arg=figure.element_handle(), timeout=TIMEOUT_MS)
     return page.evaluate("performance.now()")
+
+
+def _state_at(page, figure, state: str) -> float:
+    """The page's clock when `figure`'s data-state last became `state` (RECORD's observer saw it)."""
+    return page.evaluate("([id, s]) => window.__figureStates.filter(([i, t]) => i === id && t === s).pop()[2]",
+                         [figure.get_attribute("id"), state])
+
+
+# The reader of the next page, as fast as a reader can be: once nav.js marks the page shown, its
+# first live figure is scrolled to, and the moment its view has drawn (data-state leaves static)
+# it is changed (_change's change, as events); window.__next then holds the page's clock at each.
+# Run in the page, so no round trip of the benchmark's falls between the steps: the figure is
+# changed while whatever the worker does meanwhile may still run, never after it had time to end.
+READ_NEXT = """() => {
+  window.__next = null;
+  const shown = () => performance.getEntriesByName('attention:page-shown')[0]?.startTime;
+  const wait = (ok) => new Promise((resolve) => {  // shown(): a mark, which no observer here sees at once
+    const check = () => (ok() ? resolve(performance.now()) : requestAnimationFrame(check));
+    check();
+  });
+  const settle = (fig, ok) => new Promise((resolve) => {  // data-state, the moment it changes
+    if (ok(fig.dataset.state)) return resolve(performance.now());
+    const seen = new MutationObserver(() => {
+      if (ok(fig.dataset.state)) { seen.disconnect(); resolve(performance.now()); }
+    });
+    seen.observe(fig, { attributes: true, attributeFilter: ['data-state'] });
+  });
+  (async () => {
+    await wait(() => shown() !== undefined);
+    const fig = document.querySelector('[data-figure][data-live]');
+    fig.scrollIntoView({ block: 'center' });
+    const drawn = await settle(fig, (s) => s !== 'static');
+    const changed = performance.now();
+    const select = fig.querySelector('.ct-edit select');
+    if (select) {
+      select.value = [...select.options].find((o) => o.value !== select.value).value;
+      for (const type of ['input', 'change']) select.dispatchEvent(new Event(type, { bubbles: true }));
+    } else {
+      const control = fig.querySelector('[data-key-control]');
+      control.dispatchEvent(new KeyboardEvent('keydown', { key: control.dataset.keyControl, bubbles: true }));
+    }
+    const live = await settle(fig, (s) => s === 'live');
+    window.__next = { shown: shown(), drawn, changed, live };
+  })();
+}"""
+
+
+def _next_in_place(browser, base: str, hover_ms: int, full_load: bool) -> dict:
+    """Chapter 4 booted in a fresh tab, then its link to chapter 5 followed in place, the pointer
+    resting on it `hover_ms` first (0: clicked at once), and chapter 5 read by READ_NEXT; then,
+    with `full_load`, chapter 5 loaded in full in the same tab (the HTTP cache warm) and its figure
+    changed likewise. The page's clock throughout."""
+    context = browser.new_context(**VIEW)
+    page = context.new_page()
+    page.add_init_script(RECORD)
+    page.goto(base + FOUR, wait_until="load")
+    _live_figure(page)
+    _ready(page)
+    link = page.locator("a[rel=next]")
+    link.scroll_into_view_if_needed()  # the reader reads on to the page's end, where the figures there draw
+    page.wait_for_timeout(SETTLE_MS)
+    if hover_ms:
+        link.hover()
+        page.wait_for_timeout(hover_ms)
+    page.evaluate(READ_NEXT)
+    link.click()
+    page.wait_for_function("window.__next !== null", timeout=TIMEOUT_MS)
+    t = page.evaluate("window.__next")
+    out = {"page shown to figure live": round(t["live"] - t["shown"]),
+           "of which: shown to figure drawn": round(t["drawn"] - t["shown"]),
+           "of which: the recompute": round(t["live"] - t["changed"]),
+           "workers started in all": page.evaluate("window.__workers")}
+    if full_load:
+        out.update(_full_load(page, base))
+    context.close()
+    return out
+
+
+def _full_load(page, base: str) -> dict:
+    page.goto(base + FIVE, wait_until="load")
+    figure = _live_figure(page)
+    _change(figure)
+    page.wait_for_function("f => f.dataset.state === 'live'", arg=figure.element_handle(), timeout=TIMEOUT_MS)
+    live, changed = _state_at(page, figure, "live"), page.evaluate("window.__changed")
+    paint = page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0")
+    return {"full load: first paint to figure live": round(live - paint),
+            "full load: of which the recompute (Python boots)": round(live - changed)}
 
 
 def _throttle(context, page, network: dict | None) -> None:
@@ -127,34 +237,23 @@ def boot(browser, base: str, network: dict | None = None) -> dict:
     return out
 
 
-def next_chapter(browser, base: str) -> dict:
-    context = browser.new_context(**VIEW)
-    page = context.new_page()
-    page.add_init_script(RECORD)
-    page.goto(base + FOUR, wait_until="load")
-    _live_figure(page)
-    _ready(page)
+def next_chapter(browser, base: str, in_place: bool) -> dict:
+    """The in-place moves (hovered, then not: the second tab ends with the full load), or on a site
+    that moves by full loads alone, the full load after chapter 4's boot."""
+    if not in_place:
+        context = browser.new_context(**VIEW)
+        page = context.new_page()
+        page.add_init_script(RECORD)
+        page.goto(base + FOUR, wait_until="load")
+        _live_figure(page)
+        _ready(page)
+        out = _full_load(page, base)
+        context.close()
+        return out
     out = {}
-    if page.locator('script[src$="nav.js"]').count():
-        page.locator("a[rel=next]").click()
-        page.wait_for_function("performance.getEntriesByName('attention:page-shown').length > 0", timeout=TIMEOUT_MS)
-        shown = page.evaluate("performance.getEntriesByName('attention:page-shown')[0].startTime")
-        figure = _live_figure(page)
-        t0 = page.evaluate("performance.now()")
-        _change(figure)
-        live = _drawn_live_at(page, figure)
-        out["in place: page shown to figure live"] = round(live - shown)
-        out["in place: of which the recompute"] = round(live - t0)
-        out["in place: workers started in all"] = page.evaluate("window.__workers")
-    page.goto(base + FIVE, wait_until="load")  # a full load, the HTTP cache warm
-    figure = _live_figure(page)
-    t0 = page.evaluate("performance.now()")
-    _change(figure)
-    live = _drawn_live_at(page, figure)
-    paint = page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0")
-    out["full load: first paint to figure live"] = round(live - paint)
-    out["full load: of which the recompute (Python boots)"] = round(live - t0)
-    context.close()
+    for label, hover in ((f"in place, hovered {HOVER_MS} ms", HOVER_MS), ("in place, no hover", 0)):
+        out.update({(k if k.startswith("full load") else f"{label}: {k}"): v
+                    for k, v in _next_in_place(browser, base, hover, full_load=not hover).items()})
     return out
 
 
@@ -228,7 +327,7 @@ def measure(browser, sites: list[Path], runs: int, network: dict | None, parts: 
                     boots[site].append(boot(browser, base, network))
                 if "next" in parts:
                     try:
-                        nexts[site].append(next_chapter(browser, base))
+                        nexts[site].append(next_chapter(browser, base, any(site.glob("assets/*/js/nav.js"))))
                     except PlaywrightError as err:  # said, and left out of the medians
                         print(f"{site.name}: a next-chapter run failed: {str(err).splitlines()[0]}", file=sys.stderr)
         results = {}
@@ -240,8 +339,8 @@ def measure(browser, sites: list[Path], runs: int, network: dict | None, parts: 
                 results[str(site)]["boot"]["stage ready, each run"] = " ".join(str(b.get("stage ready")) for b in boots[site])
             if nexts[site]:
                 results[str(site)]["next chapter"] = {key: _median([n.get(key) for n in nexts[site]]) for key in nexts[site][0]}
-                results[str(site)]["next chapter"]["in place: page shown to figure live, each run"] = " ".join(
-                    str(n.get("in place: page shown to figure live")) for n in nexts[site])
+                for key in [k for k in nexts[site][0] if k.endswith("page shown to figure live")]:
+                    results[str(site)]["next chapter"][f"{key}, each run"] = " ".join(str(n.get(key)) for n in nexts[site])
             if "memory" in parts and any(site.glob("assets/*/js/nav.js")):
                 results[str(site)]["memory"] = memory(browser, base, chapter_pages())
         return results

@@ -146,6 +146,19 @@ def _message(err: Exception) -> str:
     return str(err.args[0]) if isinstance(err, KeyError) and err.args else str(err)
 
 
+def prepare_json(name: str, params_json: str) -> None:
+    """The browser worker's: figure `name`'s model imported before the reader's first change; with
+    PREPARE = True, its page's options (JSON) computed once too, the result dropped, for what that
+    change reuses (the model's cache, the interpreter's hot code). Options it refuses are left for
+    the compute that follows to say so."""
+    mod = module(name)
+    if getattr(mod, "PREPARE", False):
+        try:
+            compute(parse(name, json.loads(params_json)))
+        except (ParamError, KeyError, ValueError):
+            pass
+
+
 def compute_json(name: str, params_json: str) -> str:
     """The browser worker's entry point: JSON in, JSON out, so no proxies cross the boundary."""
     try:

@@ -12,6 +12,7 @@ any case with them: as lines of text that would be some 100 kB for all cases, so
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -61,6 +62,11 @@ class Params:
 
 EXAMPLE = {"tokens": ["yellow"], "choices": ["red blue"], "heads": 2, "positions": True}
 BROKEN = ({"row": 5}, "row")  # options that break a rule of Params' own, and the option it names
+
+
+# The worker computes the page's options as the figure nears (engine.figures.prepare_json): the offered
+# sequences' cases are then kept, and the reader's first edit computes only its own sequence's.
+PREPARE = True
 
 
 def LIVE(p: Params) -> bool:
@@ -159,8 +165,11 @@ def _case(tokens, heads: int, causal: bool, positions: bool, tidy=_short) -> dic
     }
 
 
+@functools.lru_cache(maxsize=16)
 def _all_cases(tokens, tidy=_short) -> list:
-    """cases[heads - 1][causal][positions] for every toggle combination."""
+    """cases[heads - 1][causal][positions] for every toggle combination. Kept per sequence (shared:
+    every caller only reads them), so a reader's edit computes its own sequence's cases, not the
+    offered ones again."""
     return [[[_case(tokens, h, bool(c), bool(p), tidy) for p in (0, 1)] for c in (0, 1)] for h in (1, 2)]
 
 
@@ -248,9 +257,16 @@ def worked(data: dict) -> list[str]:
     return lines
 
 
+@functools.lru_cache(maxsize=16)
+def _states(tokens: tuple[str, ...]) -> list:
+    """The text states of one sequence's cases (compute's: _all_cases(tokens)), kept like them."""
+    cases = _all_cases(tokens)
+    return [{"numbers": _lines(list(tokens), cases[h][c][q], _settings(h + 1, bool(c), bool(q)))}
+            for h in (0, 1) for c in (0, 1) for q in (0, 1)]
+
+
 def text(p: Params, data: dict) -> dict:
-    states = [{"numbers": _lines(seq["tokens"], seq["cases"][h][c][q], _settings(h + 1, bool(c), bool(q)))}
-              for seq in data["sequences"] for h in (0, 1) for c in (0, 1) for q in (0, 1)]
+    states = [state for seq in data["sequences"] for state in _states(tuple(seq["tokens"]))]
     s = data["start"]
     tokens, names, case = start_case(data)
     settings = _settings(s["heads"], s["causal"], s["positions"])

@@ -571,7 +571,7 @@ serve({
   boot: () => {},
   calls: {
     compute: ({ name, params }) => call("/__compute", { name, params }),
-    prepare: () => ({ ok: true, data: null }), // CPython imports a model on its first compute
+    prepare: ({ name, params }) => call("/__prepare", { name, params }),
     grade: ({ exercise, code }) => call("/__grade", { exercise, code }),
   },
   jobs: {
@@ -592,7 +592,7 @@ STAND_IN_HANDLES = itertools.count(1)
 
 
 def _engine_on_cpython(route):
-    from engine.figures import FigureJob, compute_json
+    from engine.figures import FigureJob, compute_json, prepare_json
 
     action = route.request.url.rsplit("/", 1)[1]
     if action.startswith("__give?"):  # a file's bytes, not JSON
@@ -605,6 +605,9 @@ def _engine_on_cpython(route):
     request = json.loads(route.request.post_data)
     if action == "__compute":
         body = compute_json(request["name"], json.dumps(request["params"]))
+    elif action == "__prepare":
+        prepare_json(request["name"], json.dumps(request["params"]))
+        body = json.dumps({"ok": True, "data": None})
     elif action == "start":
         handle = next(STAND_IN_HANDLES)
         STAND_IN_JOBS[handle] = FigureJob.from_json(request["name"], request["job"], json.dumps(request["params"]), request["warm"])
@@ -638,6 +641,7 @@ LIVE_ROUTES = [
     ("**/assets/*/runtime/worker.js",
      lambda route: route.fulfill(status=200, content_type="text/javascript", body=FAKE_WORKER)),
     ("**/__compute", _engine_on_cpython),
+    ("**/__prepare", _engine_on_cpython),
     ("**/__job/*", _engine_on_cpython),
     ("**/__grade", _engine_on_cpython),
     ("**/__give?*", _engine_on_cpython),

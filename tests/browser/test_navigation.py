@@ -24,6 +24,26 @@ COUNT_WORKERS = """window.__workers = 0;
 window.Worker = class extends window.Worker { constructor(...args) { super(...args); window.__workers++; } };"""
 
 
+# An init script: window.__asked lists what the page asks its workers ([type, name, key] of each
+# message; the key names the worker and the message), window.__answered the keys of the results.
+RECORD_ASKED = """(() => {
+  window.__asked = [];
+  window.__answered = [];
+  let workers = 0;
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (m) {
+    if (!this.__n) {
+      const n = this.__n = ++workers;
+      this.addEventListener("message", ({ data }) => { if (data.type === "result") window.__answered.push(n + ":" + data.id); });
+    }
+    window.__asked.push([m.type, m.name ?? null, this.__n + ":" + m.id]);
+    return post.call(this, m);
+  };
+})();"""
+# Whether a worker has prepared figure `name` (answered a prepare for it).
+PREPARED = "(name) => window.__asked.some(([t, n, key]) => t === 'prepare' && n === name && window.__answered.includes(key))"
+
+
 def recolour(figure) -> None:
     """Chapter 5's first live figure (colour-tokens) asks the worker: a token's colour changed."""
     select = figure.locator(".ct-edit select").first
@@ -62,6 +82,45 @@ def test_the_worker_survives_the_move_and_the_next_figure_recomputes_at_once(ope
     recolour(figure)
     expect(figure).to_have_attribute("data-state", "live")
     assert page.evaluate("window.__workers") == 1, "a second worker started"
+
+
+def test_a_link_the_pointer_rests_on_is_fetched_once_ahead_and_the_click_uses_it(open_live_chapter, base_url):
+    chapter = open_live_chapter(base_url + FOUR, init_script=RECORD_ASKED)
+    page = chapter.page
+    chapter.start_runtime()
+    expect(chapter.status_el).to_have_attribute("data-state", "ready")
+    page.evaluate(SAME_DOCUMENT)
+    fetched = []  # the page's fetches of chapter 5's page
+    page.on("request", lambda r: r.resource_type == "fetch" and r.url.split("?")[0].endswith(FIVE) and fetched.append(r.url))
+    link = page.locator("a[rel=next]")
+    link.scroll_into_view_if_needed()
+    box = link.bounding_box()
+    away = (2, box["y"] + box["height"] / 2)  # the margin beside it: no link there
+    entries, title = page.evaluate("history.length"), page.title()
+
+    # A reader who asks to save data: nothing is fetched ahead.
+    page.evaluate("Object.defineProperty(navigator, 'connection', { value: { saveData: true }, configurable: true })")
+    link.hover()
+    page.wait_for_timeout(300)
+    assert fetched == []
+    page.mouse.move(*away)
+    page.evaluate("delete navigator.connection")
+
+    # Rested on, then left: fetched once, its live figure prepared, then forgotten; nothing else changes.
+    link.hover()
+    page.wait_for_function(PREPARED, arg="colour-tokens")
+    assert len(fetched) == 1
+    page.mouse.move(*away)
+    page.wait_for_timeout(200)
+    assert (page.url, page.evaluate("history.length"), page.title(), same_document(page)) == (base_url + FOUR, entries, title, True)
+
+    # Rested on again: fetched again (nothing of the first was kept), and the click uses that fetch.
+    link.hover()
+    page.wait_for_function("(n) => performance.getEntriesByType('resource').filter((e) => e.name.endsWith(n)).length >= 2", arg=FIVE)
+    follow(page, link)
+    assert page.url == base_url + FIVE and same_document(page)
+    assert len(fetched) == 2, fetched
+    chapter.wait_prerendered()
 
 
 def test_back_and_forward_restore_the_page_and_its_scroll(open_live_chapter, base_url):
@@ -194,12 +253,14 @@ def test_search_works_after_a_move(open_chapter, base_url):
 
 def test_python_boots_once_across_live_chapters(new_context, real_site):
     """The real worker with numpy: booted on chapter 4, it answers chapter 5's figure after an
-    in-place move without a second boot (no second worker, no second download of Pyodide's core)."""
+    in-place move without a second boot (no second worker, no second download of Pyodide's core);
+    the link rested on before the click, chapter 5's live figure was prepared before it."""
     pyodide_kit()
     context = new_context(viewport={"width": 1200, "height": 800})
     context.route("https://cdn.jsdelivr.net/**", lambda route: route.abort())
     page = context.new_page()
     page.add_init_script(COUNT_WORKERS)
+    page.add_init_script(RECORD_ASKED)
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     wasm = []
@@ -208,8 +269,11 @@ def test_python_boots_once_across_live_chapters(new_context, real_site):
     page.locator("[data-figure][data-live]").first.scroll_into_view_if_needed()
     status = page.locator("[data-runtime-status]")
     expect(status).to_have_attribute("data-state", "ready", timeout=180_000)
+    link = page.locator("a[rel=next]")
+    link.hover()
+    page.wait_for_function(PREPARED, arg="colour-tokens", timeout=30_000)  # before the click
     booted = page.evaluate("window.__workers")  # the figures' worker, and the exercise's grader if it came near
-    follow(page, page.locator("a[rel=next]"))
+    follow(page, link)
     expect(status).to_have_attribute("data-state", "ready")
     figure = page.locator("[data-figure][data-live]").first
     figure.scroll_into_view_if_needed()

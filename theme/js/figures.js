@@ -8,13 +8,17 @@
 // without scripts, for print, and for a view that could not start).
 // Followed in place (nav.js), each page's figures are set up as it enters and taken down as it is
 // left (page.js): their jobs cancelled, their observers stopped; the runtime, once loaded, stays.
+// A live figure is prepared in the worker before the reader's first change (prepare: its model
+// imported, and computed once at the page's options if the model asks), as it nears and, for a page
+// nav.js fetches ahead on the reader's intent to open it, before that page appears, its view
+// loaded then too (onAhead).
 // A figure's state is a link (links.js): each figure has a "Link to this view" control, and a page
 // opened at such a link opens that figure in the linked state; back and forward move between the
 // states the reader linked (the entries the control pushes), in place.
 import { figureContext } from "./context.js";
 import { linkControl } from "./link-control.js";
 import { PARAM, linkTo, readLink, same } from "./links.js";
-import { pushHere } from "./nav.js";
+import { onAhead, pushHere } from "./nav.js";
 import { whenNear } from "./near.js";
 import { eachPage } from "./page.js";
 
@@ -41,16 +45,41 @@ async function loadRuntime() {
   });
 }
 
-const prepared = new Set(); // figure names whose model the worker has imported (it outlives pages shown in place)
+// The figures (name and options) the worker has prepared: it outlives pages shown in place.
+const prepared = new Set();
 
-/** Once Python is ready, have the worker import a live figure's model as the figure nears (its view
- *  loads meanwhile), so the reader's first change waits only on the compute. Never starts Python. */
+/** Once Python is ready, have the worker prepare live figure `el` (an element of the page, or of a
+ *  page fetched ahead) as it nears or its page is about to show: import its model and, if the model
+ *  asks (PREPARE), compute its page's options once, so the reader's first change finds both done.
+ *  Never starts Python. */
 function prepare(el) {
-  const name = el.dataset.figure;
-  if (!el.hasAttribute("data-live") || prepared.has(name) || runtime?.state !== "ready") return;
-  prepared.add(name);
-  runtime.ask({ type: "prepare", name }).result.catch(() => prepared.delete(name));
+  if (!el.hasAttribute("data-live") || runtime?.state !== "ready") return;
+  let params;
+  try {
+    params = JSON.parse(el.querySelector(".figure-data").textContent).params;
+  } catch {
+    return; // its view says what is wrong with its data as it mounts
+  }
+  const key = el.dataset.figure + " " + JSON.stringify(params);
+  if (prepared.has(key)) return;
+  prepared.add(key);
+  runtime.ask({ type: "prepare", name: el.dataset.figure, params }).result.catch(() => prepared.delete(key));
 }
+
+const NAME = /^[a-z0-9-]+$/; // a figure's name, as the builder writes it (and a view's file is named)
+
+// A page about to be shown in place (nav.js: fetched ahead as the reader shows the intent to follow
+// a link to it, or fetched for the move): its live figures' views load into the module map, so
+// each draws at once as the page appears, and with Python ready (never started from here) the
+// worker prepares them. A page the reader does not follow leaves only that behind: modules loaded
+// and models prepared, as a visit would.
+onAhead((doc) => {
+  for (const el of doc.querySelectorAll("[data-figure][data-live]")) {
+    if (!NAME.test(el.dataset.figure)) continue;
+    import(`../figures/${el.dataset.figure}.js`).catch(() => {}); // a view that fails says so as its page shows it
+    prepare(el);
+  }
+});
 
 function startSoon() {
   // Never before first paint: wait for a frame, then for the main thread to be free.

@@ -9,6 +9,11 @@
 // fetch that fails, a page of another build than this one (its scripts and data would not match the
 // modules already running) or with other stylesheets (the print edition). Without JavaScript, or
 // opened as a file, links are plain links.
+// A page is fetched ahead once the reader shows the intent to follow its link (the pointer resting
+// on it, a touch, focus: "Fetched ahead" below), and the click uses that response; the modules that
+// set up a page hear of it (onAhead: figures.js loads its live figures' views and prepares their
+// models), so the next page's work starts before it appears; a page fetched by the click is told
+// of too, before it is put in place.
 import { enterPage, leavePage } from "./page.js";
 
 const SITE = new URL("../../../", import.meta.url); // this file lies in assets/<digest>/js/, every page in the root
@@ -45,22 +50,30 @@ function fresh(script) {
   return s;
 }
 
+/** The page at `url`, parsed (inert: nothing runs or loads); throws on a failed fetch or what is no page. */
+async function fetchPage(url, signal) {
+  const response = await fetch(url, { signal });
+  if (!response.ok || !/^text\/html/.test(response.headers.get("content-type") || "")) throw new Error(response.status);
+  return new DOMParser().parseFromString(await response.text(), "text/html");
+}
+
 const loaded = (script) => new Promise((resolve) => { script.onload = script.onerror = resolve; });
 
 async function go(url, { push, scroll = null }) {
   moving?.abort();
   const mine = moving = new AbortController();
+  const early = take(url); // the page fetched ahead as the reader showed the intent to follow the link
+  if (early) mine.signal.addEventListener("abort", () => early.controller.abort());
   let doc;
   try {
-    const response = await fetch(url, { signal: mine.signal });
-    if (!response.ok || !/^text\/html/.test(response.headers.get("content-type") || "")) throw new Error(response.status);
-    doc = new DOMParser().parseFromString(await response.text(), "text/html"); // inert: nothing runs or loads
+    doc = await (early ? early.doc : fetchPage(url, mine.signal));
   } catch {
     if (!mine.signal.aborted) fullLoad(url, push);
     return;
   }
   if (mine !== moving) return;
   if (!fits(doc)) return fullLoad(url, push);
+  if (!early?.told) tell(doc); // fetched by the click (or before, but not yet told): its work starts before the swap
   const hash = url.hash;
   if (push) {
     const here = position();
@@ -179,15 +192,115 @@ function restoreScroll(pos) {
 
 const READER_SCROLLS = ["wheel", "touchstart", "keydown", "pointerdown"];
 
+/** The link `target` is in, if nav.js would follow it in place: a link to another page of the
+ *  site, opened in this tab (a link to another site, or to a part of this page, is the browser's). */
+function followable(target) {
+  const a = target?.closest?.("a[href]");
+  if (!(a instanceof HTMLAnchorElement) || (a.target && a.target !== "_self") || a.hasAttribute("download")) return null;
+  if (a.type && a.type !== "text/html") return null;
+  const url = new URL(a.href);
+  return ours(url) && url.pathname !== shown ? a : null;
+}
+
 function onClick(event) {
   if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-  const a = event.target.closest?.("a[href]");
-  if (!(a instanceof HTMLAnchorElement) || (a.target && a.target !== "_self") || a.hasAttribute("download")) return;
-  if (a.type && a.type !== "text/html") return;
-  const url = new URL(a.href);
-  if (!ours(url) || url.pathname === shown) return; // another site, or a part of this page: the browser's
+  const a = followable(event.target);
+  if (!a) return;
   event.preventDefault();
-  go(url, { push: true });
+  go(new URL(a.href), { push: true });
+}
+
+// --- Fetched ahead ----------------------------------------------------------------------------
+// A reader's intent to follow a link (the pointer resting on it for INTENT_MS, a touch, keyboard
+// focus resting on it) fetches and parses its page ahead, as instant.page and mkdocs-material do;
+// the click then uses that response instead of fetching again, and the modules that set up a page
+// (figures.js: its live figures' views and models) hear of it through onAhead, so the new page's
+// work starts before it appears. One page ahead at a time; one the reader does not follow is
+// forgotten (its fetch aborted) as the intent ends: the pointer or focus leaving the link, a touch
+// that scrolls instead, or UNUSED_MS after a touch with no click. Nothing is fetched ahead on a
+// connection that asks to save data or is slow, or while a move is under way.
+const INTENT_MS = 65; // instant.page's: a pointer passing over a link on its way elsewhere fetches nothing
+const UNUSED_MS = 3000;
+const listeners = [];
+let ahead = null; // { href, a, controller, doc: a promise of the parsed page, timer, told: onAhead's heard of it }
+let waiting = null; // { a, timer }: an intent not yet held for INTENT_MS
+
+/** fn(doc) hears of each page about to be shown in place (it fits), parsed and inert: fetched ahead
+ *  on the reader's intent (it may then never be shown), or else fetched for the move, before the swap. */
+export function onAhead(fn) {
+  listeners.push(fn);
+}
+
+function tell(doc) {
+  for (const fn of listeners) {
+    try { fn(doc); } catch (err) { console.error(err); }
+  }
+}
+
+const withoutHash = (url) => url.href.replace(/#.*$/, "");
+
+function frugal() {
+  const c = navigator.connection;
+  return Boolean(c && (c.saveData || /(^|-)2g$/.test(c.effectiveType || "")));
+}
+
+/** The page ahead for `url`, taken (the move uses it), or null. Another page ahead is forgotten. */
+function take(url) {
+  const early = ahead?.href === withoutHash(url) ? ahead : null;
+  if (early) { clearTimeout(early.timer); ahead = null; }
+  else forget();
+  return early;
+}
+
+function fetchAhead(a) {
+  const href = withoutHash(new URL(a.href));
+  if (ahead?.href === href) { ahead.a = a; clearTimeout(ahead.timer); return; }
+  forget();
+  const controller = new AbortController();
+  const doc = fetchPage(new URL(href), controller.signal);
+  ahead = { href, a, controller, doc, timer: 0, told: false };
+  const mine = ahead;
+  doc.then((parsed) => {
+    if (ahead !== mine || !fits(parsed)) return;
+    mine.told = true;
+    tell(parsed);
+  }, () => { if (ahead === mine) ahead = null; });
+}
+
+/** Forget the page ahead (and an intent still waiting), if it is `a`'s (or whichever, with none). */
+function forget(a = null) {
+  if (waiting && (!a || waiting.a === a)) { clearTimeout(waiting.timer); waiting = null; }
+  if (!ahead || (a && ahead.a !== a)) return;
+  clearTimeout(ahead.timer);
+  ahead.controller.abort();
+  ahead = null;
+}
+
+function intent(target, now) {
+  const a = followable(target);
+  if (!a || moving || frugal() || waiting?.a === a || ahead?.a === a) return;
+  if (waiting) forget(waiting.a);
+  if (now) return fetchAhead(a);
+  waiting = { a, timer: setTimeout(() => { waiting = null; fetchAhead(a); }, INTENT_MS) };
+}
+
+function intentEnds(a, afterMs = 0) {
+  if (!afterMs) return forget(a);
+  if (waiting?.a === a) forget(a);
+  if (ahead?.a === a) { clearTimeout(ahead.timer); ahead.timer = setTimeout(() => forget(a), afterMs); }
+}
+
+function listenForIntent() {
+  document.addEventListener("pointerover", (e) => intent(e.target, e.pointerType !== "mouse"), { passive: true });
+  document.addEventListener("pointerout", (e) => {
+    const a = e.target.closest?.("a[href]");
+    if (!a || a.contains(e.relatedTarget)) return; // still on the link
+    if (e.pointerType === "mouse") intentEnds(a);
+    else intentEnds(a, UNUSED_MS); // a touch leaves the link as it lifts, before its click
+  }, { passive: true });
+  document.addEventListener("pointercancel", (e) => { const a = e.target.closest?.("a[href]"); if (a) intentEnds(a); }, { passive: true });
+  document.addEventListener("focusin", (e) => intent(e.target, false));
+  document.addEventListener("focusout", (e) => { const a = e.target.closest?.("a[href]"); if (a) intentEnds(a); });
 }
 
 function onPopState(event) {
@@ -211,4 +324,5 @@ if (history.pushState && window.DOMParser) {
   addEventListener("pagehide", () => history.replaceState({ ...history.state, scroll: position() }, ""));
   document.addEventListener("click", onClick);
   addEventListener("popstate", onPopState);
+  listenForIntent();
 }

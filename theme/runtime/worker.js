@@ -12,10 +12,11 @@ serve({
   boot,
   calls: {
     compute: ({ name, params }) => JSON.parse(engine.compute_json(name, JSON.stringify(params ?? {}))),
-    // A figure's model imported before its first compute (figures.js asks once Python is ready and
-    // the figure is near): the reader's first change does not wait on the import.
-    prepare: ({ name }) => {
-      engine.module(name).destroy();
+    // A figure's model imported before its first compute, and with the model's PREPARE its page's
+    // options computed once (figures.js asks once Python is ready, as the figure nears or the
+    // reader shows the intent to open its page): the reader's first change waits on neither.
+    prepare: ({ name, params }) => {
+      engine.prepare_json(name, JSON.stringify(params ?? {}));
       return { ok: true, data: null };
     },
     grade: ({ exercise, code }) => {

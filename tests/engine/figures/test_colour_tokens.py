@@ -1,9 +1,11 @@
+import json
 import math
 
 import numpy as np
 import pytest
 
-from engine.figures import ParamError, compute, facts, parse
+from engine.figures import ParamError, compute, compute_json, facts, parse, prepare_json
+from engine.figures import colour_tokens
 
 
 def _case(data, tokens, heads=1, causal=False, positions=False):
@@ -129,6 +131,24 @@ def test_every_toggle_combination_is_precomputed_and_an_edit_joins_the_menu():
     green_red = _case(data, ["green", "red"], heads=2)
     assert green_red["heads"][1]["raw"][0] == [1, 0]  # green lives in the second head's coordinates
     assert facts(parse("colour-tokens", RAW)) == facts(parse("colour-tokens"))  # the prose's example, whatever the options
+
+
+def test_an_edit_after_the_worker_prepared_the_page_gives_what_a_fresh_compute_gives():
+    """The worker computes the page's options first (PREPARE) and keeps each sequence's cases and
+    text: an edit then reuses them, and answers exactly what it answers with nothing kept."""
+    edit = json.dumps({"tokens": ["yellow", "red", "red"], "heads": 2})
+    colour_tokens._all_cases.cache_clear()
+    colour_tokens._states.cache_clear()
+    fresh = compute_json("colour-tokens", edit)
+    colour_tokens._all_cases.cache_clear()
+    colour_tokens._states.cache_clear()
+    prepare_json("colour-tokens", "{}")
+    kept = colour_tokens._all_cases.cache_info().currsize
+    assert kept == len(colour_tokens.Params().choices)  # the offered sequences', computed ahead
+    assert compute_json("colour-tokens", edit) == fresh
+    assert colour_tokens._all_cases.cache_info().currsize == kept + 1  # the edit's own sequence only
+    prepare_json("colour-tokens", '{"row": 9}')  # refused options: left for the compute to refuse
+    assert json.loads(compute_json("colour-tokens", '{"row": 9}'))["ok"] is False
 
 
 @pytest.mark.parametrize("raw, words", [
