@@ -108,6 +108,8 @@ def _get(url: str) -> tuple[int, str]:
 # --- rebuilds and reloads --------------------------------------------------------------------
 
 def test_serves_rebuilds_and_reloads(server, content):
+    """A save is answered once the pages are written; the print edition and the search index
+    follow, and the pages' state says when (`views`: the build they are of)."""
     lines, url = server
     status, html = _get(url + CHAPTER)
     assert status == 200 and "From scores to weights" in html and re.search(r"assets/[0-9a-f]{12}/js/livereload.js", html)
@@ -115,15 +117,20 @@ def test_serves_rebuilds_and_reloads(server, content):
         assert r.headers["Content-Type"] == "application/wasm"
     events = Events(url)
     first = events.next_state()
-    assert first["error"] is None and first["build"] >= 1, first
+    assert first["error"] is None and first["build"] >= 1 and first["views"] == first["build"], first
+    index = _get(url + "pagefind/pagefind-entry.json")[1]
     chapter = content / "04-scores-to-weights.md"
     text = chapter.read_text().replace("# From scores to weights", "# From scores to weights, edited", 1)
     chapter.write_text(text)
     wait_for(lines, r"^built .* in [\d.]+ s", 30, poke=lambda: chapter.write_text(text))
     after = events.next_state(want=lambda s: s["build"] > first["build"])
     assert after["session"] == first["session"] and after["error"] is None, after
-    events.close()
     assert "From scores to weights, edited" in _get(url + CHAPTER)[1]
+    views = events.next_state(want=lambda s: s["views"] == after["build"])
+    assert views["build"] == after["build"] and views["error"] is None, views
+    events.close()
+    assert "From scores to weights, edited" in _get(url + "print.html")[1]
+    assert _get(url + "pagefind/pagefind-entry.json")[1] != index  # indexed again, from the edited page
 
 
 def test_a_broken_edit_shows_its_error_and_the_next_good_save_recovers(server, content):
