@@ -54,23 +54,24 @@ class _Reloader:
         self.version = 0
         self.cond = threading.Condition()
 
-    def _change(self, error: str | None, built: bool, views: int | None = None) -> None:
+    def _change(self, error: str | None, built: bool) -> None:
         with self.cond:
             self.builds += built
-            self.views = self.views if views is None else views
             self.error = error
             self.version += 1
             self.cond.notify_all()
 
     def built(self, finished: bool = True) -> None:
         """A good build is written; `finished` when its print edition and search index are in it too."""
-        self._change(None, True, self.builds + 1 if finished else None)
+        with self.cond:  # reentrant: the views and the build change in one step
+            self.views = self.builds + 1 if finished else self.views
+            self._change(None, True)
 
     def finished(self, build: int) -> None:
         """Build number `build`'s print edition and search index are written beside its pages."""
         with self.cond:
-            error = self.error
-        self._change(error, False, build)
+            self.views = build
+            self._change(self.error, False)
 
     def failed(self, message: str) -> None:
         self._change(_clip(message), False)
