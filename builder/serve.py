@@ -70,7 +70,7 @@ class _Reloader:
     def finished(self, build: int) -> None:
         """Build number `build`'s print edition and search index are written beside its pages."""
         with self.cond:
-            self.views = build
+            self.views = max(self.views, build)  # a slower finishing of an older build says nothing new
             self._change(self.error, False)
 
     def failed(self, message: str) -> None:
