@@ -614,9 +614,11 @@ def check_links(site: Site) -> Site:
 
 
 def index_search(site: Site) -> Site:
-    """Pagefind's index of the chapters, which the search page reads."""
+    """Pagefind's index of the chapters, which the search page reads (under `serve`, made after the
+    answer, at a lower priority than the next save's build)."""
+    options = site.config.options
     pages = {ch.url: site.files[ch.url] for ch in site.chapters}
-    site.files.update(search_index(pages, site.config.options.paths.node_modules))
+    site.files.update(search_index(pages, options.paths.node_modules, background=options.live_reload))
     return site
 
 
