@@ -7,9 +7,9 @@
     -> write (the swap)
 
 gather() runs every step but the last, so nothing touches the output folder until the whole site
-is in memory (`serve` answers after gather_pages, and finishes the site just after: builder/serve.py); write() puts it in a temporary sibling folder that is swapped in whole
-(builder/swap.py), so a failed build leaves the old site and readers never find the output folder
-missing or half written. The chapter steps go chapter by chapter (read_chapter, compute_chapter,
+is in memory (`serve` writes after gather_pages and again after finish_site: builder/serve.py);
+write() puts it in a temporary sibling folder that is swapped in whole (builder/swap.py), so a
+failed build leaves the old site and readers never find the output folder missing or half written. The chapter steps go chapter by chapter (read_chapter, compute_chapter,
 render_chapter), which is also how tests look at one page (gather_chapter).
 """
 from __future__ import annotations
@@ -309,7 +309,8 @@ def _read_with_current_models(source: Source) -> bool:
     """Whether the chapter's options were read into its models' current classes: `serve` keeps a
     chapter read while its text stays the same, but reloading a model binds a new Params class to
     its name, and the chapter is read again into that."""
-    params = [use.params for use in source.scanned.directives] + [use.expression.params for use in source.scanned.expressions]
+    scanned = source.scanned
+    params = [use.params for use in scanned.directives] + [use.expression.params for use in scanned.expressions]
     classes = {type(p) for p in params if type(p).__module__.startswith("engine.")}
     return all(getattr(sys.modules.get(cls.__module__), cls.__qualname__, None) is cls for cls in classes)
 

@@ -1,11 +1,11 @@
 """`build.py serve`: build, serve dist/ on 127.0.0.1, rebuild on change, reload open pages.
 
 Content and theme changes rebuild in this process with the build cache kept warm. Open pages
-reload once the pages are written; the print edition and the search index follow (_Finisher). A change to a
-figure model, or to engine code only models import, reloads that code here (builder/reload.py) and
-recomputes only the figures of the models it touched. Any other change to engine/ or builder/
-re-executes the process (the builder's own code cannot be reloaded safely), but only once the new
-code imports. Nothing a build does stops the server: a failed build, a crashing
+reload once the pages are written; the print edition and the search index follow (_Finisher).
+A change to a figure model, or to engine code only models import, reloads that code here
+(builder/reload.py) and recomputes only the figures of the models it touched. Any other change to
+engine/ or builder/ re-executes the process (the builder's own code cannot be reloaded safely), but
+only once the new code imports. Nothing a build does stops the server: a failed build, a crashing
 builder or code that does not import shows its `path:line: message` over the open pages (through
 /__reload) while the last good build stays served, and the next good save reloads them.
 """
