@@ -2,14 +2,14 @@
 
     read_config -> read_chapters -> check_prose -> give_prose -> compute_figures -> render_markdown  (a Book)
     -> cite_works -> package_runtime -> copy_theme -> parse_scripts -> add_directive_files
-    -> subset_math_font -> address_assets -> address_drawings -> render_pages -> render_print_edition -> check_links
-    -> index_search -> print_pdf -> write_offline_manifest                    (the files: a Site)
+    -> subset_math_font -> address_assets -> address_drawings -> render_pages -> check_links   (gather_pages)
+    -> render_print_edition -> index_search -> print_pdf -> write_offline_manifest   (finish_site: a Site)
     -> write (the swap)
 
 gather() runs every step but the last, so nothing touches the output folder until the whole site
-is in memory; write() puts it in a temporary sibling folder that is swapped in whole
-(builder/swap.py), so a failed build leaves the old site and readers never find the output folder
-missing or half written. The chapter steps go chapter by chapter (read_chapter, compute_chapter,
+is in memory (`serve` writes after gather_pages and again after finish_site: builder/serve.py);
+write() puts it in a temporary sibling folder that is swapped in whole (builder/swap.py), so a
+failed build leaves the old site and readers never find the output folder missing or half written. The chapter steps go chapter by chapter (read_chapter, compute_chapter,
 render_chapter), which is also how tests look at one page (gather_chapter).
 """
 from __future__ import annotations
@@ -20,6 +20,7 @@ import html
 import json
 import re
 import shutil
+import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -161,6 +162,7 @@ class Source:
     """A chapter read: its file scanned line by line and its directives validated."""
     entry: ChapterEntry
     scanned: ScannedSource
+    values: dict = field(default_factory=dict)  # inline expressions evaluated as it was read (read_chapters)
 
 
 @dataclass
@@ -172,10 +174,11 @@ class Computed:
     math: MathFound  # the kinds of formula its blocks' options typeset
 
 
-def read_chapter(entry: ChapterEntry) -> Source:
-    """Scan the chapter and parse each directive at its line, then the rules across its page."""
+def read_chapter(entry: ChapterEntry, text: str | None = None) -> Source:
+    """Scan the chapter (its file, or `text` read from it) and parse each directive at its line,
+    then the rules across its page."""
     path = entry.path
-    scanned = scan(path, read_source(path), tuple(REGISTRY))
+    scanned = scan(path, read_source(path) if text is None else text, tuple(REGISTRY))
     for use in scanned.directives:
         try:
             REGISTRY[use.name].parse(use, path)
@@ -188,12 +191,15 @@ def read_chapter(entry: ChapterEntry) -> Source:
     return Source(entry, scanned)
 
 
-def evaluate_expressions(source: Source, cache: BuildCache) -> dict:
+def evaluate_expressions(source: Source, cache: BuildCache, computed_only: bool = False) -> dict:
     """Every inline expression's value, by (line, column): the figures they read are computed, and
-    nothing else (no drawing, no grading), so a wrong path into a figure's data is found early."""
+    nothing else (no drawing, no grading), so a wrong path into a figure's data is found early.
+    With `computed_only`, only those whose figure the cache holds already: no model runs."""
     path = source.entry.path
-    values = {}
+    values = dict(source.values)
     for use in source.scanned.expressions:
+        if (use.line, use.start) in values or (computed_only and not cache.figures.computed(use.expression.params)):
+            continue
         try:
             values[(use.line, use.start)] = evaluate(use.expression, cache.figures.lookup)
         except ExpressionError as err:
@@ -284,12 +290,31 @@ def read_config(options: Options) -> Config:
 
 def read_chapters(config: Config) -> Book:
     """Every chapter read, and its citations checked: a mistake in prose that needs no figure is
-    reported before any figure is computed."""
+    reported before any figure is computed. So is a wrong path in an inline expression whose figure
+    is computed already (serve's cache, or a warm one), as it costs a lookup, not a model's run.
+    `serve` keeps each chapter read while its text and its models' code stay the same."""
     sources = []
+    kept = config.options.cache.table("sources")
     for entry in config.site.chapters:
-        sources.append(read_chapter(entry))
+        text = read_source(entry.path)
+        if kept.get(entry.path, (None,))[0] != (entry, text) or not _read_with_current_models(kept[entry.path][1]):
+            kept[entry.path] = ((entry, text), read_chapter(entry, text))
+        sources.append(kept[entry.path][1])
         _check_citations(entry.path, sources[-1].scanned, config.bibliography)
+    for source in sources:
+        source.values = {}
+        source.values = evaluate_expressions(source, config.options.cache, computed_only=True)
     return Book(config, sources)
+
+
+def _read_with_current_models(source: Source) -> bool:
+    """Whether the chapter's options were read into its models' current classes: `serve` keeps a
+    chapter read while its text stays the same, but reloading a model binds a new Params class to
+    its name, and the chapter is read again into that."""
+    scanned = source.scanned
+    params = [use.params for use in scanned.directives] + [use.expression.params for use in scanned.expressions]
+    classes = {type(p) for p in params if type(p).__module__.startswith("engine.")}
+    return all(getattr(sys.modules.get(cls.__module__), cls.__qualname__, None) is cls for cls in classes)
 
 
 DRAFT_VALUE = "0"  # what an inline expression writes in a draft: a number, as most are, so formulas around it typeset
@@ -590,16 +615,18 @@ def subset_math_font(site: Site) -> Site:
 
 
 def check_links(site: Site) -> Site:
-    """Every link of a chapter (its reference list too) lands on a file of the site, and every
-    anchor on an id of its page."""
-    links.check_links(site.chapters, set(site.files) | set(site.copies))
+    """Every link of a chapter (its reference list too) lands on a file of the site (or on the print
+    edition, which finish_site makes), and every anchor on an id of its page."""
+    links.check_links(site.chapters, set(site.files) | set(site.copies) | {print_edition.PAGE})
     return site
 
 
 def index_search(site: Site) -> Site:
-    """Pagefind's index of the chapters, which the search page reads."""
+    """Pagefind's index of the chapters, which the search page reads (under `serve`, made after the
+    answer, at a lower priority than the next save's build)."""
+    options = site.config.options
     pages = {ch.url: site.files[ch.url] for ch in site.chapters}
-    site.files.update(search_index(pages, site.config.options.paths.node_modules))
+    site.files.update(search_index(pages, options.paths.node_modules, background=options.live_reload))
     return site
 
 
@@ -627,8 +654,14 @@ def write_offline_manifest(site: Site) -> Site:
 
 def gather(paths: Paths, runtime: Runtime, cache: BuildCache | None = None, live_reload: bool = False,
            pdf: bool = False) -> Site:
-    """Every step but the swap, in order: the whole site in memory, nothing written yet. The
-    figures are computed before the Markdown is rendered, which embeds their data and values."""
+    """Every step but the swap, in order: the whole site in memory, nothing written yet."""
+    return finish_site(gather_pages(paths, runtime, cache, live_reload, pdf))
+
+
+def gather_pages(paths: Paths, runtime: Runtime, cache: BuildCache | None = None, live_reload: bool = False,
+                 pdf: bool = False) -> Site:
+    """The steps up to every page and its checks: all a reader of one page needs. The figures are
+    computed before the Markdown is rendered, which embeds their data and values."""
     config = read_config(Options(paths, runtime, cache or BuildCache(), live_reload, pdf))
     book = read_chapters(config)
     book = check_prose(book)
@@ -644,8 +677,13 @@ def gather(paths: Paths, runtime: Runtime, cache: BuildCache | None = None, live
     site = address_assets(site)
     site = address_drawings(site)
     site = render_pages(site)
+    return check_links(site)
+
+
+def finish_site(site: Site) -> Site:
+    """What the whole series makes beyond its pages: the print edition (and its PDF), the search
+    index, and the offline manifest, which lists every other file."""
     site = render_print_edition(site)
-    site = check_links(site)
     site = index_search(site)
     site = print_pdf(site)
     return write_offline_manifest(site)

@@ -119,6 +119,11 @@ class FigureCache:
             self._facts[key] = self._stored(lambda: models.facts(params, data), "facts", params)
         return {**data, "facts": self._facts[key]}
 
+    def computed(self, params) -> bool:
+        """Whether lookup(params) needs no model code: its data and facts are here. Never for a
+        model that reads the series' prose, which may have changed since (serve keeps this cache)."""
+        return not _given_names(params) and params in self._data and params in self._facts
+
     def forget(self, modules: set[str]) -> int:
         """Drop what the models of `modules` computed (serve reloaded their code); how many figures."""
         def stale(key) -> bool:

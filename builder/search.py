@@ -8,7 +8,9 @@ search script, its worker, the English WebAssembly and the index), not Pagefind'
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -20,17 +22,30 @@ PREFIX = "pagefind/"
 UNUSED = ("pagefind-ui", "pagefind-modular-ui", "pagefind-component-ui", "pagefind-highlight", "playground/")
 
 
-def search_index(pages: dict[str, bytes], node_modules: Path) -> dict[str, bytes]:
+BACKGROUND_NICENESS = 10  # `serve` makes the index after its answer: the next save's build goes first
+
+
+def search_index(pages: dict[str, bytes], node_modules: Path, background: bool = False) -> dict[str, bytes]:
     """dist-relative path -> bytes of the Pagefind bundle indexing `pages` (url -> HTML). Pages
     mark what is indexed with data-pagefind-body; pages without it are left out. Formulas are
-    indexed as lines of text (builder/math_text.py), so excerpts read `QKᵀ/√dₖ`, not `QK⊤dk`."""
+    indexed as lines of text (builder/math_text.py), so excerpts read `QKᵀ/√dₖ`, not `QK⊤dk`.
+    With `background`, Pagefind runs at a lower priority than the build."""
     library = node_modules / "pagefind" / "lib" / "index.js"
     if not library.is_file():
         raise BuildError(library, None, "pagefind is missing (the search index is built with it): run 'npm ci'")
     payload = json.dumps([{"url": url, "content": linear_math(html.decode())} for url, html in sorted(pages.items())])
     try:
-        result = subprocess.run(["node", str(SCRIPT), str(library)], input=payload, capture_output=True,
-                                text=True, timeout=300)
+        with subprocess.Popen(["node", str(SCRIPT), str(library)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) as proc:
+            if background and hasattr(os, "setpriority"):
+                with contextlib.suppress(OSError):  # it may have ended already
+                    os.setpriority(os.PRIO_PROCESS, proc.pid, BACKGROUND_NICENESS)
+            try:
+                stdout, stderr = proc.communicate(payload, timeout=300)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                raise
+        result = subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
     except (OSError, subprocess.TimeoutExpired) as err:
         raise BuildError(SCRIPT, None, f"could not run Pagefind with node: {err}") from None
     try:

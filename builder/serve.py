@@ -1,10 +1,11 @@
 """`build.py serve`: build, serve dist/ on 127.0.0.1, rebuild on change, reload open pages.
 
-Content and theme changes rebuild in this process with the build cache kept warm. A change to a
-figure model, or to engine code only models import, reloads that code here (builder/reload.py) and
-recomputes only the figures of the models it touched. Any other change to engine/ or builder/
-re-executes the process (the builder's own code cannot be reloaded safely), but only once the new
-code imports. Nothing a build does stops the server: a failed build, a crashing
+Content and theme changes rebuild in this process with the build cache kept warm. Open pages
+reload once the pages are written; the print edition and the search index follow (_Finisher).
+A change to a figure model, or to engine code only models import, reloads that code here
+(builder/reload.py) and recomputes only the figures of the models it touched. Any other change to
+engine/ or builder/ re-executes the process (the builder's own code cannot be reloaded safely), but
+only once the new code imports. Nothing a build does stops the server: a failed build, a crashing
 builder or code that does not import shows its `path:line: message` over the open pages (through
 /__reload) while the last good build stays served, and the next good save reloads them.
 """
@@ -20,13 +21,14 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 from http import HTTPStatus
 from pathlib import Path
 
 from engine import given
 
 from . import reload
-from .build import Paths, build
+from .build import Paths, finish_site, gather_pages, load_runtime, write
 from .errors import BuildError, clip, describe, display_path
 from .cache import BuildCache
 
@@ -47,6 +49,7 @@ class _Reloader:
     def __init__(self):
         self.session = secrets.token_hex(8)  # a restarted server is a new session: pages reload
         self.builds = 0
+        self.views = 0  # the build whose print edition and search index are served (_Finisher)
         self.error: str | None = None
         self.version = 0
         self.cond = threading.Condition()
@@ -58,8 +61,17 @@ class _Reloader:
             self.version += 1
             self.cond.notify_all()
 
-    def built(self) -> None:
-        self._change(None, True)
+    def built(self, finished: bool = True) -> None:
+        """A good build is written; `finished` when its print edition and search index are in it too."""
+        with self.cond:  # reentrant: the views and the build change in one step
+            self.views = self.builds + 1 if finished else self.views
+            self._change(None, True)
+
+    def finished(self, build: int) -> None:
+        """Build number `build`'s print edition and search index are written beside its pages."""
+        with self.cond:
+            self.views = max(self.views, build)  # a slower finishing of an older build says nothing new
+            self._change(self.error, False)
 
     def failed(self, message: str) -> None:
         self._change(_clip(message), False)
@@ -67,7 +79,7 @@ class _Reloader:
     def event(self) -> tuple[int, bytes]:
         """The current version and its server-sent event."""
         with self.cond:
-            data = json.dumps({"session": self.session, "build": self.builds, "error": self.error})
+            data = json.dumps({"session": self.session, "build": self.builds, "views": self.views, "error": self.error})
             return self.version, f"event: state\ndata: {data}\n\n".encode()
 
     def wait(self, seen: int, timeout: float) -> int:
@@ -145,20 +157,86 @@ def static_server(folder: Path, port: int = 0, reloader: _Reloader | None = None
 
 # --- building and restarting ---------------------------------------------------------------
 
-def _rebuild(paths: Paths, out: Path, pyodide_dist, cache: BuildCache, reloader: _Reloader) -> bool:
+class _Finisher:
+    """Writes each good build once its pages are made (gather_pages), so that open pages reload
+    then; its print edition and search index (finish_site: Pagefind alone takes seconds) are made
+    after, on a thread, and the output is swapped again with them (whole, as every write is).
+
+    Until then the output carries the last finished print edition and index, so for those seconds
+    a search finds the pages as they were one save ago. We chose that over a search page with no
+    index (an error for those seconds) and over waiting for it (every save answered seconds
+    later, though the page being edited never reads the index). It is not silent: the pages'
+    state says which build's views are served (`views`), and a page showing either one reloads
+    when they are current (theme/js/livereload.js). A newer build makes an older one's views moot:
+    they are written only while the output still holds their own build's pages."""
+
+    def __init__(self, paths: Paths, out: Path, reloader: _Reloader):
+        self.paths, self.out, self.reloader = paths, out, reloader
+        self.lock = threading.Lock()  # one writer of the output at a time: a build, its finishing, a restart
+        self.views: dict[str, bytes] | None = None  # the last finished print edition and search index
+        self.written = 0  # how many builds this server has written: which one the output holds
+
+    def write(self, site) -> bool:
+        """The build's pages, with the last finished views; False when it had none to carry (the
+        first build), so its own were made first and it is written whole."""
+        with self.lock:
+            if self.views is None:
+                pages = set(site.files)
+                finish_site(site)
+                write(site, self.out, self.paths)
+                self.views = {rel: data for rel, data in site.files.items() if rel not in pages}
+                self.written += 1
+                return False
+            write(replace(site, files={**self.views, **site.files}), self.out, self.paths)
+            self.written += 1
+            return True
+
+    def finish(self, site) -> threading.Thread:
+        """Make the build just written's print edition and search index, and write them with its pages."""
+        number, build, pages = self.written, self.reloader.builds, set(site.files)
+
+        def run():
+            try:
+                finish_site(site)
+                with self.lock:
+                    if self.written != number:  # a newer build is in: its own finishing follows
+                        return
+                    write(site, self.out, self.paths)
+                    self.views = {rel: data for rel, data in site.files.items() if rel not in pages}
+            except BuildError as err:
+                message = str(err)
+            except Exception as err:  # a bug in the builder: say where, keep serving
+                message = _clip(describe(err, self.paths.root.resolve()))
+            else:
+                self.reloader.finished(build)
+                return
+            if self.written == number:
+                _show_failure(self.reloader, message)
+
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        return thread
+
+
+def _rebuild(paths: Paths, out: Path, pyodide_dist, cache: BuildCache, reloader: _Reloader,
+             finisher: _Finisher | None = None) -> bool:
     t0 = time.perf_counter()
+    finisher = finisher or _Finisher(paths, out, reloader)
     try:
-        site = build(paths, out, pyodide_dist, cache, live_reload=True)
+        site = gather_pages(paths, load_runtime(paths, pyodide_dist), cache, live_reload=True)
+        later = finisher.write(site)
     except BuildError as err:
         message = str(err)
     except Exception as err:  # a bug in the builder or the engine: say where, keep serving
         message = _clip(describe(err, paths.root.resolve()))
     else:
         first = reloader.builds == 0
-        reloader.built()  # before saying so: whoever reads "built" finds the pages' state says it too
+        reloader.built(finished=not later)  # before saying so: whoever reads "built" finds the pages' state says it too
         print(f"built {out} in {time.perf_counter() - t0:.2f} s", flush=True)
         for note in site.notes if first else ():  # once per process, not per save
             print(note, flush=True)
+        if later:
+            finisher.finish(site)
         return True
     _show_failure(reloader, message)
     return False
@@ -272,9 +350,11 @@ def serve(paths: Paths, out: Path, port: int, pyodide_dist: Path | None) -> int:
     restarted_at = os.environ.pop(RESTARTED, None)
     missed = _saved_since(code_dirs, int(restarted_at)) if restarted_at else []
     unloaded: list[Path] = []  # engine files whose reload failed: retried before any build
+    finisher = _Finisher(paths, out, reloader)
+    rebuild = functools.partial(_rebuild, paths, out, pyodide_dist, cache, reloader, finisher)
     try:
         if not missed:
-            _rebuild(paths, out, pyodide_dist, cache, reloader)
+            rebuild()
         # the imports of every module, read now, beside the first edits, not on the first engine save
         threading.Thread(target=reload.plan, args=(root, []), daemon=True).start()
         while True:
@@ -294,7 +374,7 @@ def serve(paths: Paths, out: Path, port: int, pyodide_dist: Path | None) -> int:
                 if any(m.split(":")[0] in order for m in given.MADE.values()):
                     given.forget_made()
                 print(f"reloaded {', '.join(order)}: {dropped} figure(s) to compute again", flush=True)
-                _rebuild(paths, out, pyodide_dist, cache, reloader)
+                rebuild()
                 continue
             if code:
                 problem = import_problem(root, code)
@@ -304,8 +384,9 @@ def serve(paths: Paths, out: Path, port: int, pyodide_dist: Path | None) -> int:
                 print("engine or builder changed: restarting", flush=True)
                 server.shutdown()
                 server.server_close()
+                finisher.lock.acquire()  # not in the middle of writing the output; the new process writes it next
                 os.execve(sys.executable, _restart_argv(port), {**os.environ, RESTARTED: str(seen_at)})
-            _rebuild(paths, out, pyodide_dist, cache, reloader)
+            rebuild()
     except KeyboardInterrupt:
         pass
     finally:

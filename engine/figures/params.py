@@ -6,6 +6,7 @@ Quiz and exercise options (builder/directives) are declared and checked the same
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import types
 import typing
@@ -138,13 +139,19 @@ def _check(name, value, kind, meta):
     raise TypeError(f"unsupported parameter type {kind!r} for '{name}'")  # a bug in a figure model
 
 
+@functools.lru_cache(maxsize=256)
+def _fields(params_cls) -> tuple[dict, dict]:
+    """The class's type hints and fields, read once per class: its annotations are strings (postponed
+    evaluation), compiled on every read, and a build validates hundreds of options (serve, each rebuild)."""
+    return typing.get_type_hints(params_cls), {f.name: f for f in dataclasses.fields(params_cls)}
+
+
 def validate(params_cls, raw: dict | None):
     """Return params_cls built from `raw`, or raise ParamError naming the first bad option."""
     raw = {} if raw is None else raw
     if not isinstance(raw, dict):
         raise ParamError(None, f"options must be a mapping of name: value, not {type(raw).__name__}")
-    hints = typing.get_type_hints(params_cls)
-    fields = {f.name: f for f in dataclasses.fields(params_cls)}
+    hints, fields = _fields(params_cls)
     unknown = [k for k in raw if k not in fields]
     if unknown:
         allowed = ", ".join(fields) or "none"

@@ -115,7 +115,7 @@ def test_serves_rebuilds_and_reloads(server, content):
         assert r.headers["Content-Type"] == "application/wasm"
     events = Events(url)
     first = events.next_state()
-    assert first["error"] is None and first["build"] >= 1, first
+    assert first["error"] is None and first["build"] >= 1 and first["views"] == first["build"], first
     chapter = content / "04-scores-to-weights.md"
     text = chapter.read_text().replace("# From scores to weights", "# From scores to weights, edited", 1)
     chapter.write_text(text)
@@ -394,12 +394,14 @@ def test_a_fix_saved_while_the_server_restarts_is_built(repo_copy, content, tmp_
 def test_a_model_edit_recomputes_its_own_figures_in_the_same_process(repo_copy, content, tmp_path, prewarmed):
     """Saving a figure's model reloads it in the running server (the same session: open pages keep
     their place) and drops only that model's figures; an exception in it reaches the page as one
-    `path:line` message; the fix builds again, with the model's new output in the page."""
+    `path:line` message; the fix builds again, with the model's new output in the page. The print
+    edition and the search index follow the pages, and the pages' state says when (`views`)."""
     proc, lines = _start(prewarmed.argv(repo_copy / "build.py"), content, tmp_path / "dist")
     try:
         url = _first_build(lines)
         events = Events(url)
         first = events.next_state()
+        built_first = _build_of(_get(url + CHAPTER)[1])
         model = repo_copy / "engine" / "figures" / "softmax_temperature.py"
         good = model.read_text()
         broken = good.replace("def compute(p: Params) -> dict:\n", "def compute(p: Params) -> dict:\n    {}['oops']\n", 1)
@@ -424,10 +426,18 @@ def test_a_model_edit_recomputes_its_own_figures_in_the_same_process(repo_copy, 
         assert state["session"] == first["session"] and state["build"] > first["build"], state
         page = _get(url + CHAPTER)[1]
         assert re.search(r'"figure":"softmax-temperature","params":\{[^}]*"steps":40', page)
+        views = events.next_state(want=lambda s: s["views"] >= state["build"])
+        assert views["build"] == state["build"] and views["error"] is None, views
+        assert _build_of(_get(url + "print.html")[1]) == _build_of(page) != built_first  # the print edition is of it
         events.close()
         assert all("restarting" not in x for x in list(lines.queue))
     finally:
         _stop(proc)
+
+
+def _build_of(page: str) -> str:
+    """Which build a page is of (theme/templates/base.html)."""
+    return re.search(r'<meta name="attention-build" content="([^"]+)">', page).group(1)
 
 
 def test_a_busy_port_is_one_line_naming_the_option(tmp_path, capsys):
