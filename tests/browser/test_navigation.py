@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from .conftest import LIVE_ROUTES, STAND_IN_JOBS, chapter_pages, expect, follow, pyodide_kit
+from .conftest import STAND_IN_JOBS, chapter_pages, expect, follow, pyodide_kit
 from .figures.helpers import SLOW_JOBS
 
 FOUR, FIVE = "04-scores-to-weights.html", "05-what-gets-passed-along.html"
