@@ -161,17 +161,23 @@ READ_NEXT = """() => {
 }"""
 
 
-def _next_in_place(browser, base: str, hover_ms: int, full_load: bool) -> dict:
-    """Chapter 4 booted in a fresh tab, then its link to chapter 5 followed in place, the pointer
-    resting on it `hover_ms` first (0: clicked at once), and chapter 5 read by READ_NEXT; then,
-    with `full_load`, chapter 5 loaded in full in the same tab (the HTTP cache warm) and its figure
-    changed likewise. The page's clock throughout."""
+def _booted_on_four(browser, base: str):
+    """A fresh tab on chapter 4, its first live figure on screen and Python ready: (context, page)."""
     context = browser.new_context(**VIEW)
     page = context.new_page()
     page.add_init_script(RECORD)
     page.goto(base + FOUR, wait_until="load")
     _live_figure(page)
     _ready(page)
+    return context, page
+
+
+def _next_in_place(browser, base: str, hover_ms: int, full_load: bool) -> dict:
+    """Chapter 4 booted in a fresh tab, then its link to chapter 5 followed in place, the pointer
+    resting on it `hover_ms` first (0: clicked at once), and chapter 5 read by READ_NEXT; then,
+    with `full_load`, chapter 5 loaded in full in the same tab (the HTTP cache warm) and its figure
+    changed likewise. The page's clock throughout."""
+    context, page = _booted_on_four(browser, base)
     link = page.locator("a[rel=next]")
     link.scroll_into_view_if_needed()  # the reader reads on to the page's end, where the figures there draw
     page.wait_for_timeout(SETTLE_MS)
@@ -241,12 +247,7 @@ def next_chapter(browser, base: str, in_place: bool) -> dict:
     """The in-place moves (hovered, then not: the second tab ends with the full load), or on a site
     that moves by full loads alone, the full load after chapter 4's boot."""
     if not in_place:
-        context = browser.new_context(**VIEW)
-        page = context.new_page()
-        page.add_init_script(RECORD)
-        page.goto(base + FOUR, wait_until="load")
-        _live_figure(page)
-        _ready(page)
+        context, page = _booted_on_four(browser, base)
         out = _full_load(page, base)
         context.close()
         return out

@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from .conftest import STAND_IN_JOBS, chapter_pages, expect, follow, pyodide_kit
+from .conftest import SHOWN, STAND_IN_JOBS, chapter_pages, expect, follow, pyodide_kit
 from .figures.helpers import SLOW_JOBS
 
-FOUR, FIVE = "04-scores-to-weights.html", "05-what-gets-passed-along.html"
+FOUR, FIVE, SIX = "04-scores-to-weights.html", "05-what-gets-passed-along.html", "06-no-peeking-ahead.html"
 SAME_DOCUMENT = "window.__sameDocument = true"  # gone after a full load
 
 
@@ -84,7 +84,7 @@ def test_the_worker_survives_the_move_and_the_next_figure_recomputes_at_once(ope
     assert page.evaluate("window.__workers") == 1, "a second worker started"
 
 
-def test_a_link_the_pointer_rests_on_is_fetched_once_ahead_and_the_click_uses_it(open_live_chapter, base_url):
+def test_a_link_the_pointer_or_focus_rests_on_is_fetched_once_ahead_and_the_click_uses_it(open_live_chapter, base_url):
     chapter = open_live_chapter(base_url + FOUR, init_script=RECORD_ASKED)
     page = chapter.page
     chapter.start_runtime()
@@ -121,6 +121,18 @@ def test_a_link_the_pointer_rests_on_is_fetched_once_ahead_and_the_click_uses_it
     assert page.url == base_url + FIVE and same_document(page)
     assert len(fetched) == 2, fetched
     chapter.wait_prerendered()
+
+    # From the keyboard: focus resting on the next link fetches its page once, and Enter uses that fetch.
+    six = []
+    page.on("request", lambda r: r.resource_type == "fetch" and r.url.split("?")[0].endswith(SIX) and six.append(r.url))
+    link = page.locator("a[rel=next]")
+    link.focus()
+    page.wait_for_function("(n) => performance.getEntriesByType('resource').some((e) => e.name.endsWith(n))", arg=SIX)
+    before = page.evaluate(SHOWN)
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"(n) => ({SHOWN})() > n", arg=before)
+    assert page.url == base_url + SIX and same_document(page)
+    assert len(six) == 1, six
 
 
 def test_back_and_forward_restore_the_page_and_its_scroll(open_live_chapter, base_url):

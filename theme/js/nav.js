@@ -61,6 +61,7 @@ const loaded = (script) => new Promise((resolve) => { script.onload = script.one
 
 async function go(url, { push, scroll = null }) {
   moving?.abort();
+  stopRestoring();
   const mine = moving = new AbortController();
   const early = take(url); // the page fetched ahead as the reader showed the intent to follow the link
   if (early) mine.signal.addEventListener("abort", () => early.controller.abort());
@@ -68,11 +69,11 @@ async function go(url, { push, scroll = null }) {
   try {
     doc = await (early ? early.doc : fetchPage(url, mine.signal));
   } catch {
-    if (!mine.signal.aborted) fullLoad(url, push);
+    if (!mine.signal.aborted) fullLoad(url, push, scroll);
     return;
   }
   if (mine !== moving) return;
-  if (!fits(doc)) return fullLoad(url, push);
+  if (!fits(doc)) return fullLoad(url, push, scroll);
   if (!early?.told) tell(doc); // fetched by the click (or before, but not yet told): its work starts before the swap
   const hash = url.hash;
   if (push) {
@@ -102,10 +103,16 @@ export function pushHere(url) {
   history.pushState({ key }, "", url);
 }
 
-function fullLoad(url, push) {
-  if (push) location.assign(url);
-  else location.reload(); // back or forward: the address is already the page's
+function fullLoad(url, push, scroll = null) {
+  if (push) return location.assign(url);
+  // Back or forward: the address, and the history entry, are already the new page's, while the old
+  // page is still on screen: the entry keeps the place to restore, not the old page's (pagehide).
+  history.replaceState({ ...history.state, scroll }, "");
+  reloading = true;
+  location.reload();
 }
+
+let reloading = false; // fullLoad's reload is under way: the page on screen is not its entry's
 
 /** The new page in place of the old: title, <main>, data and scripts; then its modules enter it. A
  *  preload in its head is left out: the page is already loaded, and its fonts load as they are used. */
@@ -174,6 +181,7 @@ function position() {
 /** Back at `pos` (position()'s), and again as the page grows (its figures draw as they near the
  *  screen), until the reader scrolls or a few seconds pass, as browsers do on a load. */
 function restoreScroll(pos) {
+  stopRestoring();
   const place = () => {
     const el = pos.anchor && document.getElementById(pos.anchor);
     scrollTo(0, el ? el.getBoundingClientRect().top + scrollY + pos.offset : pos.y);
@@ -183,12 +191,18 @@ function restoreScroll(pos) {
     growing.disconnect();
     clearTimeout(timer);
     for (const type of READER_SCROLLS) removeEventListener(type, stop);
+    if (stopRestoring === stop) stopRestoring = () => {};
   };
   const growing = new ResizeObserver(place);
   growing.observe(document.body);
   const timer = setTimeout(stop, 3000);
   for (const type of READER_SCROLLS) addEventListener(type, stop, { passive: true });
+  stopRestoring = stop;
 }
+
+// Ends the restoring under way, if any: a page that leaves (or a newer restore) takes its place; the
+// old page's place would otherwise be applied to the new page as it grows.
+let stopRestoring = () => {};
 
 const READER_SCROLLS = ["wheel", "touchstart", "keydown", "pointerdown"];
 
@@ -321,7 +335,8 @@ if (history.pushState && window.DOMParser) {
   const { type } = performance.getEntriesByType("navigation")[0] ?? {};
   const y = history.state.scroll;
   if (type !== "navigate" && y && history.scrollRestoration === "manual") restoreScroll(y);
-  addEventListener("pagehide", () => history.replaceState({ ...history.state, scroll: position() }, ""));
+  addEventListener("pagehide", () => { if (!reloading) history.replaceState({ ...history.state, scroll: position() }, ""); });
+  addEventListener("pageshow", () => { reloading = false; }); // back from the browser's cache of pages
   document.addEventListener("click", onClick);
   addEventListener("popstate", onPopState);
   listenForIntent();
