@@ -162,7 +162,6 @@ class Source:
     """A chapter read: its file scanned line by line and its directives validated."""
     entry: ChapterEntry
     scanned: ScannedSource
-    values: dict = field(default_factory=dict)  # inline expressions evaluated as it was read (read_chapters)
 
 
 @dataclass
@@ -196,9 +195,9 @@ def evaluate_expressions(source: Source, cache: BuildCache, computed_only: bool 
     nothing else (no drawing, no grading), so a wrong path into a figure's data is found early.
     With `computed_only`, only those whose figure the cache holds already: no model runs."""
     path = source.entry.path
-    values = dict(source.values)
+    values = {}
     for use in source.scanned.expressions:
-        if (use.line, use.start) in values or (computed_only and not cache.figures.computed(use.expression.params)):
+        if computed_only and not cache.figures.computed(use.expression.params):
             continue
         try:
             values[(use.line, use.start)] = evaluate(use.expression, cache.figures.lookup)
@@ -301,9 +300,8 @@ def read_chapters(config: Config) -> Book:
             kept[entry.path] = ((entry, text), read_chapter(entry, text))
         sources.append(kept[entry.path][1])
         _check_citations(entry.path, sources[-1].scanned, config.bibliography)
-    for source in sources:
-        source.values = {}
-        source.values = evaluate_expressions(source, config.options.cache, computed_only=True)
+    for source in sources:  # its values are looked up again with the rest in compute_figures
+        evaluate_expressions(source, config.options.cache, computed_only=True)
     return Book(config, sources)
 
 
