@@ -181,10 +181,9 @@ class _Finisher:
         first build), so its own were made first and it is written whole."""
         with self.lock:
             if self.views is None:
-                pages = set(site.files)
-                finish_site(site)
+                views = _finished(site)
                 write(site, self.out, self.paths)
-                self.views = {rel: data for rel, data in site.files.items() if rel not in pages}
+                self.views = views
                 self.written += 1
                 return False
             write(replace(site, files={**self.views, **site.files}), self.out, self.paths)
@@ -193,16 +192,16 @@ class _Finisher:
 
     def finish(self, site) -> threading.Thread:
         """Make the build just written's print edition and search index, and write them with its pages."""
-        number, build, pages = self.written, self.reloader.builds, set(site.files)
+        number, build = self.written, self.reloader.builds
 
         def run():
             try:
-                finish_site(site)
+                views = _finished(site)
                 with self.lock:
                     if self.written != number:  # a newer build is in: its own finishing follows
                         return
                     write(site, self.out, self.paths)
-                    self.views = {rel: data for rel, data in site.files.items() if rel not in pages}
+                    self.views = views
             except BuildError as err:
                 message = str(err)
             except Exception as err:  # a bug in the builder: say where, keep serving
@@ -216,6 +215,13 @@ class _Finisher:
         thread = threading.Thread(target=run, daemon=True)
         thread.start()
         return thread
+
+
+def _finished(site) -> dict[str, bytes]:
+    """finish_site(site), and the files it added: the print edition and the search index."""
+    pages = set(site.files)
+    finish_site(site)
+    return {rel: data for rel, data in site.files.items() if rel not in pages}
 
 
 def _rebuild(paths: Paths, out: Path, pyodide_dist, cache: BuildCache, reloader: _Reloader,
