@@ -383,11 +383,16 @@ def check_prose(book: Book) -> Book:
 def give_prose(book: Book) -> Book:
     """The series' prose (builder/corpus.py) given to the engine before any figure is computed:
     chapter 14's models learn from it (engine/given.py)."""
-    text = corpus_of((source.entry.path.stem, source.scanned) for source in book.chapters).text
-    given.give(given.SERIES, text.encode())
-    if store := book.config.options.cache.figures.store:
-        store.load_made()  # chapter 14's trained model, if an earlier run trained it on this prose with this code
+    give_series(book.chapters, book.config.options.cache.figures.store)
     return book
+
+
+def give_series(sources: list[Source], store: FigureStore | None) -> None:
+    """The chapters' prose given to the engine as the series (the build's, the catalogue's); with a
+    `store`, chapter 14's trained model too if an earlier run trained it on this prose with this code."""
+    given.give(given.SERIES, corpus_of((source.entry.path.stem, source.scanned) for source in sources).text.encode())
+    if store:
+        store.load_made()
 
 
 def compute_figures(book: Book) -> Book:

@@ -22,13 +22,11 @@ from html import escape
 from pathlib import Path
 
 from engine import figures as models
-from engine import given
 from engine.exercises import EXERCISES
 from engine.exercises import module as grader
 from engine.figures.params import REQUIRED
 from . import fallbacks, palette
-from .build import _code_error, read_chapter
-from .corpus import corpus_of
+from .build import _code_error, give_series, read_chapter
 from .directives import REGISTRY
 from .errors import BuildError
 from .figure_store import FigureStore
@@ -224,9 +222,7 @@ def gather(paths: Paths, drawings: bool = True, store: FigureStore | None = None
     cache = FigureCache(store)
     uses, sources = _uses(paths)
     if drawings:  # chapter 14's models learn from the series' prose, as in the build
-        given.give(given.SERIES, corpus_of((s.entry.path.stem, s.scanned) for s in sources).text.encode())
-        if store:
-            store.load_made()
+        give_series(sources, store)
     figures = []
     for name in models.FIGURES:
         mod = models.module(name)
