@@ -93,7 +93,9 @@ export function connect(onStatus) {
       e.preventDefault?.();
       stop(e.message ? "The Python worker crashed: " + e.message : "The Python worker could not be loaded.");
     };
-    worker.postMessage({ type: "boot", config: resolveConfig(JSON.parse(document.getElementById("runtime-config").textContent)) });
+    const config = keepConfig();
+    if (config) worker.postMessage({ type: "boot", config });
+    else stop("Live figures cannot start from this page.");
   }
 
   return {
@@ -146,3 +148,17 @@ function showStatus() {
 }
 
 eachPage(showStatus);
+
+// The build's runtime config, which every page that uses Python embeds: the same on each of them,
+// as nav.js shows pages in place only within one build. Kept from the first page that holds it, so
+// a worker that starts after the reader has moved on in place to a page without one (a figure
+// neared, then a link to the search page followed at once) boots all the same.
+let config = null;
+
+function keepConfig() {
+  const el = document.getElementById("runtime-config");
+  if (!config && el) config = resolveConfig(JSON.parse(el.textContent));
+  return config;
+}
+
+eachPage(() => { keepConfig(); });
