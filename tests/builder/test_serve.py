@@ -20,6 +20,7 @@ from builder.build import Paths, build
 from builder.cache import BuildCache
 from builder.serve import static_server
 from tests import prewarmed
+from tests.builder.helpers import one_chapter_site
 from tests.conftest import ROOT
 from tests.site_layout import theme_folder
 
@@ -47,6 +48,30 @@ def _first_build(lines) -> str:
 def _stop(proc) -> None:
     proc.terminate()
     proc.wait(timeout=10)
+
+
+# A series of one chapter, named as the series' chapter 4 and holding two of its figures: for tests
+# about code breaking and mending, where building all the chapters at every start of the server
+# would add seconds and test nothing more (`server` serves the whole series).
+SMALL = """# From scores to weights
+
+Softmax turns scores into weights.
+
+/// figure | softmax-temperature
+
+Softmax at a chosen temperature.
+///
+
+/// figure | softmax-bars
+
+Scores and the weights they become.
+///
+"""
+
+
+@pytest.fixture
+def small_content(tmp_path) -> Path:
+    return one_chapter_site(tmp_path / "content", SMALL, name="04-scores-to-weights.md")
 
 
 @pytest.fixture
@@ -174,10 +199,10 @@ def test_prewarmed_figures_are_used_only_while_their_code_is_unchanged(repo_copy
         assert prewarmed.digest(changed, files)[1] != made, name
 
 
-def test_code_that_fails_to_import_or_crashes_never_stops_the_server(repo_copy, content, tmp_path, prewarmed):
+def test_code_that_fails_to_import_or_crashes_never_stops_the_server(repo_copy, small_content, tmp_path, prewarmed):
     """A builder change that does not import is shown and the server stays; one that imports
     but crashes the build restarts the server, whose build error is shown; the fix reloads."""
-    proc, lines = _start(prewarmed.argv(repo_copy / "build.py"), content, tmp_path / "dist")
+    proc, lines = _start(prewarmed.argv(repo_copy / "build.py"), small_content, tmp_path / "dist")
     try:
         url = _first_build(lines)
         events = Events(url)
@@ -217,8 +242,8 @@ def test_code_that_fails_to_import_or_crashes_never_stops_the_server(repo_copy, 
 
 # --- dev-only files --------------------------------------------------------------------------
 
-def test_only_serve_builds_carry_the_live_reload_script(content, tmp_path):
-    paths = Paths.at(ROOT, content)
+def test_only_serve_builds_carry_the_live_reload_script(small_content, tmp_path):
+    paths = Paths.at(ROOT, small_content)
     for live_reload in (False, True):
         out = tmp_path / f"dist-{live_reload}"
         build(paths, out, live_reload=live_reload)
@@ -240,11 +265,11 @@ def test_serve_writes_its_own_folder_not_the_real_build(monkeypatch):
 
 
 @pytest.mark.parametrize("breaks", [False, True], ids=["built", "failed"])
-def test_a_build_is_in_the_pages_state_before_serve_says_so(breaks, content, tmp_path, shared_figure_cache, capsys):
+def test_a_build_is_in_the_pages_state_before_serve_says_so(breaks, small_content, tmp_path, shared_figure_cache, capsys):
     """Whoever reads serve's line for a build, "built" or its error, (an author, a test, a script)
     and then asks the state open pages follow finds that build in it: the state changes first."""
     if breaks:
-        chapter = content / "04-scores-to-weights.md"
+        chapter = small_content / "04-scores-to-weights.md"
         chapter.write_text(chapter.read_text() + "\n/// figure | nope\n///\n")
     said_before = []
 
@@ -254,7 +279,7 @@ def test_a_build_is_in_the_pages_state_before_serve_says_so(breaks, content, tmp
             super()._change(error, built)
 
     reloader = Reloader()
-    ok = builder.serve._rebuild(Paths.at(ROOT, content), tmp_path / "dist", None, BuildCache(shared_figure_cache),
+    ok = builder.serve._rebuild(Paths.at(ROOT, small_content), tmp_path / "dist", None, BuildCache(shared_figure_cache),
                                 reloader)
     said_after = capsys.readouterr()
     assert ok is not breaks and len(said_before) == 1
@@ -366,11 +391,11 @@ def test_idle_connections_time_out_but_the_event_stream_stays(folder, monkeypatc
         server.server_close()
 
 
-def test_a_fix_saved_while_the_server_restarts_is_built(repo_copy, content, tmp_path, prewarmed):
+def test_a_fix_saved_while_the_server_restarts_is_built(repo_copy, small_content, tmp_path, prewarmed):
     """An engine file the builder imports (through the exercises) that imports but breaks the build
     restarts the server; its fix, saved the moment the restarted process is up (while it builds),
     is seen: no later save is needed."""
-    proc, lines = _start(prewarmed.argv(repo_copy / "build.py"), content, tmp_path / "dist")
+    proc, lines = _start(prewarmed.argv(repo_copy / "build.py"), small_content, tmp_path / "dist")
     try:
         url = _first_build(lines)
         model = repo_copy / "engine" / "attention.py"
@@ -391,12 +416,12 @@ def test_a_fix_saved_while_the_server_restarts_is_built(repo_copy, content, tmp_
         _stop(proc)
 
 
-def test_a_model_edit_recomputes_its_own_figures_in_the_same_process(repo_copy, content, tmp_path, prewarmed):
+def test_a_model_edit_recomputes_its_own_figures_in_the_same_process(repo_copy, small_content, tmp_path, prewarmed):
     """Saving a figure's model reloads it in the running server (the same session: open pages keep
     their place) and drops only that model's figures; an exception in it reaches the page as one
     `path:line` message; the fix builds again, with the model's new output in the page. The print
     edition and the search index follow the pages, and the pages' state says when (`views`)."""
-    proc, lines = _start(prewarmed.argv(repo_copy / "build.py"), content, tmp_path / "dist")
+    proc, lines = _start(prewarmed.argv(repo_copy / "build.py"), small_content, tmp_path / "dist")
     try:
         url = _first_build(lines)
         events = Events(url)
