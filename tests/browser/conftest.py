@@ -16,9 +16,12 @@ ATTN_REQUIRE_BROWSER is set (as CI does), where they fail instead.
 """
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import itertools
 import json
 import os
+import pickle
 import subprocess
 import sys
 import time
@@ -228,7 +231,7 @@ def make_stand_in_distribution(folder: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def scratch_page(serve_folder, tmp_path_factory):
+def scratch_page(request, serve_folder, tmp_path_factory):
     """scratch_page(markdown, pyodide_dist=None) -> the URL of a one-chapter site built from
     `markdown`: a figure tested with options no chapter uses, or before a chapter holds it
     (with `pyodide_dist`, Pyodide and numpy vendored from it, as pyodide_kit() gives)."""
@@ -240,9 +243,35 @@ def scratch_page(serve_folder, tmp_path_factory):
         content.mkdir()
         (content / "site.toml").write_text('[site]\ntitle = "Scratch"\n\n[[chapters]]\nfile = "01-scratch.md"\n')
         (content / "01-scratch.md").write_text(markdown)
-        build(Paths.at(ROOT, content), folder / "dist", pyodide_dist=pyodide_dist)
+        with _made_once(request, tmp_path_factory, content):
+            build(Paths.at(ROOT, content), folder / "dist", pyodide_dist=pyodide_dist)
         return serve_folder(folder / "dist") + "01-scratch.html"
     return make
+
+
+@contextlib.contextmanager
+def _made_once(request, tmp_path_factory, content: Path):
+    """Around a build of `content`: what the engine makes from its prose (chapter 14's model, some
+    10 s of training) made once per test run, by the first test process to build a site of that
+    prose, while the others wait and then take it, as the series' figures are (tests/conftest.py)."""
+    from filelock import FileLock
+
+    from builder.corpus import read_corpus
+    from builder.site_config import load_site_config
+    from engine import given
+
+    if not hasattr(request.config, "workerinput"):  # one process: no one to share with
+        yield
+        return
+    prose = hashlib.sha256(read_corpus(load_site_config(content).chapters).text.encode()).hexdigest()[:16]
+    path = tmp_path_factory.getbasetemp().parent / f"made-from-{prose}.pickle"  # this run's, beside its workers'
+    with FileLock(f"{path}.lock"):
+        if path.is_file():
+            given.remember(pickle.loads(path.read_bytes()))
+        yield
+        if not path.is_file():
+            mine = given.digest(given.SERIES)  # the build gave the site's prose
+            path.write_bytes(pickle.dumps({key: data for key, data in given.made().items() if key[1] == mine}))
 
 
 # --- the browser ---------------------------------------------------------------------------
