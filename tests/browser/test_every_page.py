@@ -336,34 +336,40 @@ class TestWide(Used, ReadInTheDark):
         super().test_used_without_a_policy_violation_and_python_only_where_it_is_used(opened, site)
 
 
-class TestPhoneWithoutJavaScript:
+class TestWithoutJavaScript:
+    """Each page opened once without scripts: read on a phone, then on a wide screen. Without scripts
+    the screens differ only in width (no style asks about touch or pointers), so the page is resized,
+    not opened again. Each check sets the width it reads at."""
     VIEW = {**PHONE, "java_script_enabled": False}
 
     @_pages([*CHAPTERS, "print"])
-    def test_nothing_overflows(self, opened):
-        check_no_overflow(opened.page)
+    def test_nothing_overflows_on_a_phone(self, opened):
+        check_no_overflow(at(opened.page, PHONE))
 
     @_pages(LONG_DISPLAYS)
-    def test_wide_formulas_wrap_instead_of_scrolling(self, opened):
-        found = opened.page.evaluate(WRAPS)
+    def test_wide_formulas_wrap_instead_of_scrolling_on_a_phone(self, opened):
+        found = at(opened.page, PHONE).evaluate(WRAPS)
         assert found["scrolling"] == [], f"display formulas that scroll at 375 px: {found['scrolling']}"
         assert found["wrapped"] >= 1, "no display formula wraps onto a second line at 375 px"
 
-
-class TestWideWithoutJavaScript:
-    VIEW = {**WIDE, "java_script_enabled": False}
-
     @_pages([*CHAPTERS, "print"])
-    def test_nothing_overflows(self, opened):
-        check_no_overflow(opened.page)
+    def test_nothing_overflows_on_a_wide_screen(self, opened):
+        check_no_overflow(at(opened.page, WIDE))
 
     @_pages(CHAPTERS)
     def test_math_is_not_clipped_or_enlarged(self, opened):
-        found = opened.page.evaluate(MATH)
+        found = at(opened.page, WIDE).evaluate(MATH)
         assert found["clipped"] == [], f"display math clipped by its scroll box: {found['clipped']}"
         assert found["enlarged"] == [], f"inline math larger than its text: {found['enlarged']}"
         assert found["wrapping"] == 0
 
     @_pages(CHAPTERS)
     def test_figures_fall_back_to_static_drawings_and_numbers(self, opened):
-        check_static_figures(opened.page)
+        check_static_figures(at(opened.page, WIDE))
+
+
+def at(page, view: dict):
+    """The page at the width of `view` (PHONE or WIDE), resized if it is not."""
+    if page.viewport_size != view["viewport"]:
+        page.set_viewport_size(view["viewport"])
+    return page

@@ -52,7 +52,7 @@ def _stop(proc) -> None:
 
 # A series of one chapter, named as the series' chapter 4 and holding two of its figures: for tests
 # about code breaking and mending, where building all the chapters at every start of the server
-# would add seconds and test nothing more (`server` serves the whole series).
+# would add seconds and test nothing more (`served` serves the whole series).
 SMALL = """# From scores to weights
 
 Softmax turns scores into weights.
@@ -74,12 +74,15 @@ def small_content(tmp_path) -> Path:
     return one_chapter_site(tmp_path / "content", SMALL, name="04-scores-to-weights.md")
 
 
-@pytest.fixture
-def server(content, tmp_path, prewarmed):
-    proc, lines = _start(prewarmed.argv(ROOT / "build.py"), content, tmp_path / "dist")
+@pytest.fixture(scope="module")
+def served(tmp_path_factory, prewarmed):
+    """`serve` on a copy of the whole series, started once for the module's tests of prose edits, as
+    one author's session goes on: (its output's lines, its address, the content folder it watches)."""
+    folder = tmp_path_factory.mktemp("served")
+    content = shutil.copytree(ROOT / "content", folder / "content")
+    proc, lines = _start(prewarmed.argv(ROOT / "build.py"), content, folder / "dist")
     try:
-        url = _first_build(lines)
-        yield lines, url
+        yield lines, _first_build(lines), content
     finally:
         _stop(proc)
 
@@ -132,8 +135,8 @@ def _get(url: str) -> tuple[int, str]:
 
 # --- rebuilds and reloads --------------------------------------------------------------------
 
-def test_serves_rebuilds_and_reloads(server, content):
-    lines, url = server
+def test_serves_rebuilds_and_reloads(served):
+    lines, url, content = served
     status, html = _get(url + CHAPTER)
     assert status == 200 and "From scores to weights" in html and re.search(r"assets/[0-9a-f]{12}/js/livereload.js", html)
     with urllib.request.urlopen(url + json.loads(_get(url + "runtime.json")[1])["indexURL"] + "pyodide.asm.wasm") as r:
@@ -151,8 +154,8 @@ def test_serves_rebuilds_and_reloads(server, content):
     assert "From scores to weights, edited" in _get(url + CHAPTER)[1]
 
 
-def test_a_broken_edit_shows_its_error_and_the_next_good_save_recovers(server, content):
-    lines, url = server
+def test_a_broken_edit_shows_its_error_and_the_next_good_save_recovers(served):
+    lines, url, content = served
     events = Events(url)
     first = events.next_state()
     chapter = content / "04-scores-to-weights.md"
