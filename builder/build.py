@@ -709,8 +709,12 @@ def unused_facts(chapters: list[Chapter], cache: FigureCache) -> list[str]:
             for name, keys in sorted(seen.items()) for key in sorted(keys) if (name, key) not in used]
 
 
-def _check_out(out: Path, root: Path, sources: list[Path]) -> None:
+def check_out(out: Path, paths: Paths) -> None:
     """Refuse an output folder whose replacement would delete sources or someone else's files."""
+    _check_out(out.resolve(), paths.root.resolve(), [p.resolve() for p in (paths.content, paths.theme, paths.engine)])
+
+
+def _check_out(out: Path, root: Path, sources: list[Path]) -> None:
     for p in [root, *sources]:
         if out == p or out in p.parents:
             raise BuildError(out, None, f"refusing to build into {out}: replacing it would delete {p}")
@@ -726,7 +730,7 @@ def write(site: Site, out: Path, paths: Paths | None = None) -> None:
     """The swap: under the output's lock, write a temporary sibling folder, then swap it in whole."""
     out = out.resolve()
     if paths is not None:  # before the lock file: a refused folder gets nothing beside it either
-        _check_out(out, paths.root.resolve(), [p.resolve() for p in (paths.content, paths.theme, paths.engine)])
+        check_out(out, paths)
     out.parent.mkdir(parents=True, exist_ok=True)
     with swap.locked(out):
         swap.remove_leftovers(out)
@@ -765,6 +769,7 @@ def _stored(cache: BuildCache | None, store: FigureStore | None) -> BuildCache:
 
 def build(paths: Paths, out: Path, pyodide_dist: Path | None = None, cache: BuildCache | None = None,
           live_reload: bool = False, pdf: bool = False, store: FigureStore | None = None) -> Site:
+    check_out(out, paths)  # before the build's seconds of work, and again at the swap (write)
     site = gather(paths, load_runtime(paths, pyodide_dist), _stored(cache, store), live_reload, pdf)
     write(site, out, paths)
     return site

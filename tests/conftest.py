@@ -32,7 +32,7 @@ PALETTE = ROOT / "theme" / "palette.toml"  # the series' (Paths.at(ROOT).palette
 # late ran alone at the end while the other core idled: test_serve.py did, for half a minute.
 LONGEST_FIRST = (
     "tests/browser/test_real_python.py",
-    "tests/browser/test_every_page.py",  # a class per screen, with and without scripts; those with, about a minute each
+    "tests/browser/test_every_page.py",  # a class per screen with scripts, about a minute each, and one without
     "tests/browser/test_engines.py",  # Firefox and WebKitGTK, each through every page with Python: about 2.5 minutes
     "tests/builder/test_serve.py",
     "tests/builder/test_errors.py",

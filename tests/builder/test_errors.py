@@ -151,7 +151,10 @@ def test_good_links_are_kept_and_md_links_point_at_pages(content, built):
 
 
 @pytest.mark.parametrize("where", ["root", "content", "inside-content", "foreign"])
-def test_refuses_an_output_folder_it_must_not_replace(where, content, tmp_path, capsys):
+def test_refuses_an_output_folder_it_must_not_replace(where, content, tmp_path, capsys, monkeypatch):
+    import builder.build
+
+    monkeypatch.setattr(builder.build, "gather", lambda *a, **k: pytest.fail("the series was built before the refusal"))
     foreign = tmp_path / "notes"
     foreign.mkdir()
     (foreign / "keep.txt").write_text("mine")
