@@ -34,6 +34,7 @@ export function figureContext(el, root, runtime, near) {
   note.setAttribute("role", "status");
   let busy = 0; // requests and jobs on their way: the figure is aria-busy while any is
   let current = null; // the figure's running job, { result, cancel }: a newer one cancels it
+  const asked = { compute: 0, job: 0 }; // the newest ask of each kind: an older one's outcome leaves the note to it
   let warming = null; // the job ctx.warm asked to warm: { job, params, state: "" | "running" | "done" }
   const embedded = JSON.parse(el.querySelector(".figure-data").textContent); // the page's own data
   // What a link to the figure's state holds (links.js): the options of the data drawn, and the
@@ -80,6 +81,8 @@ export function figureContext(el, root, runtime, near) {
     busy++;
     el.setAttribute("aria-busy", "true");
     const job = message.type === "job";
+    const kind = job ? "job" : "compute", turn = ++asked[kind];
+    const newest = () => asked[kind] === turn; // an older ask answered late must not clear or replace a newer one's note
     if (job) current?.cancel(); // one job per figure
     if (job) answered = { job: true }; // a view drawing its slices as they come is showing the job's model
     let mine = null;
@@ -87,13 +90,13 @@ export function figureContext(el, root, runtime, near) {
       mine = runtime.ask({ ...message, name, ...files }, onProgress && ((slices) => { booted(); onProgress(slices); }));
       if (job) current = mine;
       const out = await mine.result;
-      if (out) {
+      if (out && newest()) {
         ctx.note("");
         answered = job ? { job: true } : { params: out.params, job: false };
       }
       return out;
     } catch (err) {
-      ctx.note(typeof verb === "function" ? verb(runtime.state === "unavailable" ? "Python is unavailable here" : err.message)
+      if (newest()) ctx.note(typeof verb === "function" ? verb(runtime.state === "unavailable" ? "Python is unavailable here" : err.message)
         : runtime.state === "unavailable" ? UNAVAILABLE : `Could not ${verb}: ` + err.message);
       return null;
     } finally {
