@@ -179,7 +179,7 @@ function position() {
 }
 
 /** Back at `pos` (position()'s), and again as the page grows (its figures draw as they near the
- *  screen), until the reader scrolls or a few seconds pass, as browsers do on a load. */
+ *  screen), until the reader scrolls or RESTORING_MS pass, as browsers do on a load. */
 function restoreScroll(pos) {
   stopRestoring();
   const place = () => {
@@ -195,7 +195,7 @@ function restoreScroll(pos) {
   };
   const growing = new ResizeObserver(place);
   growing.observe(document.body);
-  const timer = setTimeout(stop, 3000);
+  const timer = setTimeout(stop, RESTORING_MS);
   for (const type of READER_SCROLLS) addEventListener(type, stop, { passive: true });
   stopRestoring = stop;
 }
@@ -204,6 +204,10 @@ function restoreScroll(pos) {
 // old page's place would otherwise be applied to the new page as it grows.
 let stopRestoring = () => {};
 
+// How long a restored place is kept while the page grows: a figure's view loads as it nears the
+// screen, which a loaded phone (or a loaded 2-core test machine, where 3 s was seen to fall short)
+// can take seconds to do; any scroll of the reader's ends it sooner.
+const RESTORING_MS = 10_000;
 const READER_SCROLLS = ["wheel", "touchstart", "keydown", "pointerdown"];
 
 /** The link `target` is in, if nav.js would follow it in place: a link to another page of the
