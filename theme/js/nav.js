@@ -205,7 +205,7 @@ function restoreScroll(pos) {
 let stopRestoring = () => {};
 
 // How long a restored place is kept while the page grows: a figure's view loads as it nears the
-// screen, which a loaded phone (or a loaded 2-core test machine, where 3 s was seen to fall short)
+// screen, which a loaded phone (or a loaded 2-core test machine, where 3 s probably fell short)
 // can take seconds to do; any scroll of the reader's ends it sooner.
 const RESTORING_MS = 10_000;
 const READER_SCROLLS = ["wheel", "touchstart", "keydown", "pointerdown"];
