@@ -91,14 +91,14 @@ def _retrain(page, timeout_ms: float) -> float:
 def page_long_tasks() -> dict:
     from playwright.sync_api import sync_playwright
 
-    from tests.browser.conftest import LIVE_ROUTES
+    from tests.browser.conftest import live_routes
 
     url, server = _site(None)
     try:
         with sync_playwright() as p:
             browser = chromium.launch(p)
             context = browser.new_context(bypass_csp=True)
-            for pattern, handler in LIVE_ROUTES:
+            for pattern, handler in live_routes():
                 context.route(pattern, handler)
             page = context.new_page()
             page.goto(url)

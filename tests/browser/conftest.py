@@ -79,6 +79,15 @@ document.addEventListener("DOMContentLoaded", () => {
 """
 
 
+# An init script: window.__posted lists [type, name] of every message the page posts to any of its
+# workers, as it posts it (a figure's ask posts within the event that asked: context.js ask()).
+RECORD_POSTS = """(() => {
+  window.__posted = [];
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (m) { window.__posted.push([m.type, m.name ?? null]); return post.call(this, m); };
+})();"""
+
+
 def wait_for_fallback(page, img) -> None:
     """Scroll a fallback <img> into view and wait until it has loaded: fallbacks load lazily."""
     img.scroll_into_view_if_needed()
@@ -589,66 +598,105 @@ def open_chapter(request, new_context, base_url):
 # --- the live path with the engine on CPython ----------------------------------------------
 # numpy cannot be loaded into Pyodide here, so the real worker never reaches "ready". This
 # stand-in worker is a third backend of the site's own server.js (the protocol, slices,
-# throttling, cancelling): each call and each job's start and advance crosses to CPython by a
-# fetch the test fulfils with the engine's own entry points, so what runs is everything in the
-# page and the server against real engine output.
+# throttling, cancelling): each call and each job's start, advance and drop crosses to CPython by
+# a fetch to /__stand-in/<what> that the test fulfils with the engine's own entry points, so what
+# runs is everything in the page and the server against real engine output. The calls are listed
+# once, in StandIn.CALLS: the worker's script is made from that list.
 FAKE_WORKER = """
 import { serve } from "./server.js";
 
-const call = async (path, body) => (await fetch(path, { method: "POST", body: JSON.stringify(body) })).json();
+const call = async (what, body) => (await fetch("/__stand-in/" + what, { method: "POST", body: JSON.stringify(body) })).json();
 serve({
   boot: () => {},
-  calls: {
-    compute: ({ name, params }) => call("/__compute", { name, params }),
-    prepare: ({ name, params }) => call("/__prepare", { name, params }),
-    grade: ({ exercise, code }) => call("/__grade", { exercise, code }),
-  },
+  calls: Object.fromEntries(%s.map((what) => [what, (message) => call(what, message)])),
   jobs: {
-    start: async (name, job, params, warm) => (await call("/__job/start", { name, job, params, warm })).handle,
-    advance: (handle, seconds) => call("/__job/advance", { handle, seconds }),
-    drop: (handle) => call("/__job/drop", { handle }),
+    start: async (name, job, params, warm) => (await call("start", { name, job, params, warm })).handle,
+    advance: (handle, seconds) => call("advance", { handle, seconds }),
+    drop: (handle) => call("drop", { handle }),
   },
   give: async (name, url) => {
     const response = await fetch(url);
     if (!response.ok) throw new Error("The figure's model could not be downloaded: HTTP " + response.status);
-    await fetch("/__give?name=" + encodeURIComponent(name), { method: "POST", body: await response.arrayBuffer() });
+    await fetch("/__stand-in/give?name=" + encodeURIComponent(name), { method: "POST", body: await response.arrayBuffer() });
   },
 });
 """
 
-STAND_IN_JOBS: dict[int, object] = {}  # handle -> engine.figures.FigureJob, for the stand-in's /__job
-STAND_IN_HANDLES = itertools.count(1)
+
+class StandIn:
+    """The CPython side of the stand-in worker, one per page (its browser context): the routes that
+    serve the page the stand-in's worker.js and answer its fetches, its own table of running jobs,
+    and every request it was asked, in order. `slow_jobs`: a job's advance has no time budget, one
+    training step per slice, so a job lasts long enough (a round trip per step) to watch its
+    progress, pause or cancel it."""
+
+    CALLS = ("compute", "prepare", "grade")  # the worker's calls (server.js backend.calls), the engine answering each below
+
+    def __init__(self, slow_jobs: bool = False):
+        self.slow_jobs = slow_jobs
+        self.jobs: dict[int, object] = {}  # handle -> engine.figures.FigureJob, while it runs
+        self.asked: list[tuple[str, dict]] = []  # (what, request) of every fetch but a give, in order
+        self.dropped: dict[int, bool] = {}  # handle -> whether the job had run to its end when the worker dropped it
+        self._handles = itertools.count(1)
+        self._done: set[int] = set()  # handles whose last advance ended the job
+
+    def routes(self) -> list:
+        """(pattern, handler) pairs for a context (open_chapter's routes=)."""
+        worker = FAKE_WORKER % json.dumps(list(self.CALLS))
+        return [("**/assets/*/runtime/worker.js",
+                 lambda route: route.fulfill(status=200, content_type="text/javascript", body=worker)),
+                ("**/__stand-in/*", self._answer)]
+
+    def params(self, what: str) -> list[dict]:
+        """The options of every `what` (compute, prepare, start: a job, warm-ups left out) asked so far, in order."""
+        return [request["params"] for asked, request in self.asked if asked == what and not request.get("warm")]
+
+    def wait(self, page, condition, timeout: float = 15.0) -> None:
+        """Until condition() holds: it reads what the stand-in was asked, which the page's requests
+        reach while Playwright runs (each short wait in the page lets them in)."""
+        deadline = time.monotonic() + timeout
+        while not condition():
+            assert time.monotonic() < deadline, "the stand-in was never asked what the test waits for"
+            page.wait_for_timeout(50)
+
+    def _answer(self, route) -> None:
+        from engine.figures import FigureJob, compute_json, prepare_json
+
+        what = route.request.url.rsplit("/", 1)[1]
+        if what.startswith("give?"):  # a file's bytes, not JSON
+            from urllib.parse import parse_qs, urlsplit
+
+            from engine import given
+            given.give(parse_qs(urlsplit(route.request.url).query)["name"][0], route.request.post_data_buffer)
+            route.fulfill(status=200, content_type="application/json", body="{}")
+            return
+        request = json.loads(route.request.post_data)
+        self.asked.append((what, request))
+        if what == "compute":
+            body = compute_json(request["name"], json.dumps(request["params"]))
+        elif what == "prepare":
+            prepare_json(request["name"], json.dumps(request["params"]))
+            body = json.dumps({"ok": True, "data": None})
+        elif what == "grade":
+            body = _grade_in_a_process(request["exercise"], request["code"])
+        elif what == "start":
+            handle = next(self._handles)
+            self.jobs[handle] = FigureJob.from_json(request["name"], request["job"], json.dumps(request["params"]), request["warm"])
+            body = json.dumps({"handle": handle})
+        elif what == "advance":
+            body = self.jobs[request["handle"]].advance_json(0.0 if self.slow_jobs else request["seconds"])
+            if json.loads(body).get("data", {}).get("done"):
+                self._done.add(request["handle"])
+        else:  # drop
+            self.jobs.pop(request["handle"], None)
+            self.dropped[request["handle"]] = request["handle"] in self._done
+            body = "{}"
+        route.fulfill(status=200, content_type="application/json", body=body)
 
 
-def _engine_on_cpython(route):
-    from engine.figures import FigureJob, compute_json, prepare_json
-
-    action = route.request.url.rsplit("/", 1)[1]
-    if action.startswith("__give?"):  # a file's bytes, not JSON
-        from urllib.parse import parse_qs, urlsplit
-
-        from engine import given
-        given.give(parse_qs(urlsplit(route.request.url).query)["name"][0], route.request.post_data_buffer)
-        route.fulfill(status=200, content_type="application/json", body="{}")
-        return
-    request = json.loads(route.request.post_data)
-    if action == "__compute":
-        body = compute_json(request["name"], json.dumps(request["params"]))
-    elif action == "__prepare":
-        prepare_json(request["name"], json.dumps(request["params"]))
-        body = json.dumps({"ok": True, "data": None})
-    elif action == "start":
-        handle = next(STAND_IN_HANDLES)
-        STAND_IN_JOBS[handle] = FigureJob.from_json(request["name"], request["job"], json.dumps(request["params"]), request["warm"])
-        body = json.dumps({"handle": handle})
-    elif action == "__grade":
-        body = _grade_in_a_process(request["exercise"], request["code"])
-    elif action == "advance":
-        body = STAND_IN_JOBS[request["handle"]].advance_json(request["seconds"])
-    else:  # drop
-        STAND_IN_JOBS.pop(request["handle"], None)
-        body = "{}"
-    route.fulfill(status=200, content_type="application/json", body=body)
+def live_routes(slow_jobs: bool = False) -> list:
+    """The routes of a new StandIn: a page whose worker is the stand-in (its own job table)."""
+    return StandIn(slow_jobs).routes()
 
 
 GRADE_SECONDS = 7  # past the page's own limit (grader.js TIME_LIMIT_MS): the page gives up first
@@ -666,24 +714,16 @@ def _grade_in_a_process(exercise: str, code: str) -> str:
     return done.stdout or json.dumps({"ok": False, "error": done.stderr.strip().splitlines()[-1]})
 
 
-LIVE_ROUTES = [
-    ("**/assets/*/runtime/worker.js",
-     lambda route: route.fulfill(status=200, content_type="text/javascript", body=FAKE_WORKER)),
-    ("**/__compute", _engine_on_cpython),
-    ("**/__prepare", _engine_on_cpython),
-    ("**/__job/*", _engine_on_cpython),
-    ("**/__grade", _engine_on_cpython),
-    ("**/__give?*", _engine_on_cpython),
-]
-
-
 @pytest.fixture
 def open_live_chapter(open_chapter):
-    """open_live_chapter(url=None, routes=(), **options) -> a ChapterPage whose worker is the CPython
-    stand-in, prerendered; `routes` override the stand-in's (e.g. to slow its jobs down)."""
+    """open_live_chapter(url=None, routes=(), slow_jobs=False, **options) -> a ChapterPage whose worker
+    is a StandIn of its own (chapter.stand_in: its jobs and what it was asked), prerendered; `routes`
+    override the stand-in's (later routes win), `slow_jobs` gives it a step per slice (StandIn)."""
 
-    def open_(url: str | None = None, routes=(), **options):
-        chapter = open_chapter(url, routes=[*LIVE_ROUTES, *routes], **options)  # later routes win
+    def open_(url: str | None = None, routes=(), slow_jobs: bool = False, **options):
+        stand_in = StandIn(slow_jobs)
+        chapter = open_chapter(url, routes=[*stand_in.routes(), *routes], **options)
+        chapter.stand_in = stand_in
         chapter.wait_prerendered()
         return chapter
 

@@ -30,8 +30,8 @@ import pytest
 from builder import palette
 from tests.conftest import PALETTE, ROOT
 
-from .conftest import (AXE_ROUTE, CHAPTER, FIGURES, LIVE_ROUTES, PHONE, Visit, browser_context, chapter_pages,
-                       draw_every_figure, figure_numbers, rgb, serious_violations, uses_python, wait_for_fallback)
+from .conftest import (AXE_ROUTE, CHAPTER, FIGURES, PHONE, Visit, browser_context, chapter_pages,
+                       draw_every_figure, figure_numbers, live_routes, rgb, serious_violations, uses_python, wait_for_fallback)
 
 CHAPTERS = chapter_pages()
 PAGES = {**{page: page for page in CHAPTERS}, "index": "index.html", "bibliography": "bibliography.html",
@@ -131,7 +131,7 @@ def opened(request, browser, base_url):
     and closed after the last. Where Python is used, it is the stand-in (the engine on CPython): the
     real one's boot costs a page seconds of CPU, and test_real_python.py runs it on every page that uses it."""
     which, view = request.param, request.cls.VIEW
-    visit = Visit(partial(browser_context, browser), base_url + PAGES[which], routes=[*LIVE_ROUTES, AXE_ROUTE], **view)
+    visit = Visit(partial(browser_context, browser), base_url + PAGES[which], routes=[*live_routes(), AXE_ROUTE], **view)
     if which == "search":
         visit.page.locator("[data-search-results] li").first.wait_for()
     visit.opened_elsewhere = {}

@@ -8,7 +8,7 @@ import pytest
 
 from tests.builder.test_exercise import GOOD
 
-from .conftest import LIVE_ROUTES, NO_WORKERS, REFUSE_PYODIDE, expect, serious_violations, type_code
+from .conftest import NO_WORKERS, REFUSE_PYODIDE, expect, live_routes, serious_violations, type_code
 
 RIGHT = ("def softmax(x):\n    e = np.exp(x - x.max(axis=-1, keepdims=True))\n"
          "    return e / e.sum(axis=-1, keepdims=True)\n")
@@ -21,7 +21,7 @@ def url(scratch_page) -> str:
 
 @pytest.fixture
 def exercise(open_chapter, url):
-    chapter = open_chapter(url, routes=LIVE_ROUTES)
+    chapter = open_chapter(url, routes=live_routes())
     section = chapter.page.locator('[data-exercise="softmax"]')
     expect(section.locator(".cm-content")).to_be_visible()
     return chapter, section
@@ -149,7 +149,7 @@ def test_axe_and_narrow_screens(new_context, url, width):
 
 def test_the_editor_and_a_run_break_no_content_security_policy(csp_visit, url):
     """CodeMirror styles itself in a shadow root (constructed style sheets), never with <style>."""
-    visit = csp_visit(url, 1200, routes=LIVE_ROUTES)
+    visit = csp_visit(url, 1200, routes=live_routes())
     section = visit.page.locator('[data-exercise="softmax"]')
     expect(section.locator(".cm-content")).to_be_visible()
     section.get_by_role("button", name="Run").click()

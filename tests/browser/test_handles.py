@@ -14,7 +14,7 @@ import re
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from .conftest import LIVE_ROUTES, expect, figure_numbers
+from .conftest import expect, figure_numbers, live_routes
 from .figures.helpers import handle_pages, may_hold_touches, touch_drag
 
 PHONE_WIDTH, WIDER = 375, 700
@@ -107,7 +107,7 @@ def _keep_focus_across_a_resize(page, figures: list) -> None:
 @pytest.mark.parametrize("page_name", handle_pages())
 def test_handles_hold_the_finger_keep_focus_and_the_rest_scrolls(open_chapter, base_url, page_name):
     """With Python (the stand-in), since a dragged score is recomputed there."""
-    page = open_chapter(base_url + page_name, routes=LIVE_ROUTES, has_touch=True, is_mobile=True,
+    page = open_chapter(base_url + page_name, routes=live_routes(), has_touch=True, is_mobile=True,
                         viewport={"width": PHONE_WIDTH, "height": 700}).page
     tested = []
     for figure in page.locator("[data-figure]").all():

@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from .conftest import expect
-from .figures.helpers import SLOW_JOBS
 
 # runtime, and retrain(params, onProgress): a job of two-heads' Retrain, as a figure asks for one.
 RUNTIME = """async () => {
@@ -18,7 +17,7 @@ RUNTIME = """async () => {
 @pytest.fixture
 def chapter(open_live_chapter, scratch_page):
     url = scratch_page("# Jobs\n\n/// figure | two-heads\n\nThe model.\n///\n\n" + "Filler paragraph.\n\n" * 200)
-    return open_live_chapter(url, routes=SLOW_JOBS)
+    return open_live_chapter(url, slow_jobs=True)
 
 
 def test_progress_is_throttled_and_no_step_is_lost(chapter):

@@ -8,8 +8,7 @@ import re
 
 import pytest
 
-from .conftest import SHOWN, STAND_IN_JOBS, chapter_pages, expect, follow, pyodide_kit
-from .figures.helpers import SLOW_JOBS
+from .conftest import SHOWN, chapter_pages, expect, follow, pyodide_kit
 
 FOUR, FIVE, SIX = "04-scores-to-weights.html", "05-what-gets-passed-along.html", "06-no-peeking-ahead.html"
 SAME_DOCUMENT = "window.__sameDocument = true"  # gone after a full load
@@ -173,19 +172,21 @@ def test_a_fragment_is_scrolled_to_and_takes_focus(open_live_chapter, base_url):
 
 
 def test_a_job_running_at_the_move_is_cancelled(open_live_chapter, base_url):
-    chapter = open_live_chapter(base_url + "09-learning-to-look.html", routes=SLOW_JOBS)
+    chapter = open_live_chapter(base_url + "09-learning-to-look.html", slow_jobs=True)
     page = chapter.page
     figure = chapter.figure("two-heads")
     figure.scroll_into_view_if_needed()
     expect(figure).to_have_attribute("data-state", "prerendered")
-    earlier = set(STAND_IN_JOBS)  # the stand-in's table is shared by the whole run: other tests' jobs may linger
     figure.get_by_role("button", name="Retrain").click()
     page.wait_for_function("(fig) => fig.querySelector('progress').value > 5", arg=figure.element_handle())
-    ours = set(STAND_IN_JOBS) - earlier
-    assert ours, "the job is not running"
+    running = [handle for handle, job in chapter.stand_in.jobs.items() if not job.warm]  # this page's stand-in's alone
+    assert len(running) == 1, "the job is not running"
+    ours = running[0]
     follow(page, page.locator("a[rel=next]"))
-    page.wait_for_timeout(1000)  # the cancel reaches the worker within a slice; then it drops the job
-    assert not ours & set(STAND_IN_JOBS), "the job went on after the move"
+    # The cancel reaches the worker within a slice, and the worker then drops the job: that drop, not a
+    # wait, ends the test, and it must come before the job's end.
+    chapter.stand_in.wait(page, lambda: ours in chapter.stand_in.dropped)
+    assert chapter.stand_in.dropped[ours] is False, "the job went on after the move, to its end"
 
 
 @pytest.mark.parametrize("refuse", ["fetch fails", "another build", "not a page"])

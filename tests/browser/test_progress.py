@@ -15,7 +15,7 @@ import pytest
 
 from tests.builder.test_exercise import GOOD as EXERCISE
 
-from .conftest import LIVE_ROUTES, PHONE, ROOT, expect, follow, serious_violations, type_code
+from .conftest import PHONE, ROOT, expect, follow, live_routes, serious_violations, type_code
 from .test_exercise import RIGHT
 
 FILLER = "\n\n".join(["A sentence to read, long enough to fill the line it stands on and the next one too. " * 4] * 8)
@@ -145,7 +145,7 @@ def test_a_quiz_answered_wrong_then_right_is_answered_but_not_right_at_the_first
 
 
 def test_an_exercise_passed_shows_on_the_contents_page(open_chapter, base_url):
-    page = open_chapter(base_url + SECOND, routes=LIVE_ROUTES).page
+    page = open_chapter(base_url + SECOND, routes=live_routes()).page
     section = page.locator('[data-exercise="softmax"]')
     expect(section.locator(".cm-content")).to_be_visible()
     section.get_by_role("button", name="Run").click()

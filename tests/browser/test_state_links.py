@@ -11,7 +11,7 @@ import json
 
 from engine.figures import compute, parse
 
-from .conftest import LIVE_ROUTES, SETTLE_MS, expect
+from .conftest import SETTLE_MS, expect, live_routes
 from .figures.test_softmax_temperature import _expect_state
 
 PAGE = "04-scores-to-weights.html"
@@ -78,7 +78,7 @@ def test_recomputed_options_restore_through_the_worker(open_live_chapter, open_c
     scores[3] += data["schema"]["scores"]["step"]
     want = compute(parse(NAME, {**data["params"], "scores": scores}))
 
-    reader = open_chapter(link, routes=LIVE_ROUTES)
+    reader = open_chapter(link, routes=live_routes())
     opened = reader.figure(NAME)
     expect(opened).to_have_attribute("data-state", "live", timeout=SETTLE_MS)
     _expect_state(reader, want, want["start"] + 1)

@@ -209,40 +209,13 @@ class PhoneVisit:
         assert self.chapter.scroll_width() <= self.width
 
 
-def one_step_slices(route):
-    """The stand-in worker's job advance with no time budget: one training step per slice, so a job
-    lasts long enough (a round trip per step) to watch its progress, pause or cancel it."""
-    from ..conftest import STAND_IN_JOBS
-
-    request = json.loads(route.request.post_data)
-    route.fulfill(status=200, content_type="application/json",
-                  body=STAND_IN_JOBS[request["handle"]].advance_json(0.0))
-
-
-SLOW_JOBS = [("**/__job/advance", one_step_slices)]  # open_live_chapter(routes=SLOW_JOBS)
-
-
-def recording_params():
-    """A route handler for the stand-in worker that records the options of each request it gets and
-    still answers it on CPython, and the list it records them in: (handler, asked)."""
-    from ..conftest import _engine_on_cpython
-
-    asked = []
-
-    def record(route):
-        asked.append(json.loads(route.request.post_data)["params"])
-        _engine_on_cpython(route)
-
-    return record, asked
-
-
 def cancel_restores_the_model_shown_before(open_live_chapter, url: str, name: str, start: str) -> None:
     """A training figure's run started by keyboard (button `start`) and cancelled mid-run: focus goes to
     Cancel while it runs and back to `start` after, the previous model's numbers come back, and the
     status says it stopped."""
     from ..conftest import expect
 
-    chapter = open_live_chapter(url, routes=SLOW_JOBS)
+    chapter = open_live_chapter(url, slow_jobs=True)
     figure = chapter.figure(name)
     before = chapter.numbers(name)
     figure.get_by_role("button", name=start).press("Enter")
@@ -261,21 +234,22 @@ def first_request_on_intent(open_live_chapter, url: str, name: str, first, again
     """For a view whose worker's first request trains its model: focusing `first` (a function of the
     figure giving a control) asks once, with the embedded options, so the training overlaps the
     reader's typing; the answer is the embedded data, so nothing is redrawn, and focusing `again`
-    (another control) asks nothing more."""
-    record, asked = recording_params()
-    chapter = open_live_chapter(url, routes=[("**/__compute", record)])
+    (another control) asks nothing more. A view asks as focus enters (reader-input.js askOnIntent),
+    within the focus event: a second ask would be among the messages the page posted to its worker
+    by the time focus() returns (RECORD_POSTS), before any answer could come."""
+    from ..conftest import RECORD_POSTS
+
+    chapter = open_live_chapter(url, init_script=RECORD_POSTS)
     figure = chapter.figure(name)
     before = chapter.numbers(name)
     first(figure).focus()
     chapter.page.wait_for_function("(fig) => !fig.hasAttribute('aria-busy')", arg=figure.element_handle(),
                                    timeout=120_000)
-    chapter.page.wait_for_timeout(200)
-    assert asked == [chapter.data(name)["params"]]
+    assert chapter.stand_in.params("compute") == [chapter.data(name)["params"]]  # answered: the stand-in was asked
     assert chapter.numbers(name) == before and figure.get_attribute("data-state") == "prerendered"
     first(figure).blur()
     again(figure).focus()
-    chapter.page.wait_for_timeout(200)
-    assert len(asked) == 1
+    assert [n for t, n in chapter.page.evaluate("window.__posted") if t == "compute"] == [name]
 
 
 def without_javascript(open_chapter, url: str, name: str):

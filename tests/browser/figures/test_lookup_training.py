@@ -8,7 +8,7 @@ import json
 import pytest
 
 from ..conftest import expect, serious_violations
-from .helpers import SLOW_JOBS, centre, opened, recording_params, text_lines
+from .helpers import centre, opened, text_lines
 
 NAME = "lookup-training"
 
@@ -24,13 +24,6 @@ def _last(data: dict) -> int:
 def _wait_ready(chapter) -> None:
     chapter.start_runtime()
     assert chapter.wait_settled()["state"] == "ready"
-
-
-def _jobs_started(chapter) -> list[dict]:
-    """Record the options of each job the page starts (the stand-in still runs it)."""
-    record, started = recording_params()
-    chapter.page.context.route("**/__job/start", record)
-    return started
 
 
 def test_the_embedded_run_the_menu_reset_and_the_keyboard(open_chapter, url):
@@ -75,7 +68,6 @@ def test_play_without_python_replays_the_embedded_run(open_chapter, url):
 def test_play_with_python_trains_live_to_the_embedded_numbers(open_live_chapter, url, rate):
     chapter = open_live_chapter(url)
     _wait_ready(chapter)
-    started = _jobs_started(chapter)
     data = chapter.data(NAME)
     figure = chapter.figure(NAME)
     figure.get_by_label("Step size").select_option(str(rate))
@@ -87,16 +79,15 @@ def test_play_with_python_trains_live_to_the_embedded_numbers(open_live_chapter,
     expect(figure).to_have_attribute("data-state", "live", timeout=20_000)
     expect(figure.locator("[data-key-control]")).to_have_text("Play", timeout=20_000)
     expect(figure.locator(".lt-status")).to_have_text("Trained live in the worker.")
-    assert started == [{**data["params"], "rate": data["rates"][rate], "start": 0}]
+    assert chapter.stand_in.params("start") == [{**data["params"], "rate": data["rates"][rate], "start": 0}]
     seen = chapter.page.evaluate("window.__seen")
     want = [text_lines(data, _state(data, rate, k)) for k in range(1, _last(data) + 1)]
     assert seen == want  # every state drawn in order, each with the embedded run's numbers
 
 
 def test_pause_cancels_the_job_keeps_the_state_and_play_resumes(open_live_chapter, url):
-    chapter = open_live_chapter(url, routes=SLOW_JOBS)
+    chapter = open_live_chapter(url, slow_jobs=True)
     _wait_ready(chapter)
-    started = _jobs_started(chapter)
     data = chapter.data(NAME)
     figure = chapter.figure(NAME)
     r = data["start"]["run"]
@@ -113,13 +104,11 @@ def test_pause_cancels_the_job_keeps_the_state_and_play_resumes(open_live_chapte
     shown = chapter.numbers(NAME)
     assert shown == text_lines(data, _state(data, r, k))
     assert figure.get_attribute("data-state") == "live"
-    chapter.page.wait_for_timeout(500)
-    assert chapter.numbers(NAME) == shown and int(figure.get_by_role("slider", name="Step").input_value()) == k
-    play.press("Enter")  # resume: a new job from the step on screen
+    play.press("Enter")  # resume: a new job from the step on screen, which the pause kept (the job's start says so below)
     chapter.page.wait_for_function(f"(fig) => Number(fig.querySelector('input[type=range]').value) >= {k + 2}",
                                    arg=figure.element_handle(), timeout=30_000)
     play.click()
-    assert [s["start"] for s in started] == [0, k * data["every"]]
+    assert [s["start"] for s in chapter.stand_in.params("start")] == [0, k * data["every"]]
     k2 = int(figure.get_by_role("slider", name="Step").input_value())
     assert chapter.numbers(NAME) == text_lines(data, _state(data, r, k2))
     live_curve = figure.locator(".lt-line").get_attribute("points")  # drawn from the job's run alone

@@ -8,7 +8,7 @@ import pytest
 from engine.figures import compute, parse
 
 from ..conftest import expect
-from .helpers import (SLOW_JOBS, cancel_restores_the_model_shown_before, opened, text_lines, two_heads_shown,
+from .helpers import (cancel_restores_the_model_shown_before, opened, text_lines, two_heads_shown,
                       warm_up_changes_nothing, without_python)
 
 NAME = "two-heads"
@@ -30,7 +30,7 @@ def test_the_embedded_run_and_the_sentence_menu(open_chapter, url):
 
 @pytest.mark.parametrize("width", [1200, 375])
 def test_retrain_streams_progress_and_draws_the_new_run_live(open_live_chapter, url, width):
-    chapter = open_live_chapter(url, routes=SLOW_JOBS, viewport={"width": width, "height": 800})
+    chapter = open_live_chapter(url, slow_jobs=True, viewport={"width": width, "height": 800})
     figure = chapter.figure(NAME)
     chapter.page.evaluate("""(fig) => { window.__steps = [];
       new MutationObserver(() => window.__steps.push(Number(fig.querySelector('progress').value)))

@@ -8,18 +8,23 @@ The build gives the engine the prose of the chapters it builds, and the model le
 pages hold a few paragraphs of our own (helpers.WRITING_PROSE)."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from engine.figures import compute, parse
 from engine.figures.fmt import fill
+from tests.conftest import ROOT
 
 from ..conftest import expect, serious_violations
-from .helpers import (SLOW_JOBS, PhoneVisit, opened, pages_model_given, text_lines, warm_up_changes_nothing,
+from .helpers import (PhoneVisit, opened, pages_model_given, text_lines, warm_up_changes_nothing,
                       without_python, writing_chapter, writing_training_shown)
 
 NAME = "writing-training"
 SHORT = {"steps": 100}  # a run the stand-in trains in a few seconds, even a step per slice
 SCRATCH = writing_chapter()
+# The view's time per checkpoint in a replay (theme/figures/writing-training.js).
+REPLAY_MS = int(re.search(r"const REPLAY_MS = (\d+);", (ROOT / "theme" / "figures" / f"{NAME}.js").read_text())[1])
 
 
 @pytest.fixture(scope="module")
@@ -86,17 +91,27 @@ def test_replay_steps_through_every_checkpoint_before_python(open_chapter, url):
     samples = chapter.page.evaluate("window.__samples")
     assert list(dict.fromkeys(samples)) == [c["sample"] for c in data["checkpoints"]]  # gibberish to words, in order
     assert chapter.numbers(NAME) == text_lines(data, data["start"])
-    replay.click()  # and again, stopped after a step or two
-    chapter.page.wait_for_timeout(700)
-    figure.get_by_role("button", name="Stop").click()
-    stopped = chapter.numbers(NAME)
-    chapter.page.wait_for_timeout(1000)
-    assert chapter.numbers(NAME) == stopped != text_lines(data, data["start"])
+    # And again, stopped as its second checkpoint shows: the click on Stop is made in the page as that
+    # sample is drawn (a timed wait could see a loaded machine's replay reach its end first).
+    figure.evaluate("""(f, [stop, want]) => { window.__stopped = new Promise((resolve) => {
+      const text = f.querySelector(".wt-sample-text");
+      new MutationObserver((_, o) => { if (text.textContent === want) { o.disconnect(); stop.click(); resolve(); } })
+        .observe(text, { subtree: true, childList: true, characterData: true }); }); }""",
+                    [replay.element_handle(), data["checkpoints"][1]["sample"]])
+    replay.click()
+    chapter.page.evaluate("window.__stopped")
+    expect(replay).to_have_attribute("aria-pressed", "false")
+    assert chapter.numbers(NAME) == text_lines(data, 1)
+    # The replay's next step would be its timer's: a timer of the same delay set now runs after it
+    # (timers of equal delay run in the order they were set), so once it has run, a replay that went
+    # on would have drawn that step.
+    chapter.page.evaluate("(ms) => new Promise((resolve) => setTimeout(resolve, ms))", REPLAY_MS)
+    assert chapter.numbers(NAME) == text_lines(data, 1)
     assert figure.get_attribute("data-state") == "prerendered"
 
 
 def test_train_from_scratch_streams_the_curve_and_samples_and_ends_live(open_live_chapter, short_url):
-    chapter = open_live_chapter(short_url, routes=SLOW_JOBS)  # a step per slice: a run long enough to watch
+    chapter = open_live_chapter(short_url, slow_jobs=True)  # a step per slice: a run long enough to watch
     figure = chapter.figure(NAME)
     data = chapter.data(NAME)
     chapter.page.evaluate("""(fig) => { window.__steps = []; window.__samples = [];
@@ -126,7 +141,7 @@ def test_train_from_scratch_streams_the_curve_and_samples_and_ends_live(open_liv
 
 
 def test_cancel_restores_exactly_what_was_shown(open_live_chapter, short_url):
-    chapter = open_live_chapter(short_url, routes=SLOW_JOBS)
+    chapter = open_live_chapter(short_url, slow_jobs=True)
     figure = chapter.figure(NAME)
     slider = figure.get_by_label("Checkpoint")
     slider.focus()
