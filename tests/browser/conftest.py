@@ -88,6 +88,14 @@ RECORD_POSTS = """(() => {
 })();"""
 
 
+def after_a_frame(page) -> None:
+    """Wait until the page has rendered a frame after this call, and the next one, and run a task
+    queued after them: by then the callbacks of its observers (ResizeObserver, run in the frame;
+    IntersectionObserver, a task the frame queues) have run for whatever changed before the call,
+    and so has what figures.js starts after a frame and a task (startSoon)."""
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r))))")
+
+
 def wait_for_fallback(page, img) -> None:
     """Scroll a fallback <img> into view and wait until it has loaded: fallbacks load lazily."""
     img.scroll_into_view_if_needed()
@@ -423,13 +431,22 @@ class Visit:
         }""")
 
     def fetched_runtime(self, expected: bool) -> bool:
-        """Whether the page has asked for anything of the runtime: one that uses Python has once its
-        start has run; one that does not is given long enough for a start that waits a frame and a task."""
-        for _ in range(60 if expected else 6):
-            if any(part in url for url in self.requests for part in RUNTIME_FILES):
-                return True
-            self.page.wait_for_timeout(50)
-        return False
+        """Whether the page has asked for anything of the runtime. One that uses Python has once its
+        start has run (polled for 3 s). One that does not is asked once what would have to come first
+        has happened: scroll_through brought every part near the screen, and a frame and a task more
+        let a start that waits for them run (figures.js startSoon); the requests Playwright reported
+        and the page's own record of what it loaded are read."""
+        asked = lambda: any(part in url for url in self.requests for part in RUNTIME_FILES)  # noqa: E731
+        if expected:
+            for _ in range(60):
+                if asked():
+                    return True
+                self.page.wait_for_timeout(50)
+            return False
+        after_a_frame(self.page)
+        loaded = self.page.evaluate("""(parts) => performance.getEntriesByType("resource")
+                                         .some((e) => parts.some((p) => e.name.includes(p)))""", list(RUNTIME_FILES))
+        return loaded or asked()
 
     def use_every_figure(self, where: str, live: bool) -> None:
         """Focus each figure's key control (the one its view marks with data-key-control="<key>"), press

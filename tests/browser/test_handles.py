@@ -14,7 +14,7 @@ import re
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from .conftest import expect, figure_numbers, live_routes
+from .conftest import after_a_frame, expect, figure_numbers, live_routes
 from .figures.helpers import handle_pages, may_hold_touches, touch_drag
 
 PHONE_WIDTH, WIDER = 375, 700
@@ -44,8 +44,10 @@ def _top(locator) -> float:
 
 
 def _settled(figure) -> None:
-    """What the figure asked Python for has come back."""
-    expect(figure).not_to_have_attribute("aria-busy", "true", timeout=10_000)
+    """What the figure asked Python for has come back: no answer is due (a score editor marks the
+    figure data-waiting from the edit, before its pause ends and it asks: bars.js), none on its way."""
+    figure.page.wait_for_function("(f) => !f.hasAttribute('data-waiting') && !f.hasAttribute('aria-busy')",
+                                  arg=figure.element_handle(), timeout=10_000)
 
 
 def _holds_the_finger(page, figure, name: str) -> None:
@@ -88,14 +90,13 @@ def _keep_focus_across_a_resize(page, figures: list) -> None:
         pressed.append((figure, name))
     if not pressed:
         return
-    page.wait_for_timeout(300)  # a score editor asks Python once the keys (or the finger, above) rest
     for figure, _ in pressed:
-        _settled(figure)
+        _settled(figure)  # a score editor asks Python once the keys (or the finger, above) rest: data-waiting till then
     before = [figure_numbers(figure) for figure, _ in pressed]
     for width in (WIDER, PHONE_WIDTH):
         page.set_viewport_size({"width": width, "height": 700})
         page.wait_for_function("(w) => document.documentElement.clientWidth <= w", arg=width)
-        page.wait_for_timeout(100)  # a ResizeObserver callback runs before the next frame
+        after_a_frame(page)  # the views' ResizeObservers have redrawn at the new width
         assert page.evaluate("document.activeElement?.__handle") == len(pressed) - 1, \
             f"{pressed[-1][1]}: focus left its handle as the width changed to {width} px"
         for i, (figure, name) in enumerate(pressed):

@@ -48,8 +48,10 @@ def test_a_newer_job_of_the_same_figure_cancels_the_older(chapter):
       const { figureContext } = await import(new URL("js/context.js", document.querySelector("link[rel=icon]").href).href);
       const el = document.querySelector('[data-figure="two-heads"]');
       const { ctx } = figureContext(el, el.querySelector(".figure-view"), runtime, () => true);
-      const first = ctx.job("retrain", { seed: 1 });
-      await new Promise((r) => setTimeout(r, 300));
+      let running;
+      const progressed = new Promise((r) => { running = r; });
+      const first = ctx.job("retrain", { seed: 1 }, running);
+      await progressed; // the first job runs
       const second = ctx.job("retrain", { seed: 2 });
       const other = retrain({ seed: 3 }); // another figure's
       const [a, b, c] = await Promise.all([first, second, other.result]);
@@ -62,8 +64,7 @@ def test_cancel_and_errors_settle_the_promise(chapter):
     out = chapter.page.evaluate(RUNTIME + """
       const early = retrain({});
       early.cancel();
-      const later = retrain({});
-      setTimeout(() => later.cancel(), 300);
+      const later = retrain({}, () => later.cancel()); // cancelled as it runs
       const bad = runtime.ask({ type: "job", name: "two-heads", job: "nope", params: {} }).result.then(() => "resolved", (e) => e.message);
       const badParams = retrain({ seed: -1 }).result.then(() => "resolved", (e) => e.message);
       return [await early.result, await later.result, await bad, await badParams];

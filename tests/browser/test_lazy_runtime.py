@@ -3,7 +3,7 @@ worker or fallback drawing it does not show (figure views: test_figures.py; Pyth
 that can use it: test_csp.py, which reads every page to its end with every figure used)."""
 from __future__ import annotations
 
-from .conftest import expect
+from .conftest import after_a_frame, expect
 
 FIRST_SCREEN = {"width": 412, "height": 823}  # Lighthouse's mobile screen
 FETCHED = "() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)"
@@ -16,8 +16,11 @@ def test_the_first_screen_fetches_no_quiz_exercise_offline_worker_or_drawing_it_
     fetched until the reader comes near it; then each loads and works."""
     chapter = open_chapter(base_url + "09-learning-to-look.html", viewport=FIRST_SCREEN)
     page = chapter.page
+    # What the first screen loads: its observers' first callbacks (a frame and a task after they
+    # observe), then what those fetched (the network quiet since).
+    page.wait_for_load_state("load")
+    after_a_frame(page)
     page.wait_for_load_state("networkidle")
-    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 300)))")
     top = lambda selector: page.eval_on_selector(selector, "e => e.getBoundingClientRect().top")
     height = FIRST_SCREEN["height"]
     assert top("[data-figure]") < height + 1250, "precondition: a figure within Chromium's lazy-image distance"

@@ -12,25 +12,28 @@ import { fill } from "./text.js";
  * Scores the reader edits. set(i, v) snaps v to the schema's step within its range, redraws at
  * once, and after a pause asks the worker with params(scores); the answer goes to accept(data).
  * Without Python the scores go back to current() (what the figure can show honestly) and the
- * figure's note says why. `waiting` is true while an answer is due. Only the latest answer is used.
+ * figure's note says why. `waiting` is true while an answer is due, from the edit on (the figure
+ * carries data-waiting meanwhile: what tests wait on, as the pause is not yet a request and the
+ * figure is not yet aria-busy). Only the latest answer is used.
  */
 export function scoreEditor(ctx, { schema, scores, params, accept, current, draw, delay = 150 }) {
   const state = { scores: [...scores], waiting: false, set };
   let timer = null;
   const ask = latestOnly(ctx);
+  const waiting = (on) => { state.waiting = on; ctx.figure.toggleAttribute("data-waiting", on); };
 
   function set(i, value) {
     const v = Math.max(schema.lo, Math.min(schema.hi, Math.round(value / schema.step) * schema.step)) + 0;
     if (v === state.scores[i]) return;
     state.scores[i] = v;
-    state.waiting = true;
+    waiting(true);
     draw();
     clearTimeout(timer);
     timer = setTimeout(async () => {
       const answer = await ask(params([...state.scores]));
       if (!answer) return; // a newer request is on its way
       const { out } = answer;
-      state.waiting = false;
+      waiting(false);
       if (out) {
         accept(out);
       } else {

@@ -7,7 +7,7 @@ import pytest
 
 from engine.figures.fmt import fill
 
-from ..conftest import expect, serious_violations
+from ..conftest import after_a_frame, expect, serious_violations
 from .helpers import PhoneVisit, opened, text_lines, without_javascript
 
 NAME = "attention-stages"
@@ -88,7 +88,7 @@ def test_the_stage_changes_when_its_paragraph_crosses_the_middle_of_the_screen(o
         page.evaluate(place, [s, -20])  # paragraph s's first line just past the middle
         page.wait_for_function(f"(t) => {caption}.startsWith(t)", arg=titles[s])
         page.evaluate(place, [s + 1, 40])  # the next paragraph's top still 40 px below the middle
-        page.wait_for_timeout(300)
+        after_a_frame(page)  # the view's IntersectionObserver has heard of the scroll
         assert page.evaluate(caption).startswith(titles[s]), f"stage {s + 2} shown while stage {s + 1} is read"
         page.evaluate(place, [s + 1, -20])
         page.wait_for_function(f"(t) => {caption}.startsWith(t)", arg=titles[s + 1])

@@ -51,7 +51,7 @@ def test_cells_by_keyboard_and_tap_and_the_transpose_at_375_px(open_chapter, url
     flip.click()
     expect(flip).to_have_attribute("aria-pressed", "false")
     expect(note).to_have_text(fill(data["text"]["parts"]["stored"], {"v": last + 1}))
-    chapter.page.wait_for_timeout(600)  # the numbers slide to their stored places
+    key.evaluate("(g) => Promise.all(g.getAnimations().map((a) => a.finished))")  # the numbers slide to their stored places
     after = key.bounding_box()
     assert after["x"] < before["x"] and after["y"] > before["y"]  # from column 4 of Kᵀ to row 4 of K
     _shown(chapter, figure, data, last)  # the numbers of the cell stay
