@@ -1,8 +1,9 @@
 """Every page as readers open it: on a phone, on a wide screen, in both colour schemes, and without
 JavaScript, always under its Content-Security-Policy. Each page opens once per screen (a class-scoped
-fixture), and every check runs on that one visit: first those that only read it, the dark scheme's
-after the light one's (the page switches as it does when a reader's system does: the schemes differ
-only in the palette's custom properties), then the page in use:
+fixture) for the checks that read it, in any order: each sets the scheme (the page switches as it
+does when a reader's system does: the schemes differ only in the palette's custom properties) or the
+width it reads at, and what a check must change to read (focus, on a phone) is done as the page opens.
+The page in use (class Used) is a visit of its own. The checks:
 
 - nothing overflows the screen sideways;
 - axe-core finds nothing serious (on a phone a wide formula becomes a scroll box, which a scan on a
@@ -30,8 +31,8 @@ import pytest
 from builder import palette
 from tests.conftest import PALETTE, ROOT
 
-from .conftest import (AXE_ROUTE, CHAPTER, FIGURES, PHONE, Visit, browser_context, chapter_pages,
-                       draw_every_figure, figure_numbers, live_routes, rgb, serious_violations, uses_python, wait_for_fallback)
+from .conftest import (AXE_ROUTE, CHAPTER, FIGURES, PHONE, SETTLE_MS, Visit, browser_context, chapter_pages,
+                       draw_every_figure, expect, figure_numbers, live_routes, rgb, serious_violations, uses_python, wait_for_fallback)
 
 CHAPTERS = chapter_pages()
 PAGES = {**{page: page for page in CHAPTERS}, "index": "index.html", "bibliography": "bibliography.html",
@@ -124,20 +125,46 @@ CRAMPED = """(minPx) => {
 }"""
 
 
-@pytest.fixture(scope="class")
-def opened(request, browser, base_url):
-    """A Visit of the page named by the test's parameter, opened as the class reads (its VIEW: context
-    options) under the page's policy, every figure drawn; shared by the class's checks of that page,
-    and closed after the last. Where Python is used, it is the stand-in (the engine on CPython): the
-    real one's boot costs a page seconds of CPU, and test_real_python.py runs it on every page that uses it."""
-    which, view = request.param, request.cls.VIEW
+def _visit(browser, base_url, which: str, view: dict) -> Visit:
+    """A Visit of page `which` at `view` (context options) under the page's policy, every figure drawn.
+    Where Python is used, it is the stand-in (the engine on CPython): the real one's boot costs a page
+    seconds of CPU, and test_real_python.py runs it on every page that uses it."""
     visit = Visit(partial(browser_context, browser), base_url + PAGES[which], routes=[*live_routes(), AXE_ROUTE], **view)
     if which == "search":
         visit.page.locator("[data-search-results] li").first.wait_for()
-    visit.opened_elsewhere = {}
     if which in CHAPTERS and view.get("java_script_enabled", True):
         draw_every_figure(visit.page)
-        visit.opened_elsewhere = opened_elsewhere(visit.page)  # before any check touches a control
+    return visit
+
+
+@pytest.fixture(scope="class")
+def opened(request, browser, base_url):
+    """The page named by the test's parameter, opened as the class reads it (its VIEW) by _visit, shared
+    by the class's checks of that page, which only read it (each sets the scheme or width it reads
+    at), and closed after the last. What a check must change to read is done here, once, before any
+    check, and kept for it: the key numbers every view opens on (opened_elsewhere) and, on a touch
+    screen, the controls' sizes and focus rings (focusing them starts a live page's Python, which is
+    then waited for)."""
+    which, view = request.param, request.cls.VIEW
+    visit = _visit(browser, base_url, which, view)
+    visit.opened_elsewhere, visit.small, visit.rings = {}, [], []
+    if which in CHAPTERS and view.get("java_script_enabled", True):
+        page = visit.page
+        visit.opened_elsewhere = opened_elsewhere(page)  # before anything touches a control
+        if view.get("has_touch"):
+            visit.small, visit.rings = page.evaluate(SMALL, CONTROLS), page.evaluate(RINGS, CONTROLS)
+            page.evaluate("document.activeElement?.blur()")
+            if page.locator("[data-figure][data-live]").count():
+                expect(page.locator("[data-runtime-status]")).to_have_attribute("data-state", "ready", timeout=SETTLE_MS)
+                expect(page.locator("[data-figure][aria-busy]")).to_have_count(0, timeout=SETTLE_MS)  # what focus asked
+    yield visit
+    visit.page.context.close()
+
+
+@pytest.fixture
+def in_use(request, browser, base_url):
+    """The page named by the test's parameter, opened by _visit for the one test that uses it (class Used)."""
+    visit = _visit(browser, base_url, request.param, request.cls.VIEW)
     yield visit
     visit.page.context.close()
 
@@ -145,6 +172,11 @@ def opened(request, browser, base_url):
 def _pages(pages):
     """Parametrize `opened` with these pages, one visit per page for the whole class."""
     return pytest.mark.parametrize("opened", list(pages), indirect=True, scope="class")
+
+
+def _used(pages):
+    """Parametrize `in_use` with these pages: a visit of its own for each."""
+    return pytest.mark.parametrize("in_use", list(pages), indirect=True)
 
 
 # The state a view opens in is the model's opening_state; the key numbers it then lists must be the ones
@@ -192,7 +224,15 @@ def check_figure_text(page) -> None:
 
 def check_static_figures(page) -> None:
     """Without scripts every figure is its drawing (alt text quoting a number) and its key numbers,
-    behind a closed Numbers disclosure that opens. Opens every disclosure: a class's last check."""
+    behind a closed Numbers disclosure that opens; every disclosure is closed again after, for the
+    class's other checks."""
+    try:
+        _check_static_figures(page)
+    finally:
+        page.evaluate("() => document.querySelectorAll('details.figure-numbers-box[open]').forEach((d) => { d.open = false; })")
+
+
+def _check_static_figures(page) -> None:
     names = page.eval_on_selector_all("[data-figure]", "els => els.map(e => e.dataset.figure)")
     assert names, f"{page.url} has no figures"
     if page.url.endswith("/" + CHAPTER):
@@ -237,8 +277,8 @@ def check_schemes_palette(page, scheme: str) -> None:
 
 
 # The checks each screen runs, as classes its test class takes them from (not collected on their
-# own: no Test prefix). A class's tests run in this order on each page: base classes' first, so the
-# light scheme's checks, then the dark one's, then the checks that move focus, and last the page in use.
+# own: no Test prefix). They pass in any order: the readers share a visit they do not change, the
+# page in use is a visit of its own.
 
 class Read:
     """Every page in the light scheme."""
@@ -284,9 +324,8 @@ class ReadOnAPhone(ReadInTheDark):
 
     @_pages(CHAPTERS)
     def test_every_control_is_a_touch_target_with_the_focus_ring(self, opened):
-        page = opened.page
-        assert page.evaluate(SMALL, CONTROLS) == [], f"{page.url}: controls under 44 px high at 375 px"
-        rings = page.evaluate(RINGS, CONTROLS)
+        page, rings = opened.page, opened.rings  # measured as the page was opened (opened)
+        assert opened.small == [], f"{page.url}: controls under 44 px high at 375 px"
         assert rings, f"{page.url} has no control"
         bad = [r for r in rings if r[1] and (r[2] == "none" or r[3] != "2px")]
         assert bad == [], f"{page.url}: focused controls without the focus ring: {bad}"
@@ -299,8 +338,9 @@ class Used:
     exactly those with a live figure or an exercise; the others never load the runtime's module and
     carry no status line about Python."""
 
-    @_pages(PAGES)
-    def test_used_without_a_policy_violation_and_python_only_where_it_is_used(self, opened, site):
+    @_used(PAGES)
+    def test_used_without_a_policy_violation_and_python_only_where_it_is_used(self, in_use, site):
+        opened = in_use
         page = opened.page
         name = page.url.rsplit("/", 1)[1].split("?")[0]
         where = f"{name} at {page.viewport_size['width']}px"
@@ -331,9 +371,9 @@ class TestPhone(Used, ReadOnAPhone):
 class TestWide(Used, ReadInTheDark):
     VIEW = WIDE
 
-    @_pages(BUT_PRINT)
-    def test_used_without_a_policy_violation_and_python_only_where_it_is_used(self, opened, site):
-        super().test_used_without_a_policy_violation_and_python_only_where_it_is_used(opened, site)
+    @_used(BUT_PRINT)
+    def test_used_without_a_policy_violation_and_python_only_where_it_is_used(self, in_use, site):
+        super().test_used_without_a_policy_violation_and_python_only_where_it_is_used(in_use, site)
 
 
 class TestWithoutJavaScript:
