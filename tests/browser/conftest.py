@@ -432,17 +432,21 @@ class Visit:
 
     def fetched_runtime(self, expected: bool) -> bool:
         """Whether the page has asked for anything of the runtime. One that uses Python has once its
-        start has run (polled for 3 s). One that does not is asked once what would have to come first
+        start has run: polled until it has, for up to a minute (on chapter 6, whose only use is its
+        exercise, that start is the exercise's code loading as scroll_through brings it near, then its
+        grader's worker, a chain of fetches a loaded machine took longer than the 3 s once allowed).
+        One that does not is asked once what would have to come first
         has happened: scroll_through brought every part near the screen, and a frame and a task more
         let a start that waits for them run (figures.js startSoon); the requests Playwright reported
         and the page's own record of what it loaded are read."""
         asked = lambda: any(part in url for url in self.requests for part in RUNTIME_FILES)  # noqa: E731
         if expected:
-            for _ in range(60):
-                if asked():
-                    return True
-                self.page.wait_for_timeout(50)
-            return False
+            deadline = time.monotonic() + 60
+            while not asked():
+                if time.monotonic() > deadline:
+                    return False
+                self.page.wait_for_timeout(50)  # lets Playwright report the page's requests
+            return True
         after_a_frame(self.page)
         loaded = self.page.evaluate("""(parts) => performance.getEntriesByType("resource")
                                          .some((e) => parts.some((p) => e.name.includes(p)))""", list(RUNTIME_FILES))
