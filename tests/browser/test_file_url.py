@@ -1,7 +1,9 @@
 """The site opened from file:// (a downloaded dist/ folder, double-clicked)."""
 from __future__ import annotations
 
-from .conftest import CHAPTER, FIGURES, wait_for_fallback
+import time
+
+from .conftest import CHAPTER, FIGURES, after_a_frame, wait_for_fallback
 
 
 def _open_from_file(new_context, site):
@@ -10,8 +12,13 @@ def _open_from_file(new_context, site):
     page.on("console", lambda m: console.append(m.text))
     page.goto(site.as_uri() + "/" + CHAPTER)
     page.wait_for_load_state("load")
-    # Give module scripts, were they allowed, ample time to hydrate the figures.
-    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 500)))")
+    # Module scripts run before the document's load (they are deferred): refused from file://, each
+    # says so on the console. Once it has, and a frame has let near.js's observer call back, a view
+    # that could load would have begun to.
+    deadline = time.monotonic() + 10
+    while not any("CORS" in m or "origin 'null'" in m for m in console) and time.monotonic() < deadline:
+        page.wait_for_timeout(50)  # lets Playwright report the console
+    after_a_frame(page)
     return page, console
 
 

@@ -77,9 +77,11 @@ def test_cancel_and_errors_settle_the_promise(chapter):
 def test_the_worker_answers_computes_while_a_job_runs(chapter):
     out = chapter.page.evaluate(RUNTIME + """
       let finished = false;
-      const job = retrain({});
+      let running;
+      const progressed = new Promise((r) => { running = r; });
+      const job = retrain({}, running);
       job.result.then(() => { finished = true; });
-      await new Promise((r) => setTimeout(r, 200));
+      await progressed; // the job runs
       const data = await runtime.ask({ type: "compute", name: "softmax-bars", params: { scores: [1, 0], labels: ["a", "b"] } }).result;
       const answeredFirst = !finished;
       job.cancel();

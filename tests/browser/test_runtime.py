@@ -8,7 +8,7 @@ import urllib.request
 
 import pytest
 
-from .conftest import CHAPTER, SETTLE_MS, expect
+from .conftest import CHAPTER, SETTLE_MS, after_a_frame, expect
 
 IDLE_TEXT_HINT = "precomputed"  # the status line before Python starts
 
@@ -158,8 +158,15 @@ def test_runtime_waits_until_a_figure_nears_the_viewport(open_chapter):
     first = chapter.figure(chapter.figure_names()[0])
     top = first.evaluate("e => e.getBoundingClientRect().top + scrollY")
     assert top > 300 + 200 + 50, f"precondition: the first figure (top {top}px) must start well below the viewport"
-    # Let a few frames and the observer's callbacks pass.
-    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 800))))")
+    # What would start Python must come first: near.js hears of the figures within a screen below
+    # (a frame), their views load and draw, figures.js's observer hears of them (a frame), and a
+    # start it asked for waits a frame and a task (startSoon).
+    page.wait_for_load_state("load")
+    after_a_frame(page)
+    for figure in page.locator("[data-figure]").all():
+        if figure.evaluate("e => e.getBoundingClientRect().top < 2 * innerHeight"):
+            expect(figure).to_have_attribute("data-state", "prerendered")
+    after_a_frame(page)
     assert chapter.status()["state"] == "idle", chapter.status()
     assert page.evaluate("window.__workers") == []
     assert not [u for u in requests if "/pyodide/" in u or u.endswith("worker.js")], requests
