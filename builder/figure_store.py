@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Callable, TypeVar
 
 from engine import figures as models
-from engine import given
+from engine import given as inputs
+from engine.given import Given
 from .reload import imports
 
 T = TypeVar("T")
@@ -115,60 +116,63 @@ class FigureStore:
         self._codes[modules] = (files, stamps, h.hexdigest())
         return h.hexdigest()
 
-    def _model_key(self, params) -> str:
-        """What a model's data and facts are made of: its code, its Params, and what it is given."""
-        name = models.name_of(params)
+    def _model_key(self, params, given: Given) -> str:
+        """What a model's data and facts are made of: its code, its Params, and the digest of each
+        input it reads (its GIVEN: the prose, or a file made from it, named by its content)."""
         parts = [self.code(type(params).__module__), f"{type(params).__qualname__}{params!r}"]
-        for given_name in sorted(getattr(models.module(name), "GIVEN", ())):
-            if given_name in given.MADE:  # made from the prose, by code of ours
-                parts += [given_name, self.code(given.MADE[given_name].split(":")[0]), given.digest(given.SERIES)]
-            else:
-                parts += [given_name, given.digest(given_name)]
+        for name in sorted(models.given_names(params)):
+            parts += [name, given.digest(name)]
         return _hash("model", *parts)
 
     # values
 
-    def data(self, params, make: Callable[[], T]) -> T:
-        return self._get(self._model_key(params) + ".data", make)
+    def data(self, params, given: Given, make: Callable[[], T]) -> T:
+        return self._get(self._model_key(params, given) + ".data", make)
 
-    def facts(self, params, make: Callable[[], T]) -> T:
-        return self._get(self._model_key(params) + ".facts", make)
+    def facts(self, params, given: Given, make: Callable[[], T]) -> T:
+        return self._get(self._model_key(params, given) + ".facts", make)
 
     def svg(self, name: str, data_json: str, make: Callable[[], bytes]) -> bytes:
         """A fallback's drawing of `data` (its JSON, keys sorted): its code and the data."""
         return self._get(_hash("svg", self.code(f"builder.fallbacks.{name.replace('-', '_')}"), data_json) + ".svg", make)
 
-    def load_made(self) -> None:
-        """Give engine.given the files earlier runs made from the prose it holds, by the code that makes them."""
-        for name in given.MADE:
-            path = self.folder / (self._made_key(name) + ".made")
-            if path.is_file():
-                data = self._read(path)
-                if isinstance(data, bytes):
-                    given.remember({(name, given.digest(given.SERIES)): data})
+    def made(self, name: str, series: Given) -> bytes:
+        """The file engine.given.MADE[name] made from the prose `series` holds, by its maker's code."""
+        return self._get(self._made_key(name, series), lambda: inputs.make(name, series[inputs.SERIES]))
 
-    def save_made(self) -> None:
-        """Keep the files this run made from the prose it holds."""
-        prose = given.digest(given.SERIES)
-        for (name, digest), data in given.made().items():
-            if digest == prose:
-                self._write(self.folder / (self._made_key(name) + ".made"), data)
+    def find_made(self, name: str, series: Given) -> bytes | None:
+        """That file if an earlier run made it, else None (nothing is made)."""
+        value = self._found(self.folder / self._made_key(name, series))
+        return value if isinstance(value, bytes) else None
 
-    def _made_key(self, name: str) -> str:
-        return _hash("made", name, self.code(given.MADE[name].split(":")[0]), given.digest(given.SERIES))
+    def _made_key(self, name: str, series: Given) -> str:
+        return _hash("made", name, self.code(inputs.maker_module(name)), series.digest(inputs.SERIES)) + ".made"
 
     # files
 
     def _get(self, entry: str, make: Callable[[], T]) -> T:
-        path = self.folder / entry
-        if path.is_file():
-            value = self._read(path)
-            if value is not None:
-                self.found += 1
-                return value
-        value = make()
-        self.computed += 1
-        self._write(path, value)
+        """The value stored as `entry`, or make() kept there. Made under a lock of its own, so that
+        of several processes asking at once (a test run's) one makes it while the others wait and
+        read it: chapter 14's model is trained once. filelock: portable, and released if the
+        process dies."""
+        from filelock import FileLock
+
+        value = self._found(self.folder / entry)
+        if value is not None:
+            return value
+        (self.folder / "locks").mkdir(parents=True, exist_ok=True)
+        with FileLock(self.folder / "locks" / entry):
+            value = self._found(self.folder / entry)
+            if value is None:
+                value = make()
+                self.computed += 1
+                self._write(self.folder / entry, value)
+        return value
+
+    def _found(self, path: Path):
+        value = self._read(path) if path.is_file() else None
+        if value is not None:
+            self.found += 1
         return value
 
     def _read(self, path: Path):

@@ -19,6 +19,7 @@ from typing import Callable
 import markdown
 
 from engine.figures.params import ParamError, validate as validate_options
+from engine.given import NOTHING, Given
 from ..errors import BuildError, clip, unknown_name
 from ..links import LinkCheck
 from ..math import MathExtension, MathFound
@@ -34,6 +35,7 @@ class Page:
     number: int
     slug: str
     cache: object  # builder.cache.BuildCache
+    given: Given = NOTHING  # what its figures are given beyond their options (builder/inputs.py)
     math: MathFound = dataclass_field(default_factory=MathFound)
     seen: dict = dataclass_field(default_factory=dict)  # directive name -> uses computed so far
 

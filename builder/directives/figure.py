@@ -39,7 +39,7 @@ class Figure(Directive):
         return tuple(module(use.argument).Params.__dataclass_fields__)
 
     def compute(self, use, page):
-        return render_figure(page.cache.figures, use, page.number, page.count(self.name), page.slug)
+        return render_figure(page.cache.figures, use, page.number, page.count(self.name), page.slug, page.given)
 
     def draft(self, use, page):
         """The figure's element with its id and label, and no data, drawing or given files yet."""

@@ -15,7 +15,7 @@ from engine.figures import FigureJob, compute, module, parse
 from tests.engine.exercises.test_graders import ATTENTION, BACKWARD, SOFTMAX
 
 from .conftest import CDN, SETTLE_MS, chapter_pages, expect, figure_numbers, follow, pyodide_kit, save_for_offline
-from .figures.helpers import (pages_model_given, prose_kept, text_lines, two_heads_shown, writing_chapter,
+from .figures.helpers import (given_from, text_lines, two_heads_shown, writing_chapter,
                               writing_training_shown)
 
 # Before any page script: record policy violations, the workers started, and every request to and
@@ -101,10 +101,11 @@ def _differences(a, b, path="data", tol=1e-6) -> list[str]:
 
 
 def _on_cpython(ask: dict) -> dict:
-    """What the engine on CPython answers to a request the page sent its worker."""
+    """What the engine on CPython answers to a request the page sent its worker, given the same files."""
+    given = given_from(ask.get("files"))
     if ask["type"] == "compute":
-        return compute(parse(ask["name"], ask["params"]))
-    job = FigureJob(parse(ask["name"], ask["params"]), ask["job"])
+        return compute(parse(ask["name"], ask["params"]), given)
+    job = FigureJob(parse(ask["name"], ask["params"]), ask["job"], given=given)
     while True:
         out = job.advance(60.0)
         if out["done"]:
@@ -298,8 +299,7 @@ WRITING_STEPS = 50
 def writing_page(scratch_page) -> str:
     """A page of its own for writing-training, with a run of WRITING_STEPS, Pyodide and numpy vendored.
     Its build gives the engine its prose: the prose held before is given back after it."""
-    with prose_kept():
-        return scratch_page(writing_chapter({"steps": WRITING_STEPS}), pyodide_dist=pyodide_kit())
+    return scratch_page(writing_chapter({"steps": WRITING_STEPS}), pyodide_dist=pyodide_kit())
 
 
 def test_writing_training_runs_to_the_end_and_cancel_restores_the_shipped_run(new_context, writing_page):
@@ -342,8 +342,7 @@ def test_writing_training_runs_to_the_end_and_cancel_restores_the_shipped_run(ne
     assert figure_numbers(figure) == text_lines(result, result["start"])
     expect(figure.locator(".th-status")).to_have_text(result["text"]["status"])
     assert progress.evaluate("p => p.value") == WRITING_STEPS
-    with pages_model_given(page, figure):  # CPython reads the model file the worker was given
-        _check_answers(reader, "writing-training train")
+    _check_answers(reader, "writing-training train")  # CPython reads the model file the worker was given
     reader.assert_clean("writing-training")
 
 

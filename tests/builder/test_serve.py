@@ -7,6 +7,7 @@ import re
 import shutil
 import socket
 import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -19,7 +20,6 @@ import builder.serve
 from builder.build import Paths, build
 from builder.cache import BuildCache
 from builder.serve import static_server
-from tests import prewarmed
 from tests.builder.helpers import one_chapter_site
 from tests.conftest import ROOT
 from tests.site_layout import theme_folder
@@ -28,8 +28,8 @@ CHAPTER = "04-scores-to-weights.html"
 
 
 def _start(command: list[str], content: Path, out: Path):
-    """`build.py serve` in a real process (restarting is an exec); `command` runs that build.py
-    with the figures already computed (conftest `prewarmed`): the tests are about serving."""
+    """`build.py serve` in a real process (restarting is an exec), reading the figures this run
+    computed from its store (which the environment names): the tests are about serving."""
     proc = subprocess.Popen(
         [*command, "serve", "--port", "0", "--content", str(content), "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -75,12 +75,12 @@ def small_content(tmp_path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory, prewarmed):
+def served(tmp_path_factory):
     """`serve` on a copy of the whole series, started once for the module's tests of prose edits, as
     one author's session goes on: (its output's lines, its address, the content folder it watches)."""
     folder = tmp_path_factory.mktemp("served")
     content = shutil.copytree(ROOT / "content", folder / "content")
-    proc, lines = _start(prewarmed.argv(ROOT / "build.py"), content, folder / "dist")
+    proc, lines = _start([sys.executable, "-u", str(ROOT / "build.py")], content, folder / "dist")
     try:
         yield lines, _first_build(lines), content
     finally:
@@ -186,26 +186,10 @@ def repo_copy(tmp_path):
     return repo
 
 
-def test_prewarmed_figures_are_used_only_while_their_code_is_unchanged(repo_copy):
-    """What keeps the tests below honest: a process whose model is broken computes it (prewarmed.py)."""
-    files, made = prewarmed.digest(ROOT)
-    assert "engine/figures/softmax_temperature.py" in files and "builder/fallbacks/softmax_temperature.py" in files
-    assert prewarmed.digest(repo_copy, files)[1] == made
-    registry = repo_copy / "engine" / "figures" / "__init__.py"
-    listed = registry.read_text().replace('    "softmax-bars",\n', '    "softmax-bars",\n    "scaffold-probe",\n', 1)
-    assert listed != registry.read_text()
-    registry.write_text(listed)
-    assert prewarmed.digest(repo_copy, files)[1] == made  # a new name in FIGURES changes no figure
-    for name in ("engine/figures/softmax_temperature.py", "engine/attention.py", "builder/fallbacks/softmax_temperature.py"):
-        changed = shutil.copytree(repo_copy, repo_copy.parent / f"changed-{name.replace('/', '-')}", symlinks=True)
-        (changed / name).write_text((changed / name).read_text() + "\n")
-        assert prewarmed.digest(changed, files)[1] != made, name
-
-
-def test_code_that_fails_to_import_or_crashes_never_stops_the_server(repo_copy, small_content, tmp_path, prewarmed):
+def test_code_that_fails_to_import_or_crashes_never_stops_the_server(repo_copy, small_content, tmp_path):
     """A builder change that does not import is shown and the server stays; one that imports
     but crashes the build restarts the server, whose build error is shown; the fix reloads."""
-    proc, lines = _start(prewarmed.argv(repo_copy / "build.py"), small_content, tmp_path / "dist")
+    proc, lines = _start([sys.executable, "-u", str(repo_copy / "build.py")], small_content, tmp_path / "dist")
     try:
         url = _first_build(lines)
         events = Events(url)
@@ -262,7 +246,7 @@ def test_serve_writes_its_own_folder_not_the_real_build(monkeypatch):
     import build as cli
 
     served = []
-    monkeypatch.setattr(builder.serve, "serve", lambda paths, out, port, dist: served.append((out, port)) or 0)
+    monkeypatch.setattr(builder.serve, "serve", lambda paths, out, port, dist, store=None: served.append((out, port)) or 0)
     assert cli.main(["serve", "--port", "8123"]) == 0
     assert served == [(ROOT / ".cache" / "serve", 8123)]
 
@@ -394,11 +378,11 @@ def test_idle_connections_time_out_but_the_event_stream_stays(folder, monkeypatc
         server.server_close()
 
 
-def test_a_fix_saved_while_the_server_restarts_is_built(repo_copy, small_content, tmp_path, prewarmed):
+def test_a_fix_saved_while_the_server_restarts_is_built(repo_copy, small_content, tmp_path):
     """An engine file the builder imports (through the exercises) that imports but breaks the build
     restarts the server; its fix, saved the moment the restarted process is up (while it builds),
     is seen: no later save is needed."""
-    proc, lines = _start(prewarmed.argv(repo_copy / "build.py"), small_content, tmp_path / "dist")
+    proc, lines = _start([sys.executable, "-u", str(repo_copy / "build.py")], small_content, tmp_path / "dist")
     try:
         url = _first_build(lines)
         model = repo_copy / "engine" / "attention.py"
@@ -419,12 +403,12 @@ def test_a_fix_saved_while_the_server_restarts_is_built(repo_copy, small_content
         _stop(proc)
 
 
-def test_a_model_edit_recomputes_its_own_figures_in_the_same_process(repo_copy, small_content, tmp_path, prewarmed):
+def test_a_model_edit_recomputes_its_own_figures_in_the_same_process(repo_copy, small_content, tmp_path):
     """Saving a figure's model reloads it in the running server (the same session: open pages keep
     their place) and drops only that model's figures; an exception in it reaches the page as one
     `path:line` message; the fix builds again, with the model's new output in the page. The print
     edition and the search index follow the pages, and the pages' state says when (`views`)."""
-    proc, lines = _start(prewarmed.argv(repo_copy / "build.py"), small_content, tmp_path / "dist")
+    proc, lines = _start([sys.executable, "-u", str(repo_copy / "build.py")], small_content, tmp_path / "dist")
     try:
         url = _first_build(lines)
         events = Events(url)

@@ -14,7 +14,7 @@ from engine.figures import compute, parse
 from engine.figures.fmt import fill
 
 from ..conftest import expect, serious_violations
-from .helpers import (SLOW_JOBS, PhoneVisit, opened, pages_model_given, text_lines, warm_up_changes_nothing,
+from .helpers import (SLOW_JOBS, PhoneVisit, opened, figure_given, text_lines, warm_up_changes_nothing,
                       without_python, writing_chapter, writing_training_shown)
 
 NAME = "writing-training"
@@ -33,8 +33,7 @@ def _sample(figure) -> str:
 
 def _want(chapter, options: dict) -> dict:
     """The figure for `options` on CPython, from the model file the page ships (what the worker reads)."""
-    with pages_model_given(chapter.page, chapter.figure(NAME)):
-        return compute(parse(NAME, options))
+    return compute(parse(NAME, options), figure_given(chapter.page, chapter.figure(NAME)))
 
 
 def test_the_embedded_run_steps_by_keyboard_with_its_samples(open_chapter, url):
