@@ -30,7 +30,6 @@ from .reload import imports
 
 T = TypeVar("T")
 KEEP_DAYS = 30  # an entry no run has read for this long is deleted (old options, old code)
-_REGISTRY = re.compile(rb"^FIGURES = \(.*?^\)", re.S | re.M)  # the list of names: a figure added changes no other's output
 OURS = ("engine", "builder")
 
 
@@ -60,9 +59,9 @@ def _file(root: Path, name: str) -> Path | None:
 @functools.lru_cache(maxsize=1024)
 def _source(path: Path, registry: bool, mtime_ns: int, size: int) -> bytes:
     """A source file's digest (kept while the file is unchanged: a run asks for a few hundred keys);
-    `registry`: without the list of figures' names."""
+    `registry` is unused: engine.figures finds its figures, it lists none (a figure added changes no other's key)."""
     data = path.read_bytes()
-    return hashlib.sha256(_REGISTRY.sub(b"FIGURES = ()", data) if registry else data).digest()
+    return hashlib.sha256(data).digest()
 
 
 def _stamps(files: list[tuple[str, Path]]) -> list[tuple[int, int]]:
