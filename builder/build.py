@@ -43,7 +43,7 @@ from . import lockfile
 from .markdown_render import render
 from .math import MathFound
 from .math_font import PATH as MATH_FONT, characters, math_font
-from .pages import environment
+from .pages import environment, stamp
 from .paths import Paths
 from .references import Bibliography, citing_chapters, uncited_warnings
 from .references import load as load_bibliography
@@ -232,8 +232,10 @@ def compute_chapter(source: Source, cache: BuildCache, given: Given, values: dic
     return Computed(source, values, page.math)
 
 
-def render_chapter(computed: Computed, bibliography: Bibliography | None = None) -> Chapter:
-    """The prose through Python-Markdown, each directive's block put in where it stood."""
+def render_chapter(computed: Computed, bibliography: Bibliography | None = None,
+                   templates: jinja2.Environment | None = None) -> Chapter:
+    """The prose through Python-Markdown, each directive's block put in where it stood, made by its
+    template in `templates` (the theme's; by default the repository's)."""
     entry, scanned = computed.source.entry, computed.source.scanned
     path = entry.path
     references = _check_citations(path, scanned, bibliography)
@@ -241,7 +243,7 @@ def render_chapter(computed: Computed, bibliography: Bibliography | None = None)
     text, marks = prose(scanned, computed.values)
     blocks = [(use, REGISTRY[use.name]) for use in scanned.directives]
     math = computed.math
-    html, toc = render(path, text, marks, blocks, scanned, math, numbers, bibliography)
+    html, toc = render(path, text, marks, blocks, scanned, math, numbers, bibliography, templates)
     figures = [use.computed for use in scanned.directives if use.name == "figure"]
     return Chapter(entry, path.stem, _title(path, toc), html, figures, scanned, references, math)
 
@@ -323,7 +325,8 @@ def _read_with_current_models(source: Source) -> bool:
 DRAFT_VALUE = "0"  # what an inline expression writes in a draft: a number, as most are, so formulas around it typeset
 
 
-def draft_chapter(source: Source, cache: BuildCache, bibliography: Bibliography | None = None) -> Chapter:
+def draft_chapter(source: Source, cache: BuildCache, bibliography: Bibliography | None = None,
+                  templates: jinja2.Environment | None = None) -> Chapter:
     """The chapter rendered before any engine work: each directive's draft for its block (its ids,
     its options' Markdown, no figure's data) and DRAFT_VALUE for every inline expression. Rendering
     it finds what the real render would in the prose (formulas, a '$' never closed, notes, blocks
@@ -333,7 +336,7 @@ def draft_chapter(source: Source, cache: BuildCache, bibliography: Bibliography 
     page = Page(path, entry.number, path.stem, cache)
     _each_block(path, scanned, page, "draft")
     values = {(use.line, use.start): DRAFT_VALUE for use in scanned.expressions}
-    return render_chapter(Computed(source, values, page.math), bibliography)
+    return render_chapter(Computed(source, values, page.math), bibliography, templates)
 
 
 def _holds_expression(scanned: ScannedSource, line: int | None) -> bool:
@@ -361,12 +364,13 @@ def check_prose(book: Book) -> Book:
     config = book.config
     drafts, unsure = [], set()
     kept = config.options.cache.table("drafts")
+    templates = stamp(config.templates)
     for source in book.chapters:
         scanned = source.scanned
-        key = (source.entry, "\n".join(scanned.lines), config.bibliography)
+        key = (source.entry, "\n".join(scanned.lines), config.bibliography, templates)
         if kept.get(source.entry.path, (None,))[0] != key:
             try:
-                draft = draft_chapter(source, config.options.cache, config.bibliography)
+                draft = draft_chapter(source, config.options.cache, config.bibliography, config.templates)
             except BuildError as err:
                 if not _holds_expression(scanned, err.line):
                     raise
@@ -406,14 +410,16 @@ def render_markdown(book: Book) -> Book:
     blocks and the bibliography are the same (an edit to one model or one chapter renders few pages)."""
     config = book.config
     kept = config.options.cache.table("rendered")
+    templates = stamp(config.templates)
     chapters = []
     for computed in book.chapters:
         source = computed.source
         blocks = [use.computed for use in source.scanned.directives]
         math = (computed.math.inline, computed.math.display)  # as computed: rendering adds the prose's formulas to it
-        key = (source.entry, "\n".join(source.scanned.lines), computed.values, blocks, math, config.bibliography)
+        key = (source.entry, "\n".join(source.scanned.lines), computed.values, blocks, math, config.bibliography,
+               templates)
         if kept.get(source.entry.path, (None,))[0] != key:
-            kept[source.entry.path] = (key, render_chapter(computed, config.bibliography))
+            kept[source.entry.path] = (key, render_chapter(computed, config.bibliography, config.templates))
         chapters.append(kept[source.entry.path][1])
     return replace(book, chapters=chapters)
 

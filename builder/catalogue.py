@@ -204,6 +204,17 @@ def _uses(paths: Paths) -> tuple[dict[tuple[str, str], list[str]], list]:
     return found, sources
 
 
+def reading_order(names, sources: list) -> list[str]:
+    """`names` in the order the chapters first show them (FIGURES has none of its own), then those no
+    chapter shows yet, by name."""
+    first: dict[str, int] = {}
+    for source in sources:
+        for use in sorted(source.scanned.directives, key=lambda u: u.line):
+            if use.name == "figure":
+                first.setdefault(use.argument, len(first))
+    return sorted(names, key=lambda name: (first.get(name, len(first)), name))
+
+
 def _drawn(name: str, params, cache: FigureCache, given: Given, paths: Paths) -> tuple[dict, bytes]:
     """The figure's data and facts, and its fallback in the palette's colours, as the build makes them;
     a model or fallback that raises is one error naming the code line, as in the build."""
@@ -227,7 +238,7 @@ def gather(paths: Paths, drawings: bool = True, store: FigureStore | None = None
     read = {n for name in models.FIGURES for n in models.given_names(models.parse(name))}
     given = given_for(sources, cache, names=read) if drawings else NOTHING
     figures = []
-    for name in models.FIGURES:
+    for name in reading_order(models.FIGURES, sources):
         mod = models.module(name)
         params = models.parse(name)
         shows = first_paragraph(mod.__doc__).removeprefix(f"{name}:").strip()

@@ -1,15 +1,17 @@
-"""Figures computed by earlier runs of `build`, `check` and `catalogue`, kept on disk (.cache/figures):
-a model's data and facts, a fallback's drawing, and the files made from the prose (engine/given.py),
-so that a run computes only what no earlier run computed from the same inputs.
+"""The one store of what the build computes from its inputs, kept on disk (.cache/figures, or the folder
+ATTN_FIGURE_STORE names: a test run's): a model's data and facts, a fallback's drawing, and the files
+made from the prose (engine/given.py). build, check, catalogue, serve and the tests read it, so that a
+run computes only what no earlier run computed from the same inputs, and processes asking at once
+make each value once.
 
 An entry's key names every input its value is made of: the figure's Params (their class and repr),
 the source of every module of ours the code imports (followed through its import statements from
-the model, or the fallback, or the maker of a given file: engine/figures/sentences.py is part of
-every model that imports it), the prose for a model that reads it, and the versions of Python, numpy
-and matplotlib. An edit to one model recomputes that model's figures alone; an edit to an engine
-module every model imports recomputes them all. The source is read when the key is made: a file
-saved while a run is under way can be stored with what the code before it computed, until the
-next edit to it.
+the model, or the fallback, or the maker of a made file: engine/figures/sentences.py is part of
+every model that imports it), the digest of each input a model reads (its GIVEN: the prose, or a
+file made from it, by its content), and the versions of Python, numpy and matplotlib. An edit to
+one model recomputes that model's figures alone; an edit to an engine module every model imports
+recomputes them all. The source is read when the key is made: a file saved while a run is under way
+can be stored with what the code before it computed, until the next edit to it.
 """
 from __future__ import annotations
 
@@ -17,7 +19,6 @@ import functools
 import hashlib
 import os
 import pickle
-import re
 import sys
 import time
 from importlib import metadata
@@ -31,7 +32,6 @@ from .reload import imports
 
 T = TypeVar("T")
 KEEP_DAYS = 30  # an entry no run has read for this long is deleted (old options, old code)
-_REGISTRY = re.compile(rb"^FIGURES = \(.*?^\)", re.S | re.M)  # the list of names: a figure added changes no other's output
 OURS = ("engine", "builder")
 
 
@@ -59,11 +59,10 @@ def _file(root: Path, name: str) -> Path | None:
 
 
 @functools.lru_cache(maxsize=1024)
-def _source(path: Path, registry: bool, mtime_ns: int, size: int) -> bytes:
-    """A source file's digest (kept while the file is unchanged: a run asks for a few hundred keys);
-    `registry`: without the list of figures' names."""
-    data = path.read_bytes()
-    return hashlib.sha256(_REGISTRY.sub(b"FIGURES = ()", data) if registry else data).digest()
+def _source(path: Path, mtime_ns: int, size: int) -> bytes:
+    """A source file's digest (kept while the file is unchanged: a run asks for a few hundred keys).
+    engine.figures finds its figures and lists none, so a figure added changes no other's key."""
+    return hashlib.sha256(path.read_bytes()).digest()
 
 
 def _stamps(files: list[tuple[str, Path]]) -> list[tuple[int, int]]:
@@ -111,7 +110,7 @@ class FigureStore:
         files = [(name, _file(self.root, name)) for name in sorted(seen)]
         stamps = _stamps(files)
         for (name, path), (mtime_ns, size) in zip(files, stamps):
-            h.update(name.encode() + b"\0" + _source(path, name == "engine.figures", mtime_ns, size))
+            h.update(name.encode() + b"\0" + _source(path, mtime_ns, size))
         h.update(_runtime())
         self._codes[modules] = (files, stamps, h.hexdigest())
         return h.hexdigest()

@@ -5,7 +5,6 @@ import copy
 import json
 import re
 from dataclasses import dataclass
-from html import escape
 from pathlib import Path
 
 from engine import figures as models
@@ -21,7 +20,7 @@ class RenderedFigure:
     line: int  # where the directive stands, for errors
     label: str  # "Figure 4.1"
     attributes: dict  # attributes of the <figure> element
-    body_html: str  # embedded data, view, fallback, numbers
+    body: dict  # what theme/templates/directives/figure.html shows: data, drawing, alt, numbers ("" in a draft)
     svg_path: str  # dist-relative path of the fallback
     svg: bytes
     files: dict  # dist-relative path -> bytes: the given files its worker fetches (engine/given.py)
@@ -219,23 +218,12 @@ def render_figure(cache: FigureCache, use, chapter_number: int, index: int, page
     data = cache.data(use.params, given)
     text = data["text"]
     svg_path = f"figures/{page_slug}-{index}.svg"
-    numbers = "".join(f"<li>{escape(n)}</li>" for n in text["numbers"])
     # A fallback that cannot draw these options raises: the builder names the chapter's line and
     # the line of our code that failed (build.py's _code_error), as for a model that raises.
     svg = cache.svg(data)
     # Its size on the <img>: the page keeps the drawing's room before the lazy image arrives (no
     # layout shift, and print.html's links land where they point while its drawings load).
-    size = pixel_size(svg)
-    dimensions = f' width="{size[0]}" height="{size[1]}"' if size else ""
-    body = (
-        f'<script type="application/json" class="figure-data">{embed_json(data)}</script>'
-        f'<div class="figure-view"></div>'
-        f'<div class="figure-fallback"><img src="{escape(svg_path)}" alt="{escape(text["alt"])}"{dimensions} loading="lazy"></div>'
-        # collapsed: the numbers are there for whoever wants them (screen readers, no-JS, search)
-        # without a list under every figure; views update the list inside (theme/js/figures.js)
-        f'<details class="figure-numbers-box"><summary>Numbers</summary>'
-        f'<ul class="figure-numbers" aria-label="Key numbers">{numbers}</ul></details>'
-    )
+    body = {"data": data, "svg_path": svg_path, "size": pixel_size(svg), "alt": text["alt"], "numbers": text["numbers"]}
     label = f"Figure {chapter_number}.{index}"
     attributes = _attributes(use, chapter_number, index)
     if models.is_live(use.params):

@@ -39,58 +39,23 @@ Every module defines
   throwaway model of its own, which the worker runs while the reader reads (ctx.warm), so that the
   reader's first run does not pay the browser's first compiling of numpy's hot code
   (docs/retrain-speed.md). It returns a Job like the real one's; the worker discards its output.
-FIGURES is the one ordered registry the builder and the browser share.
+A figure is its module: FIGURES, the registry the builder and the browser share, is found from the
+modules of this package (the same in the wheel the worker imports), less SHARED, the modules the
+figures share. Adding a figure edits no list, so it changes no other figure's key in the builder's
+store; the reading order is the chapters' (the catalogue lists figures in it).
 """
 from __future__ import annotations
 
 import importlib
 import json
+import pkgutil
 
 from ..given import NOTHING, Given
 from .params import ParamError, schema, to_json, validate
 
-FIGURES = (  # in reading order
-    "matrix-product",
-    "sum-spread",
-    "chain-rule",
-    "exp-log",
-    "winograd-head",
-    "word-map",
-    "word-neighbours",
-    "dot-product",
-    "soft-lookup",
-    "query-drag",
-    "query-matrix",
-    "softmax-bars",
-    "softmax-temperature",
-    "scaling-experiment",
-    "worked-mixture",
-    "value-sum",
-    "attention-matrix",
-    "colour-tokens",
-    "causal-mask",
-    "access-chart",
-    "head-types",
-    "word-order",
-    "sinusoids",
-    "qkv-matrices",
-    "attention-stages",
-    "softmax-gradient",
-    "lookup-training",
-    "two-heads",
-    "your-sentence",
-    "residual-stream",
-    "quadratic-cost",
-    "tiled-attention",
-    "intervention",
-    "weight-norms",
-    "circuits",
-    "induction-forms",
-    "your-sequence",
-    "writing-training",
-    "writing-sample",
-    "bpe-merges",
-)
+SHARED = frozenset({"fmt", "letters", "params", "sentences"})  # modules here that are not figures: what they share
+FIGURES = tuple(sorted(m.name.replace("_", "-") for m in pkgutil.iter_modules(__path__)
+                       if not m.ispkg and not m.name.startswith("_") and m.name not in SHARED))  # by name
 
 
 def module(name: str):
@@ -230,5 +195,5 @@ class FigureJob:
         return json.dumps({"ok": True, "data": self.advance(budget)})
 
 
-__all__ = ["FIGURES", "FigureJob", "ParamError", "compute", "compute_json", "facts", "given_names", "is_live",
-           "module", "name_of", "parse"]
+__all__ = ["FIGURES", "SHARED", "FigureJob", "ParamError", "compute", "compute_json", "facts", "given_names",
+           "is_live", "module", "name_of", "parse"]

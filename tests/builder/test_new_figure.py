@@ -1,5 +1,6 @@
 """`python3 dev.py new-figure NAME` (builder/new_figure.py): the skeleton, generated into a copy of
-the repository, builds, is registered, and passes its own tests and the text contract as written."""
+the repository, builds, is a figure with no list edited, and passes its own tests and the text contract
+as written."""
 from __future__ import annotations
 
 import shutil
@@ -12,7 +13,7 @@ import pytest
 from builder import new_figure
 from tests.conftest import ROOT
 
-# Not the README's example (value-mix): an author who followed it has that name in FIGURES already.
+# Not the README's example (value-mix): an author who followed it has that figure already.
 NAME, MODULE = "scaffold-probe", "scaffold_probe"
 
 
@@ -36,13 +37,15 @@ def _in(repo: Path, *args: str, env: dict[str, str] | None = None) -> subprocess
 
 
 def test_the_skeleton_builds_and_passes_its_tests(repo):
-    made = _in(repo, "-m", "builder.new_figure", NAME, "--after", "softmax-bars")
+    made = _in(repo, "-m", "builder.new_figure", NAME)
     assert made.returncode == 0, made.stderr
     for path in (f"engine/figures/{MODULE}.py", f"builder/fallbacks/{MODULE}.py", f"theme/figures/{NAME}.js",
                  f"tests/engine/figures/test_{MODULE}.py", f"tests/browser/figures/test_{MODULE}.py"):
         assert (repo / path).is_file() and path in made.stdout, path
-    assert f'    "softmax-bars",\n    "{NAME}",\n' in (repo / "engine" / "figures" / "__init__.py").read_text()
-    for shared in ("tests/engine/figures/test_text.py", "tests/browser/test_real_python.py"):  # they read the model: no row to add
+    found = _in(repo, "-c", "from engine.figures import FIGURES; print(' '.join(FIGURES))")
+    assert NAME in found.stdout.split(), found.stderr  # found from its module
+    for shared in ("engine/figures/__init__.py",  # no registry to edit
+                   "tests/engine/figures/test_text.py", "tests/browser/test_real_python.py"):  # they read the model: no row to add
         assert (repo / shared).read_text() == (ROOT / shared).read_text(), shared
     # the figures already in FIGURES read from this run's store, here and in the skeleton's tests
     checked = _in(repo, "-u", "build.py", "check")
@@ -60,13 +63,14 @@ def test_the_skeleton_builds_and_passes_its_tests(repo):
         assert "SKIPPED" in tested.stdout and ("Chromium" in tested.stdout or "chromium" in tested.stdout)
 
 
-@pytest.mark.parametrize("name, after, words", [("Value_Mix", None, "not a figure name"),
-                                                ("softmax-bars", None, "already in FIGURES"),
-                                                (NAME, "softmax-bar", "--after 'softmax-bar' is not in FIGURES")])
-def test_a_bad_or_taken_name_writes_nothing(tmp_path, name, after, words):
-    (tmp_path / new_figure.REGISTRY).parent.mkdir(parents=True)
-    shutil.copy(ROOT / new_figure.REGISTRY, tmp_path / new_figure.REGISTRY)
+@pytest.mark.parametrize("name, words", [("Value_Mix", "not a figure name"),
+                                         ("softmax-bars", "engine/figures/softmax_bars.py already exists"),
+                                         ("params", "engine/figures/params.py already exists")])  # a module they share
+def test_a_bad_or_taken_name_writes_nothing(tmp_path, name, words):
+    (tmp_path / "engine" / "figures").mkdir(parents=True)
+    for module in ("softmax_bars.py", "params.py"):
+        shutil.copy(ROOT / "engine" / "figures" / module, tmp_path / "engine" / "figures" / module)
+    before = sorted(tmp_path.rglob("*"))
     with pytest.raises(SystemExit, match=words):
-        new_figure.create(tmp_path, name, after)
-    assert (tmp_path / new_figure.REGISTRY).read_text() == (ROOT / new_figure.REGISTRY).read_text()
-    assert not (tmp_path / "theme").exists()
+        new_figure.create(tmp_path, name)
+    assert sorted(tmp_path.rglob("*")) == before
