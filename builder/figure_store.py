@@ -135,6 +135,13 @@ class FigureStore:
         """A fallback's drawing of `data` (its JSON, keys sorted): its code and the data."""
         return self._get(_hash("svg", self.code(f"builder.fallbacks.{name.replace('-', '_')}"), data_json) + ".svg", make)
 
+    def value(self, kind: str, key, module: str, files: tuple[str, ...], make: Callable[[], T]) -> T:
+        """A value of the build's own (builder/cache.py DURABLE) by its key (a digest or a text),
+        the code of `module`, and the files `files` (relative to the repository)."""
+        parts = [kind, repr(key), self.code(module)]
+        parts += [hashlib.sha256((self.root / f).read_bytes()).hexdigest() if (self.root / f).is_file() else f for f in files]
+        return self._get(_hash("value", *parts) + ".value", make)
+
     def made(self, name: str, series: Given) -> bytes:
         """The file engine.given.MADE[name] made from the prose `series` holds, by its maker's code."""
         return self._get(self._made_key(name, series), lambda: inputs.make(name, series[inputs.SERIES]))
