@@ -38,7 +38,8 @@ def _append(path: Path, opening: str, closing: str, line: str) -> None:
 
 def register(root: Path, name: str, after: str | None = None) -> None:
     """Add `name` to FIGURES after the figure `after` (its place in reading order), else as the last entry:
-    the shared tests read the rest (EXAMPLE, state_count, opening_state, ASK) from the model."""
+    the shared tests read the rest (EXAMPLE, state_count, opening_state) from the model; a live figure
+    also needs its ASK in tests/browser/asks.py."""
     if after is None:
         _append(root / REGISTRY, "FIGURES = (", ")", f'"{name}",')
         return
@@ -93,7 +94,8 @@ TEMPLATES = {
 
 (A skeleton from `python3 dev.py new-figure`: replace what it shows, keep the shape.)
 Precomputed states: state i of text.states holds the key numbers at sharpnesses[i], the slider's stop i,
-so the view never asks Python: a view that does also states LIVE and ASK (engine/figures/__init__.py).
+so the view never asks Python: a view that does also states LIVE (engine/figures/__init__.py), and its
+ASK in tests/browser/asks.py.
 `text.parts` are the templates of the short texts the view places: a bar's label (`weight`) and the
 slider's readout (`sharpness`).
 """

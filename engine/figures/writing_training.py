@@ -225,5 +225,4 @@ def warm_train(p: Params) -> TrainingJob:
 
 
 JOBS = {"train": train}
-ASK = {"button": "Train from scratch"}
 WARM = {"train": warm_train}
