@@ -31,16 +31,22 @@ def _expect_state(chapter, data: dict, index: int) -> None:
 
 
 def test_a_slider_step_shows_the_models_numbers(open_chapter, base_url):
+    """By keyboard, from the embedded states alone: no Python is needed, and focus stays on the slider."""
     chapter = open_chapter(base_url + PAGE)
     chapter.wait_prerendered()
+    figure = chapter.figure(NAME)
     data = chapter.data(NAME)
     assert data["text"] == compute(parse(NAME, data["params"]))["text"]
     start = data["start"]
+    assert start + 1 < len(data["temperatures"]), "the temperature starts at the end of its range: ArrowRight cannot move it"
     _expect_state(chapter, data, start)
-    slider = chapter.figure(NAME).locator("input[type=range]")
+    slider = figure.locator("input[type=range]")
     slider.focus()
     slider.press("ArrowRight")
     _expect_state(chapter, data, start + 1)
+    assert slider.input_value() == str(start + 1)
+    expect(slider).to_be_focused()
+    assert figure.get_attribute("data-state") == "prerendered"  # the states are embedded: no Python needed
     slider.press("Home")
     _expect_state(chapter, data, 0)
     expect(slider).to_have_attribute("aria-valuetext", "temperature " + f"{data['temperatures'][0]:.2f}")
