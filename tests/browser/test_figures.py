@@ -7,6 +7,7 @@ import re
 import pytest
 
 from .conftest import FIGURES, PHONE, expect, wait_for_fallback
+from .figures.helpers import touch_drag
 
 TOLERANCE = 0.005 + 1e-9  # numbers are shown with two decimals
 
@@ -115,11 +116,7 @@ def test_touch_picks_a_width_and_drags_a_score(open_chapter):
     bar.scroll_into_view_if_needed()
     box = bar.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    # Playwright's touchscreen only taps; a drag is dispatched as touch pointer events.
-    session = chapter.page.context.new_cdp_session(chapter.page)
-    for kind, dy in (("touchStart", 0), ("touchMove", -20), ("touchMove", -40), ("touchEnd", -40)):
-        points = [] if kind == "touchEnd" else [{"x": x, "y": y + dy}]
-        session.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+    touch_drag(chapter.page, (x, y), (x, y - 40), steps=2)
     data = chapter.data("softmax-temperature")
     expect(figure.locator(".figure-note")).to_contain_text("Needs Python", timeout=30_000)
     # Without Python the score goes back, and the list is the model's text for the state shown.
@@ -139,12 +136,7 @@ def test_touch_drag_across_the_scaling_chart_keeps_picking(open_chapter):
     hit.scroll_into_view_if_needed()
     box = hit.bounding_box()
     y = box["y"] + box["height"] / 2
-    session = chapter.page.context.new_cdp_session(chapter.page)
-    xs = [box["x"] + 2 + (box["width"] - 4) * k / 10 for k in range(11)]
-    session.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": xs[0], "y": y}]})
-    for x in xs[1:]:
-        session.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
-    session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    touch_drag(chapter.page, (box["x"] + 2, y), (box["x"] + box["width"] - 2, y), steps=10)
     expect(figure.locator(".figure-controls output")).to_contain_text(f"d = {rows[-1]['d']}:")
 
 
