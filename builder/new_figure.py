@@ -62,7 +62,8 @@ TEMPLATES = {
 
 (A skeleton from `python3 dev.py new-figure`: replace what it shows, keep the shape.)
 Precomputed states: state i of text.states holds the key numbers at sharpnesses[i], the slider's stop i,
-so the view never asks Python: a view that does also states LIVE and ASK (engine/figures/__init__.py).
+so the view never asks Python: a view that does also states LIVE (engine/figures/__init__.py), and its
+ASK in tests/browser/asks.py.
 `text.parts` are the templates of the short texts the view places: a bar's label (`weight`) and the
 slider's readout (`sharpness`).
 """

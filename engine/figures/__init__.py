@@ -27,14 +27,9 @@ Every module defines
   time and never shipped to the page or the worker;
 - `LIVE = True` when its view asks the worker for anything (ctx.request), or a function
   `LIVE(params) -> bool` when it asks only under some options; a model with `JOBS` (ctx.job) is
-  live too. Only pages with a live figure (or an exercise) load Python.
-- beside `LIVE` or `JOBS`: `ASK`, what a reader does that makes the view ask Python for data the page
-  lacks, which the tests of the real worker act out: a dict, or a function of the figure's data
-  returning one, naming a target (`"button"`: its name, `"label"`: a field's label, or `"on"`: a CSS
-  selector, with `"nth"`) and an action (`"press"`: a key, `"select"`: an option, `"fill"`: text
-  entered, `"at"`: a press at that fraction of the target's box; none: a click). A view a reader
-  types into also states `REFUSE(data)`: what to type that Python refuses (`"label"`, `"fill"`) and
-  what the note then `"says"`.
+  live too. Only pages with a live figure (or an exercise) load Python. What a reader does to make a
+  live view ask Python, which the tests of the real worker act out, is test data: it names the
+  theme's controls, so it is kept in tests/browser/asks.py (one entry per live figure), not here.
 - optionally `WARM = {"job": factory}` beside `JOBS`: a few steps of that job's code path on a
   throwaway model of its own, which the worker runs while the reader reads (ctx.warm), so that the
   reader's first run does not pay the browser's first compiling of numpy's hot code

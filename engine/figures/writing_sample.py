@@ -249,14 +249,6 @@ def opening_state(p: Params, data: dict) -> int:
 
 LIVE = True  # a new prompt or new options are written by the worker
 
-ASK = {"label": "Your prompt", "fill": "Each head reads "}
-
-
-def REFUSE(data: dict) -> dict:
-    """A prompt holding a character the model does not know, and the start of the reason Python gives."""
-    bad = next(c for c in "<>{}~^@#%&|" if c not in data["vocab"])
-    return {"label": "Your prompt", "fill": f"a {bad} b", "says": f"The model does not know “{bad}”"}
-
 
 def facts(p: Params, data: dict, given: Given) -> dict:
     """The default text's counts, and the same prompt written at three temperatures."""

@@ -226,5 +226,4 @@ def warm_train(p: Params, given: Given) -> TrainingJob:
 
 
 JOBS = {"train": train}
-ASK = {"button": "Train from scratch"}
 WARM = {"train": warm_train}

@@ -44,8 +44,9 @@ def test_the_skeleton_builds_and_passes_its_tests(repo):
         assert (repo / path).is_file() and path in made.stdout, path
     found = _in(repo, "-c", "from engine.figures import FIGURES; print(' '.join(FIGURES))")
     assert NAME in found.stdout.split(), found.stderr  # found from its module
+    # they read the model, and the skeleton is not live (it needs no ASK): no row to add
     for shared in ("engine/figures/__init__.py",  # no registry to edit
-                   "tests/engine/figures/test_text.py", "tests/browser/test_real_python.py"):  # they read the model: no row to add
+                   "tests/engine/figures/test_text.py", "tests/browser/test_real_python.py", "tests/browser/asks.py"):
         assert (repo / shared).read_text() == (ROOT / shared).read_text(), shared
     # the figures already in FIGURES read from this run's store, here and in the skeleton's tests
     checked = _in(repo, "-u", "build.py", "check")

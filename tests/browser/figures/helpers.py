@@ -125,6 +125,19 @@ def warm_up_changes_nothing(open_live_chapter, url: str, name: str, shown) -> No
     assert shown(figure) == before
 
 
+def watch_progress(figure) -> None:
+    """Record every value the figure's <progress> takes from now on, for progress_streamed."""
+    figure.evaluate("""(fig) => { window.__steps = [];
+      new MutationObserver(() => window.__steps.push(Number(fig.querySelector('progress').value)))
+        .observe(fig.querySelector('progress'), { attributes: true }); }""")
+
+
+def progress_streamed(page) -> None:
+    """The values watch_progress recorded: a run drawn as it learned, in several steps, never backwards."""
+    steps = page.evaluate("window.__steps")
+    assert len(steps) >= 3 and steps == sorted(steps), steps
+
+
 def mark_element(locator) -> None:
     """Tag the DOM node itself, so a later check can tell it from a fresh copy drawn in its place."""
     locator.evaluate("el => { el.__sameNode = true; }")

@@ -80,7 +80,8 @@ def test_worker_entry_point_reports_errors_as_data():
 @pytest.mark.parametrize("name", FIGURES)
 def test_a_params_that_exists_is_valid(name):
     """Rules across options live in Params itself: a model whose Params has rules of its own states BROKEN,
-    options that break one and the option the error names; parse refuses them, and so does building one."""
+    options that break one and the option the error names; parse refuses them, and so does building one.
+    This is the one test of those options: a figure's own tests refuse its other bad options."""
     mod = module(name)
     if "__post_init__" not in vars(mod.Params):
         assert not hasattr(mod, "BROKEN"), f"{name}: BROKEN, but Params has no rule of its own"
