@@ -631,7 +631,6 @@ LIVE_ROUTES = [
     ("**/__prepare", _engine_on_cpython),
     ("**/__job/*", _engine_on_cpython),
     ("**/__grade", _engine_on_cpython),
-    ("**/__give?*", _engine_on_cpython),
 ]
 
 

@@ -295,8 +295,8 @@ WRITING_STEPS = 50
 
 @pytest.fixture(scope="module")
 def writing_page(scratch_page) -> str:
-    """A page of its own for writing-training, with a run of WRITING_STEPS, Pyodide and numpy vendored.
-    Its build gives the engine its prose: the prose held before is given back after it."""
+    """A page of its own for writing-training, with a run of WRITING_STEPS, Pyodide and numpy vendored
+    (its model made from its own prose, once per test run: the run's store)."""
     return scratch_page(writing_chapter({"steps": WRITING_STEPS}), pyodide_dist=pyodide_kit())
 
 
