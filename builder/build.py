@@ -68,6 +68,7 @@ class Chapter:
     html: str
     figures: list[RenderedFigure]
     source: ScannedSource  # the line-aware scan: directives and expressions with their lines
+    blocks: list  # what each directive of `source` computed (or drafted), in the same order
     references: list  # the works it cites, in citation-number order
     math: MathFound  # the kinds of formula it holds
 
@@ -89,7 +90,7 @@ class Chapter:
     @property
     def uses_python(self) -> bool:
         """A live figure or an exercise: only then does the page carry the runtime's config."""
-        return any(REGISTRY[use.name].needs_python(use) for use in self.source.directives)
+        return any(REGISTRY[use.name].needs_python(use, block) for use, block in zip(self.source.directives, self.blocks))
 
     def arguments(self, name: str) -> list[str]:
         """What its uses of directive `name` are called, in page order (its quizzes' ids, its exercises'
@@ -167,11 +168,12 @@ class Source:
 
 @dataclass
 class Computed:
-    """A chapter's blocks computed (kept on each use, as `use.computed`) and every inline
-    expression's value: the figures' data and drawings, the quizzes' choices, the graded exercises."""
+    """A chapter's blocks computed and every inline expression's value: the figures' data and
+    drawings, the quizzes' choices, the graded exercises. The scan it came from is left as read."""
     source: Source
     values: dict  # (line, column) -> the expression's value
     math: MathFound  # the kinds of formula its blocks' options typeset
+    blocks: list  # what each directive computed (or drafted), in the order of source.scanned.directives
 
 
 def read_chapter(entry: ChapterEntry, text: str | None = None) -> Source:
@@ -209,16 +211,18 @@ def evaluate_expressions(source: Source, cache: BuildCache, given: Given = NOTHI
     return values
 
 
-def _each_block(path, scanned, page: Page, hook: str) -> None:
-    """Each directive's `hook` (compute, or draft) for the page: a failure of its code (a model, a
-    text, a fallback) is one path:line error at the block."""
+def _each_block(path, scanned, page: Page, hook: str) -> list:
+    """Each directive's `hook` (compute, or draft) for the page, in order: a failure of its code (a
+    model, a text, a fallback) is one path:line error at the block."""
+    blocks = []
     for use in scanned.directives:
         try:
-            use.computed = getattr(REGISTRY[use.name], hook)(use, page)
+            blocks.append(getattr(REGISTRY[use.name], hook)(use, page))
         except BuildError:
             raise
         except Exception as err:
             raise _code_error(path, use.line, f"{use.name} '{use.argument}'", err) from err
+    return blocks
 
 
 def compute_chapter(source: Source, cache: BuildCache, given: Given, values: dict | None = None) -> Computed:
@@ -228,8 +232,8 @@ def compute_chapter(source: Source, cache: BuildCache, given: Given, values: dic
     path = entry.path
     values = evaluate_expressions(source, cache, given) if values is None else values
     page = Page(path, entry.number, path.stem, cache, given)
-    _each_block(path, scanned, page, "compute")
-    return Computed(source, values, page.math)
+    blocks = _each_block(path, scanned, page, "compute")
+    return Computed(source, values, page.math, blocks)
 
 
 def render_chapter(computed: Computed, bibliography: Bibliography | None = None,
@@ -241,11 +245,11 @@ def render_chapter(computed: Computed, bibliography: Bibliography | None = None,
     references = _check_citations(path, scanned, bibliography)
     numbers = {ref.key: i for i, ref in enumerate(references, 1)}
     text, marks = prose(scanned, computed.values)
-    blocks = [(use, REGISTRY[use.name]) for use in scanned.directives]
+    blocks = [(use, REGISTRY[use.name], block) for use, block in zip(scanned.directives, computed.blocks)]
     math = computed.math
     html, toc = render(path, text, marks, blocks, scanned, math, numbers, bibliography, templates)
-    figures = [use.computed for use in scanned.directives if use.name == "figure"]
-    return Chapter(entry, path.stem, _title(path, toc), html, figures, scanned, references, math)
+    figures = [block for use, block in zip(scanned.directives, computed.blocks) if use.name == "figure"]
+    return Chapter(entry, path.stem, _title(path, toc), html, figures, scanned, computed.blocks, references, math)
 
 
 def gather_chapter(entry: ChapterEntry, cache: BuildCache, bibliography: Bibliography | None = None) -> Chapter:
@@ -334,9 +338,9 @@ def draft_chapter(source: Source, cache: BuildCache, bibliography: Bibliography 
     entry, scanned = source.entry, source.scanned
     path = entry.path
     page = Page(path, entry.number, path.stem, cache)
-    _each_block(path, scanned, page, "draft")
+    blocks = _each_block(path, scanned, page, "draft")
     values = {(use.line, use.start): DRAFT_VALUE for use in scanned.expressions}
-    return render_chapter(Computed(source, values, page.math), bibliography, templates)
+    return render_chapter(Computed(source, values, page.math, blocks), bibliography, templates)
 
 
 def _holds_expression(scanned: ScannedSource, line: int | None) -> bool:
@@ -414,7 +418,7 @@ def render_markdown(book: Book) -> Book:
     chapters = []
     for computed in book.chapters:
         source = computed.source
-        blocks = [use.computed for use in source.scanned.directives]
+        blocks = computed.blocks
         math = (computed.math.inline, computed.math.display)  # as computed: rendering adds the prose's formulas to it
         key = (source.entry, "\n".join(source.scanned.lines), computed.values, blocks, math, config.bibliography,
                templates)

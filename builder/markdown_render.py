@@ -48,7 +48,7 @@ class _PutBlocks(Treeprocessor):
 
     def __init__(self, md, blocks: list, templates):
         super().__init__(md)
-        self.blocks = blocks  # (use, directive), in source order: the k of the marks
+        self.blocks = blocks  # (use, directive, what it computed), in source order: the k of the marks
         self.templates = templates  # the theme's, where each directive's template is
         self.opens, self.ends = {}, {}
         for k in range(len(blocks)):
@@ -74,8 +74,8 @@ class _PutBlocks(Treeprocessor):
                     k, at = open_at.pop() if open_at else (self.ends[mark], None)
                     if at is None or k != self.ends[mark]:
                         raise _Misplaced(self.ends[mark])
-                    use, directive = self.blocks[k]
-                    el, slot = directive.element(use, self.md.htmlStash.store, self.templates)
+                    use, directive, block = self.blocks[k]
+                    el, slot = directive.element(use, block, self.md.htmlStash.store, self.templates)
                     slot.extend(out[at:])
                     el.tail = child.tail
                     out[at:] = [el]
@@ -126,7 +126,7 @@ def _unclosed_display_line(lines: list[str]) -> int | None:
 def render(path, text: str, marks: dict[int, str], blocks: list, source, math: MathFound,
            numbers: dict | None = None, bibliography=None, templates=None) -> tuple[str, list]:
     """The prose (`text`, with the lines `marks` names left for the directives' marks) as HTML, and
-    its table of contents. `blocks` are the page's (use, directive) in source order, `source` the
+    its table of contents. `blocks` are the page's (use, directive, what it computed) in source order, `source` the
     line-aware scan, for error lines, `math` what notes the formulas met, `numbers` the chapter's
     reference number of each cited key, `templates` the theme's (builder/pages.py; by default the
     repository's), which make the directives' blocks."""
@@ -149,7 +149,7 @@ def render(path, text: str, marks: dict[int, str], blocks: list, source, math: M
     except SidenoteError as err:
         raise BuildError(path, source.note_defs.get(err.name), str(err)) from None
     except _Misplaced as err:
-        use, directive = blocks[err.k]
+        use, directive, _ = blocks[err.k]
         raise BuildError(path, use.line, f"{use.name} '{use.argument}' stands where {directive.plural} cannot go "
                                          "(inside raw HTML, or across the end of a list item?): start '///' lines "
                                          "at the left margin or inside a list item") from None

@@ -45,7 +45,6 @@ class DirectiveUse:
     indent: str = ""  # the header's indentation: inside a list item the block stays in the item
     end_line: int = 0  # the closing '///' (set when it closes)
     params: object = None  # its options, checked by its directive's parse: a figure's Params, a quiz's Options
-    computed: object = None  # what its directive's compute made: a rendered figure, a quiz's choices as HTML
 
 
 @dataclass

@@ -104,7 +104,8 @@ class Directive:
             seen[use.argument] = use.line
 
     def compute(self, use, page: Page):
-        """What the block needs from the engine or from rendering its options, kept as `use.computed`."""
+        """What the block needs from the engine or from rendering its options: the build keeps it
+        beside the use (Computed.blocks) and hands it to the hooks below as `block`."""
         return None
 
     def draft(self, use, page: Page):
@@ -114,25 +115,26 @@ class Directive:
         first. By default `compute` itself, for a directive that needs no engine."""
         return self.compute(use, page)
 
-    def needs_python(self, use) -> bool:
+    def needs_python(self, use, block) -> bool:
         return self.uses_python
 
     def site_files(self, paths) -> dict[str, bytes]:
         """Files the site needs, beyond the theme's, when any page uses this directive."""
         return {}
 
-    def context(self, use) -> dict:
-        """What the directive's template reads about this use (beside `raw` and `markdown`)."""
+    def context(self, use, block) -> dict:
+        """What the directive's template reads about this use and what it computed (beside `raw`
+        and `markdown`)."""
         return {}
 
-    def element(self, use, raw: Callable[[str], str], templates: jinja2.Environment) -> tuple[etree.Element, etree.Element]:
+    def element(self, use, block, raw: Callable[[str], str], templates: jinja2.Environment) -> tuple[etree.Element, etree.Element]:
         """The block's element and the element its Markdown goes into, made by the directive's
-        template from `context(use)`; `raw(html)` stores HTML the page takes as it is and returns
+        template from `context(use, block)`; `raw(html)` stores HTML the page takes as it is and returns
         the text that stands for it (the template passes it what Markdown must not touch)."""
         name = f"directives/{self.name}.html"
         try:
             template = templates.get_template(name)  # compiled once, kept by the environment
-            html = template.render(self.context(use), raw=raw, markdown=MARKDOWN)
+            html = template.render(self.context(use, block), raw=raw, markdown=MARKDOWN)
         except jinja2.TemplateError as err:
             raise BuildError(getattr(err, "filename", None) or name, getattr(err, "lineno", None),
                              f"template error: {err.message}") from None
@@ -252,6 +254,5 @@ class Section(Directive):
     labelled_by = "label"
     scripts = ('<script type="module" src="{assets}/js/parts.js"></script>',)  # loads the block's code near the screen
 
-    def context(self, use):
-        return {"kind": self.name, "id": use.argument, "body": self.body, "labelled_by": self.labelled_by,
-                **use.computed}
+    def context(self, use, block):
+        return {"kind": self.name, "id": use.argument, "body": self.body, "labelled_by": self.labelled_by, **block}

@@ -45,13 +45,13 @@ class Figure(Directive):
         """The figure's element with its id and label, and no data, drawing or given files yet."""
         return draft_figure(use, page.number, page.count(self.name))
 
-    def needs_python(self, use):
-        return use.computed.live  # only a view that asks the worker loads Python
+    def needs_python(self, use, block):
+        return block.live  # only a view that asks the worker loads Python
 
-    def context(self, use):
+    def context(self, use, block):
         """For theme/templates/directives/figure.html: the <figure>'s attributes, its label, and
         (once computed) its data as JSON, drawing, alt text and key numbers."""
-        rendered = use.computed
+        rendered = block
         body = rendered.body or {}  # a draft has none yet
         # embed_json escapes whatever could end or alter the <script> it stands in: safe as it is
         data_json = Markup(embed_json(body["data"])) if body else ""

@@ -27,7 +27,7 @@ class _Options:
 class _Aside(Directive):
     name, plural, Options, body = "aside", "asides", _Options, "text"
 
-    def element(self, use, raw, templates):  # in place of a template in the theme
+    def element(self, use, block, raw, templates):  # in place of a template in the theme
         el = etree.Element("aside", {"class": f"aside-{use.params.tone}"})
         return el, el
 
