@@ -380,7 +380,8 @@ def serve(paths: Paths, out: Path, port: int, pyodide_dist: Path | None, store=N
                     continue
                 unloaded = []
                 dropped = cache.figures.forget(set(order))
-                print(f"reloaded {', '.join(order)}: {dropped} figure(s) to compute again", flush=True)
+                if order:  # none: the saved modules were never imported here (their figures came from the store)
+                    print(f"reloaded {', '.join(order)}: {dropped} figure(s) to compute again", flush=True)
                 rebuild()
                 continue
             if code:

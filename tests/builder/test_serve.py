@@ -379,21 +379,20 @@ def test_idle_connections_time_out_but_the_event_stream_stays(folder, monkeypatc
 
 
 def test_a_fix_saved_while_the_server_restarts_is_built(repo_copy, small_content, tmp_path):
-    """An engine file the builder imports (through the exercises) that imports but breaks the build
-    restarts the server; its fix, saved the moment the restarted process is up (while it builds),
-    is seen: no later save is needed."""
+    """Builder code that imports but breaks every build restarts the server; its fix, saved the
+    moment the restarted process is up (while it builds), is seen: no later save is needed."""
     proc, lines = _start([sys.executable, "-u", str(repo_copy / "build.py")], small_content, tmp_path / "dist")
     try:
         url = _first_build(lines)
-        model = repo_copy / "engine" / "attention.py"
-        good = model.read_text()
-        broken = good.replace("def softmax_forward(x):\n", "def softmax_forward(x):\n    {}['oops']\n", 1)
+        links = repo_copy / "builder" / "links.py"
+        good = links.read_text()
+        broken = good.replace("def check_links(", "def check_links(*args, **kwargs):\n    raise RuntimeError('boom')\n\n\ndef _unused(", 1)
         assert broken != good
-        model.write_text(broken)
+        links.write_text(broken)
         saved = time.time()
         wait_for(lines, r"restarting", 30)
-        wait_for(lines, r"at http://127\.0\.0\.1:\d+/", 60)  # the new process has imported the broken model
-        model.write_text(good)  # and builds with it now: no poke, this save must be seen
+        wait_for(lines, r"at http://127\.0\.0\.1:\d+/", 60)  # the new process has imported the broken code
+        links.write_text(good)  # and builds with it now: this save must be seen
         between = time.time() - saved
         wait_for(lines, r"restarting", 60)
         wait_for(lines, r"^built ", 120)
