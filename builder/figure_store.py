@@ -106,7 +106,7 @@ class FigureStore:
             if name in seen or path is None:
                 continue
             seen.add(name)
-            todo += _packages(name) + sorted(imports(name, path))
+            todo += _packages(name) + sorted(self._imports(name, path))
         files = [(name, _file(self.root, name)) for name in sorted(seen)]
         stamps = _stamps(files)
         for (name, path), (mtime_ns, size) in zip(files, stamps):
@@ -114,6 +114,17 @@ class FigureStore:
         h.update(_runtime())
         self._codes[modules] = (files, stamps, h.hexdigest())
         return h.hexdigest()
+
+    def _imports(self, name: str, path: Path) -> set[str]:
+        """reload.imports(name, path), kept in the store by the file's content: parsing every module
+        of ours is a second or two of a process's first build (serve's on a built clone)."""
+        stat = path.stat()
+        entry = self.folder / (_hash("imports", name, _source(path, stat.st_mtime_ns, stat.st_size).hex()) + ".imports")
+        found = self._read(entry) if entry.is_file() else None
+        if not isinstance(found, frozenset):
+            found = frozenset(imports(name, path))
+            self._write(entry, found)
+        return set(found)
 
     def _model_key(self, params, given: Given) -> str:
         """What a model's data and facts are made of: its code, its Params, and the digest of each
@@ -135,12 +146,23 @@ class FigureStore:
         """A fallback's drawing of `data` (its JSON, keys sorted): its code and the data."""
         return self._get(_hash("svg", self.code(f"builder.fallbacks.{name.replace('-', '_')}"), data_json) + ".svg", make)
 
-    def value(self, kind: str, key, module: str, files: tuple[str, ...], make: Callable[[], T]) -> T:
-        """A value of the build's own (builder/cache.py DURABLE) by its key (a digest or a text),
-        the code of `module`, and the files `files` (relative to the repository)."""
-        parts = [kind, repr(key), self.code(module)]
+    def value(self, kind: str, key, modules, files: tuple[str, ...], make: Callable[[], T]) -> T:
+        """A value of the build's own (builder/cache.py DURABLE, the graders' verdicts) by its key (a
+        digest or a text), the code of `modules` (a name or several), and the files `files` (relative
+        to the repository)."""
+        return self._get(self._value_key(kind, key, modules, files), make, count=False)
+
+    def found_value(self, kind: str, key, modules, files: tuple[str, ...] = ()):
+        """That value if an earlier run kept it (value() or keep_value()), else None."""
+        return self._found(self.folder / self._value_key(kind, key, modules, files), count=False)
+
+    def keep_value(self, kind: str, key, modules, files: tuple[str, ...], value) -> None:
+        self._write(self.folder / self._value_key(kind, key, modules, files), value)
+
+    def _value_key(self, kind: str, key, modules, files: tuple[str, ...]) -> str:
+        parts = [kind, repr(key), self.code(*([modules] if isinstance(modules, str) else modules))]
         parts += [hashlib.sha256((self.root / f).read_bytes()).hexdigest() if (self.root / f).is_file() else f for f in files]
-        return self._get(_hash("value", *parts) + ".value", make)
+        return _hash("value", *parts) + ".value"
 
     def made(self, name: str, series: Given) -> bytes:
         """The file engine.given.MADE[name] made from the prose `series` holds, by its maker's code."""
@@ -156,29 +178,29 @@ class FigureStore:
 
     # files
 
-    def _get(self, entry: str, make: Callable[[], T]) -> T:
+    def _get(self, entry: str, make: Callable[[], T], count: bool = True) -> T:
         """The value stored as `entry`, or make() kept there. Made under a lock of its own, so that
         of several processes asking at once (a test run's) one makes it while the others wait and
         read it: chapter 14's model is trained once. filelock: portable, and released if the
-        process dies."""
+        process dies. `count`: in the report's figures (not for the build's other values)."""
         from filelock import FileLock
 
-        value = self._found(self.folder / entry)
+        value = self._found(self.folder / entry, count)
         if value is not None:
             return value
         (self.folder / "locks").mkdir(parents=True, exist_ok=True)
         with FileLock(self.folder / "locks" / entry):
-            value = self._found(self.folder / entry)
+            value = self._found(self.folder / entry, count)
             if value is None:
                 value = make()
-                self.computed += 1
+                self.computed += count
                 self._write(self.folder / entry, value)
         return value
 
-    def _found(self, path: Path):
+    def _found(self, path: Path, count: bool = True):
         value = self._read(path) if path.is_file() else None
         if value is not None:
-            self.found += 1
+            self.found += count
         return value
 
     def _read(self, path: Path):

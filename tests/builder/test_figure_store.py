@@ -116,7 +116,7 @@ def test_an_entry_that_cannot_be_read_is_made_again(tmp_path):
     store = FigureStore(tmp_path / "store", ROOT)
     params = models.parse("matrix-product")
     store.data(params, WRITING, lambda: "first")
-    (entry,) = [path for path in (tmp_path / "store").iterdir() if path.is_file()]
+    (entry,) = [path for path in (tmp_path / "store").iterdir() if path.suffix == ".data"]
     entry.write_bytes(entry.read_bytes()[:5])  # a run stopped mid-write by another tool, or a disk full
     assert store.data(params, WRITING, lambda: "made again") == "made again"
     assert FigureStore(tmp_path / "store", ROOT).data(params, WRITING, lambda: "not called") == "made again"
@@ -174,3 +174,22 @@ def test_check_and_the_catalogue_share_the_store(tmp_path, monkeypatch, capsys):
     assert "figures: 3 computed, 0 found" in capsys.readouterr().out  # data, facts (unused_facts), drawing
     assert build.main(["catalogue", "--content", str(content), "--out", str(tmp_path / "cat")]) == 0
     assert "figures: 0 computed, 3 found" in capsys.readouterr().out
+
+
+def test_the_builds_slow_values_and_verdicts_are_found_by_the_next_run(tmp_path, monkeypatch):
+    """A first build on a built clone (serve's) reads the math font, the engine's parsed files, the
+    lock, the views' parse and each exercise's verdict instead of making them again."""
+    from builder import grading
+    from builder.cache import DURABLE, BuildCache
+
+    solution = ("def softmax(x):\n    e = np.exp(x - x.max(axis=-1, keepdims=True))\n"
+                "    return e / e.sum(axis=-1, keepdims=True)\n")
+    made = []
+    for run in range(2):
+        cache = BuildCache(FigureCache(FigureStore(tmp_path / "store", ROOT)))  # a new process each time
+        for table in DURABLE:
+            assert cache.get(table, "the key", lambda: made.append(table) or f"{table} made") == f"{table} made"
+        verdict = grading.Run("softmax", solution, cache).verdict()
+        assert verdict["state"] == "passed", verdict
+        monkeypatch.setattr(grading.subprocess, "Popen", lambda *a, **k: pytest.fail("graded again"))
+    assert made == list(DURABLE)
