@@ -16,14 +16,17 @@ An error is one `path:line: message`; where a figure's own code raised, --traceb
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
-# What build, check and catalogue computed of the figures, found again by the next run from the same
-# code and inputs (builder/figure_store.py); None: every run computes every figure (the test suite's).
-FIGURE_STORE: Path | None = ROOT / ".cache" / "figures"
+# What build, check, catalogue and serve computed of the figures, found again by the next run from the
+# same code and inputs (builder/figure_store.py); STORE_ENV names another folder (a test run's, which
+# its processes share); None: every run computes every figure.
+STORE_ENV = "ATTN_FIGURE_STORE"
+FIGURE_STORE: Path | None = Path(os.environ.get(STORE_ENV) or ROOT / ".cache" / "figures")
 
 
 def main(argv=None) -> int:
@@ -49,7 +52,7 @@ def main(argv=None) -> int:
 
     paths = Paths.at(ROOT, args.content)
     store = None
-    if FIGURE_STORE is not None and args.command in ("build", "check", "catalogue"):
+    if FIGURE_STORE is not None and args.command in ("build", "check", "catalogue", "serve"):
         from builder.figure_store import FigureStore
         store = FigureStore(FIGURE_STORE, ROOT)
         store.prune()
@@ -69,7 +72,7 @@ def main(argv=None) -> int:
         if args.command == "serve":
             args.out = args.out or ROOT / ".cache" / "serve"
             from builder.serve import serve
-            return serve(paths, args.out, args.port, args.pyodide_dist)
+            return serve(paths, args.out, args.port, args.pyodide_dist, store)
         args.out = args.out or ROOT / "dist"
         t0 = time.perf_counter()
         if args.command == "check":

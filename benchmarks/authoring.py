@@ -10,19 +10,19 @@ as an author does. The "before" tree is main's commit (git archive of BEFORE, ne
 place), run with the same interpreter and node_modules, side by side in the same run. Also printed:
 the time the edited model's own figures take to compute and draw, and the machine's load.
 
-With --figures FILE (a FigureCache pickled by tests/prewarmed.py for this tree's code, as a test run
-makes), every process starts with the series' figures computed (tests/prewarmed.py), in both trees:
-the command line's "warm cache". A tree's figures are used only while its figure code is as the
-file's was (prewarmed.load); main's engine and fallbacks compute the same figures (f33f64c..this
-branch changes neither the models nor what the fallbacks draw), so the file is keyed to each tree.
-An edited model is computed again, as the cache no longer matches.
+With --store DIR (a figure store, builder/figure_store.py: .cache/figures after a build), every
+process of a tree whose build.py reads ATTN_FIGURE_STORE starts from the figures it holds: the
+command line's "warm cache". Its entries are keyed by the code they were made of, so each tree
+finds only what its own code made, and an edited model is computed again. A tree older than the
+variable keeps its own .cache/figures, or none.
 
 usage: .venv/bin/python benchmarks/authoring.py [--before REV] [--only NAME,...] [--commands check,build,serve]
-                                                [--trees after,before] [--figures FILE]
+                                                [--trees after,before] [--store DIR]
 """
 from __future__ import annotations
 
 import argparse
+import os
 import queue
 import re
 import shutil
@@ -128,10 +128,9 @@ class Lines:
         return None
 
 
-def launcher(tree: Path, figures: Path | None) -> list[str]:
-    """How to run the tree's build.py: through tests/prewarmed.py with its figures, when given."""
-    return [PY, "-u", str(tree / "tests" / "prewarmed.py"), str(figures), str(tree / "build.py")] if figures else \
-        [PY, "-u", str(tree / "build.py")]
+def launcher(tree: Path, store: Path | None) -> list[str]:
+    """How to run the tree's build.py (reading the figure store, when given: main() names it in the environment)."""
+    return [PY, "-u", str(tree / "build.py")]
 
 
 def run_command(tree: Path, command: str, mistake: Mistake, out: Path, figures: Path | None) -> tuple[float | None, str]:
@@ -241,7 +240,7 @@ def main() -> int:
     ap.add_argument("--only", default="", help="mistakes to make, by name, comma-separated (default: all ten)")
     ap.add_argument("--commands", default="check,build,serve")
     ap.add_argument("--trees", default="after,before")
-    ap.add_argument("--figures", type=Path, default=None, help="the series' figures, pickled by tests/prewarmed.py")
+    ap.add_argument("--store", type=Path, default=None, help="a figure store to start from (.cache/figures after a build)")
     args = ap.parse_args()
     mistakes = [m for m in MISTAKES if not args.only or m.name in args.only.split(",")]
     commands, trees = args.commands.split(","), args.trees.split(",")
@@ -250,20 +249,12 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="authoring-") as tmp:
         tmp = Path(tmp)
         built = {}
-        figures: dict[str, Path | None] = {label: None for label in trees}
-        cache = None
-        if args.figures:
-            sys.path.insert(0, str(ROOT))
-            from tests import prewarmed
-            cache = prewarmed.load(args.figures, ROOT)
-            if cache is None:
-                sys.exit(f"{args.figures} was made from other figure code than this tree's")
+        figures: dict[str, Path | None] = {label: args.store for label in trees}
+        if args.store:
+            os.environ["ATTN_FIGURE_STORE"] = str(args.store.resolve())  # the processes below inherit it
         for label in trees:
             built[label] = tree_of(args.before if label == "before" else None, tmp / label)
             tree_of(args.before if label == "before" else None, tmp / f"{label}-pristine")
-            if cache is not None:
-                figures[label] = tmp / f"{label}-figures.pickle"
-                prewarmed.save(cache, built[label], figures[label])
         # after's serve and command line, then before's command line, then before's serve, whose
         # model edits restart it and recompute every figure (the slowest runs last)
         phases = [(label, command) for label in trees for command in commands

@@ -350,13 +350,13 @@ def _reuse_chapters() -> None:
     def read_chapter(entry):
         return once(("read", entry.path.name, entry.number, entry.description, entry.path.read_bytes()), read, entry)
 
-    def compute_chapter(source, cache):  # a Source kept in _chapters is the same object each time
-        return once(("compute", id(source)), compute, source, cache)
+    def compute_chapter(source, cache, given, values=None):  # a Source kept in _chapters is the same object each time
+        return once(("compute", id(source), given), compute, source, cache, given, values)
 
-    def render_chapter(computed, bibliography=None):
+    def render_chapter(computed, bibliography=None, templates=None):  # one theme per run
         bib = computed.source.entry.path.parent / "references.bib"
         key = ("render", id(computed), bib.read_bytes() if bib.is_file() else None)
-        return once(key, render, computed, bibliography)
+        return once(key, render, computed, bibliography, templates)
 
     build.read_chapter, build.compute_chapter, build.render_chapter = read_chapter, compute_chapter, render_chapter
 

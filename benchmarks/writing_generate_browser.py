@@ -54,11 +54,11 @@ postMessage({ boot_ms: boot, ...JSON.parse(await pyodide.runPythonAsync(SCRIPT))
 # Runs in the worker's Python: a first sample, then each way once more, timed on the page's clock.
 SCRIPT = """
 import json, time
-from engine import given
+from engine.given import Given
 from engine.gpt import generate, generate_uncached
 from engine.tasks import writing
-given.give_file("writing-model", "/home/pyodide/model.bin")
-model = writing.shipped()
+with open("/home/pyodide/model.bin", "rb") as f:
+    model = writing.shipped(Given({"writing-model": f.read()}))
 prompt = model.vocab.encode(PROMPT).tolist()
 
 def timed(write):
@@ -80,10 +80,9 @@ def model_file() -> bytes:
     """The chapter's model, trained on the series' prose as the build does."""
     from builder.corpus import read_corpus
     from builder.site_config import load_site_config
-    from engine import given
+    from engine.tasks.writing import model_file as train
 
-    given.give(given.SERIES, read_corpus(load_site_config(ROOT / "content").chapters).text.encode())
-    return given.get("writing-model")
+    return train(read_corpus(load_site_config(ROOT / "content").chapters).text.encode())
 
 
 def engine_files() -> dict[str, str]:

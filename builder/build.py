@@ -26,12 +26,11 @@ from pathlib import Path
 
 import jinja2
 
-from engine import given
 from engine.figures import FIGURES
+from engine.given import NOTHING, Given
 
 from . import fallbacks, links, offline, palette, print_edition, swap
 from .favicon import PATH as FAVICON, favicon_svg
-from .corpus import corpus_of
 from .directives import REGISTRY
 from .directives.base import Page
 from .errors import BuildError, clip, describe, did_you_mean, display_path, read_source
@@ -39,11 +38,12 @@ from .expressions import ExpressionError, evaluate
 from .cache import BuildCache, digest
 from .figure_store import FigureStore
 from .figures import FigureCache, RenderedFigure, check_parts, embed_json, model_file
+from .inputs import given_for
 from . import lockfile
 from .markdown_render import render
 from .math import MathFound
 from .math_font import PATH as MATH_FONT, characters, math_font
-from .pages import environment
+from .pages import environment, stamp
 from .paths import Paths
 from .references import Bibliography, citing_chapters, uncited_warnings
 from .references import load as load_bibliography
@@ -68,6 +68,7 @@ class Chapter:
     html: str
     figures: list[RenderedFigure]
     source: ScannedSource  # the line-aware scan: directives and expressions with their lines
+    blocks: list  # what each directive of `source` computed (or drafted), in the same order
     references: list  # the works it cites, in citation-number order
     math: MathFound  # the kinds of formula it holds
 
@@ -89,7 +90,7 @@ class Chapter:
     @property
     def uses_python(self) -> bool:
         """A live figure or an exercise: only then does the page carry the runtime's config."""
-        return any(REGISTRY[use.name].needs_python(use) for use in self.source.directives)
+        return any(REGISTRY[use.name].needs_python(use, block) for use, block in zip(self.source.directives, self.blocks))
 
     def arguments(self, name: str) -> list[str]:
         """What its uses of directive `name` are called, in page order (its quizzes' ids, its exercises'
@@ -128,6 +129,7 @@ class Site:
     runtime_config: dict | None = None  # what the worker boots with, embedded in the pages
     build_id: str = ""  # which build the pages are of (render_pages): nav.js follows a link in place only within one
     assets: str = ASSETS  # the folder of the theme's files, named by their content (address_assets)
+    given: Given = NOTHING  # what the figures were given beyond their options (engine/given.py)
 
 
 def _title(path: Path, toc_tokens) -> str:
@@ -166,11 +168,12 @@ class Source:
 
 @dataclass
 class Computed:
-    """A chapter's blocks computed (kept on each use, as `use.computed`) and every inline
-    expression's value: the figures' data and drawings, the quizzes' choices, the graded exercises."""
+    """A chapter's blocks computed and every inline expression's value: the figures' data and
+    drawings, the quizzes' choices, the graded exercises. The scan it came from is left as read."""
     source: Source
     values: dict  # (line, column) -> the expression's value
     math: MathFound  # the kinds of formula its blocks' options typeset
+    blocks: list  # what each directive computed (or drafted), in the order of source.scanned.directives
 
 
 def read_chapter(entry: ChapterEntry, text: str | None = None) -> Source:
@@ -190,17 +193,17 @@ def read_chapter(entry: ChapterEntry, text: str | None = None) -> Source:
     return Source(entry, scanned)
 
 
-def evaluate_expressions(source: Source, cache: BuildCache, computed_only: bool = False) -> dict:
+def evaluate_expressions(source: Source, cache: BuildCache, given: Given = NOTHING, computed_only: bool = False) -> dict:
     """Every inline expression's value, by (line, column): the figures they read are computed, and
     nothing else (no drawing, no grading), so a wrong path into a figure's data is found early.
     With `computed_only`, only those whose figure the cache holds already: no model runs."""
     path = source.entry.path
     values = {}
     for use in source.scanned.expressions:
-        if computed_only and not cache.figures.computed(use.expression.params):
+        if computed_only and not cache.figures.computed(use.expression.params, given):
             continue
         try:
-            values[(use.line, use.start)] = evaluate(use.expression, cache.figures.lookup)
+            values[(use.line, use.start)] = evaluate(use.expression, lambda params: cache.figures.lookup(params, given))
         except ExpressionError as err:
             raise BuildError(path, use.line, str(err)) from None
         except Exception as err:  # the figure's own code failed: both places, the traceback on request
@@ -208,45 +211,52 @@ def evaluate_expressions(source: Source, cache: BuildCache, computed_only: bool 
     return values
 
 
-def _each_block(path, scanned, page: Page, hook: str) -> None:
-    """Each directive's `hook` (compute, or draft) for the page: a failure of its code (a model, a
-    text, a fallback) is one path:line error at the block."""
+def _each_block(path, scanned, page: Page, hook: str) -> list:
+    """Each directive's `hook` (compute, or draft) for the page, in order: a failure of its code (a
+    model, a text, a fallback) is one path:line error at the block."""
+    blocks = []
     for use in scanned.directives:
         try:
-            use.computed = getattr(REGISTRY[use.name], hook)(use, page)
+            blocks.append(getattr(REGISTRY[use.name], hook)(use, page))
         except BuildError:
             raise
         except Exception as err:
             raise _code_error(path, use.line, f"{use.name} '{use.argument}'", err) from err
+    return blocks
 
 
-def compute_chapter(source: Source, cache: BuildCache, values: dict | None = None) -> Computed:
-    """The chapter's expressions (unless `values` holds them already) and blocks computed."""
+def compute_chapter(source: Source, cache: BuildCache, given: Given, values: dict | None = None) -> Computed:
+    """The chapter's expressions (unless `values` holds them already) and blocks computed, its
+    figures given `given` (the series' prose and what is made from it: builder/inputs.py)."""
     entry, scanned = source.entry, source.scanned
     path = entry.path
-    values = evaluate_expressions(source, cache) if values is None else values
-    page = Page(path, entry.number, path.stem, cache)
-    _each_block(path, scanned, page, "compute")
-    return Computed(source, values, page.math)
+    values = evaluate_expressions(source, cache, given) if values is None else values
+    page = Page(path, entry.number, path.stem, cache, given)
+    blocks = _each_block(path, scanned, page, "compute")
+    return Computed(source, values, page.math, blocks)
 
 
-def render_chapter(computed: Computed, bibliography: Bibliography | None = None) -> Chapter:
-    """The prose through Python-Markdown, each directive's block put in where it stood."""
+def render_chapter(computed: Computed, bibliography: Bibliography | None = None,
+                   templates: jinja2.Environment | None = None) -> Chapter:
+    """The prose through Python-Markdown, each directive's block put in where it stood, made by its
+    template in `templates` (the theme's; by default the repository's)."""
     entry, scanned = computed.source.entry, computed.source.scanned
     path = entry.path
     references = _check_citations(path, scanned, bibliography)
     numbers = {ref.key: i for i, ref in enumerate(references, 1)}
     text, marks = prose(scanned, computed.values)
-    blocks = [(use, REGISTRY[use.name]) for use in scanned.directives]
+    blocks = [(use, REGISTRY[use.name], block) for use, block in zip(scanned.directives, computed.blocks)]
     math = computed.math
-    html, toc = render(path, text, marks, blocks, scanned, math, numbers, bibliography)
-    figures = [use.computed for use in scanned.directives if use.name == "figure"]
-    return Chapter(entry, path.stem, _title(path, toc), html, figures, scanned, references, math)
+    html, toc = render(path, text, marks, blocks, scanned, math, numbers, bibliography, templates)
+    figures = [block for use, block in zip(scanned.directives, computed.blocks) if use.name == "figure"]
+    return Chapter(entry, path.stem, _title(path, toc), html, figures, scanned, computed.blocks, references, math)
 
 
 def gather_chapter(entry: ChapterEntry, cache: BuildCache, bibliography: Bibliography | None = None) -> Chapter:
-    """One chapter through the three chapter steps (tests and tools that look at one page)."""
-    return render_chapter(compute_chapter(read_chapter(entry), cache), bibliography)
+    """One chapter through the three chapter steps (tests and tools that look at one page), as the
+    series: its figures are given its own prose."""
+    source = read_chapter(entry)
+    return render_chapter(compute_chapter(source, cache, given_for([source], cache.figures)), bibliography)
 
 
 @dataclass(frozen=True)
@@ -275,6 +285,7 @@ class Book:
     """The chapters as far as the steps have taken them: Source, then Computed, then Chapter."""
     config: Config
     chapters: list
+    given: Given = NOTHING  # what the figures are given beyond their options (give_prose)
 
 
 def read_config(options: Options) -> Config:
@@ -301,7 +312,7 @@ def read_chapters(config: Config) -> Book:
         sources.append(kept[entry.path][1])
         _check_citations(entry.path, sources[-1].scanned, config.bibliography)
     for source in sources:  # its values are looked up again with the rest in compute_figures
-        evaluate_expressions(source, config.options.cache, computed_only=True)
+        evaluate_expressions(source, config.options.cache, computed_only=True)  # no prose given yet: those wait
     return Book(config, sources)
 
 
@@ -318,7 +329,8 @@ def _read_with_current_models(source: Source) -> bool:
 DRAFT_VALUE = "0"  # what an inline expression writes in a draft: a number, as most are, so formulas around it typeset
 
 
-def draft_chapter(source: Source, cache: BuildCache, bibliography: Bibliography | None = None) -> Chapter:
+def draft_chapter(source: Source, cache: BuildCache, bibliography: Bibliography | None = None,
+                  templates: jinja2.Environment | None = None) -> Chapter:
     """The chapter rendered before any engine work: each directive's draft for its block (its ids,
     its options' Markdown, no figure's data) and DRAFT_VALUE for every inline expression. Rendering
     it finds what the real render would in the prose (formulas, a '$' never closed, notes, blocks
@@ -326,9 +338,9 @@ def draft_chapter(source: Source, cache: BuildCache, bibliography: Bibliography 
     entry, scanned = source.entry, source.scanned
     path = entry.path
     page = Page(path, entry.number, path.stem, cache)
-    _each_block(path, scanned, page, "draft")
+    blocks = _each_block(path, scanned, page, "draft")
     values = {(use.line, use.start): DRAFT_VALUE for use in scanned.expressions}
-    return render_chapter(Computed(source, values, page.math), bibliography)
+    return render_chapter(Computed(source, values, page.math, blocks), bibliography, templates)
 
 
 def _holds_expression(scanned: ScannedSource, line: int | None) -> bool:
@@ -356,12 +368,13 @@ def check_prose(book: Book) -> Book:
     config = book.config
     drafts, unsure = [], set()
     kept = config.options.cache.table("drafts")
+    templates = stamp(config.templates)
     for source in book.chapters:
         scanned = source.scanned
-        key = (source.entry, "\n".join(scanned.lines), config.bibliography)
+        key = (source.entry, "\n".join(scanned.lines), config.bibliography, templates)
         if kept.get(source.entry.path, (None,))[0] != key:
             try:
-                draft = draft_chapter(source, config.options.cache, config.bibliography)
+                draft = draft_chapter(source, config.options.cache, config.bibliography, config.templates)
             except BuildError as err:
                 if not _holds_expression(scanned, err.line):
                     raise
@@ -381,29 +394,19 @@ def check_prose(book: Book) -> Book:
 
 
 def give_prose(book: Book) -> Book:
-    """The series' prose (builder/corpus.py) given to the engine before any figure is computed:
-    chapter 14's models learn from it (engine/given.py)."""
-    give_series(book.chapters, book.config.options.cache.figures.store)
-    return book
-
-
-def give_series(sources: list[Source], store: FigureStore | None) -> None:
-    """The chapters' prose given to the engine as the series (the build's, the catalogue's); with a
-    `store`, chapter 14's trained model too if an earlier run trained it on this prose with this code."""
-    given.give(given.SERIES, corpus_of((source.entry.path.stem, source.scanned) for source in sources).text.encode())
-    if store:
-        store.load_made()
+    """What the figures are given beyond their options, before any is computed: the series' prose
+    (builder/corpus.py), and the files made from it that a figure reads (chapter 14's trained model,
+    made once per prose and code: builder/inputs.py)."""
+    figures = book.config.options.cache.figures
+    return replace(book, given=given_for(book.chapters, figures, figures.drafting))
 
 
 def compute_figures(book: Book) -> Book:
     """Every chapter's inline expressions first, then every chapter's blocks: a wrong path in an
     expression is reported once the figures expressions read are computed, before any drawing or grading."""
-    cache = book.config.options.cache
-    values = [evaluate_expressions(source, cache) for source in book.chapters]
-    book = Book(book.config, [compute_chapter(source, cache, v) for source, v in zip(book.chapters, values)])
-    if store := cache.figures.store:
-        store.save_made()
-    return book
+    cache, given = book.config.options.cache, book.given
+    values = [evaluate_expressions(source, cache, given) for source in book.chapters]
+    return replace(book, chapters=[compute_chapter(source, cache, given, v) for source, v in zip(book.chapters, values)])
 
 
 def render_markdown(book: Book) -> Book:
@@ -411,16 +414,18 @@ def render_markdown(book: Book) -> Book:
     blocks and the bibliography are the same (an edit to one model or one chapter renders few pages)."""
     config = book.config
     kept = config.options.cache.table("rendered")
+    templates = stamp(config.templates)
     chapters = []
     for computed in book.chapters:
         source = computed.source
-        blocks = [use.computed for use in source.scanned.directives]
+        blocks = computed.blocks
         math = (computed.math.inline, computed.math.display)  # as computed: rendering adds the prose's formulas to it
-        key = (source.entry, "\n".join(source.scanned.lines), computed.values, blocks, math, config.bibliography)
+        key = (source.entry, "\n".join(source.scanned.lines), computed.values, blocks, math, config.bibliography,
+               templates)
         if kept.get(source.entry.path, (None,))[0] != key:
-            kept[source.entry.path] = (key, render_chapter(computed, config.bibliography))
+            kept[source.entry.path] = (key, render_chapter(computed, config.bibliography, config.templates))
         chapters.append(kept[source.entry.path][1])
-    return Book(config, chapters)
+    return replace(book, chapters=chapters)
 
 
 def _render(config: Config, template: str, **context) -> str:
@@ -446,7 +451,7 @@ def cite_works(book: Book) -> Site:
     (where the link check and the print edition read it too); a warning for each work none cites."""
     config = book.config
     chapters = [replace(ch, html=ch.html + _render(config, "_references.html", chapter=ch)) for ch in book.chapters]
-    site = Site(chapters=chapters, config=config, cited_in=citing_chapters(chapters))
+    site = Site(chapters=chapters, config=config, cited_in=citing_chapters(chapters), given=book.given)
     site.warnings += uncited_warnings(config.bibliography, site.cited_in)
     site.works = config.bibliography if site.cited_in else None  # nothing cited: no bibliography page, no link to one
     return site
@@ -692,17 +697,17 @@ def finish_site(site: Site) -> Site:
     return write_offline_manifest(site)
 
 
-def unused_facts(chapters: list[Chapter], cache: FigureCache) -> list[str]:
+def unused_facts(chapters: list[Chapter], cache: FigureCache, given: Given = NOTHING) -> list[str]:
     """Facts the site's figure models compute that no inline expression quotes: candidates to delete."""
     seen: dict[str, set[str]] = {}
     used = set()
     for ch in chapters:
         for use in ch.source.directives:
             if use.name == "figure":  # every figure on a page, quoted or not
-                seen.setdefault(use.argument, set()).update(cache.lookup(use.params)["facts"])
+                seen.setdefault(use.argument, set()).update(cache.lookup(use.params, given)["facts"])
         for use in ch.source.expressions:
             name, keys = use.expression.name, use.expression.keys
-            seen.setdefault(name, set()).update(cache.lookup(use.expression.params)["facts"])
+            seen.setdefault(name, set()).update(cache.lookup(use.expression.params, given)["facts"])
             if len(keys) > 1 and keys[0] == "facts":
                 used.add((name, keys[1]))
     return [f"{display_path(model_file(name))}: warning: fact '{key}' is quoted by no chapter"
@@ -779,5 +784,5 @@ def check(paths: Paths, pyodide_dist: Path | None = None, store: FigureStore | N
     """Everything a build validates, without writing the output; also lists facts no chapter quotes."""
     cache = _stored(None, store)
     site = gather(paths, load_runtime(paths, pyodide_dist), cache)
-    site.warnings += unused_facts(site.chapters, cache.figures)
+    site.warnings += unused_facts(site.chapters, cache.figures, site.given)
     return site

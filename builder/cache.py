@@ -2,6 +2,7 @@
 BuildCache across rebuilds; the command line's build and each test start from an empty one."""
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import Callable, TypeVar
 
@@ -9,6 +10,15 @@ from .figures import FigureCache
 
 T = TypeVar("T")
 KEEP = 4  # values kept per table: the latest inputs, and a few to undo back to while serve runs all day
+# Tables whose values the figure store keeps too, when the build has one (builder/figure_store.py):
+# seconds of a first build (serve's on a built clone) that depend only on their key and the code of
+# the module named, and the files named (the pinned tool that writes the lock).
+DURABLE = {
+    "engine files": ("builder.wheel", ()),  # every engine module parsed, facts stripped
+    "engine lock": ("builder.lockfile", ("builder/pyodide-tools.txt",)),  # pyodide-build, a process
+    "parsed scripts": ("builder.views", ("package-lock.json",)),  # esbuild over every view, a process
+    "math font": ("builder.math_font", ()),  # fontTools' subset of STIX Two Math
+}
 
 
 def digest(*parts: bytes) -> str:
@@ -25,6 +35,10 @@ class BuildCache:
         """`make()`, made once per key of `table`: a key must name every input the value depends on.
         A `make` that raises stores nothing, so the next build tries again."""
         values = self._tables.setdefault(table, {})
+        store = self.figures.store
+        if key not in values and store is not None and table in DURABLE:
+            module, files = DURABLE[table]
+            make = functools.partial(store.value, table, key, module, files, make)
         if key not in values:
             value = make()
             if len(values) >= KEEP:

@@ -25,11 +25,13 @@ from engine import figures as models
 from engine.exercises import EXERCISES
 from engine.exercises import module as grader
 from engine.figures.params import REQUIRED
+from engine.given import NOTHING, Given
 from . import fallbacks, palette
-from .build import _code_error, give_series, read_chapter
+from .build import _code_error, read_chapter
 from .directives import REGISTRY
 from .errors import BuildError
 from .figure_store import FigureStore
+from .inputs import given_for
 from .figures import FigureCache, model_file
 from .paths import Paths
 from .site_config import load_site_config
@@ -202,12 +204,23 @@ def _uses(paths: Paths) -> tuple[dict[tuple[str, str], list[str]], list]:
     return found, sources
 
 
-def _drawn(name: str, params, cache: FigureCache, paths: Paths) -> tuple[dict, bytes]:
+def reading_order(names, sources: list) -> list[str]:
+    """`names` in the order the chapters first show them (FIGURES has none of its own), then those no
+    chapter shows yet, by name."""
+    first: dict[str, int] = {}
+    for source in sources:
+        for use in sorted(source.scanned.directives, key=lambda u: u.line):
+            if use.name == "figure":
+                first.setdefault(use.argument, len(first))
+    return sorted(names, key=lambda name: (first.get(name, len(first)), name))
+
+
+def _drawn(name: str, params, cache: FigureCache, given: Given, paths: Paths) -> tuple[dict, bytes]:
     """The figure's data and facts, and its fallback in the palette's colours, as the build makes them;
     a model or fallback that raises is one error naming the code line, as in the build."""
     try:
-        looked_up = cache.lookup(params)
-        svg = cache.svg(cache.data(params))
+        looked_up = cache.lookup(params, given)
+        svg = cache.svg(cache.data(params, given))
     except BuildError:
         raise
     except Exception as err:
@@ -221,22 +234,21 @@ def gather(paths: Paths, drawings: bool = True, store: FigureStore | None = None
     from the same code is read from it, and what this one computes is kept there."""
     cache = FigureCache(store)
     uses, sources = _uses(paths)
-    if drawings:  # chapter 14's models learn from the series' prose, as in the build
-        give_series(sources, store)
+    # chapter 14's models learn from the series' prose, as in the build: every figure may be drawn
+    read = {n for name in models.FIGURES for n in models.given_names(models.parse(name))}
+    given = given_for(sources, cache, names=read) if drawings else NOTHING
     figures = []
-    for name in models.FIGURES:
+    for name in reading_order(models.FIGURES, sources):
         mod = models.module(name)
         params = models.parse(name)
         shows = first_paragraph(mod.__doc__).removeprefix(f"{name}:").strip()
         entry = FigureEntry(name, shows[:1].upper() + shows[1:], models.is_live(params),
                             options(mod.Params), uses.get(("figure", name), []), [])
         if drawings:
-            looked_up, entry.drawing = _drawn(name, params, cache, paths)
+            looked_up, entry.drawing = _drawn(name, params, cache, given, paths)
             entry.paths = readable_paths(looked_up)
             entry.alt = looked_up["text"]["alt"]
         figures.append(entry)
-    if drawings and store:
-        store.save_made()
     directives = [(d.name, d.summary, options(d.Options) if d.Options else [], uses.get((d.name, ANY), []))
                   for d in REGISTRY.values() if d.name != "figure"]  # a figure's options are its model's, above
     graders = [(name, grader(name).FUNCTION, first_paragraph(grader(name).__doc__), uses.get(("exercise", name), []))

@@ -1,15 +1,17 @@
-"""Figures computed by earlier runs of `build`, `check` and `catalogue`, kept on disk (.cache/figures):
-a model's data and facts, a fallback's drawing, and the files made from the prose (engine/given.py),
-so that a run computes only what no earlier run computed from the same inputs.
+"""The one store of what the build computes from its inputs, kept on disk (.cache/figures, or the folder
+ATTN_FIGURE_STORE names: a test run's): a model's data and facts, a fallback's drawing, and the files
+made from the prose (engine/given.py). build, check, catalogue, serve and the tests read it, so that a
+run computes only what no earlier run computed from the same inputs, and processes asking at once
+make each value once.
 
 An entry's key names every input its value is made of: the figure's Params (their class and repr),
 the source of every module of ours the code imports (followed through its import statements from
-the model, or the fallback, or the maker of a given file: engine/figures/sentences.py is part of
-every model that imports it), the prose for a model that reads it, and the versions of Python, numpy
-and matplotlib. An edit to one model recomputes that model's figures alone; an edit to an engine
-module every model imports recomputes them all. The source is read when the key is made: a file
-saved while a run is under way can be stored with what the code before it computed, until the
-next edit to it.
+the model, or the fallback, or the maker of a made file: engine/figures/sentences.py is part of
+every model that imports it), the digest of each input a model reads (its GIVEN: the prose, or a
+file made from it, by its content), and the versions of Python, numpy and matplotlib. An edit to
+one model recomputes that model's figures alone; an edit to an engine module every model imports
+recomputes them all. The source is read when the key is made: a file saved while a run is under way
+can be stored with what the code before it computed, until the next edit to it.
 """
 from __future__ import annotations
 
@@ -17,7 +19,6 @@ import functools
 import hashlib
 import os
 import pickle
-import re
 import sys
 import time
 from importlib import metadata
@@ -25,12 +26,12 @@ from pathlib import Path
 from typing import Callable, TypeVar
 
 from engine import figures as models
-from engine import given
+from engine import given as inputs
+from engine.given import Given
 from .reload import imports
 
 T = TypeVar("T")
 KEEP_DAYS = 30  # an entry no run has read for this long is deleted (old options, old code)
-_REGISTRY = re.compile(rb"^FIGURES = \(.*?^\)", re.S | re.M)  # the list of names: a figure added changes no other's output
 OURS = ("engine", "builder")
 
 
@@ -58,11 +59,10 @@ def _file(root: Path, name: str) -> Path | None:
 
 
 @functools.lru_cache(maxsize=1024)
-def _source(path: Path, registry: bool, mtime_ns: int, size: int) -> bytes:
-    """A source file's digest (kept while the file is unchanged: a run asks for a few hundred keys);
-    `registry`: without the list of figures' names."""
-    data = path.read_bytes()
-    return hashlib.sha256(_REGISTRY.sub(b"FIGURES = ()", data) if registry else data).digest()
+def _source(path: Path, mtime_ns: int, size: int) -> bytes:
+    """A source file's digest (kept while the file is unchanged: a run asks for a few hundred keys).
+    engine.figures finds its figures and lists none, so a figure added changes no other's key."""
+    return hashlib.sha256(path.read_bytes()).digest()
 
 
 def _stamps(files: list[tuple[str, Path]]) -> list[tuple[int, int]]:
@@ -106,69 +106,101 @@ class FigureStore:
             if name in seen or path is None:
                 continue
             seen.add(name)
-            todo += _packages(name) + sorted(imports(name, path))
+            todo += _packages(name) + sorted(self._imports(name, path))
         files = [(name, _file(self.root, name)) for name in sorted(seen)]
         stamps = _stamps(files)
         for (name, path), (mtime_ns, size) in zip(files, stamps):
-            h.update(name.encode() + b"\0" + _source(path, name == "engine.figures", mtime_ns, size))
+            h.update(name.encode() + b"\0" + _source(path, mtime_ns, size))
         h.update(_runtime())
         self._codes[modules] = (files, stamps, h.hexdigest())
         return h.hexdigest()
 
-    def _model_key(self, params) -> str:
-        """What a model's data and facts are made of: its code, its Params, and what it is given."""
-        name = models.name_of(params)
+    def _imports(self, name: str, path: Path) -> set[str]:
+        """reload.imports(name, path), kept in the store by the file's content: parsing every module
+        of ours is a second or two of a process's first build (serve's on a built clone)."""
+        stat = path.stat()
+        entry = self.folder / (_hash("imports", name, _source(path, stat.st_mtime_ns, stat.st_size).hex()) + ".imports")
+        found = self._read(entry) if entry.is_file() else None
+        if not isinstance(found, frozenset):
+            found = frozenset(imports(name, path))
+            self._write(entry, found)
+        return set(found)
+
+    def _model_key(self, params, given: Given) -> str:
+        """What a model's data and facts are made of: its code, its Params, and the digest of each
+        input it reads (its GIVEN: the prose, or a file made from it, named by its content)."""
         parts = [self.code(type(params).__module__), f"{type(params).__qualname__}{params!r}"]
-        for given_name in sorted(getattr(models.module(name), "GIVEN", ())):
-            if given_name in given.MADE:  # made from the prose, by code of ours
-                parts += [given_name, self.code(given.MADE[given_name].split(":")[0]), given.digest(given.SERIES)]
-            else:
-                parts += [given_name, given.digest(given_name)]
+        for name in sorted(models.given_names(params)):
+            parts += [name, given.digest(name)]
         return _hash("model", *parts)
 
     # values
 
-    def data(self, params, make: Callable[[], T]) -> T:
-        return self._get(self._model_key(params) + ".data", make)
+    def data(self, params, given: Given, make: Callable[[], T]) -> T:
+        return self._get(self._model_key(params, given) + ".data", make)
 
-    def facts(self, params, make: Callable[[], T]) -> T:
-        return self._get(self._model_key(params) + ".facts", make)
+    def facts(self, params, given: Given, make: Callable[[], T]) -> T:
+        return self._get(self._model_key(params, given) + ".facts", make)
 
     def svg(self, name: str, data_json: str, make: Callable[[], bytes]) -> bytes:
         """A fallback's drawing of `data` (its JSON, keys sorted): its code and the data."""
         return self._get(_hash("svg", self.code(f"builder.fallbacks.{name.replace('-', '_')}"), data_json) + ".svg", make)
 
-    def load_made(self) -> None:
-        """Give engine.given the files earlier runs made from the prose it holds, by the code that makes them."""
-        for name in given.MADE:
-            path = self.folder / (self._made_key(name) + ".made")
-            if path.is_file():
-                data = self._read(path)
-                if isinstance(data, bytes):
-                    given.remember({(name, given.digest(given.SERIES)): data})
+    def value(self, kind: str, key, modules, files: tuple[str, ...], make: Callable[[], T]) -> T:
+        """A value of the build's own (builder/cache.py DURABLE, the graders' verdicts) by its key (a
+        digest or a text), the code of `modules` (a name or several), and the files `files` (relative
+        to the repository)."""
+        return self._get(self._value_key(kind, key, modules, files), make, count=False)
 
-    def save_made(self) -> None:
-        """Keep the files this run made from the prose it holds."""
-        prose = given.digest(given.SERIES)
-        for (name, digest), data in given.made().items():
-            if digest == prose:
-                self._write(self.folder / (self._made_key(name) + ".made"), data)
+    def found_value(self, kind: str, key, modules, files: tuple[str, ...] = ()):
+        """That value if an earlier run kept it (value() or keep_value()), else None."""
+        return self._found(self.folder / self._value_key(kind, key, modules, files), count=False)
 
-    def _made_key(self, name: str) -> str:
-        return _hash("made", name, self.code(given.MADE[name].split(":")[0]), given.digest(given.SERIES))
+    def keep_value(self, kind: str, key, modules, files: tuple[str, ...], value) -> None:
+        self._write(self.folder / self._value_key(kind, key, modules, files), value)
+
+    def _value_key(self, kind: str, key, modules, files: tuple[str, ...]) -> str:
+        parts = [kind, repr(key), self.code(*([modules] if isinstance(modules, str) else modules))]
+        parts += [hashlib.sha256((self.root / f).read_bytes()).hexdigest() if (self.root / f).is_file() else f for f in files]
+        return _hash("value", *parts) + ".value"
+
+    def made(self, name: str, series: Given) -> bytes:
+        """The file engine.given.MADE[name] made from the prose `series` holds, by its maker's code."""
+        return self._get(self._made_key(name, series), lambda: inputs.make(name, series[inputs.SERIES]))
+
+    def find_made(self, name: str, series: Given) -> bytes | None:
+        """That file if an earlier run made it, else None (nothing is made)."""
+        value = self._found(self.folder / self._made_key(name, series))
+        return value if isinstance(value, bytes) else None
+
+    def _made_key(self, name: str, series: Given) -> str:
+        return _hash("made", name, self.code(inputs.maker_module(name)), series.digest(inputs.SERIES)) + ".made"
 
     # files
 
-    def _get(self, entry: str, make: Callable[[], T]) -> T:
-        path = self.folder / entry
-        if path.is_file():
-            value = self._read(path)
-            if value is not None:
-                self.found += 1
-                return value
-        value = make()
-        self.computed += 1
-        self._write(path, value)
+    def _get(self, entry: str, make: Callable[[], T], count: bool = True) -> T:
+        """The value stored as `entry`, or make() kept there. Made under a lock of its own, so that
+        of several processes asking at once (a test run's) one makes it while the others wait and
+        read it: chapter 14's model is trained once. filelock: portable, and released if the
+        process dies. `count`: in the report's figures (not for the build's other values)."""
+        from filelock import FileLock
+
+        value = self._found(self.folder / entry, count)
+        if value is not None:
+            return value
+        (self.folder / "locks").mkdir(parents=True, exist_ok=True)
+        with FileLock(self.folder / "locks" / entry):
+            value = self._found(self.folder / entry, count)
+            if value is None:
+                value = make()
+                self.computed += count
+                self._write(self.folder / entry, value)
+        return value
+
+    def _found(self, path: Path, count: bool = True):
+        value = self._read(path) if path.is_file() else None
+        if value is not None:
+            self.found += count
         return value
 
     def _read(self, path: Path):

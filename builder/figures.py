@@ -5,11 +5,11 @@ import copy
 import json
 import re
 from dataclasses import dataclass
-from html import escape
 from pathlib import Path
 
 from engine import figures as models
-from engine import given
+from engine import given as inputs
+from engine.given import NOTHING, Given
 from . import fallbacks
 from .errors import BuildError
 
@@ -20,7 +20,7 @@ class RenderedFigure:
     line: int  # where the directive stands, for errors
     label: str  # "Figure 4.1"
     attributes: dict  # attributes of the <figure> element
-    body_html: str  # embedded data, view, fallback, numbers
+    body: dict  # what theme/templates/directives/figure.html shows: data, drawing, alt, numbers ("" in a draft)
     svg_path: str  # dist-relative path of the fallback
     svg: bytes
     files: dict  # dist-relative path -> bytes: the given files its worker fetches (engine/given.py)
@@ -66,34 +66,31 @@ def _check_output(data: dict) -> None:
         raise BuildError(model, None, f"figure '{name}': text() must return {{'alt': str, 'numbers': [str, ...]}}")
 
 
-def _given_names(params) -> tuple[str, ...]:
-    """What the figure's model reads beyond its options (its GIVEN: engine/given.py)."""
-    return tuple(getattr(models.module(models.name_of(params)), "GIVEN", ()))
+def _key(params, given: Given):
+    """A figure's cache key: its Params, and for a model that reads more (its GIVEN), the digests of
+    what it was given, so an edit to any chapter recomputes a model that reads the prose."""
+    names = models.given_names(params)
+    return (params, given.only(names)) if names else params
 
 
-def _key(params):
-    """A figure's cache key: its Params, and for a model that reads the series' prose (or a file made
-    from it), that prose's digest, so an edit to any chapter recomputes it."""
-    return (params, given.digest(given.SERIES)) if _given_names(params) else params
-
-
-def given_files(params) -> dict[str, str]:
+def given_files(params, given: Given) -> dict[str, str]:
     """The files the figure's worker is given, by name: their addresses in the site, named by their
     content so that no cache keeps an old one."""
-    return {name: f"files/{name}-{given.digest(name)}.bin" for name in _given_names(params) if name in given.MADE}
+    return {name: f"files/{name}-{given.digest(name)}.bin" for name in models.given_names(params) if name in inputs.MADE}
 
 
-def _computed(params) -> dict:
-    data = models.compute(params)
+def _computed(params, given: Given) -> dict:
+    data = models.compute(params, given)
     _check_output(data)
     return data
 
 
 class FigureCache:
     """Model outputs, prose facts and fallback SVGs by Params (a frozen dataclass, hashable, and of
-    its figure's own class) and, for models that read the series' prose, its digest; shared across
-    rebuilds in `serve`. With a `store` (builder/figure_store.py), what earlier runs computed from
-    the same code is read from disk rather than computed."""
+    its figure's own class) and, for models that read more (their GIVEN), the digests of what they
+    were given; and the files made from the prose. Shared across rebuilds in `serve`. With a
+    `store` (builder/figure_store.py), what earlier runs computed from the same code and inputs is
+    read from disk rather than computed, and what this one computes is kept there."""
 
     store = None  # as an instance pickled before there were stores has it
 
@@ -101,45 +98,61 @@ class FigureCache:
         self._data: dict = {}
         self._facts: dict = {}
         self._svg: dict[str, bytes] = {}
-        self.made: dict = {}  # files made from the prose (engine/given.py made()), for processes sharing this cache
+        self._made: dict = {}  # (name, the prose's digest) -> the file made from it, the latest last
         self.store = store
+        self.drafting = False  # `serve`'s: a file made from the prose outlives edits to it (made())
 
-    def data(self, params) -> dict:
+    def data(self, params, given: Given = NOTHING) -> dict:
         """What the page embeds and the view draws."""
-        key = _key(params)
+        key = _key(params, given)
         if key not in self._data:
-            self._data[key] = self._stored(lambda: _computed(params), "data", params)
+            self._data[key] = self._stored(lambda: _computed(params, given), "data", params, given)
         return self._data[key]
 
-    def lookup(self, params) -> dict:
+    def lookup(self, params, given: Given = NOTHING) -> dict:
         """What an inline expression may read: the figure's data and its build-time facts."""
-        data = self.data(params)
-        key = _key(params)
+        data = self.data(params, given)
+        key = _key(params, given)
         if key not in self._facts:
-            self._facts[key] = self._stored(lambda: models.facts(params, data), "facts", params)
+            self._facts[key] = self._stored(lambda: models.facts(params, data, given), "facts", params, given)
         return {**data, "facts": self._facts[key]}
 
-    def computed(self, params) -> bool:
-        """Whether lookup(params) needs no model code: its data and facts are here. Never for a
-        model that reads the series' prose, which may have changed since (serve keeps this cache)."""
-        return not _given_names(params) and params in self._data and params in self._facts
+    def computed(self, params, given: Given = NOTHING) -> bool:
+        """Whether lookup(params, given) needs no model code: its data and facts are here."""
+        key = _key(params, given)
+        return key in self._data and key in self._facts
+
+    def made(self, name: str, series: Given, drafting: bool = False) -> bytes:
+        """The file engine.given.MADE[name] made from the prose `series` holds: made once per prose
+        (and, with a store, per code of its maker, across runs). `drafting` (serve): when this prose
+        has none yet, the latest made from earlier prose stays in use rather than being made again
+        on every save (chapter 14's model: seconds of training for a sentence)."""
+        key = (name, series.digest(inputs.SERIES))
+        if key not in self._made:
+            kept = [data for (n, _), data in self._made.items() if n == name]
+            stored = self.store.find_made(name, series) if self.store else None
+            if stored is None and drafting and kept:
+                return kept[-1]
+            if stored is None:
+                stored = (self.store.made if self.store else _made_now)(name, series)
+            self._made.pop(key, None)
+            self._made[key] = stored
+            while len(self._made) > KEEP_MADE:
+                del self._made[next(iter(self._made))]  # the oldest
+        return self._made[key]
 
     def forget(self, modules: set[str]) -> int:
-        """Drop what the models of `modules` computed (serve reloaded their code); how many figures."""
+        """Drop what the code of `modules` computed (serve reloaded it): their models' figures, and
+        the files their makers made; how many figures."""
         def stale(key) -> bool:
             return type(key[0] if isinstance(key, tuple) else key).__module__ in modules
         dropped = [key for key in self._data if stale(key)]
         for table in (self._data, self._facts):
             for key in [key for key in table if stale(key)]:
                 del table[key]
+        for key in [key for key in self._made if inputs.maker_module(key[0]) in modules]:
+            del self._made[key]
         return len(dropped)
-
-    def update(self, other: "FigureCache") -> None:
-        """Take in what another cache computed (in another process, from the same code)."""
-        self._data.update(other._data)
-        self._facts.update(other._facts)
-        self._svg.update(other._svg)
-        self.made.update(other.made)
 
     def with_store(self, store) -> "FigureCache":
         """This cache, also reading from and keeping in `store`: the same tables, so what either
@@ -157,6 +170,13 @@ class FigureCache:
     def _stored(self, make, kind: str, *key):
         """make(), or what the store holds from an earlier run that made it from the same inputs."""
         return getattr(self.store, kind)(*key, make) if self.store else make()
+
+
+KEEP_MADE = 4  # made files kept per process: a test process switches between the series and small test chapters
+
+
+def _made_now(name: str, series: Given) -> bytes:
+    return inputs.make(name, series[inputs.SERIES])
 
 
 # Inside <script>, "<!--" and "<script" change how the HTML parser finds the end of the element,
@@ -193,33 +213,23 @@ def draft_figure(use, chapter_number: int, index: int) -> RenderedFigure:
                           "", "", b"", {})
 
 
-def render_figure(cache: FigureCache, use, chapter_number: int, index: int, page_slug: str) -> RenderedFigure:
-    data = cache.data(use.params)
+def render_figure(cache: FigureCache, use, chapter_number: int, index: int, page_slug: str,
+                  given: Given = NOTHING) -> RenderedFigure:
+    data = cache.data(use.params, given)
     text = data["text"]
     svg_path = f"figures/{page_slug}-{index}.svg"
-    numbers = "".join(f"<li>{escape(n)}</li>" for n in text["numbers"])
     # A fallback that cannot draw these options raises: the builder names the chapter's line and
     # the line of our code that failed (build.py's _code_error), as for a model that raises.
     svg = cache.svg(data)
     # Its size on the <img>: the page keeps the drawing's room before the lazy image arrives (no
     # layout shift, and print.html's links land where they point while its drawings load).
-    size = pixel_size(svg)
-    dimensions = f' width="{size[0]}" height="{size[1]}"' if size else ""
-    body = (
-        f'<script type="application/json" class="figure-data">{embed_json(data)}</script>'
-        f'<div class="figure-view"></div>'
-        f'<div class="figure-fallback"><img src="{escape(svg_path)}" alt="{escape(text["alt"])}"{dimensions} loading="lazy"></div>'
-        # collapsed: the numbers are there for whoever wants them (screen readers, no-JS, search)
-        # without a list under every figure; views update the list inside (theme/js/figures.js)
-        f'<details class="figure-numbers-box"><summary>Numbers</summary>'
-        f'<ul class="figure-numbers" aria-label="Key numbers">{numbers}</ul></details>'
-    )
+    body = {"data": data, "svg_path": svg_path, "size": pixel_size(svg), "alt": text["alt"], "numbers": text["numbers"]}
     label = f"Figure {chapter_number}.{index}"
     attributes = _attributes(use, chapter_number, index)
     if models.is_live(use.params):
         attributes["data-live"] = ""  # its view can ask the worker: the page loads Python (figures.js)
-    addresses = given_files(use.params)
+    addresses = given_files(use.params, given)
     if addresses:  # fetched by the worker before the figure's first request (theme/js/context.js)
         attributes["data-given"] = json.dumps(addresses, sort_keys=True)
-    files = {address: given.get(name) for name, address in addresses.items()}
+    files = {address: given[name] for name, address in addresses.items()}
     return RenderedFigure(use.argument, use.line, label, attributes, body, svg_path, svg, files)

@@ -116,6 +116,11 @@ class Run:
         """`cache` (a BuildCache) keeps verdicts and expected results: `serve`'s rebuilds grade once."""
         self.name, self.code, self.proc, self.cache = name, code, None, cache
         self.verdicts = cache.table("verdicts")  # (exercise, code) -> verdict
+        self.store = cache.figures.store  # where an earlier build's verdicts are kept, if it has one
+        if (name, code) not in self.verdicts and self.store is not None:
+            found = self.store.found_value("verdict", (name, code), self._judged_by())
+            if found is not None:
+                self.verdicts[(name, code)] = found
         if (name, code) in self.verdicts:
             return
         self.dir = tempfile.TemporaryDirectory(prefix="attention-grade-")
@@ -166,10 +171,16 @@ class Run:
             mod = module(self.name)
             verdict = judge(mod, _trials(self.name, self.cache), outcome)
             self.verdicts[(self.name, self.code)] = verdict
+            if self.store is not None:
+                self.store.keep_value("verdict", (self.name, self.code), self._judged_by(), (), verdict)
             return verdict
         finally:
             self.err.close()
             self.dir.cleanup()
+
+    def _judged_by(self) -> tuple[str, ...]:
+        """The code a verdict is made of: this runner, the graders, and the exercise's own module."""
+        return ("builder.grading", "engine.exercises", f"engine.exercises.{self.name.replace('-', '_')}")
 
     def stop(self) -> None:
         """End the run unjudged (another run of the same exercise failed): nothing is left running."""

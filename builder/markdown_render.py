@@ -15,6 +15,7 @@ from .citations import CitationError, CitationsExtension
 from .errors import BuildError, line_containing, split_lines
 from .links import LinkCheck, LinkError, link_line
 from .math import MathError, MathExtension, MathFound
+from .pages import default_environment
 from .sidenotes import SidenoteError, SidenotesExtension
 from .source import block_marks
 
@@ -45,9 +46,10 @@ class _PutBlocks(Treeprocessor):
     """Replaces each pair of marks, and what Markdown made between them, by the directive's element
     with that Markdown inside: one pass over each element's children."""
 
-    def __init__(self, md, blocks: list):
+    def __init__(self, md, blocks: list, templates):
         super().__init__(md)
-        self.blocks = blocks  # (use, directive), in source order: the k of the marks
+        self.blocks = blocks  # (use, directive, what it computed), in source order: the k of the marks
+        self.templates = templates  # the theme's, where each directive's template is
         self.opens, self.ends = {}, {}
         for k in range(len(blocks)):
             start, end = block_marks(k)
@@ -72,8 +74,8 @@ class _PutBlocks(Treeprocessor):
                     k, at = open_at.pop() if open_at else (self.ends[mark], None)
                     if at is None or k != self.ends[mark]:
                         raise _Misplaced(self.ends[mark])
-                    use, directive = self.blocks[k]
-                    el, slot = directive.element(use, self.md.htmlStash.store)
+                    use, directive, block = self.blocks[k]
+                    el, slot = directive.element(use, block, self.md.htmlStash.store, self.templates)
                     slot.extend(out[at:])
                     el.tail = child.tail
                     out[at:] = [el]
@@ -89,14 +91,14 @@ class _PutBlocks(Treeprocessor):
 
 
 class _Blocks(Extension):
-    def __init__(self, marks: dict[int, str], blocks: list):
+    def __init__(self, marks: dict[int, str], blocks: list, templates):
         super().__init__()
-        self.marks, self.blocks = marks, blocks
+        self.marks, self.blocks, self.templates = marks, blocks, templates
 
     def extendMarkdown(self, md):
         md.preprocessors.register(_PutMarks(md, self.marks), "attention_marks", 29)  # after normalize_whitespace
         # after the inline patterns (20), before the maths (12) and prettify (10) see the blocks
-        md.treeprocessors.register(_PutBlocks(md, self.blocks), "attention_blocks", 19)
+        md.treeprocessors.register(_PutBlocks(md, self.blocks, self.templates), "attention_blocks", 19)
 
 
 def _formula_line(lines: list[str], latex: str) -> int | None:
@@ -122,13 +124,14 @@ def _unclosed_display_line(lines: list[str]) -> int | None:
 
 
 def render(path, text: str, marks: dict[int, str], blocks: list, source, math: MathFound,
-           numbers: dict | None = None, bibliography=None) -> tuple[str, list]:
+           numbers: dict | None = None, bibliography=None, templates=None) -> tuple[str, list]:
     """The prose (`text`, with the lines `marks` names left for the directives' marks) as HTML, and
-    its table of contents. `blocks` are the page's (use, directive) in source order, `source` the
+    its table of contents. `blocks` are the page's (use, directive, what it computed) in source order, `source` the
     line-aware scan, for error lines, `math` what notes the formulas met, `numbers` the chapter's
-    reference number of each cited key."""
+    reference number of each cited key, `templates` the theme's (builder/pages.py; by default the
+    repository's), which make the directives' blocks."""
     md = markdown.Markdown(
-        extensions=["extra", "toc", "sane_lists", "smarty", _Blocks(marks, blocks), LinkCheck(), MathExtension(math),
+        extensions=["extra", "toc", "sane_lists", "smarty", _Blocks(marks, blocks, templates or default_environment()), LinkCheck(), MathExtension(math),
                     SidenotesExtension(), CitationsExtension(numbers or {}, bibliography)],
         extension_configs={"toc": {"permalink": False}},
         output_format="html",
@@ -146,7 +149,7 @@ def render(path, text: str, marks: dict[int, str], blocks: list, source, math: M
     except SidenoteError as err:
         raise BuildError(path, source.note_defs.get(err.name), str(err)) from None
     except _Misplaced as err:
-        use, directive = blocks[err.k]
+        use, directive, _ = blocks[err.k]
         raise BuildError(path, use.line, f"{use.name} '{use.argument}' stands where {directive.plural} cannot go "
                                          "(inside raw HTML, or across the end of a list item?): start '///' lines "
                                          "at the left margin or inside a list item") from None

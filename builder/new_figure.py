@@ -1,6 +1,7 @@
 """`python3 dev.py new-figure NAME`: a working figure to start from, so a new figure is not learned by
-copying another one. It writes the model, the fallback, the view and both test files, and registers
-the name in FIGURES; the figure builds and its tests pass as written (tests/builder/test_new_figure.py).
+copying another one. It writes the model, the fallback, the view and both test files: the model's
+module is what makes it a figure (engine.figures finds FIGURES from its modules), so no list is
+edited; the figure builds and its tests pass as written (tests/builder/test_new_figure.py).
 
 The skeleton shows the softmax weights of three fixed scores multiplied by a "sharpness" the reader
 sets with a slider: one ranged option, every slider stop precomputed so the view works before
@@ -15,7 +16,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 RE_NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
-REGISTRY = Path("engine/figures/__init__.py")
 
 
 def files(name: str) -> dict[Path, str]:
@@ -26,38 +26,11 @@ def files(name: str) -> dict[Path, str]:
             for path, text in TEMPLATES.items()}
 
 
-def _append(path: Path, opening: str, closing: str, line: str) -> None:
-    """Add `line` as the last entry of the literal that starts at the line `opening` in `path`."""
-    text = path.read_text()
-    m = re.search(rf"^{re.escape(opening)}[^\n]*\n(?:    [^\n]*\n)*?{re.escape(closing)}\n", text, re.M)
-    if m is None:
-        raise SystemExit(f"new-figure: cannot find '{opening}' ... '{closing}' in {path}")
-    block = m.group(0)
-    path.write_text(text.replace(block, block[: -len(closing) - 1] + f"    {line}\n{closing}\n", 1))
-
-
-def register(root: Path, name: str, after: str | None = None) -> None:
-    """Add `name` to FIGURES after the figure `after` (its place in reading order), else as the last entry:
-    the shared tests read the rest (EXAMPLE, state_count, opening_state, ASK) from the model."""
-    if after is None:
-        _append(root / REGISTRY, "FIGURES = (", ")", f'"{name}",')
-        return
-    path, entry = root / REGISTRY, f'\n    "{after}",\n'
-    path.write_text(path.read_text().replace(entry, entry + f'    "{name}",\n', 1))
-
-
-def create(root: Path, name: str, after: str | None = None) -> list[Path]:
-    """Write figure `name` into the repository at `root`, registered after `after` (else last); the
-    files written, registry last."""
+def create(root: Path, name: str) -> list[Path]:
+    """Write figure `name` into the repository at `root`; the files written."""
     if not RE_NAME.fullmatch(name):
         raise SystemExit(f"new-figure: '{name}' is not a figure name: lower-case words joined by dashes, "
                          "as in 'softmax-temperature'")
-    registry = root / REGISTRY
-    if f'"{name}",' in registry.read_text():
-        raise SystemExit(f"new-figure: '{name}' is already in FIGURES ({REGISTRY})")
-    if after is not None and f'\n    "{after}",\n' not in registry.read_text():
-        raise SystemExit(f"new-figure: --after '{after}' is not in FIGURES ({REGISTRY}): name the figure the "
-                         "new one follows in reading order")
     new = files(name)
     taken = [p for p in new if (root / p).exists()]
     if taken:
@@ -65,17 +38,15 @@ def create(root: Path, name: str, after: str | None = None) -> list[Path]:
     for path, text in new.items():
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(text)
-    register(root, name, after)
-    return [*new, REGISTRY]
+    return list(new)
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python3 dev.py new-figure", description="Start a new figure from a working skeleton.")
     ap.add_argument("name", help="the figure's name: lower-case words joined by dashes, e.g. 'value-mix'")
-    ap.add_argument("--after", metavar="FIGURE", help="the figure it follows in reading order (default: the last)")
     args = ap.parse_args(argv)
     name = args.name
-    written = create(ROOT, name, args.after)
+    written = create(ROOT, name)
     mod = name.replace("-", "_")
     print(f"new figure '{name}':", *(f"  {p}" for p in written), sep="\n")
     print(f"""next:
@@ -83,8 +54,6 @@ def main(argv=None) -> int:
   2. .venv/bin/python -m pytest tests/engine/figures/test_{mod}.py tests/browser/figures/test_{mod}.py -q
   3. python3 dev.py serve, and make it yours: the model first (each option's doc= is what the catalogue
      says of it: python3 dev.py catalogue), then the view, fallback and tests""")
-    if args.after is None:
-        print(f'  4. move "{name}" in FIGURES ({REGISTRY}) to its place in reading order (--after FIGURE does it)')
     return 0
 
 
@@ -93,7 +62,8 @@ TEMPLATES = {
 
 (A skeleton from `python3 dev.py new-figure`: replace what it shows, keep the shape.)
 Precomputed states: state i of text.states holds the key numbers at sharpnesses[i], the slider's stop i,
-so the view never asks Python: a view that does also states LIVE and ASK (engine/figures/__init__.py).
+so the view never asks Python: a view that does also states LIVE (engine/figures/__init__.py), and its
+ASK in tests/browser/asks.py.
 `text.parts` are the templates of the short texts the view places: a bar's label (`weight`) and the
 slider's readout (`sharpness`).
 """

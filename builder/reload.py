@@ -69,6 +69,15 @@ def _imported(name: str, path: Path, mtime_ns: int, size: int) -> frozenset[str]
     return frozenset(found)
 
 
+def _new_figure(name: str) -> bool:
+    """Whether module `name` is a figure's that engine.figures' FIGURES does not hold (a file added)."""
+    package, _, leaf = name.rpartition(".")
+    if package != "engine.figures" or leaf.startswith("_"):
+        return False
+    from engine import figures
+    return leaf not in figures.SHARED and leaf.replace("_", "-") not in figures.FIGURES
+
+
 def plan(root: Path, changed: list[Path]) -> list[str] | None:
     """The modules to reload for `changed` files, dependencies first; None when a restart is needed
     (a builder module, or a module a builder module imports, would be among them)."""
@@ -77,6 +86,8 @@ def plan(root: Path, changed: list[Path]) -> list[str] | None:
     names = {module_name(root, p) for p in changed}
     if None in names or any(n.split(".")[0] != "engine" for n in names):
         return None
+    if any(_new_figure(n) for n in names):
+        return None  # engine.figures found its figures at import: only a new process finds this one
     names &= set(loaded)  # a module not loaded yet is read fresh when first imported
     deps = {name: imports(name, path, loaded) for name, path in loaded.items()}
     affected, todo = set(names), list(names)

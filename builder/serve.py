@@ -25,12 +25,12 @@ from dataclasses import replace
 from http import HTTPStatus
 from pathlib import Path
 
-from engine import given
 
 from . import reload
 from .build import Paths, finish_site, gather_pages, load_runtime, write
 from .errors import BuildError, clip, describe, display_path
 from .cache import BuildCache
+from .figures import FigureCache
 
 IDLE_TIMEOUT = 30.0  # seconds a connection may stay silent before the server drops it
 PING = 15.0  # seconds between keep-alive comments on the /__reload stream
@@ -335,7 +335,10 @@ def _saved_since(dirs, since_ns: int) -> list[Path]:
     return [p for d in dirs for p in d.rglob("*.py") if ".venv" not in p.parts and p.stat().st_mtime_ns > since_ns]
 
 
-def serve(paths: Paths, out: Path, port: int, pyodide_dist: Path | None) -> int:
+def serve(paths: Paths, out: Path, port: int, pyodide_dist: Path | None, store=None) -> int:
+    """Build, serve, and rebuild on every save until Ctrl+C. With a `store` (builder/figure_store.py),
+    figures an earlier build, check or serve computed from the same code and inputs are read from
+    it: a clone that has been built serves its first page in seconds."""
     reloader = _Reloader()
     try:
         server = static_server(out, port, reloader)  # up first: the last good build, while this one builds
@@ -345,10 +348,10 @@ def serve(paths: Paths, out: Path, port: int, pyodide_dist: Path | None) -> int:
         return 1
     port = server.server_address[1]
     print(f"serving {out} at http://127.0.0.1:{port}/ (Ctrl+C stops)", flush=True)
-    cache = BuildCache()
+    cache = BuildCache(FigureCache(store))
     # A saved sentence is shown in a second, not after chapter 14's model trains again on the new
     # prose (seconds of CPU): the model made at the first build stays until its code changes.
-    given.keep_made()
+    cache.figures.drafting = True
     root = paths.root.resolve()
     code_dirs = (paths.engine.resolve(), root / "builder")
     # Watch first, then build: a save during the build (or during this process's restart) is seen.
@@ -377,9 +380,8 @@ def serve(paths: Paths, out: Path, port: int, pyodide_dist: Path | None) -> int:
                     continue
                 unloaded = []
                 dropped = cache.figures.forget(set(order))
-                if any(m.split(":")[0] in order for m in given.MADE.values()):
-                    given.forget_made()
-                print(f"reloaded {', '.join(order)}: {dropped} figure(s) to compute again", flush=True)
+                if order:  # none: the saved modules were never imported here (their figures came from the store)
+                    print(f"reloaded {', '.join(order)}: {dropped} figure(s) to compute again", flush=True)
                 rebuild()
                 continue
             if code:

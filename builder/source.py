@@ -45,7 +45,6 @@ class DirectiveUse:
     indent: str = ""  # the header's indentation: inside a list item the block stays in the item
     end_line: int = 0  # the closing '///' (set when it closes)
     params: object = None  # its options, checked by its directive's parse: a figure's Params, a quiz's Options
-    computed: object = None  # what its directive's compute made: a rendered figure, a quiz's choices as HTML
 
 
 @dataclass
@@ -306,8 +305,10 @@ def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSou
     brackets = _InlineCost(path)
     fences = items = 0
     i = 0
+    in_paragraph = False  # the line above is prose: an indented line here continues that paragraph
     while i < len(lines):
         line, lineno = lines[i], i + 1
+        continues, in_paragraph = in_paragraph, False
         m = RE_FENCE_OPEN.match(line)
         if m:
             after = _next_closer(closers.get(m.group("fence"), []), i)
@@ -324,6 +325,11 @@ def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSou
             raise BuildError(path, lineno, f"quotes, lists and indentation nested {_nesting(line)} deep "
                                            f"(at most {MAX_NESTING})")
         start = RE_BLOCK_START.match(line)
+        if (start and start.group(3).lower() in known_directives and line.startswith(" " * 4)
+                and not anchors[i] and continues):
+            raise BuildError(path, lineno, f"this {start.group(3).lower()} '///' line is indented under a paragraph, "
+                                           "so Markdown would show it as the paragraph's text: put a blank line "
+                                           "before it and start it at the left margin")
         if (start or RE_BLOCK_END.match(line)) and line.startswith(" " * 4) and not anchors[i]:
             i += 1  # indented code, which Markdown shows as it is
             continue
@@ -370,6 +376,10 @@ def scan(path: Path, text: str, known_directives: tuple[str, ...]) -> ScannedSou
             items += 1
             if items > MAX_LIST_ITEMS:
                 raise BuildError(path, lineno, f"more than {MAX_LIST_ITEMS} list items in one chapter: split it")
+        # Lines that Markdown reads as a paragraph's: an indented line after one is more of it (a
+        # lazy continuation), not indented code. Headings and indented code end a paragraph.
+        in_paragraph = bool(line.strip()) and not line.lstrip(" ").startswith("#") and (
+            continues or not line.startswith(" " * 4) or anchors[i])
         masked = _mask_code_spans(line)
         expressions.extend(_expressions(path, lineno, masked))
         citations.extend(_citations(path, lineno, masked))

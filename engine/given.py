@@ -1,96 +1,86 @@
-"""What the host gives the engine that no figure option can carry: the series' own prose, and files
-the build made from it (chapter 14's trained weights). The build gives them from the chapters
-(builder/build.py); in the page, the worker fetches a figure's files from the site and gives them
-before that figure's first request (theme/runtime/server.js), so a model reads them one way."""
+"""What a figure's model reads beyond its options, handed to it with every call: the series' own prose,
+and files made from that prose (chapter 14's trained weights). A model lists the names it reads in
+GIVEN and receives them as a `Given`; nothing here holds state, so a figure is a function of its
+Params and its Given alone. The build makes the files (builder/inputs.py); in the page the worker
+fetches a figure's files from the site and hands them in (theme/runtime/worker.js)."""
 from __future__ import annotations
 
 import hashlib
 import importlib
+from collections.abc import Iterable, Mapping
 
 SERIES = "series"  # the series' prose, UTF-8: builder/corpus.py's text, which chapter 14's model learns
 
-# Files the build makes from what it was given, and the function (module:name, called with no
-# arguments) that makes each: a figure model lists the ones it reads in GIVEN, and the build ships
-# them beside the pages, named by their content, for the worker to fetch when the figure asks.
+# Files made from the prose, and the function (module:name, called with the prose's bytes) that makes
+# each: the build ships them beside the pages, named by their content, for the worker to fetch.
 MADE = {"writing-model": "engine.tasks.writing:model_file"}
 
-# Each value is held with its digest, hashed once when it is given or made: the figure cache asks for
-# the prose's on every lookup (tens of times a build), and the prose and the model are hundreds of KB.
-_given: dict[str, tuple[bytes, str]] = {}  # what the host gave, and its digest
-_made: dict[tuple[str, str], tuple[bytes, str]] = {}  # (name, the prose's digest) -> the file made from it, and its digest
-KEEP_MADE = 4  # a test run's process switches between the series and small test chapters: no retraining
-_drafting = False  # keep_made(): a made file outlives edits to the prose
 
-
-def give(name: str, data: bytes) -> None:
-    """Hand the engine `data` under `name`, replacing what it held (serve gives each rebuild's
-    prose). New prose drops any made file given earlier: it was made from other prose."""
-    data = bytes(data)
-    if name == SERIES:
-        for made in MADE:
-            _given.pop(made, None)
-    _given[name] = (data, _hash(data))
-
-
-def give_file(name: str, path: str) -> None:
-    """give() from a file: how the page's worker hands over what it fetched."""
-    with open(path, "rb") as f:
-        give(name, f.read())
-
-
-def get(name: str) -> bytes:
-    """What was given under `name`; a file the build makes, made from the prose it was given."""
-    return _held(name)[0]
-
-
-def _hash(data: bytes) -> str:
+def digest_of(data: bytes) -> str:
+    """A short hash of `data`: what a file's address in the site and every cache key name it by."""
     return hashlib.sha256(data).hexdigest()[:12]
 
 
-def _held(name: str) -> tuple[bytes, str]:
-    """What `name` holds and its digest; a made file is made on the first ask."""
-    if name in _given:
-        return _given[name]
-    if name in MADE and SERIES in _given:
-        key = (name, digest(SERIES))
-        if key not in _made and _drafting and (kept := [v for (n, _), v in _made.items() if n == name]):
-            return kept[-1]
-        if key not in _made:
-            module, function = MADE[name].split(":")
-            made = getattr(importlib.import_module(module), function)()
-            if len(_made) >= KEEP_MADE:
-                del _made[next(iter(_made))]  # the oldest
-            _made[key] = (made, _hash(made))
-        return _made[key]
-    raise LookupError(f"the engine was not given '{name}'")
+def make(name: str, series: bytes) -> bytes:
+    """The file MADE[name] from the prose `series` (seconds of training for the writing model)."""
+    module, function = MADE[name].split(":")
+    return getattr(importlib.import_module(module), function)(series)
 
 
-def keep_made(drafting: bool = True) -> None:
-    """While an author drafts (`serve`), a file made from the prose stays in use when the prose
-    changes, rather than being made again on every save (chapter 14's model: seconds of training
-    for a sentence); it is made anew when its code changes (forget_made). A build makes it from the
-    prose as it is."""
-    global _drafting
-    _drafting = drafting
+def maker_module(name: str) -> str:
+    """The module whose code makes MADE[name]: a cache of the file is keyed by its source."""
+    return MADE[name].split(":")[0]
 
 
-def forget_made() -> None:
-    """Drop every file made so far: the code that makes them changed (serve reloaded it)."""
-    _made.clear()
+class Given(Mapping):
+    """Files by name, immutable, each hashed once: equal and hashable by the names and digests, so a
+    model may key a cache on what it was given (the prose and the model are hundreds of KB)."""
+
+    __slots__ = ("_files", "_digests")
+
+    def __init__(self, files: Mapping[str, bytes] | None = None):
+        files = files or {}
+        self._files = {str(name): bytes(data) for name, data in files.items()}
+        known = files._digests if isinstance(files, Given) else {}
+        self._digests = {name: known.get(name) or digest_of(data) for name, data in self._files.items()}
+
+    def __getitem__(self, name: str) -> bytes:
+        return self._files[name]
+
+    def __iter__(self):
+        return iter(self._files)
+
+    def __len__(self) -> int:
+        return len(self._files)
+
+    def digest(self, name: str) -> str:
+        return self._digests[name]
+
+    def only(self, names: Iterable[str]) -> Given:
+        """The files of `names` this holds (a model's GIVEN), digests kept."""
+        part = Given()
+        part._files = {n: self._files[n] for n in names if n in self._files}
+        part._digests = {n: self._digests[n] for n in part._files}
+        return part
+
+    def with_file(self, name: str, data: bytes) -> Given:
+        """This and `data` under `name` (replacing what it held)."""
+        more = self.only(self._files)
+        more._files[name] = bytes(data)
+        more._digests[name] = digest_of(more._files[name])
+        return more
+
+    def _key(self) -> tuple:
+        return tuple(sorted(self._digests.items()))
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Given) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Given({', '.join(f'{n}={d}' for n, d in self._key())})"
 
 
-def made() -> dict[tuple[str, str], bytes]:
-    """Every file made so far, by (name, digest of the prose it was made from): for a process that
-    computes figures to hand them to others (the test run's processes, which would train again)."""
-    return {key: data for key, (data, _) in _made.items()}
-
-
-def remember(files: dict[tuple[str, str], bytes]) -> None:
-    """Keep files another process made (made()), used when the same prose is given here."""
-    _made.update({key: (data, _hash(data)) for key, data in files.items()})
-
-
-def digest(name: str) -> str:
-    """A short hash of what `name` holds: what the file's address and the build's caches are keyed by
-    (hashed when it was given or made, not on every ask)."""
-    return _held(name)[1]
+NOTHING = Given()

@@ -56,123 +56,116 @@ def content(tmp_path) -> Path:
     return dest
 
 
+def once_per_run(request, tmp_path_factory, name: str, make) -> Path:
+    """A folder of this test run's, made once by make(folder): the first test process (xdist worker)
+    to ask makes it while the others wait for it, then all read it. With one process, made here."""
+    from filelock import FileLock
+
+    if not hasattr(request.config, "workerinput"):  # one process: no one to share with
+        folder = tmp_path_factory.mktemp(name)
+        make(folder)
+        return folder
+    folder = tmp_path_factory.getbasetemp().parent / name  # this run's, beside its workers'
+    done = folder.with_name(f"{name}.done")
+    with FileLock(f"{folder}.lock"):
+        if not done.is_file():
+            folder.mkdir(exist_ok=True)
+            make(folder)
+            done.touch()
+    return folder
+
+
 @pytest.fixture(scope="session")
-def shared_figure_cache(request, tmp_path_factory):
+def figure_store(request, tmp_path_factory):
+    """The run's figure store (builder/figure_store.py), which every test process and every build.py
+    or pytest they start (through the environment) reads and fills: what one computed, the others
+    find. Filled first with every figure of the series, the cores computing its chapters side by side.
+    A pytest that a test starts uses its parent run's."""
+    import build
+    from builder.figure_store import FigureStore
+
+    folder = Path(os.environ.get(build.STORE_ENV) or once_per_run(request, tmp_path_factory, "figure-store",
+                                                                   _compute_series_figures))
+    os.environ[build.STORE_ENV] = str(folder)
+    return FigureStore(folder, ROOT)
+
+
+@pytest.fixture(scope="session")
+def shared_figure_cache(figure_store):
     """The FigureCache of the BuildCache every build of the session that passes none uses (builder and
-    browser tests ask for it in their conftest), holding every figure of the series from the start."""
+    browser tests ask for it in their conftest), reading the run's store."""
     import builder.build
     from builder.cache import BuildCache
+    from builder.figures import FigureCache
 
-    from engine import given
-
-    shared = _series_figures(request.config, tmp_path_factory)
-    given.remember(shared.made)  # chapter 14's trained model: this process need not train it again
-    cache = BuildCache(shared)  # its other tables are keyed by every input too, so the session shares them
+    cache = BuildCache(FigureCache(figure_store))  # its other tables are keyed by every input too, so the session shares them
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(builder.build, "BuildCache", lambda: cache)
-        yield shared
+        yield cache.figures
 
 
-@functools.cache
-def _series_prose() -> bytes:
-    from builder.corpus import read_corpus
+@pytest.fixture(scope="session")
+def series_given(figure_store):
+    """What a build of the series gives its figures beyond their options (builder/inputs.py): the
+    prose, and chapter 14's model made from it, read from the run's store."""
+    from builder.build import read_chapter
+    from builder.figures import FigureCache
+    from builder.inputs import given_for
     from builder.site_config import load_site_config
+    from engine.given import MADE
 
-    return read_corpus(load_site_config(ROOT / "content").chapters).text.encode()
-
-
-def give_series() -> bytes:
-    """Give the engine the series' prose, as a build does before it computes any figure
-    (engine/given.py): chapter 14's models learn from it. Returns what was given."""
-    from engine import given
-
-    given.give(given.SERIES, _series_prose())
-    return _series_prose()
+    sources = [read_chapter(entry) for entry in load_site_config(ROOT / "content").chapters]
+    return given_for(sources, FigureCache(figure_store), names=set(MADE))
 
 
 @pytest.fixture(autouse=True, scope="session")
 def no_figure_store():
-    """build.py's command line, run in-process, computes every figure as a fresh checkout does: a test
-    that patches a model must see it run, not what an earlier run kept in .cache/figures (the store
-    has its own tests, tests/builder/test_figure_store.py)."""
+    """build.py's command line, run in-process, keeps nothing in .cache/figures: its builds use the
+    session's cache, and a test that patches a model passes a cache of its own (the store has its own
+    tests, tests/builder/test_figure_store.py)."""
     import build
 
     build.FIGURE_STORE = None
 
 
-@pytest.fixture(autouse=True)
-def series_given() -> bytes:
-    """The series' prose given before every test, as a build gives it: a test that built a small
-    site of its own left that site's prose given. Read once per process; giving it costs nothing,
-    and the model made from it is kept (engine/given.py), so it trains once per process."""
-    return give_series()
-
-
-def _series_figures(config, tmp_path_factory):
-    """Every figure the series' chapters use, computed once per test run: the first test process
-    (xdist worker) to ask computes them while the others wait for its file, so the cores compute
-    the chapters side by side instead of every process computing all of them. A run that a test
-    starts (tests/prewarmed.py's ENV) takes its parent run's."""
-    from filelock import FileLock
-
-    from tests import prewarmed
-
-    given = os.environ.get(prewarmed.ENV)
-    if given and (cache := prewarmed.load(Path(given), ROOT)) is not None:
-        return cache
-    if not hasattr(config, "workerinput"):  # one process: no one to share with
-        return _compute_series_figures()
-    path = tmp_path_factory.getbasetemp().parent / "series-figures.pickle"  # this run's, beside its workers'
-    with FileLock(f"{path}.lock"):
-        if path.is_file() and (cache := prewarmed.load(path, ROOT)) is not None:
-            return cache
-        cache = _compute_series_figures()
-        prewarmed.save(cache, ROOT, path)
-        return cache
-
-
-def _compute_series_figures():
-    """One process per core, a chapter at a time (spawned: a test process may already run threads)."""
+def _compute_series_figures(folder: Path) -> None:
+    """Every figure of the series into the store at `folder`: one process per core, a chapter at a
+    time (spawned: a test process may already run threads)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    from builder.figures import FigureCache
     from builder.site_config import load_site_config
 
-    cache = FigureCache()
     chapters = range(len(load_site_config(ROOT / "content").chapters))
     with ProcessPoolExecutor(os.cpu_count(), mp_context=multiprocessing.get_context("spawn")) as pool:
-        for computed in pool.map(_chapter_figures, reversed(chapters)):  # the last, longest chapters first
-            cache.update(computed)
-    return cache
+        list(pool.map(_chapter_figures, [folder] * len(chapters), reversed(chapters)))  # the last, longest first
 
 
-def _chapter_figures(index: int):
-    """The figures and inline values of the series' chapter `index`, in a fresh FigureCache."""
+def _chapter_figures(folder: Path, index: int) -> None:
+    """The figures and inline values of the series' chapter `index`, kept in the store at `folder`."""
     from builder.build import compute_chapter, read_chapter
     from builder.cache import BuildCache
+    from builder.figure_store import FigureStore
+    from builder.figures import FigureCache
+    from builder.inputs import given_for, needed
     from builder.site_config import load_site_config
 
-    cache = BuildCache()
-    give_series()
-    compute_chapter(read_chapter(load_site_config(ROOT / "content").chapters[index]), cache)
-    from engine import given
-    cache.figures.made = given.made()  # chapter 14's trained model: the other processes need not train it again
-    return cache.figures
+    entries = load_site_config(ROOT / "content").chapters
+    sources = [read_chapter(entry) for entry in entries]
+    cache = BuildCache(FigureCache(FigureStore(folder, ROOT)))
+    compute_chapter(sources[index], cache, given_for(sources, cache.figures, names=needed([sources[index]])))
 
 
 @contextlib.contextmanager
-def drafting():
+def drafting(cache):
     """For builds whose prose edits are beside the point (a block or a link in chapter 4, a sentence
     for an update to carry): chapter 14's model stays the one made from the series' prose, as under
-    `serve` (engine/given.keep_made), instead of training again on the edited prose (12 s of CPU)."""
-    from engine import given
-
-    given.keep_made()
+    `serve` (FigureCache.drafting), instead of training again on the edited prose (12 s of CPU)."""
+    cache.drafting = True
     try:
         yield
     finally:
-        given.keep_made(False)
+        cache.drafting = False
 
 
 def pyodide_kit() -> Path:

@@ -3,9 +3,12 @@
     parse (at its line, as the chapter is read) -> check_page (rules across one page)
     -> compute (what needs the engine) -> element (the block in the page, and where its Markdown goes)
 
-A directive is one module holding one subclass, and one entry in builder/directives/__init__.py.
-Its Markdown (a caption, a question, a task) stays in the chapter's prose, so notes, citations and
-maths work there as anywhere; the block is put around it after Python-Markdown has read the page.
+A directive is one module holding one subclass, one entry in builder/directives/__init__.py, and
+one template in the theme (theme/templates/directives/<name>.html) that makes its block: the
+markup is the theme's, the values (`context`) the directive's. Its Markdown (a caption, a question,
+a task) stays in the chapter's prose, so notes, citations and maths work there as anywhere; the
+block is put around it after Python-Markdown has read the page, where the template says
+`{{ markdown }}`.
 """
 from __future__ import annotations
 
@@ -13,12 +16,15 @@ import functools
 import re
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass, field as dataclass_field
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Callable
 
+import jinja2
 import markdown
 
 from engine.figures.params import ParamError, validate as validate_options
+from engine.given import NOTHING, Given
 from ..errors import BuildError, clip, unknown_name
 from ..links import LinkCheck
 from ..math import MathExtension, MathFound
@@ -34,6 +40,7 @@ class Page:
     number: int
     slug: str
     cache: object  # builder.cache.BuildCache
+    given: Given = NOTHING  # what its figures are given beyond their options (builder/inputs.py)
     math: MathFound = dataclass_field(default_factory=MathFound)
     seen: dict = dataclass_field(default_factory=dict)  # directive name -> uses computed so far
 
@@ -97,7 +104,8 @@ class Directive:
             seen[use.argument] = use.line
 
     def compute(self, use, page: Page):
-        """What the block needs from the engine or from rendering its options, kept as `use.computed`."""
+        """What the block needs from the engine or from rendering its options: the build keeps it
+        beside the use (Computed.blocks) and hands it to the hooks below as `block`."""
         return None
 
     def draft(self, use, page: Page):
@@ -107,17 +115,30 @@ class Directive:
         first. By default `compute` itself, for a directive that needs no engine."""
         return self.compute(use, page)
 
-    def needs_python(self, use) -> bool:
+    def needs_python(self, use, block) -> bool:
         return self.uses_python
 
     def site_files(self, paths) -> dict[str, bytes]:
         """Files the site needs, beyond the theme's, when any page uses this directive."""
         return {}
 
-    def element(self, use, raw: Callable[[str], str]) -> tuple[etree.Element, etree.Element]:
-        """The block's element and the element its Markdown goes into; `raw(html)` stores HTML the
-        page takes as it is and returns the text that stands for it."""
-        raise NotImplementedError
+    def context(self, use, block) -> dict:
+        """What the directive's template reads about this use and what it computed (beside `raw`
+        and `markdown`)."""
+        return {}
+
+    def element(self, use, block, raw: Callable[[str], str], templates: jinja2.Environment) -> tuple[etree.Element, etree.Element]:
+        """The block's element and the element its Markdown goes into, made by the directive's
+        template from `context(use, block)`; `raw(html)` stores HTML the page takes as it is and returns
+        the text that stands for it (the template passes it what Markdown must not touch)."""
+        name = f"directives/{self.name}.html"
+        try:
+            template = templates.get_template(name)  # compiled once, kept by the environment
+            html = template.render(self.context(use, block), raw=raw, markdown=MARKDOWN)
+        except jinja2.TemplateError as err:
+            raise BuildError(getattr(err, "filename", None) or name, getattr(err, "lineno", None),
+                             f"template error: {err.message}") from None
+        return block_element(html, template.filename)
 
 
 def at_option(use, path: Path, option: str, message: str) -> BuildError:
@@ -149,22 +170,89 @@ def _inline_html(text: str) -> tuple[str, bool, bool]:
     return out, found.inline, found.display
 
 
+MARKDOWN = "\x02markdown\x03"  # where a template puts the block's Markdown: STX and ETX, so no text can pass for it
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+class _Elements(HTMLParser):
+    """A template's block as elements, for Python-Markdown's tree: one outermost element, the
+    element holding MARKDOWN found (it must end there), and whitespace with a line break between
+    tags dropped (the template's layout; Markdown lays out the page's blocks)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)  # text and attributes as values: the tree escapes them again
+        self.root: etree.Element | None = None
+        self.slot: etree.Element | None = None
+        self.open: list[etree.Element] = []
+
+    def _add(self, tag: str, attrs: list) -> etree.Element:
+        if self.slot is not None and self.slot in self.open:
+            raise ValueError(f"<{tag}> after {{{{ markdown }}}}: the Markdown must end its element")
+        el = etree.Element(tag, dict(attrs))  # a bare attribute stays bare (None), as written
+        if self.open:
+            self.open[-1].append(el)
+        elif self.root is None:
+            self.root = el
+        else:
+            raise ValueError(f"<{tag}> beside <{self.root.tag}>: a block is one element")
+        return el
+
+    def handle_starttag(self, tag, attrs):
+        el = self._add(tag, attrs)
+        if tag not in VOID:
+            self.open.append(el)
+
+    def handle_startendtag(self, tag, attrs):
+        self._add(tag, attrs)
+
+    def handle_endtag(self, tag):
+        if not self.open or self.open[-1].tag != tag:
+            raise ValueError(f"</{tag}> closes no open <{tag}>")
+        self.open.pop()
+
+    def handle_data(self, data):
+        if not data.strip() and "\n" in data:
+            return
+        if not self.open:
+            raise ValueError(f"text outside the block's element: {data.strip()[:40]!r}")
+        parent = self.open[-1]
+        if self.slot is not None and self.slot in self.open:
+            raise ValueError("text after {{ markdown }}: the Markdown must end its element")
+        if MARKDOWN in data:
+            data, rest = data.split(MARKDOWN, 1)
+            if rest.strip() or self.slot is not None:
+                raise ValueError("{{ markdown }} must stand once, at the end of its element")
+            self.slot = parent
+        if len(parent):
+            parent[-1].tail = (parent[-1].tail or "") + data or None
+        else:
+            parent.text = (parent.text or "") + data or None
+
+
+def block_element(html: str, template: str | None = None) -> tuple[etree.Element, etree.Element]:
+    """The element a directive's template made, and the element where its Markdown goes; a template
+    that does not make one element with `{{ markdown }}` inside is a BuildError at its file."""
+    parser = _Elements()
+    try:
+        parser.feed(html)
+        parser.close()
+        if parser.open:
+            raise ValueError(f"<{parser.open[-1].tag}> is not closed")
+        if parser.slot is None:
+            raise ValueError("no {{ markdown }}: the block's Markdown has nowhere to go")
+    except ValueError as err:
+        raise BuildError(template or "directives", None, f"template error: {err}") from None
+    return parser.root, parser.slot
+
+
 class Section(Directive):
     """A quiz or an exercise: a <section> holding a label, the block's own Markdown (the question,
-    the task) and the rest, rendered from its options by `compute`. Subclasses set `body` (its
-    element's class and id suffix), `labelled_by` ("label" or `body`) and `label(el, use)`."""
+    the task) and the rest, made from its options: theme/templates/directives/_section.html, which
+    the directive's template extends. Subclasses set `body` (its element's class and id suffix) and
+    `labelled_by` ("label" or `body`); `compute` returns what the template reads of its options."""
 
     labelled_by = "label"
     scripts = ('<script type="module" src="{assets}/js/parts.js"></script>',)  # loads the block's code near the screen
 
-    def label(self, el: etree.Element, use) -> None:
-        raise NotImplementedError
-
-    def element(self, use, raw):
-        kind, arg = self.name, use.argument
-        el = etree.Element("section", {"class": kind, f"data-{kind}": arg, "data-part": kind, "id": f"{kind}-{arg}",
-                                       "aria-labelledby": f"{kind}-{arg}-{self.labelled_by}"})
-        self.label(etree.SubElement(el, "p", {"class": f"{kind}-label", "id": f"{kind}-{arg}-label"}), use)
-        own = etree.SubElement(el, "div", {"class": f"{kind}-{self.body}", "id": f"{kind}-{arg}-{self.body}"})
-        etree.SubElement(el, "div", {"class": f"{kind}-body"}).text = raw(use.computed)
-        return el, own
+    def context(self, use, block):
+        return {"kind": self.name, "id": use.argument, "body": self.body, "labelled_by": self.labelled_by, **block}

@@ -22,9 +22,9 @@ theme/js/exercise.js adds the editor (CodeMirror), Run, Reset, hints one at a ti
 """
 from __future__ import annotations
 
-import html
-import xml.etree.ElementTree as etree
 from dataclasses import dataclass
+
+from markupsafe import Markup
 
 from engine.exercises import EXERCISES, module
 from engine.figures.params import REQUIRED, field
@@ -63,10 +63,6 @@ class Exercise(Section):
         if use.argument not in EXERCISES:
             raise BuildError(path, use.line, f"unknown exercise '{clip(use.argument, 40)}' (known: {', '.join(EXERCISES)})")
 
-    def label(self, el, use):
-        el.text = "Exercise: "
-        etree.SubElement(el, "code").text = module(use.argument).FUNCTION
-
     def compute(self, use, page):
         _grade(use, page.path, page.cache)
         return _rest(use, page)
@@ -98,29 +94,14 @@ def _grade(use, path, cache) -> None:
         raise at_option(use, path, "starter", f"the starter already passes the tests of '{fn}': leave the reader something to write")
 
 
-def _code(text: str, cls: str) -> str:
-    # Focusable: on a narrow screen a long line scrolls sideways, and the keyboard must reach it
-    # (the starter is read as text until the editor loads, or for good without JavaScript).
-    return f'<pre class="{cls}" tabindex="0"><code class="language-python">{html.escape(text.rstrip())}</code></pre>'
-
-
-def _rest(use, page) -> str:
-    """The editor's starter, the buttons, the result line, the hints and the solution, as HTML."""
-    name, options = use.argument, use.params
-    esc = html.escape
+def _rest(use, page) -> dict:
+    """What theme/templates/directives/exercise.html shows after the task: the function's name, the
+    starter, the hints and the solution."""
+    options = use.params
     try:
-        hints = "".join(f"<li>{inline_html(h, page.math)}</li>" for h in options.hints)
+        # Markdown we rendered (inline_html), as every block's Markdown: the template puts it in as HTML
+        hints = [Markup(inline_html(h, page.math)) for h in options.hints]
     except (MathError, LinkError) as err:
         raise at_option(use, page.path, "hints", str(err)) from None
-    body = (
-        f'<div class="exercise-editor">{_code(options.starter, "exercise-starter")}</div>'
-        '<div class="exercise-actions" hidden>'
-        '<button type="button" class="primary" data-action="run">Run</button>'
-        '<button type="button" data-action="reset">Reset</button>'
-        '<button type="button" data-action="hint">Show a hint</button></div>'
-        f'<p class="exercise-result" data-exercise-result data-state="idle" role="status" aria-live="polite">'
-        f'Write <code>{esc(module(name).FUNCTION)}</code>, then press Run: hidden tests compare it with the engine.</p>'
-        f'<details class="exercise-hints"><summary>Hints</summary><ol>{hints}</ol></details>'
-        f'<details class="exercise-solution"><summary>Solution</summary>{_code(options.solution, "exercise-answer")}</details>'
-    )
-    return body
+    return {"function": module(use.argument).FUNCTION, "starter": options.starter.rstrip(),
+            "solution": options.solution.rstrip(), "hints": hints}

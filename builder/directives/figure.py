@@ -8,11 +8,11 @@
 """
 from __future__ import annotations
 
-import xml.etree.ElementTree as etree
+from markupsafe import Markup
 
 from engine.figures import FIGURES, module, parse
 from ..errors import BuildError, unknown_name
-from ..figures import draft_figure, render_figure
+from ..figures import draft_figure, embed_json, render_figure
 from .base import Directive
 
 
@@ -39,19 +39,21 @@ class Figure(Directive):
         return tuple(module(use.argument).Params.__dataclass_fields__)
 
     def compute(self, use, page):
-        return render_figure(page.cache.figures, use, page.number, page.count(self.name), page.slug)
+        return render_figure(page.cache.figures, use, page.number, page.count(self.name), page.slug, page.given)
 
     def draft(self, use, page):
         """The figure's element with its id and label, and no data, drawing or given files yet."""
         return draft_figure(use, page.number, page.count(self.name))
 
-    def needs_python(self, use):
-        return use.computed.live  # only a view that asks the worker loads Python
+    def needs_python(self, use, block):
+        return block.live  # only a view that asks the worker loads Python
 
-    def element(self, use, raw):
-        rendered = use.computed
-        el = etree.Element("figure", rendered.attributes)
-        etree.SubElement(el, "div", {"class": "figure-body"}).text = raw(rendered.body_html)
-        caption = etree.SubElement(el, "figcaption")
-        etree.SubElement(caption, "span", {"class": "figure-label"}).text = rendered.label
-        return el, caption
+    def context(self, use, block):
+        """For theme/templates/directives/figure.html: the <figure>'s attributes, its label, and
+        (once computed) its data as JSON, drawing, alt text and key numbers."""
+        rendered = block
+        body = rendered.body or {}  # a draft has none yet
+        # embed_json escapes whatever could end or alter the <script> it stands in: safe as it is
+        data_json = Markup(embed_json(body["data"])) if body else ""
+        return {"attributes": rendered.attributes, "label": rendered.label, "drawn": bool(body), **body,
+                "data_json": data_json}

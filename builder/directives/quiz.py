@@ -19,9 +19,10 @@ the feedback for the choice made, in a live region, and keeps the reader's answe
 """
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass
+
+from markupsafe import Markup
 
 from engine.figures.params import REQUIRED, ParamError, field
 from ..errors import BuildError, clip
@@ -74,41 +75,21 @@ class Quiz(Section):
             raise BuildError(path, use.line, "a quiz needs an id of lower-case letters, digits and '-': "
                                              f"'/// quiz | softmax-sum', not '{clip(use.argument, 40)}'")
 
-    def label(self, el, use):
-        el.text = "Question"
-
     def compute(self, use, page):
-        """The part of the quiz after its question, as HTML."""
+        """What theme/templates/directives/quiz.html shows after the question: each choice and why."""
         return _choices(use, page)
 
 
-def _choices(use, page) -> str:
-    qid, options = use.argument, use.params
+def _choices(use, page) -> dict:
+    options = use.params
     choices, right = options.choices, set(options.right)
-    kind = "checkbox" if isinstance(options.answer, tuple) else "radio"
     rendered = {}
     for option, texts in (("choices", choices), ("explain", options.explain)):
         try:
             rendered[option] = {k: inline_html(v, page.math) for k, v in texts.items()}
         except (MathError, LinkError) as err:
             raise option_error(ParamError(option, str(err)), use, page.path) from None
-    choice_html, why_html = rendered["choices"], rendered["explain"]
-    esc = html.escape
-    items = "".join(
-        f'<li class="quiz-choice"><input type="{kind}" name="quiz-{esc(qid)}" id="quiz-{esc(qid)}-{esc(k)}" '
-        f'value="{esc(k)}"><label for="quiz-{esc(qid)}-{esc(k)}">{choice_html[k]}</label></li>'
-        for k in choices)
-    hint = "Choose every answer that applies." if kind == "checkbox" else "Choose one answer."
-    why = "".join(
-        f'<li data-choice="{esc(k)}" data-right="{str(k in right).lower()}"><span class="quiz-verdict">'
-        f'{"Right" if k in right else "Not quite"}:</span> <span class="quiz-chosen">{choice_html[k]}</span> '
-        f'<span class="quiz-why">{why_html[k]}</span></li>'
-        for k in choices)
-    body = (
-        f'<fieldset class="quiz-choices" aria-labelledby="quiz-{esc(qid)}-question quiz-{esc(qid)}-hint">'
-        f'<legend class="quiz-hint" id="quiz-{esc(qid)}-hint">{hint}</legend><ul>{items}</ul></fieldset>'
-        f'<div class="quiz-actions"><button type="button" class="quiz-check primary" hidden>Check</button></div>'
-        f'<p class="quiz-feedback" role="status" aria-live="polite"></p>'
-        f'<details class="quiz-answers"><summary>Answers and why</summary><ul>{why}</ul></details>'
-    )
-    return body
+    # Markdown we rendered (inline_html), as every block's Markdown: the template puts it in as HTML
+    return {"several": isinstance(options.answer, tuple),
+            "choices": [{"id": k, "html": Markup(rendered["choices"][k]), "why": Markup(rendered["explain"][k]),
+                         "right": k in right} for k in choices]}

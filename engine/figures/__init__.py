@@ -5,7 +5,9 @@ Every module defines
   that tie options together live in its `__post_init__` (raising ParamError), so a Params that
   exists is valid: `parse(name, options)` checks a figure's options once, and everything after
   takes the Params;
-- `compute(params) -> dict`: what the view draws;
+- `compute(params) -> dict`: what the view draws; a model that reads more than its options lists the
+  names in `GIVEN` (engine/given.py) and is called `compute(params, given)`, as are its JOBS and WARM
+  factories and its `facts`: what it reads is handed in, never held by the engine;
 - `text(params, data) -> dict`: what a reader reads about it, `{"alt": str, "numbers": [str]}`
   for the state the figure opens in, plus `"states": [{"numbers": [...], "label"?: str}]` when the
   view steps through precomputed states (the module's docstring says how they are indexed). The
@@ -25,69 +27,30 @@ Every module defines
   time and never shipped to the page or the worker;
 - `LIVE = True` when its view asks the worker for anything (ctx.request), or a function
   `LIVE(params) -> bool` when it asks only under some options; a model with `JOBS` (ctx.job) is
-  live too. Only pages with a live figure (or an exercise) load Python.
-- beside `LIVE` or `JOBS`: `ASK`, what a reader does that makes the view ask Python for data the page
-  lacks, which the tests of the real worker act out: a dict, or a function of the figure's data
-  returning one, naming a target (`"button"`: its name, `"label"`: a field's label, or `"on"`: a CSS
-  selector, with `"nth"`) and an action (`"press"`: a key, `"select"`: an option, `"fill"`: text
-  entered, `"at"`: a press at that fraction of the target's box; none: a click). A view a reader
-  types into also states `REFUSE(data)`: what to type that Python refuses (`"label"`, `"fill"`) and
-  what the note then `"says"`.
+  live too. Only pages with a live figure (or an exercise) load Python. What a reader does to make a
+  live view ask Python, which the tests of the real worker act out, is test data: it names the
+  theme's controls, so it is kept in tests/browser/asks.py (one entry per live figure), not here.
 - optionally `WARM = {"job": factory}` beside `JOBS`: a few steps of that job's code path on a
   throwaway model of its own, which the worker runs while the reader reads (ctx.warm), so that the
   reader's first run does not pay the browser's first compiling of numpy's hot code
   (docs/retrain-speed.md). It returns a Job like the real one's; the worker discards its output.
-FIGURES is the one ordered registry the builder and the browser share.
+A figure is its module: FIGURES, the registry the builder and the browser share, is found from the
+modules of this package (the same in the wheel the worker imports), less SHARED, the modules the
+figures share. Adding a figure edits no list, so it changes no other figure's key in the builder's
+store; the reading order is the chapters' (the catalogue lists figures in it).
 """
 from __future__ import annotations
 
 import importlib
 import json
+import pkgutil
 
+from ..given import NOTHING, Given
 from .params import ParamError, schema, to_json, validate
 
-FIGURES = (  # in reading order
-    "matrix-product",
-    "sum-spread",
-    "chain-rule",
-    "exp-log",
-    "winograd-head",
-    "word-map",
-    "word-neighbours",
-    "dot-product",
-    "soft-lookup",
-    "query-drag",
-    "query-matrix",
-    "softmax-bars",
-    "softmax-temperature",
-    "scaling-experiment",
-    "worked-mixture",
-    "value-sum",
-    "attention-matrix",
-    "colour-tokens",
-    "causal-mask",
-    "access-chart",
-    "head-types",
-    "word-order",
-    "sinusoids",
-    "qkv-matrices",
-    "attention-stages",
-    "softmax-gradient",
-    "lookup-training",
-    "two-heads",
-    "your-sentence",
-    "residual-stream",
-    "quadratic-cost",
-    "tiled-attention",
-    "intervention",
-    "weight-norms",
-    "circuits",
-    "induction-forms",
-    "your-sequence",
-    "writing-training",
-    "writing-sample",
-    "bpe-merges",
-)
+SHARED = frozenset({"fmt", "letters", "params", "sentences"})  # modules here that are not figures: what they share
+FIGURES = tuple(sorted(m.name.replace("_", "-") for m in pkgutil.iter_modules(__path__)
+                       if not m.ispkg and not m.name.startswith("_") and m.name not in SHARED))  # by name
 
 
 def module(name: str):
@@ -119,11 +82,27 @@ def is_live(params) -> bool:
     return bool(live(params) if callable(live) else live)
 
 
-def compute(params) -> dict:
+def given_names(params) -> tuple[str, ...]:
+    """What the figure's model reads beyond its options (its GIVEN, engine/given.py)."""
+    return tuple(getattr(module(name_of(params)), "GIVEN", ()))
+
+
+def _given(mod, params, given: Given) -> tuple:
+    """The extra argument a model with GIVEN takes: the part of `given` it declares, all of it there."""
+    names = getattr(mod, "GIVEN", ())
+    if not names:
+        return ()
+    missing = [name for name in names if name not in given]
+    if missing:
+        raise KeyError(f"figure '{name_of(params)}' reads '{missing[0]}', which it was not given")
+    return (given.only(names),)
+
+
+def compute(params, given: Given = NOTHING) -> dict:
     """Run the figure model: its data, the params it used, the options' schema and the text a
-    reader reads. Everything a view shows comes from here."""
+    reader reads. Everything a view shows comes from here; `given` holds at least its GIVEN."""
     mod = module(name_of(params))
-    return _output(mod, params, mod.compute(params))
+    return _output(mod, params, mod.compute(params, *_given(mod, params, given)))
 
 
 def _output(mod, params, data: dict) -> dict:
@@ -132,13 +111,13 @@ def _output(mod, params, data: dict) -> dict:
             "text": mod.text(params, data)}
 
 
-def facts(params, data: dict | None = None) -> dict:
+def facts(params, data: dict | None = None, given: Given = NOTHING) -> dict:
     """The numbers a chapter quotes about the figure (build time only); `data` is its compute()
     output when the caller already has it."""
     mod = module(name_of(params))
     if not hasattr(mod, "facts"):
         return {}
-    return mod.facts(params, data if data is not None else compute(params))
+    return mod.facts(params, data if data is not None else compute(params, given), *_given(mod, params, given))
 
 
 def _message(err: Exception) -> str:
@@ -146,7 +125,12 @@ def _message(err: Exception) -> str:
     return str(err.args[0]) if isinstance(err, KeyError) and err.args else str(err)
 
 
-def prepare_json(name: str, params_json: str) -> None:
+def _as_given(files) -> Given:
+    """What the worker hands in (a Given it keeps, or a dict of bytes; None: nothing)."""
+    return files if isinstance(files, Given) else Given(files or {})
+
+
+def prepare_json(name: str, params_json: str, given=None) -> None:
     """The browser worker's: figure `name`'s model imported before the reader's first change; with
     PREPARE = True, its page's options (JSON) computed once too, the result dropped, for what that
     change reuses (the model's cache, the interpreter's hot code). Options it refuses are left for
@@ -154,15 +138,16 @@ def prepare_json(name: str, params_json: str) -> None:
     mod = module(name)
     if getattr(mod, "PREPARE", False):
         try:
-            compute(parse(name, json.loads(params_json)))
+            compute(parse(name, json.loads(params_json)), _as_given(given))
         except (ParamError, KeyError, ValueError):
             pass
 
 
-def compute_json(name: str, params_json: str) -> str:
-    """The browser worker's entry point: JSON in, JSON out, so no proxies cross the boundary."""
+def compute_json(name: str, params_json: str, given=None) -> str:
+    """The browser worker's entry point: JSON in, JSON out, so no proxies cross the boundary
+    (`given`: the files the worker fetched for the figure, by name)."""
     try:
-        return json.dumps({"ok": True, "data": compute(parse(name, json.loads(params_json)))})
+        return json.dumps({"ok": True, "data": compute(parse(name, json.loads(params_json)), _as_given(given))})
     except (ParamError, KeyError) as err:
         return json.dumps({"ok": False, "error": _message(err)})
 
@@ -174,19 +159,19 @@ class FigureJob:
 
     error = None  # set only by from_json, for options it refused
 
-    def __init__(self, params, job: str, warm: bool = False):
+    def __init__(self, params, job: str, warm: bool = False, given: Given = NOTHING):
         self.params, self.mod, self.warm = params, module(name_of(params)), warm
         factory = getattr(self.mod, "WARM" if warm else "JOBS", {}).get(job)
         if factory is None:
             raise KeyError(f"figure '{name_of(params)}' has no {'warm-up for job' if warm else 'job'} '{job}'")
-        self.job = factory(params)
+        self.job = factory(params, *_given(self.mod, params, given))
 
     @classmethod
-    def from_json(cls, name: str, job: str, params_json: str, warm: bool = False) -> FigureJob:
+    def from_json(cls, name: str, job: str, params_json: str, warm: bool = False, given=None) -> FigureJob:
         """The worker's start, JSON in like compute_json. Options refused here are not raised but
         answered by the first advance_json, so the worker meets every failure of a job in one place."""
         try:
-            return cls(parse(name, json.loads(params_json)), job, warm)
+            return cls(parse(name, json.loads(params_json)), job, warm, _as_given(given))
         except (ParamError, KeyError) as err:
             refused = cls.__new__(cls)
             refused.error = _message(err)
@@ -205,5 +190,5 @@ class FigureJob:
         return json.dumps({"ok": True, "data": self.advance(budget)})
 
 
-__all__ = ["FIGURES", "FigureJob", "ParamError", "compute", "compute_json", "facts", "is_live", "module",
-           "name_of", "parse"]
+__all__ = ["FIGURES", "SHARED", "FigureJob", "ParamError", "compute", "compute_json", "facts", "given_names",
+           "is_live", "module", "name_of", "parse"]

@@ -14,13 +14,13 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from .. import given
+from ..given import SERIES, Given
 from ..bpe import apply_merges, learn_merges
 from ..tasks.writing import WritingConfig
 from .fmt import fixed
 from .params import ParamError, field
 
-GIVEN = (given.SERIES,)
+GIVEN = (SERIES,)
 
 SENTENCE = "Keys and values belong to the same word but do different jobs."  # chapter 3's, in its prose
 MERGES = 500  # enough for the common short words of the series to become one token each
@@ -73,9 +73,9 @@ def shown(token: str) -> str:
     return token.translate(SHOWN)
 
 
-def series() -> str:
-    """The prose the build gave the engine."""
-    return given.get(given.SERIES).decode()
+def series(given: Given) -> str:
+    """The series' prose, as the figure is given it."""
+    return given[SERIES].decode()
 
 
 @functools.lru_cache(maxsize=4)
@@ -83,8 +83,8 @@ def _learned(text: str, merges: int):
     return learn_merges(text, merges)
 
 
-def compute(p: Params) -> dict:
-    text = series()
+def compute(p: Params, given: Given) -> dict:
+    text = series(given)
     missing = "".join(dict.fromkeys(c for c in p.sentence if c not in text))
     if missing:
         raise ParamError("sentence", f"option 'sentence' has characters the series' text never uses: {missing!r}")
@@ -172,7 +172,7 @@ def opening_state(p: Params, data: dict) -> int:
     return data["start"]
 
 
-def facts(p: Params, data: dict) -> dict:
+def facts(p: Params, data: dict, given: Given) -> dict:
     """The numbers chapter 14 quotes: the text, how many merges halve it and what the last stop makes of
     it, the first few merges, the sentence cut at the last stop, and GPT's and GPT-2's vocabularies."""
     n, chars = data["stops"][-1], data["characters"]
@@ -185,7 +185,7 @@ def facts(p: Params, data: dict) -> dict:
         "ratio": chars / tokens,
         "vocabulary": data["base"] + n,
         "halving": next((k for k, n in enumerate(data["lengths"]) if 2 * n <= chars), None),  # fewest merges that halve the text
-        "first_merges": ", ".join(shown("".join(pair)) for pair in _learned(series(), p.merges).pairs[:LATEST]),
+        "first_merges": ", ".join(shown("".join(pair)) for pair in _learned(series(given), p.merges).pairs[:LATEST]),
         "sentence": data["sentence"],
         "sentence_characters": len(data["sentence"]),
         "sentence_tokens": len(data["tokens"][-1]),

@@ -21,7 +21,6 @@ from .fmt import fixed, rounded
 from .params import field
 
 LIVE = True  # a point dragged along the curve, off the slider's stops, is computed in the worker
-ASK = {"on": "rect.hit", "at": [0.63, 0.5]}  # a press on the plot between two stops
 
 LO, HI, STEP = -1.5, 1.5, 0.1  # the slider's ends and step
 Y_TOP = 10.0  # the plot's top: e^(1.5²) ≈ 9.49 fits under it

@@ -75,12 +75,6 @@ def LIVE(p: Params) -> bool:
     return "tokens" in p.controls
 
 
-def ASK(data: dict) -> dict:
-    """The first token recoloured into a sequence the page has no data for."""
-    offered = [s["tokens"] for s in data["sequences"]]
-    shown = offered[data["start"]["sequence"]]
-    return {"on": ".ct-edit select", "select": next(c for c in PALETTE if [c, *shown[1:]] not in offered)}
-
 def _sequence(option: str, words) -> tuple[str, ...]:
     words = tuple(words)
     bad = [w for w in words if w not in PALETTE]

@@ -25,11 +25,6 @@ from .params import ParamError, field
 LIVE = True  # the other words' scores, dragged by the reader, are computed in the worker
 
 
-def ASK(data: dict) -> dict:
-    """Another word's score than the right answer's (whose stops are precomputed), nudged up."""
-    return {"on": "g.score-bar", "nth": 1 if data["answer"] == 0 else 0, "press": "ArrowUp"}
-
-
 LO, HI, STEP = -4.0, 6.0, 0.5  # the right answer's score on the slider: its ends and step
 PARTS = {"score": "{v:1}", "exp": "{v:2}", "share": "{v:2}", "right": "score {v:1}"}
 

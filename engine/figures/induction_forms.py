@@ -207,7 +207,6 @@ def train(p: Params) -> TrainingJob:
 
 
 JOBS = {"train": train}
-ASK = {"button": "Train"}
 
 
 REPORTED_SEEDS = range(5)  # the runs chapter 13 quotes (tests/engine/tasks/test_induction.py holds them)

@@ -221,4 +221,3 @@ def train(p: Params) -> TrainingJob:
 
 
 JOBS = {"train": train}
-ASK = {"button": "Play"}

@@ -17,7 +17,6 @@ import numpy as np
 from .params import ParamError, field
 
 LIVE = True  # "New numbers" asks the worker for matrices the page has no data for
-ASK = {"button": "New numbers"}
 
 LOW, HIGH = -3, 3  # the entries are whole numbers in this range
 PARTS = {

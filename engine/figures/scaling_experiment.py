@@ -16,7 +16,6 @@ from .fmt import fixed
 from .params import ParamError, field
 
 LIVE = True  # its view asks the worker for options the page has no data for: the page loads Python
-ASK = {"button": "Draw new random vectors"}
 
 MAX_NUMBERS = 20_000_000  # bound on queries x keys x widest d, so no option can exhaust memory
 

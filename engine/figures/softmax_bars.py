@@ -18,7 +18,6 @@ from .fmt import fill, fixed
 from .params import ParamError, field
 
 LIVE = True  # its view asks the worker for options the page has no data for: the page loads Python
-ASK = {"on": "g.score-bar", "press": "ArrowUp"}  # a score nudged off the precomputed ones
 
 PARTS = {"score": "{v:1}", "weight": "{v:2}"}  # shipped as text.parts: the view labels its bars by them
 

@@ -18,7 +18,6 @@ from .fmt import fill, fixed
 from .params import ParamError, field
 
 LIVE = True  # its view asks the worker for options the page has no data for: the page loads Python
-ASK = {"on": "g.score-bar", "press": "ArrowUp"}  # a score nudged off the precomputed ones
 
 H = 1e-5  # the nudge of a central difference: its error is about h² (1e-10) times the third derivative
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")

@@ -17,7 +17,6 @@ from .fmt import fill, fixed
 from .params import ParamError, field
 
 LIVE = True  # its view asks the worker for options the page has no data for: the page loads Python
-ASK = {"on": "g.score-bar", "press": "ArrowUp"}  # a score nudged off the precomputed ones
 
 PARTS = {"score": "{v:1}", "weight": "{v:2}",  # shipped as text.parts: the view prints by them
          "temperature": "temperature {v:2}", "readout": "T = {v:2}"}

@@ -22,7 +22,6 @@ from .fmt import fixed, rounded
 from .params import field
 
 LIVE = True  # another kind of term, or a new draw, asks the worker
-ASK = {"label": "One term:", "select": "uniform"}  # another kind of term
 
 MAX_N = 64  # the slider's last stop: the most terms in a sum
 REACH = 4  # the axis spans ±REACH standard deviations of the widest sum

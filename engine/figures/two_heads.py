@@ -170,5 +170,4 @@ def warm_retrain(p: Params) -> TrainingJob:
 
 
 JOBS = {"retrain": retrain}
-ASK = {"button": "Retrain"}
 WARM = {"retrain": warm_retrain}

@@ -22,6 +22,7 @@ from functools import cached_property
 
 import numpy as np
 
+from ..given import Given
 from ..gpt import generate, next_probabilities
 from ..tasks import writing
 from ..vocabulary import Vocabulary
@@ -114,8 +115,8 @@ def encode_weights(weights: np.ndarray) -> str:
     return "".join(ALPHABET[k] for k in np.rint(np.asarray(weights) * LEVELS).astype(int).tolist())
 
 
-def compute(p: Params) -> dict:
-    model = writing.shipped()
+def compute(p: Params, given: Given) -> dict:
+    model = writing.shipped(given)
     vocab = model.vocab
     if model.config.context != CONTEXT:
         raise ValueError(f"the model reads {model.config.context} characters, not the {CONTEXT} Params allows")
@@ -248,18 +249,10 @@ def opening_state(p: Params, data: dict) -> int:
 
 LIVE = True  # a new prompt or new options are written by the worker
 
-ASK = {"label": "Your prompt", "fill": "Each head reads "}
 
-
-def REFUSE(data: dict) -> dict:
-    """A prompt holding a character the model does not know, and the start of the reason Python gives."""
-    bad = next(c for c in "<>{}~^@#%&|" if c not in data["vocab"])
-    return {"label": "Your prompt", "fill": f"a {bad} b", "says": f"The model does not know “{bad}”"}
-
-
-def facts(p: Params, data: dict) -> dict:
+def facts(p: Params, data: dict, given: Given) -> dict:
     """The default text's counts, and the same prompt written at three temperatures."""
-    samples = {k: compute(Params(p.prompt, t, p.top_k, p.seed, p.length))["written"] if t != p.temperature
+    samples = {k: compute(Params(p.prompt, t, p.top_k, p.seed, p.length), given)["written"] if t != p.temperature
                else data["written"] for k, t in TEMPERATURES.items()}
     return {"prompt": p.prompt, "length": p.length, "cached_scores": data["cached_scores"],
             "recomputed_scores": data["recomputed_scores"],

@@ -1,6 +1,6 @@
 """writing-training: chapter 14's small GPT learning to write the series' own prose (engine/tasks/writing.py).
 
-The run for the default options is the one the site ships (writing.shipped(): its per-step losses,
+The run for the default options is the one the site ships (writing.shipped(given): its per-step losses,
 its checkpoints and their samples), embedded so the replay works before Python loads; another seed
 or length is trained on CPython at build time. State i is checkpoint i (the start, then every
 `every` steps); `text.states` is indexed the same way, and `text.fixed` holds the baselines and the
@@ -15,6 +15,7 @@ import functools
 import math
 from dataclasses import dataclass
 
+from ..given import Given
 from ..jobs import TrainingJob
 from ..tasks import writing
 from .fmt import fixed
@@ -54,9 +55,9 @@ def _trained(text: str, seed: int, config: writing.WritingConfig) -> dict:
     return writing.train_writing_model(text, seed, config)
 
 
-def _run(p: Params) -> dict:
+def _run(p: Params, given: Given) -> dict:
     """The run for p's options: the shipped run's record, or a new run's, unrounded."""
-    shipped = writing.shipped()
+    shipped = writing.shipped(given)
     if p.seed == shipped.seed and p.steps == shipped.config.steps:
         return shipped.run
     return _trained(shipped.text, p.seed, _config(p, shipped))
@@ -76,8 +77,8 @@ def _axis(steps: int, top: float) -> dict:
             "y": {"lo": 0, "hi": hi, "ticks": [[v, str(v)] for v in range(0, math.floor(hi) + 1)]}}
 
 
-def _data(p: Params, run: dict) -> dict:
-    shipped = writing.shipped()
+def _data(p: Params, run: dict, given: Given) -> dict:
+    shipped = writing.shipped(given)
     corpus = writing.Corpus.of(shipped.text, shipped.config.held_out_share)
     config = _config(p, shipped)
     baselines = {k: round(float(v), CHECKPOINT_DECIMALS) for k, v in run["baselines"].items()}
@@ -103,8 +104,8 @@ def _data(p: Params, run: dict) -> dict:
     }
 
 
-def compute(p: Params) -> dict:
-    return _data(p, _run(p))
+def compute(p: Params, given: Given) -> dict:
+    return _data(p, _run(p, given), given)
 
 
 def one_line(sample: str) -> str:
@@ -180,9 +181,9 @@ def opening_state(p: Params, data: dict) -> int:
     return data["start"]
 
 
-def facts(p: Params, data: dict) -> dict:
+def facts(p: Params, data: dict, given: Given) -> dict:
     """The model, its text and its run as chapter 14 quotes them, unrounded."""
-    run = _run(p)
+    run = _run(p, given)
     b = run["baselines"]
     final = float(run["final_held_out"])
     m, c = data["model"], data["corpus"]
@@ -204,20 +205,20 @@ def _snapshot(p: Params, job: TrainingJob, t) -> dict:
             "progress": _progress(t.done_steps, t.steps, float(t.result.losses[-1]))}
 
 
-def train(p: Params) -> TrainingJob:
+def train(p: Params, given: Given) -> TrainingJob:
     """A run from p.seed on the shipped model's text, in slices."""
-    shipped = writing.shipped()
+    shipped = writing.shipped(given)
     job = writing.writing_job(shipped.text, p.seed, _config(p, shipped))
-    return TrainingJob(job.training, lambda t: _snapshot(p, job, t), lambda: _data(p, job.finish()))
+    return TrainingJob(job.training, lambda t: _snapshot(p, job, t), lambda: _data(p, job.finish(), given))
 
 
 WARM_STEPS = 4  # a few steps and one short sample: numpy's hot code compiled before the reader's run
 
 
-def warm_train(p: Params) -> TrainingJob:
+def warm_train(p: Params, given: Given) -> TrainingJob:
     """train's code path on a throwaway run of WARM_STEPS steps with a short sample at its end (its own
     weights and batches: a run's numbers are the same after it); the worker discards it all."""
-    shipped = writing.shipped()
+    shipped = writing.shipped(given)
     config = dataclasses.replace(shipped.config, steps=WARM_STEPS, checkpoint_every=WARM_STEPS, sample_length=8,
                                  eval_windows=1)
     job = writing.writing_job(shipped.text, p.seed, config)
@@ -225,5 +226,4 @@ def warm_train(p: Params) -> TrainingJob:
 
 
 JOBS = {"train": train}
-ASK = {"button": "Train from scratch"}
 WARM = {"train": warm_train}

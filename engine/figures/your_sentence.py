@@ -199,18 +199,6 @@ def opening_state(p: Params, data: dict) -> int:
 LIVE = True  # the reader's sentence is computed by the worker
 
 
-def ASK(data: dict) -> dict:
-    """The last slot's menu set to a word the sentence shown does not hold."""
-    nouns = data["menus"][data["slots"][-1]]["words"]
-    return {"on": ".ysn-menu select", "nth": -1, "select": next(w for w in nouns if w not in data["words"])}
-
-
-def REFUSE(data: dict) -> dict:
-    """A sentence typed without its last word, and the start of the reason Python gives for refusing it."""
-    words = data["sentence"].split()
-    return {"label": "Or type one", "fill": " ".join(words[:-1]), "says": f"The sentence stops too soon: after “{words[-2]}”"}
-
-
 def facts(p: Params, data: dict) -> dict:
     """For the prose: how many sentences the grammar allows against how many training saw, and where
     each head looks from the verb, whose two targets are one word."""

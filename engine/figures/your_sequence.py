@@ -12,7 +12,6 @@ the reader first focuses the text box, so the training overlaps the typing.
 """
 from __future__ import annotations
 
-import string
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -151,17 +150,6 @@ def opening_state(p: Params, data: dict) -> int:
 
 
 LIVE = True  # the reader's sequence is computed by the worker
-
-
-def ASK(data: dict) -> dict:
-    """Letters the page has no data for: the sequence reversed, then its last three again."""
-    return {"label": "Your letters", "fill": data["sequence"][::-1] + data["sequence"][-3:]}
-
-
-def REFUSE(data: dict) -> dict:
-    """Letters ending in one the model does not know, and the start of the reason Python gives for refusing them."""
-    bad = next(c for c in string.ascii_uppercase if c not in data["letters"])
-    return {"label": "Your letters", "fill": data["sequence"][:3] + bad, "says": f"“{bad}” is not one of the model's letters"}
 
 
 def facts(p: Params, data: dict) -> dict:

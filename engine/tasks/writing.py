@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from engine import given
+from engine.given import Given
 from engine.gpt import GPTConfig, generate, gpt_backward, gpt_forward, init_params
 from engine.jobs import TrainingJob
 from engine.vocabulary import Vocabulary, vocabulary
@@ -261,14 +261,15 @@ def unpack(data: bytes) -> Shipped:
                    header["run"])
 
 
-def model_file() -> bytes:
-    """The chapter's model, trained at build time on the series' prose the engine was given
-    (engine/given.py), packed for the site."""
-    text = given.get(given.SERIES).decode()
+def model_file(series: bytes) -> bytes:
+    """The chapter's model, trained at build time on the series' prose (UTF-8), packed for the site:
+    engine/given.py's MADE["writing-model"]."""
+    text = series.decode()
     config = WritingConfig()
     return pack(text, config, MODEL_SEED, train_writing_model(text, MODEL_SEED, config))
 
 
-def shipped() -> Shipped:
-    """The model the site ships: what figures generate with, in the build and in the page alike."""
-    return unpack(given.get("writing-model"))
+def shipped(given: Given) -> Shipped:
+    """The model the site ships, as a figure is given it: what figures generate with, in the build
+    and in the page alike."""
+    return unpack(given["writing-model"])

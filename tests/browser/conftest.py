@@ -16,12 +16,10 @@ ATTN_REQUIRE_BROWSER is set (as CI does), where they fail instead.
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import itertools
 import json
 import os
-import pickle
 import subprocess
 import sys
 import time
@@ -30,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from builder.serve import static_server
-from tests.conftest import pyodide_kit  # noqa: F401 (browser tests import it from here too)
+from tests.conftest import once_per_run, pyodide_kit  # noqa: F401 (browser tests import pyodide_kit from here too)
 
 from . import chromium
 
@@ -170,24 +168,12 @@ def serve_folder():
 
 
 def _built_once(request, tmp_path_factory, name: str, pyodide_dist: Path | None) -> Path:
-    """The series built once per test run: the first test process (xdist worker) to ask builds it
-    while the others wait for it, as the series' figures are computed (tests/conftest.py). Builds
-    are reproducible, and no test writes into these folders (a test that changes a site builds its own)."""
-    from filelock import FileLock
-
+    """The series built once per test run (tests/conftest.py once_per_run). Builds are reproducible,
+    and no test writes into these folders (a test that changes a site builds its own)."""
     from builder.build import Paths, build
 
-    if not hasattr(request.config, "workerinput"):  # one process: no one to share with
-        out = tmp_path_factory.mktemp(name) / "dist"
-        build(Paths.at(ROOT), out, pyodide_dist=pyodide_dist)
-        return out
-    folder = tmp_path_factory.getbasetemp().parent / name  # this run's, beside its workers'
-    out, done = folder / "dist", folder / "built"
-    with FileLock(f"{folder}.lock"):
-        if not done.is_file():
-            build(Paths.at(ROOT), out, pyodide_dist=pyodide_dist)
-            done.touch()
-    return out
+    return once_per_run(request, tmp_path_factory, name,
+                        lambda folder: build(Paths.at(ROOT), folder / "dist", pyodide_dist=pyodide_dist)) / "dist"
 
 
 @pytest.fixture(scope="session")
@@ -248,7 +234,7 @@ def make_stand_in_distribution(folder: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def scratch_page(request, serve_folder, tmp_path_factory):
+def scratch_page(serve_folder, tmp_path_factory):
     """scratch_page(markdown, pyodide_dist=None) -> the URL of a one-chapter site built from
     `markdown`: a figure tested with options no chapter uses, or before a chapter holds it
     (with `pyodide_dist`, Pyodide and numpy vendored from it, as pyodide_kit() gives)."""
@@ -260,35 +246,9 @@ def scratch_page(request, serve_folder, tmp_path_factory):
         content.mkdir()
         (content / "site.toml").write_text('[site]\ntitle = "Scratch"\n\n[[chapters]]\nfile = "01-scratch.md"\n')
         (content / "01-scratch.md").write_text(markdown)
-        with _made_once(request, tmp_path_factory, content):
-            build(Paths.at(ROOT, content), folder / "dist", pyodide_dist=pyodide_dist)
+        build(Paths.at(ROOT, content), folder / "dist", pyodide_dist=pyodide_dist)  # its model: the run's store
         return serve_folder(folder / "dist") + "01-scratch.html"
     return make
-
-
-@contextlib.contextmanager
-def _made_once(request, tmp_path_factory, content: Path):
-    """Around a build of `content`: what the engine makes from its prose (chapter 14's model, some
-    10 s of training) made once per test run, by the first test process to build a site of that
-    prose, while the others wait and then take it, as the series' figures are (tests/conftest.py)."""
-    from filelock import FileLock
-
-    from builder.corpus import read_corpus
-    from builder.site_config import load_site_config
-    from engine import given
-
-    if not hasattr(request.config, "workerinput"):  # one process: no one to share with
-        yield
-        return
-    prose = hashlib.sha256(read_corpus(load_site_config(content).chapters).text.encode()).hexdigest()[:16]
-    path = tmp_path_factory.getbasetemp().parent / f"made-from-{prose}.pickle"  # this run's, beside its workers'
-    with FileLock(f"{path}.lock"):
-        if path.is_file():
-            given.remember(pickle.loads(path.read_bytes()))
-        yield
-        if not path.is_file():
-            mine = given.digest(given.SERIES)  # the build gave the site's prose
-            path.write_bytes(pickle.dumps({key: data for key, data in given.made().items() if key[1] == mine}))
 
 
 # --- the browser ---------------------------------------------------------------------------
@@ -626,19 +586,20 @@ def open_chapter(request, new_context, base_url):
 FAKE_WORKER = """
 import { serve } from "./server.js";
 
+const files = {}; // name -> address of each file given: the engine on CPython holds none, each call carries them
 const call = async (what, body) => (await fetch("/__stand-in/" + what, { method: "POST", body: JSON.stringify(body) })).json();
 serve({
   boot: () => {},
-  calls: Object.fromEntries(%s.map((what) => [what, (message) => call(what, message)])),
+  calls: Object.fromEntries(%s.map((what) => [what, (message) => call(what, { ...message, files })])),
   jobs: {
-    start: async (name, job, params, warm) => (await call("start", { name, job, params, warm })).handle,
+    start: async (name, job, params, warm) => (await call("start", { name, job, params, warm, files })).handle,
     advance: (handle, seconds) => call("advance", { handle, seconds }),
     drop: (handle) => call("drop", { handle }),
   },
-  give: async (name, url) => {
+  give: async (name, url) => {  // the engine on CPython fetches it by its address, with each call
     const response = await fetch(url);
     if (!response.ok) throw new Error("The figure's model could not be downloaded: HTTP " + response.status);
-    await fetch("/__stand-in/give?name=" + encodeURIComponent(name), { method: "POST", body: await response.arrayBuffer() });
+    files[name] = new URL(url, self.location.href).href;
   },
 });
 """
@@ -683,26 +644,23 @@ class StandIn:
     def _answer(self, route) -> None:
         from engine.figures import FigureJob, compute_json, prepare_json
 
-        what = route.request.url.rsplit("/", 1)[1]
-        if what.startswith("give?"):  # a file's bytes, not JSON
-            from urllib.parse import parse_qs, urlsplit
+        from .figures.helpers import given_from
 
-            from engine import given
-            given.give(parse_qs(urlsplit(route.request.url).query)["name"][0], route.request.post_data_buffer)
-            route.fulfill(status=200, content_type="application/json", body="{}")
-            return
+        what = route.request.url.rsplit("/", 1)[1]
         request = json.loads(route.request.post_data)
         self.asked.append((what, request))
+        given = given_from(request.get("files"))  # what the worker was given, as the page's worker holds it
         if what == "compute":
-            body = compute_json(request["name"], json.dumps(request["params"]))
+            body = compute_json(request["name"], json.dumps(request["params"]), given)
         elif what == "prepare":
-            prepare_json(request["name"], json.dumps(request["params"]))
+            prepare_json(request["name"], json.dumps(request["params"]), given)
             body = json.dumps({"ok": True, "data": None})
         elif what == "grade":
             body = _grade_in_a_process(request["exercise"], request["code"])
         elif what == "start":
             handle = next(self._handles)
-            self.jobs[handle] = FigureJob.from_json(request["name"], request["job"], json.dumps(request["params"]), request["warm"])
+            self.jobs[handle] = FigureJob.from_json(request["name"], request["job"], json.dumps(request["params"]),
+                                                    request["warm"], given)
             body = json.dumps({"handle": handle})
         elif what == "advance":
             body = self.jobs[request["handle"]].advance_json(0.0 if self.slow_jobs else request["seconds"])

@@ -18,7 +18,7 @@ import pytest
 from engine.figures import module
 from tests.engine.exercises.test_graders import SOFTMAX
 
-from . import engines
+from . import asks, engines
 from .conftest import _unavailable, chapter_pages
 from .test_real_python import RECORD, _check_answers
 
@@ -63,10 +63,9 @@ def _figure_to_ask(site, page: str) -> str | None:
 
 
 def _ask(engine, name: str) -> None:
-    """Do to figure `name` what its model's ASK says a reader does to make it ask Python."""
+    """Do to figure `name` what its ASK (asks.py) says a reader does to make it ask Python."""
     data = json.loads(engine.run(f'return document.querySelector(\'[data-figure="{name}"] .figure-data\').textContent'))
-    ask = module(name).ASK
-    ask = ask(data) if callable(ask) else ask
+    ask = asks.ask(name, data)
     # The target, marked so the driver can reach it as an element (by role and name, as a reader finds
     # it), once the figure's view, which loads as the figure nears the screen, has drawn it.
     _wait(engine, """

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from .conftest import FIGURES, PHONE, after_a_frame, expect, wait_for_fallback
+from .figures.helpers import touch_drag
 
 TOLERANCE = 0.005 + 1e-9  # numbers are shown with two decimals
 
@@ -15,18 +16,6 @@ def _number(pattern: str, text: str) -> float:
     m = re.search(pattern, text)
     assert m, f"{pattern!r} not found in {text!r}"
     return float(m.group(1))
-
-
-def _weights_line(numbers: list[str]) -> str:
-    lines = [t for t in numbers if t.startswith("Temperature")]
-    assert len(lines) == 1, f"expected one 'Temperature ...' line in the key numbers: {numbers}"
-    return lines[0]
-
-
-def _assert_weights(line: str, labels: list[str], weights: list[float]) -> None:
-    for label, w in zip(labels, weights):
-        shown = _number(rf"\b{re.escape(label)} (-?[\d.]+)", line)
-        assert abs(shown - w) <= TOLERANCE, f"{label}: shown {shown}, engine says {w:.4f} ({line!r})"
 
 
 def test_every_figure_is_prerendered(open_chapter):
@@ -70,36 +59,6 @@ def test_a_view_whose_script_never_arrives_leaves_the_drawing_in_its_place(open_
         figure = chapter.figure("scaling-experiment")
         expect(figure).to_have_attribute("data-view-failed", "")
         expect(figure.locator(".figure-note")).to_contain_text("could not start its interactive view")
-
-
-def test_temperature_slider_moves_with_the_keyboard(open_chapter):
-    chapter = open_chapter()
-    chapter.wait_prerendered()
-    figure = chapter.figure("softmax-temperature")
-    data = chapter.data("softmax-temperature")
-    temps, start = data["temperatures"], data["start"]
-    assert start + 1 < len(temps), "the temperature starts at the end of its range: ArrowRight cannot move it"
-
-    slider = figure.locator(".figure-controls input[type=range]")
-    readout = figure.locator(".figure-controls output")
-    assert abs(_number(r"T = ([\d.]+)", readout.text_content()) - temps[start]) <= TOLERANCE
-    _assert_weights(_weights_line(chapter.numbers("softmax-temperature")), data["labels"], data["weights"][start])
-    assert chapter.numbers("softmax-temperature") == data["text"]["states"][start]["numbers"]
-    before = (readout.text_content(), chapter.numbers("softmax-temperature"))
-
-    slider.focus()
-    expect(slider).to_be_focused()
-    slider.press("ArrowRight")
-
-    expect(readout).not_to_have_text(before[0])
-    assert abs(_number(r"T = ([\d.]+)", readout.text_content()) - temps[start + 1]) <= TOLERANCE
-    assert slider.input_value() == str(start + 1)
-    after = chapter.numbers("softmax-temperature")
-    assert after != before[1], "the key numbers did not follow the temperature"
-    _assert_weights(_weights_line(after), data["labels"], data["weights"][start + 1])
-    assert after == data["text"]["states"][start + 1]["numbers"]
-    expect(slider).to_be_focused()
-    assert figure.get_attribute("data-state") == "prerendered"  # the grid is embedded: no Python needed
 
 
 def test_width_slider_moves_with_the_keyboard(open_chapter):
@@ -157,11 +116,7 @@ def test_touch_picks_a_width_and_drags_a_score(open_chapter):
     bar.scroll_into_view_if_needed()
     box = bar.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    # Playwright's touchscreen only taps; a drag is dispatched as touch pointer events.
-    session = chapter.page.context.new_cdp_session(chapter.page)
-    for kind, dy in (("touchStart", 0), ("touchMove", -20), ("touchMove", -40), ("touchEnd", -40)):
-        points = [] if kind == "touchEnd" else [{"x": x, "y": y + dy}]
-        session.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+    touch_drag(chapter.page, (x, y), (x, y - 40), steps=2)
     data = chapter.data("softmax-temperature")
     expect(figure.locator(".figure-note")).to_contain_text("Needs Python", timeout=30_000)
     # Without Python the score goes back, and the list is the model's text for the state shown.
@@ -181,12 +136,7 @@ def test_touch_drag_across_the_scaling_chart_keeps_picking(open_chapter):
     hit.scroll_into_view_if_needed()
     box = hit.bounding_box()
     y = box["y"] + box["height"] / 2
-    session = chapter.page.context.new_cdp_session(chapter.page)
-    xs = [box["x"] + 2 + (box["width"] - 4) * k / 10 for k in range(11)]
-    session.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": xs[0], "y": y}]})
-    for x in xs[1:]:
-        session.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
-    session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    touch_drag(chapter.page, (box["x"] + 2, y), (box["x"] + box["width"] - 2, y), steps=10)
     expect(figure.locator(".figure-controls output")).to_contain_text(f"d = {rows[-1]['d']}:")
 
 

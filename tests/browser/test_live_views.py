@@ -11,34 +11,13 @@ from __future__ import annotations
 from engine.figures import compute, parse
 
 from .conftest import expect
-from .figures.helpers import expect_same_node_focused, mark_element
+
 
 def _open_live(open_live_chapter):
     chapter = open_live_chapter()
     chapter.start_runtime()
     assert chapter.wait_settled(timeout=20_000)["state"] == "ready"
     return chapter
-
-
-def test_a_new_score_is_recomputed_and_drawn(open_live_chapter):
-    chapter = _open_live(open_live_chapter)
-    figure = chapter.figure("softmax-temperature")
-    data = chapter.data("softmax-temperature")
-    bar = figure.locator("g.score-bar").first
-    mark_element(bar)
-    bar.focus()
-    bar.press("ArrowUp")
-    expect(figure).to_have_attribute("data-state", "live")
-    scores = [data["scores"][0] + data["schema"]["scores"]["step"], *data["scores"][1:]]
-    want = compute(parse("softmax-temperature", {**data["params"], "scores": scores, "temperature": 1.0}))
-    weights = want["weights"][want["start"]]
-    line = ", ".join(f"{l} {w:.2f}" for l, w in zip(want["labels"], weights))
-    expect(figure.locator("ul.figure-numbers li").nth(1)).to_have_text(f"Temperature 1.00: {line}")
-    expect(figure.locator("ul.figure-numbers li").first).to_contain_text(f"{data['labels'][0]} {scores[0]:.1f}")
-    expect(figure.locator("ul.figure-numbers li")).to_have_text(want["text"]["states"][want["start"]]["numbers"])
-    expect(figure.locator(".figure-note")).to_be_hidden()
-    expect(bar).to_be_focused()
-    expect_same_node_focused(chapter.page)
 
 
 def test_a_new_draw_and_fewer_keys_are_recomputed(open_live_chapter):

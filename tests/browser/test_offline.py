@@ -71,7 +71,7 @@ def test_save_then_read_every_chapter_offline(new_context, offline_site):
     assert errors == []
 
 
-def test_a_new_build_is_offered_then_replaces_the_old_cache(new_context, offline_site):
+def test_a_new_build_is_offered_then_replaces_the_old_cache(new_context, offline_site, shared_figure_cache):
     context = new_context(viewport={"width": 1200, "height": 800})
     page = context.new_page()
     url = offline_site["url"] + "01-why-attention.html"
@@ -90,7 +90,7 @@ def test_a_new_build_is_offered_then_replaces_the_old_cache(new_context, offline
 
     chapter = offline_site["content"] / "01-why-attention.md"
     chapter.write_text(chapter.read_text() + "\nA sentence of the new build.\n")
-    with drafting():
+    with drafting(shared_figure_cache):
         build(Paths.at(ROOT, offline_site["content"]), offline_site["out"], pyodide_dist=offline_site["dist"])
     new = _version(offline_site["out"])
     assert new != old

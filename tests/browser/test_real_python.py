@@ -14,8 +14,9 @@ import pytest
 from engine.figures import FigureJob, compute, module, parse
 from tests.engine.exercises.test_graders import ATTENTION, BACKWARD, SOFTMAX
 
+from . import asks
 from .conftest import CDN, SETTLE_MS, chapter_pages, expect, figure_numbers, follow, pyodide_kit, save_for_offline
-from .figures.helpers import (pages_model_given, prose_kept, text_lines, two_heads_shown, writing_chapter,
+from .figures.helpers import (given_from, text_lines, two_heads_shown, writing_chapter,
                               writing_training_shown)
 
 # Before any page script: record policy violations, the workers started, and every request to and
@@ -101,10 +102,11 @@ def _differences(a, b, path="data", tol=1e-6) -> list[str]:
 
 
 def _on_cpython(ask: dict) -> dict:
-    """What the engine on CPython answers to a request the page sent its worker."""
+    """What the engine on CPython answers to a request the page sent its worker, given the same files."""
+    given = given_from(ask.get("files"))
     if ask["type"] == "compute":
-        return compute(parse(ask["name"], ask["params"]))
-    job = FigureJob(parse(ask["name"], ask["params"]), ask["job"])
+        return compute(parse(ask["name"], ask["params"]), given)
+    job = FigureJob(parse(ask["name"], ask["params"]), ask["job"], given=given)
     while True:
         out = job.advance(60.0)
         if out["done"]:
@@ -140,16 +142,13 @@ def _check_answers(reader: Reader, where: str, since: int = 0) -> int:
 
 
 def _ask(figure, name: str, data: dict) -> None:
-    """Make figure `name` ask Python for something its page has no data for, as a reader would: the
-    model's ASK says what to do (engine/figures/__init__.py)."""
-    ask = getattr(module(name), "ASK", None)
-    if ask is None:
-        pytest.fail(f"live figure '{name}' states no ASK: what a reader does to make it ask Python")
-    _act(figure, ask(data) if callable(ask) else ask)
+    """Make figure `name` ask Python for something its page has no data for, as a reader would: its
+    ASK says what to do (asks.py, which fails for a live figure without one)."""
+    _act(figure, asks.ask(name, data))
 
 
 def _act(figure, ask: dict) -> None:
-    """Do what `ask` (a model's ASK or REFUSE) says, to the target it names in `figure`."""
+    """Do what `ask` (a figure's ASK or REFUSE, asks.py) says, to the target it names in `figure`."""
     if "button" in ask:
         target = figure.get_by_role("button", name=ask["button"])
     elif "label" in ask:
@@ -185,7 +184,7 @@ def _drawn_from_python(reader: Reader, figure, name: str, data: dict) -> None:
     """What a figure the reader fed or trained shows is the real worker's answer (whose numbers
     _check_answers compares with CPython's): its key numbers at its opening state, a training's
     progress at its last step, and, for typed input, the reason Python gives for input it refuses."""
-    refuse = getattr(module(name), "REFUSE", None)
+    refuse = asks.REFUSE.get(name)
     if name != "induction-forms" and refuse is None:
         return
     answer = _answered(reader, name)
@@ -296,10 +295,9 @@ WRITING_STEPS = 50
 
 @pytest.fixture(scope="module")
 def writing_page(scratch_page) -> str:
-    """A page of its own for writing-training, with a run of WRITING_STEPS, Pyodide and numpy vendored.
-    Its build gives the engine its prose: the prose held before is given back after it."""
-    with prose_kept():
-        return scratch_page(writing_chapter({"steps": WRITING_STEPS}), pyodide_dist=pyodide_kit())
+    """A page of its own for writing-training, with a run of WRITING_STEPS, Pyodide and numpy vendored
+    (its model made from its own prose, once per test run: the run's store)."""
+    return scratch_page(writing_chapter({"steps": WRITING_STEPS}), pyodide_dist=pyodide_kit())
 
 
 def test_writing_training_runs_to_the_end_and_cancel_restores_the_shipped_run(new_context, writing_page):
@@ -312,7 +310,7 @@ def test_writing_training_runs_to_the_end_and_cancel_restores_the_shipped_run(ne
     page = reader.page
     figure = page.locator('[data-figure="writing-training"]')
     figure.scroll_into_view_if_needed()  # its view loads as it nears the screen
-    train = figure.get_by_role("button", name=module("writing-training").ASK["button"])
+    train = figure.get_by_role("button", name=asks.ASK["writing-training"]["button"])
     cancel = figure.get_by_role("button", name="Cancel")
     progress = figure.locator("progress")
     expect(train).to_be_visible()
@@ -342,8 +340,7 @@ def test_writing_training_runs_to_the_end_and_cancel_restores_the_shipped_run(ne
     assert figure_numbers(figure) == text_lines(result, result["start"])
     expect(figure.locator(".th-status")).to_have_text(result["text"]["status"])
     assert progress.evaluate("p => p.value") == WRITING_STEPS
-    with pages_model_given(page, figure):  # CPython reads the model file the worker was given
-        _check_answers(reader, "writing-training train")
+    _check_answers(reader, "writing-training train")  # CPython reads the model file the worker was given
     reader.assert_clean("writing-training")
 
 

@@ -1,5 +1,5 @@
-"""Builder tests: what runs build.py in a real process starts from the figures this test run
-has already computed (the shared figure cache is in tests/conftest.py)."""
+"""Builder tests: what runs build.py in a real process reads the figures this test run has already
+computed from the run's store, which the environment names (tests/conftest.py `figure_store`)."""
 from __future__ import annotations
 
 import pytest
@@ -8,20 +8,6 @@ import pytest
 @pytest.fixture(scope="session", autouse=True)
 def _figures_computed_once(shared_figure_cache):
     """Every build in these tests computes and draws a figure once per session (tests/conftest.py)."""
-
-
-@pytest.fixture(scope="session")
-def prewarmed(shared_figure_cache, tmp_path_factory):
-    """A prewarmed.Saved: this repository's figures already computed, for build.py and pytest run in
-    real processes (tests/prewarmed.py says when they do not use them)."""
-    from builder.build import Paths, check
-    from tests import prewarmed as launcher
-    from tests.conftest import ROOT
-
-    saved = launcher.Saved(tmp_path_factory.mktemp("prewarmed") / "figures.pickle")
-    check(Paths.at(ROOT))  # fills the shared cache: every figure of the series, its fallback and its facts
-    launcher.save(shared_figure_cache, ROOT, saved.file)
-    return saved
 
 
 @pytest.fixture(scope="session")

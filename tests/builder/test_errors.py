@@ -13,9 +13,9 @@ CHAPTER = "04-scores-to-weights.md"
 
 
 @pytest.fixture(autouse=True)
-def _drafting():
+def _drafting(shared_figure_cache):
     """These builds are about chapter 4's text: chapter 14's model is not trained again for it."""
-    with drafting():
+    with drafting(shared_figure_cache):
         yield
 
 

@@ -28,8 +28,8 @@ def _schemes(svg: bytes) -> tuple[dict, dict, str]:
 
 
 @pytest.mark.parametrize("name", models.FIGURES)
-def test_a_fallback_draws_in_the_palettes_roles_for_both_schemes(shared_figure_cache, name):
-    drawing = shared_figure_cache.svg(shared_figure_cache.data(models.parse(name)))
+def test_a_fallback_draws_in_the_palettes_roles_for_both_schemes(shared_figure_cache, series_given, name):
+    drawing = shared_figure_cache.svg(shared_figure_cache.data(models.parse(name), series_given))
     svg = fallbacks.in_colours(name, drawing, palette.load(PALETTE), palette.load_dark(PALETTE))
     light, dark, rest = _schemes(svg)
     used = set(re.findall(r"var\(--([a-z][a-z0-9-]*)\)", rest))

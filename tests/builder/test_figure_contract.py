@@ -96,9 +96,9 @@ def test_a_figure_s_options_are_parsed_once(tmp_path, monkeypatch):
     assert made == expected
 
 
-def test_embedded_data_carries_no_facts_and_the_schema_of_every_option():
+def test_embedded_data_carries_no_facts_and_the_schema_of_every_option(shared_figure_cache, series_given):
     for name in models.FIGURES:
-        data = FigureCache().data(models.parse(name))
+        data = shared_figure_cache.data(models.parse(name), series_given)
         assert "facts" not in data, name
         assert set(data["schema"]) == set(data["params"]), name
 

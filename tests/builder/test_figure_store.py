@@ -11,6 +11,7 @@ from builder.figure_store import FigureStore
 from builder.figures import FigureCache
 from engine import figures as models
 from engine import given
+from engine.given import SERIES, Given
 from tests.conftest import ROOT
 
 from .helpers import one_chapter_site
@@ -60,7 +61,7 @@ def test_an_edit_recomputes_only_the_figures_made_of_that_code(tmp_path, tree):
         """What a run computes again (stand-ins for the values: the keys are under test)."""
         out = set()
         for name, params in (("matrix", matrix), ("temperature", temperature), ("sample", sample)):
-            for what, ask in (("data", lambda: store.data(params, lambda: {})),
+            for what, ask in (("data", lambda: store.data(params, WRITING, lambda: {})),
                               ("drawing", lambda: store.svg(models.name_of(params), "{}", lambda: b"<svg/>"))):
                 count = store.computed
                 ask()
@@ -76,25 +77,30 @@ def test_an_edit_recomputes_only_the_figures_made_of_that_code(tmp_path, tree):
     assert computed() == {"matrix drawing"}
     _edit(tree, "engine/attention.py")  # softmax-temperature's, and the writing model's, not matrix-product's
     assert computed() == {"temperature data", "sample data"}
-    _edit(tree, "engine/tasks/writing.py")  # what trains the model writing-sample is given
+    _edit(tree, "engine/tasks/writing.py")  # what unpacks the model writing-sample is given
     assert computed() == {"sample data"}
     _edit(tree, "builder/fallbacks/__init__.py")  # every drawing's
     assert computed() == {"matrix drawing", "temperature drawing", "sample drawing"}
-    _edit(tree, "engine/figures/__init__.py", "FIGURES = (  # in reading order\n",
-          'FIGURES = (  # in reading order\n    "a-new-figure",\n')
-    assert computed() == set()
+    (tree / "engine/figures/a_new_figure.py").write_text((tree / "engine/figures/matrix_product.py").read_text())
+    assert computed() == set()  # a figure added (engine.figures finds it: no list is edited) changes no other
 
 
-def test_other_options_and_other_prose_are_other_entries(tmp_path):
+# Stand-ins for what a build gives: the store keys on their digests, never reads them.
+WRITING = Given({SERIES: b"The prose of the series.", "writing-model": b"weights learnt from it"})
+
+
+def test_other_options_and_other_inputs_are_other_entries(tmp_path):
     store = FigureStore(tmp_path / "store", ROOT)
     for params in (models.parse("matrix-product"), models.parse("bpe-merges"), models.parse("writing-sample")):
-        store.data(params, lambda: "first")
-    assert store.data(models.parse("matrix-product", {"seed": 3}), lambda: "seed 3") == "seed 3"
-    assert store.data(models.parse("matrix-product"), lambda: "again") == "first"
-    given.give(given.SERIES, b"Other prose, as after an edit to a chapter.")  # the next test gives the series back
-    assert store.data(models.parse("matrix-product"), lambda: "again") == "first"  # reads no prose
-    assert store.data(models.parse("bpe-merges"), lambda: "other prose") == "other prose"
-    assert store.data(models.parse("writing-sample"), lambda: "other prose") == "other prose"  # its model learns it
+        store.data(params, WRITING, lambda: "first")
+    assert store.data(models.parse("matrix-product", {"seed": 3}), WRITING, lambda: "seed 3") == "seed 3"
+    assert store.data(models.parse("matrix-product"), WRITING, lambda: "again") == "first"
+    edited = WRITING.with_file(SERIES, b"Other prose, as after an edit to a chapter.")
+    assert store.data(models.parse("matrix-product"), edited, lambda: "again") == "first"  # reads no prose
+    assert store.data(models.parse("bpe-merges"), edited, lambda: "other prose") == "other prose"
+    assert store.data(models.parse("writing-sample"), edited, lambda: "again") == "first"  # reads the model, not the prose
+    retrained = WRITING.with_file("writing-model", b"other weights")
+    assert store.data(models.parse("writing-sample"), retrained, lambda: "other model") == "other model"
 
 
 def test_every_figure_s_options_are_named_whole_by_their_repr():
@@ -109,34 +115,48 @@ def test_every_figure_s_options_are_named_whole_by_their_repr():
 def test_an_entry_that_cannot_be_read_is_made_again(tmp_path):
     store = FigureStore(tmp_path / "store", ROOT)
     params = models.parse("matrix-product")
-    store.data(params, lambda: "first")
-    (entry,) = (tmp_path / "store").iterdir()
+    store.data(params, WRITING, lambda: "first")
+    (entry,) = [path for path in (tmp_path / "store").iterdir() if path.suffix == ".data"]
     entry.write_bytes(entry.read_bytes()[:5])  # a run stopped mid-write by another tool, or a disk full
-    assert store.data(params, lambda: "made again") == "made again"
-    assert FigureStore(tmp_path / "store", ROOT).data(params, lambda: "not called") == "made again"
+    assert store.data(params, WRITING, lambda: "made again") == "made again"
+    assert FigureStore(tmp_path / "store", ROOT).data(params, WRITING, lambda: "not called") == "made again"
 
 
 MADE = []
 
 
-def made_probe() -> bytes:
-    MADE.append(1)
-    return b"weights learnt from " + given.get(given.SERIES)[:10]
+def made_probe(series: bytes) -> bytes:
+    MADE.append(series)
+    return b"weights learnt from " + series[:10]
 
 
-def test_a_file_made_from_the_prose_is_made_once_per_prose(tmp_path, monkeypatch):
+@pytest.fixture
+def probe(monkeypatch):
+    """A made file whose making is counted (MADE): what it was made from."""
     monkeypatch.setitem(given.MADE, "probe-weights", f"{__name__}:made_probe")
-    store = FigureStore(tmp_path / "store", ROOT)
-    given.give(given.SERIES, b"Some prose to learn from.")
-    data = given.get("probe-weights")
-    store.save_made()
-    given.forget_made()
-    given.give(given.SERIES, b"Some prose to learn from.")
-    store.load_made()
-    assert given.get("probe-weights") == data and len(MADE) == 1
-    given.give(given.SERIES, b"Other prose.")
-    store.load_made()
-    assert given.get("probe-weights") != data and len(MADE) == 2
+    MADE.clear()
+    return lambda prose: Given({SERIES: prose})
+
+
+def test_a_file_made_from_the_prose_is_made_once_per_prose_across_runs(tmp_path, probe):
+    one, two = probe(b"Some prose to learn from."), probe(b"Other prose.")
+    first = FigureCache(FigureStore(tmp_path / "store", ROOT))
+    data = first.made("probe-weights", one)
+    assert first.made("probe-weights", one) == data and len(MADE) == 1
+    again = FigureCache(FigureStore(tmp_path / "store", ROOT))  # another run: found, not made
+    assert again.made("probe-weights", one) == data and len(MADE) == 1
+    assert again.made("probe-weights", two) != data and MADE == [b"Some prose to learn from.", b"Other prose."]
+    assert again.made("probe-weights", one) == data and len(MADE) == 2  # earlier prose back: kept
+
+
+def test_while_drafting_a_made_file_outlives_new_prose_until_its_code_changes(tmp_path, probe):
+    cache = FigureCache(FigureStore(tmp_path / "store", ROOT))
+    cache.drafting = True  # as serve's
+    data = cache.made("probe-weights", probe(b"one"), drafting=True)
+    assert cache.made("probe-weights", probe(b"two"), drafting=True) == data and len(MADE) == 1  # a sentence saved
+    cache.forget({__name__})  # its maker's code changed (serve reloaded it): made from the prose as it is
+    assert cache.made("probe-weights", probe(b"two"), drafting=True) != data and MADE[-1] == b"two"
+    assert FigureCache().made("probe-weights", probe(b"three")) == b"weights learnt from three"  # a build: no store, no drafting
 
 
 def test_check_and_the_catalogue_share_the_store(tmp_path, monkeypatch, capsys):
@@ -154,3 +174,22 @@ def test_check_and_the_catalogue_share_the_store(tmp_path, monkeypatch, capsys):
     assert "figures: 3 computed, 0 found" in capsys.readouterr().out  # data, facts (unused_facts), drawing
     assert build.main(["catalogue", "--content", str(content), "--out", str(tmp_path / "cat")]) == 0
     assert "figures: 0 computed, 3 found" in capsys.readouterr().out
+
+
+def test_the_builds_slow_values_and_verdicts_are_found_by_the_next_run(tmp_path, monkeypatch):
+    """A first build on a built clone (serve's) reads the math font, the engine's parsed files, the
+    lock, the views' parse and each exercise's verdict instead of making them again."""
+    from builder import grading
+    from builder.cache import DURABLE, BuildCache
+
+    solution = ("def softmax(x):\n    e = np.exp(x - x.max(axis=-1, keepdims=True))\n"
+                "    return e / e.sum(axis=-1, keepdims=True)\n")
+    made = []
+    for run in range(2):
+        cache = BuildCache(FigureCache(FigureStore(tmp_path / "store", ROOT)))  # a new process each time
+        for table in DURABLE:
+            assert cache.get(table, "the key", lambda: made.append(table) or f"{table} made") == f"{table} made"
+        verdict = grading.Run("softmax", solution, cache).verdict()
+        assert verdict["state"] == "passed", verdict
+        monkeypatch.setattr(grading.subprocess, "Popen", lambda *a, **k: pytest.fail("graded again"))
+    assert made == list(DURABLE)

@@ -3,6 +3,7 @@ runtime's config only on pages with one (or an exercise)."""
 import re
 
 from engine.figures import FIGURES, is_live, module, parse
+from tests.browser import asks
 from tests.conftest import ROOT
 
 
@@ -27,14 +28,20 @@ def test_live_marks_exactly_the_views_that_ask_the_worker():
     assert "two-heads" in live and hasattr(module("two-heads"), "JOBS")  # a model with jobs is live
 
 
-def test_a_figure_states_ASK_exactly_when_it_is_live():
-    """The real worker's tests act out each live figure's ASK (engine/figures/__init__.py): a live
-    figure without one is caught here, not only by the slowest tests."""
+def test_a_figure_has_an_ASK_exactly_when_it_is_live():
+    """The real worker's tests act out each live figure's ASK (tests/browser/asks.py): a live figure
+    without one is caught here, not only by the slowest tests. The tables are test data: no model
+    in the engine, which ships to every reader, carries them."""
+    live = {name for name in FIGURES
+            if getattr(module(name), "JOBS", None) or getattr(module(name), "LIVE", False)}
+    assert live, "no live figure"
+    missing, extra = sorted(live - asks.ASK.keys()), sorted(asks.ASK.keys() - live)
+    assert not missing, f"live figures with no ASK in tests/browser/asks.py: {missing}"
+    assert not extra, f"ASK for figures that are not live (or not in FIGURES): {extra}"
+    assert asks.REFUSE.keys() <= live, f"REFUSE for figures that are not live: {sorted(asks.REFUSE.keys() - live)}"
     for name in FIGURES:
-        mod = module(name)
-        live = bool(getattr(mod, "JOBS", None) or getattr(mod, "LIVE", False))
-        assert hasattr(mod, "ASK") == live, f"{name}: {'no ASK' if live else 'ASK but not live'}"
-        assert not hasattr(mod, "REFUSE") or live, f"{name}: REFUSE but not live"
+        kept = [t for t in ("ASK", "REFUSE") if hasattr(module(name), t)]
+        assert not kept, f"{name}'s model states {kept}: test data, kept in tests/browser/asks.py"
 
 
 def test_only_pages_that_use_python_carry_the_runtime(series_build):

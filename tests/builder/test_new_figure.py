@@ -1,5 +1,6 @@
 """`python3 dev.py new-figure NAME` (builder/new_figure.py): the skeleton, generated into a copy of
-the repository, builds, is registered, and passes its own tests and the text contract as written."""
+the repository, builds, is a figure with no list edited, and passes its own tests and the text contract
+as written."""
 from __future__ import annotations
 
 import shutil
@@ -12,7 +13,7 @@ import pytest
 from builder import new_figure
 from tests.conftest import ROOT
 
-# Not the README's example (value-mix): an author who followed it has that name in FIGURES already.
+# Not the README's example (value-mix): an author who followed it has that figure already.
 NAME, MODULE = "scaffold-probe", "scaffold_probe"
 
 
@@ -35,24 +36,27 @@ def _in(repo: Path, *args: str, env: dict[str, str] | None = None) -> subprocess
     return subprocess.run([sys.executable, *args], cwd=repo, capture_output=True, text=True, timeout=600, env=env)
 
 
-def test_the_skeleton_builds_and_passes_its_tests(repo, prewarmed):
-    made = _in(repo, "-m", "builder.new_figure", NAME, "--after", "softmax-bars")
+def test_the_skeleton_builds_and_passes_its_tests(repo):
+    made = _in(repo, "-m", "builder.new_figure", NAME)
     assert made.returncode == 0, made.stderr
     for path in (f"engine/figures/{MODULE}.py", f"builder/fallbacks/{MODULE}.py", f"theme/figures/{NAME}.js",
                  f"tests/engine/figures/test_{MODULE}.py", f"tests/browser/figures/test_{MODULE}.py"):
         assert (repo / path).is_file() and path in made.stdout, path
-    assert f'    "softmax-bars",\n    "{NAME}",\n' in (repo / "engine" / "figures" / "__init__.py").read_text()
-    for shared in ("tests/engine/figures/test_text.py", "tests/browser/test_real_python.py"):  # they read the model: no row to add
+    found = _in(repo, "-c", "from engine.figures import FIGURES; print(' '.join(FIGURES))")
+    assert NAME in found.stdout.split(), found.stderr  # found from its module
+    # they read the model, and the skeleton is not live (it needs no ASK): no row to add
+    for shared in ("engine/figures/__init__.py",  # no registry to edit
+                   "tests/engine/figures/test_text.py", "tests/browser/test_real_python.py", "tests/browser/asks.py"):
         assert (repo / shared).read_text() == (ROOT / shared).read_text(), shared
-    # the figures already in FIGURES computed once, here and in the skeleton's tests
-    checked = _in(repo, *prewarmed.argv(repo / "build.py")[1:], "check")
+    # the figures already in FIGURES read from this run's store, here and in the skeleton's tests
+    checked = _in(repo, "-u", "build.py", "check")
     assert checked.returncode == 0, checked.stderr
     # one process (-n 0): a few tests, and this run's own workers already keep the cores busy
     tested = _in(repo, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
                  f"tests/engine/figures/test_{MODULE}.py", f"tests/browser/figures/test_{MODULE}.py",
                  "tests/engine/figures/test_text.py", "tests/builder/test_live_figures.py",
                  "tests/builder/test_catalogue.py",  # its options, each with its doc=, are listed
-                 "-k", "scaffold or probe or example or ASK or every_option", env=prewarmed.env())
+                 "-k", "scaffold or probe or example or ASK or every_option")
     assert tested.returncode == 0, tested.stdout[-3000:]
     summary = tested.stdout.strip().splitlines()[-1]
     assert " passed" in summary and "failed" not in summary, summary
@@ -60,13 +64,14 @@ def test_the_skeleton_builds_and_passes_its_tests(repo, prewarmed):
         assert "SKIPPED" in tested.stdout and ("Chromium" in tested.stdout or "chromium" in tested.stdout)
 
 
-@pytest.mark.parametrize("name, after, words", [("Value_Mix", None, "not a figure name"),
-                                                ("softmax-bars", None, "already in FIGURES"),
-                                                (NAME, "softmax-bar", "--after 'softmax-bar' is not in FIGURES")])
-def test_a_bad_or_taken_name_writes_nothing(tmp_path, name, after, words):
-    (tmp_path / new_figure.REGISTRY).parent.mkdir(parents=True)
-    shutil.copy(ROOT / new_figure.REGISTRY, tmp_path / new_figure.REGISTRY)
+@pytest.mark.parametrize("name, words", [("Value_Mix", "not a figure name"),
+                                         ("softmax-bars", "engine/figures/softmax_bars.py already exists"),
+                                         ("params", "engine/figures/params.py already exists")])  # a module they share
+def test_a_bad_or_taken_name_writes_nothing(tmp_path, name, words):
+    (tmp_path / "engine" / "figures").mkdir(parents=True)
+    for module in ("softmax_bars.py", "params.py"):
+        shutil.copy(ROOT / "engine" / "figures" / module, tmp_path / "engine" / "figures" / module)
+    before = sorted(tmp_path.rglob("*"))
     with pytest.raises(SystemExit, match=words):
-        new_figure.create(tmp_path, name, after)
-    assert (tmp_path / new_figure.REGISTRY).read_text() == (ROOT / new_figure.REGISTRY).read_text()
-    assert not (tmp_path / "theme").exists()
+        new_figure.create(tmp_path, name)
+    assert sorted(tmp_path.rglob("*")) == before

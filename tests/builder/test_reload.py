@@ -40,6 +40,12 @@ def test_code_the_builder_imports_needs_a_restart():
         assert reload.plan(ROOT, [ROOT / rel]) is None, rel
 
 
+def test_a_new_figure_needs_a_restart():
+    """FIGURES is found from engine/figures' modules once, at import: a model added is found anew."""
+    assert reload.plan(ROOT, [ROOT / "engine/figures/brand_new_figure.py"]) is None
+    assert reload.plan(ROOT, [ROOT / "engine/figures/_private_helper.py"]) == []  # not a figure, not loaded
+
+
 def test_a_failing_reload_is_one_line_at_its_place(tmp_path, monkeypatch):
     import importlib
     import sys

@@ -7,6 +7,7 @@ import re
 import shutil
 import socket
 import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -19,7 +20,6 @@ import builder.serve
 from builder.build import Paths, build
 from builder.cache import BuildCache
 from builder.serve import static_server
-from tests import prewarmed
 from tests.builder.helpers import one_chapter_site
 from tests.conftest import ROOT
 from tests.site_layout import theme_folder
@@ -28,8 +28,8 @@ CHAPTER = "04-scores-to-weights.html"
 
 
 def _start(command: list[str], content: Path, out: Path):
-    """`build.py serve` in a real process (restarting is an exec); `command` runs that build.py
-    with the figures already computed (conftest `prewarmed`): the tests are about serving."""
+    """`build.py serve` in a real process (restarting is an exec), reading the figures this run
+    computed from its store (which the environment names): the tests are about serving."""
     proc = subprocess.Popen(
         [*command, "serve", "--port", "0", "--content", str(content), "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -75,28 +75,28 @@ def small_content(tmp_path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory, prewarmed):
+def served(tmp_path_factory):
     """`serve` on a copy of the whole series, started once for the module's tests of prose edits, as
     one author's session goes on: (its output's lines, its address, the content folder it watches)."""
     folder = tmp_path_factory.mktemp("served")
     content = shutil.copytree(ROOT / "content", folder / "content")
-    proc, lines = _start(prewarmed.argv(ROOT / "build.py"), content, folder / "dist")
+    proc, lines = _start([sys.executable, "-u", str(ROOT / "build.py")], content, folder / "dist")
     try:
         yield lines, _first_build(lines), content
     finally:
         _stop(proc)
 
 
-def wait_for(lines, pattern, seconds, poke=None):
-    """Read serve's output until a line matches; `poke()` re-touches the input every 2 s, since an
-    edit made before the file watcher has started is (rightly) not seen."""
+def wait_for(lines, pattern, seconds):
+    """Read serve's output until a line matches. An edit is saved once: serve's watcher is up before
+    its first build and across a restart (builder/serve.py `_watch`, `_saved_since`), so a save is
+    never missed, and saving again while a loaded machine builds would make a build more than the
+    test counts."""
     deadline, said = time.time() + seconds, []
     while time.time() < deadline:
         try:
-            said.append(lines.get(timeout=2))
+            said.append(lines.get(timeout=max(0.1, deadline - time.time())))
         except queue.Empty:
-            if poke:
-                poke()
             continue
         if re.search(pattern, said[-1]):
             return said[-1]
@@ -147,7 +147,7 @@ def test_serves_rebuilds_and_reloads(served):
     chapter = content / "04-scores-to-weights.md"
     text = chapter.read_text().replace("# From scores to weights", "# From scores to weights, edited", 1)
     chapter.write_text(text)
-    wait_for(lines, r"^built .* in [\d.]+ s", 30, poke=lambda: chapter.write_text(text))
+    wait_for(lines, r"^built .* in [\d.]+ s", 30)
     after = events.next_state(want=lambda s: s["build"] > first["build"])
     assert after["session"] == first["session"] and after["error"] is None, after
     events.close()
@@ -162,12 +162,12 @@ def test_a_broken_edit_shows_its_error_and_the_next_good_save_recovers(served):
     good = chapter.read_text()
     bad = good + "\n/// figure | nope\n///\n"
     chapter.write_text(bad)
-    wait_for(lines, r"04-scores-to-weights\.md:\d+: unknown figure 'nope'", 30, poke=lambda: chapter.write_text(bad))
+    wait_for(lines, r"04-scores-to-weights\.md:\d+: unknown figure 'nope'", 30)
     failed = events.next_state(want=lambda s: s["error"] is not None)
     assert re.search(r"04-scores-to-weights\.md:\d+: unknown figure 'nope'", failed["error"]), failed
     assert _get(url + CHAPTER)[0] == 200  # the last good build is still served
     chapter.write_text(good)
-    wait_for(lines, r"^built ", 30, poke=lambda: chapter.write_text(good))
+    wait_for(lines, r"^built ", 30)
     recovered = events.next_state(want=lambda s: s["error"] is None)
     assert recovered["build"] > first["build"], recovered
     events.close()
@@ -186,26 +186,10 @@ def repo_copy(tmp_path):
     return repo
 
 
-def test_prewarmed_figures_are_used_only_while_their_code_is_unchanged(repo_copy):
-    """What keeps the tests below honest: a process whose model is broken computes it (prewarmed.py)."""
-    files, made = prewarmed.digest(ROOT)
-    assert "engine/figures/softmax_temperature.py" in files and "builder/fallbacks/softmax_temperature.py" in files
-    assert prewarmed.digest(repo_copy, files)[1] == made
-    registry = repo_copy / "engine" / "figures" / "__init__.py"
-    listed = registry.read_text().replace('    "softmax-bars",\n', '    "softmax-bars",\n    "scaffold-probe",\n', 1)
-    assert listed != registry.read_text()
-    registry.write_text(listed)
-    assert prewarmed.digest(repo_copy, files)[1] == made  # a new name in FIGURES changes no figure
-    for name in ("engine/figures/softmax_temperature.py", "engine/attention.py", "builder/fallbacks/softmax_temperature.py"):
-        changed = shutil.copytree(repo_copy, repo_copy.parent / f"changed-{name.replace('/', '-')}", symlinks=True)
-        (changed / name).write_text((changed / name).read_text() + "\n")
-        assert prewarmed.digest(changed, files)[1] != made, name
-
-
-def test_code_that_fails_to_import_or_crashes_never_stops_the_server(repo_copy, small_content, tmp_path, prewarmed):
+def test_code_that_fails_to_import_or_crashes_never_stops_the_server(repo_copy, small_content, tmp_path):
     """A builder change that does not import is shown and the server stays; one that imports
     but crashes the build restarts the server, whose build error is shown; the fix reloads."""
-    proc, lines = _start(prewarmed.argv(repo_copy / "build.py"), small_content, tmp_path / "dist")
+    proc, lines = _start([sys.executable, "-u", str(repo_copy / "build.py")], small_content, tmp_path / "dist")
     try:
         url = _first_build(lines)
         events = Events(url)
@@ -215,7 +199,7 @@ def test_code_that_fails_to_import_or_crashes_never_stops_the_server(repo_copy, 
 
         broken = good + "\ndef broken(:\n"
         links.write_text(broken)
-        shown = wait_for(lines, r"links\.py:\d+: SyntaxError", 30, poke=lambda: links.write_text(broken))
+        shown = wait_for(lines, r"links\.py:\d+: SyntaxError", 30)
         line = len(good.splitlines()) + 2
         assert f"links.py:{line}: SyntaxError" in shown, shown
         state = events.next_state(want=lambda s: s["error"] is not None)
@@ -225,7 +209,7 @@ def test_code_that_fails_to_import_or_crashes_never_stops_the_server(repo_copy, 
         crashing = good.replace("def check_links(", "def check_links(*args, **kwargs):\n    raise RuntimeError('boom')\n\n\ndef _unused(", 1)
         assert crashing != good
         links.write_text(crashing)
-        wait_for(lines, r"restarting", 30, poke=lambda: links.write_text(crashing))
+        wait_for(lines, r"restarting", 30)
         shown = wait_for(lines, r"links\.py:\d+: RuntimeError: boom", 120)
         assert proc.poll() is None and _get(url + CHAPTER)[0] == 200  # same port, last good build
         events = Events(url)
@@ -233,7 +217,7 @@ def test_code_that_fails_to_import_or_crashes_never_stops_the_server(repo_copy, 
         assert state["session"] != first["session"] and "RuntimeError: boom" in state["error"], state
 
         links.write_text(good)
-        wait_for(lines, r"restarting", 30, poke=lambda: links.write_text(good))
+        wait_for(lines, r"restarting", 30)
         wait_for(lines, r"^built ", 120)
         events = Events(url)
         state = events.next_state()
@@ -262,7 +246,7 @@ def test_serve_writes_its_own_folder_not_the_real_build(monkeypatch):
     import build as cli
 
     served = []
-    monkeypatch.setattr(builder.serve, "serve", lambda paths, out, port, dist: served.append((out, port)) or 0)
+    monkeypatch.setattr(builder.serve, "serve", lambda paths, out, port, dist, store=None: served.append((out, port)) or 0)
     assert cli.main(["serve", "--port", "8123"]) == 0
     assert served == [(ROOT / ".cache" / "serve", 8123)]
 
@@ -394,22 +378,21 @@ def test_idle_connections_time_out_but_the_event_stream_stays(folder, monkeypatc
         server.server_close()
 
 
-def test_a_fix_saved_while_the_server_restarts_is_built(repo_copy, small_content, tmp_path, prewarmed):
-    """An engine file the builder imports (through the exercises) that imports but breaks the build
-    restarts the server; its fix, saved the moment the restarted process is up (while it builds),
-    is seen: no later save is needed."""
-    proc, lines = _start(prewarmed.argv(repo_copy / "build.py"), small_content, tmp_path / "dist")
+def test_a_fix_saved_while_the_server_restarts_is_built(repo_copy, small_content, tmp_path):
+    """Builder code that imports but breaks every build restarts the server; its fix, saved the
+    moment the restarted process is up (while it builds), is seen: no later save is needed."""
+    proc, lines = _start([sys.executable, "-u", str(repo_copy / "build.py")], small_content, tmp_path / "dist")
     try:
         url = _first_build(lines)
-        model = repo_copy / "engine" / "attention.py"
-        good = model.read_text()
-        broken = good.replace("def softmax_forward(x):\n", "def softmax_forward(x):\n    {}['oops']\n", 1)
+        links = repo_copy / "builder" / "links.py"
+        good = links.read_text()
+        broken = good.replace("def check_links(", "def check_links(*args, **kwargs):\n    raise RuntimeError('boom')\n\n\ndef _unused(", 1)
         assert broken != good
-        model.write_text(broken)
+        links.write_text(broken)
         saved = time.time()
-        wait_for(lines, r"restarting", 30, poke=lambda: model.write_text(broken))
-        wait_for(lines, r"at http://127\.0\.0\.1:\d+/", 60)  # the new process has imported the broken model
-        model.write_text(good)  # and builds with it now: no poke, this save must be seen
+        wait_for(lines, r"restarting", 30)
+        wait_for(lines, r"at http://127\.0\.0\.1:\d+/", 60)  # the new process has imported the broken code
+        links.write_text(good)  # and builds with it now: this save must be seen
         between = time.time() - saved
         wait_for(lines, r"restarting", 60)
         wait_for(lines, r"^built ", 120)
@@ -419,12 +402,12 @@ def test_a_fix_saved_while_the_server_restarts_is_built(repo_copy, small_content
         _stop(proc)
 
 
-def test_a_model_edit_recomputes_its_own_figures_in_the_same_process(repo_copy, small_content, tmp_path, prewarmed):
+def test_a_model_edit_recomputes_its_own_figures_in_the_same_process(repo_copy, small_content, tmp_path):
     """Saving a figure's model reloads it in the running server (the same session: open pages keep
     their place) and drops only that model's figures; an exception in it reaches the page as one
     `path:line` message; the fix builds again, with the model's new output in the page. The print
     edition and the search index follow the pages, and the pages' state says when (`views`)."""
-    proc, lines = _start(prewarmed.argv(repo_copy / "build.py"), small_content, tmp_path / "dist")
+    proc, lines = _start([sys.executable, "-u", str(repo_copy / "build.py")], small_content, tmp_path / "dist")
     try:
         url = _first_build(lines)
         events = Events(url)
@@ -435,7 +418,7 @@ def test_a_model_edit_recomputes_its_own_figures_in_the_same_process(repo_copy, 
         broken = good.replace("def compute(p: Params) -> dict:\n", "def compute(p: Params) -> dict:\n    {}['oops']\n", 1)
         assert broken != good
         model.write_text(broken)
-        said = wait_for(lines, r"^reloaded ", 30, poke=lambda: model.write_text(broken))
+        said = wait_for(lines, r"^reloaded ", 30)
         # the model alone, and its figures alone: chapter 4's one use (its expressions read the same)
         assert said.strip() == "reloaded engine.figures.softmax_temperature: 1 figure(s) to compute again", said
         line = broken.splitlines().index("    {}['oops']") + 1
@@ -448,7 +431,7 @@ def test_a_model_edit_recomputes_its_own_figures_in_the_same_process(repo_copy, 
         edited = good.replace("steps: int = field(50,", "steps: int = field(40,", 1)
         assert edited != good
         model.write_text(edited)
-        wait_for(lines, r"^reloaded engine\.figures\.softmax_temperature:", 30, poke=lambda: model.write_text(edited))
+        wait_for(lines, r"^reloaded engine\.figures\.softmax_temperature:", 30)
         wait_for(lines, r"^built ", 120)
         state = events.next_state(want=lambda s: s["error"] is None)
         assert state["session"] == first["session"] and state["build"] > first["build"], state

@@ -50,6 +50,15 @@ def test_a_directive_after_a_quote_or_list_marker_is_refused_at_its_line():
             scan(P, text, KNOWN)
 
 
+def test_a_directive_indented_under_a_paragraph_is_refused_at_its_line():
+    """Markdown reads an indented line right after prose as more of the paragraph, not as code."""
+    for text in ("# T\n\nSome prose.\n        /// figure | a\n", "x\ny\n    /// figure | a\n\nC\n///\n"):
+        with pytest.raises(BuildError, match=r"ch.md:[34]: this figure '///' line is indented under a paragraph"):
+            scan(P, text, KNOWN)
+    for text in ("# T\n        /// figure | a\n", "x\n\n    /// figure | a\n", "    code\n    /// figure | a\n"):
+        assert scan(P, text, KNOWN).directives == []  # indented code, shown as it is
+
+
 @pytest.mark.parametrize("text, line, words", [
     ("x\n/// figure | a\n\ncap\n", 2, "never closed"),
     ("x\n\n///\n", 3, "closes no open directive"),

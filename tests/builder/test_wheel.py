@@ -71,22 +71,22 @@ def test_the_wheel_holds_no_build_only_code():
     assert helpers_gone >= 1  # a helper that only facts() called goes with it
 
 
-def test_every_figure_computes_the_same_from_the_wheel(tmp_path):
-    """The wheel alone, unpacked, computes every figure as engine/ does, and has no facts to give."""
+def test_every_figure_computes_the_same_from_the_wheel(tmp_path, series_given):
+    """The wheel alone, unpacked, computes every figure as engine/ does, given the same files as a
+    page's worker is, and has no facts to give."""
     with zipfile.ZipFile(io.BytesIO(build_wheel(ROOT / "engine", BuildCache())[1])) as zf:
         zf.extractall(tmp_path)
-    from engine import given
-
-    for name in (given.SERIES, *given.MADE):  # what a page's worker is given (engine/given.py)
-        (tmp_path / f"given-{name}").write_bytes(given.get(name))
-    script = ("import json, sys; from engine import figures as f, given\n"
+    for name, data in series_given.items():
+        (tmp_path / f"given-{name}").write_bytes(data)
+    script = ("import json, sys; from engine import figures as f\n"
+              "from engine.given import Given\n"
               "assert f.__file__.startswith(sys.argv[1]), f.__file__\n"
-              f"for name in {[given.SERIES, *given.MADE]!r}: given.give_file(name, 'given-' + name)\n"
+              f"given = Given({{name: open('given-' + name, 'rb').read() for name in {sorted(series_given)!r}}})\n"
               "assert not any(hasattr(f.module(n), 'facts') for n in f.FIGURES)\n"
-              "print(json.dumps({n: f.compute(f.parse(n)) for n in f.FIGURES}))\n")
+              "print(json.dumps({n: f.compute(f.parse(n), given) for n in f.FIGURES}))\n")
     run = subprocess.run([sys.executable, "-c", script, str(tmp_path)], cwd=tmp_path,
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
     from engine.figures import FIGURES, compute, parse
 
-    assert json.loads(run.stdout) == {n: json.loads(json.dumps(compute(parse(n)))) for n in FIGURES}
+    assert json.loads(run.stdout) == {n: json.loads(json.dumps(compute(parse(n), series_given))) for n in FIGURES}

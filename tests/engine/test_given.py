@@ -1,56 +1,33 @@
-"""What the host gives the engine: given bytes come back as given, and a made file is made from the
-prose given, again for new prose, and not again when earlier prose comes back."""
+"""What a figure is given beyond its options (engine/given.py): files by name, each hashed once, equal
+and hashable by their digests; a model is handed only what it declares, and a missing one is named."""
 import pytest
 
-from engine import given
+from engine.figures import compute, parse
+from engine.given import MADE, NOTHING, SERIES, Given, digest_of
 
 
-@pytest.fixture
-def made(monkeypatch):
-    """A made file whose making is counted: what it was made from, in upper case."""
-    calls = []
-
-    def shout():
-        calls.append(1)
-        return given.get(given.SERIES).upper()
-
-    monkeypatch.setattr(given, "MADE", {"shout": f"{__name__}:SHOUT"})
-    monkeypatch.setitem(globals(), "SHOUT", shout)
-    monkeypatch.setattr(given, "_given", {})
-    monkeypatch.setattr(given, "_made", {})
-    return calls
+def test_given_files_are_equal_and_hashable_by_their_digests():
+    one, again = Given({SERIES: b"one", "model": b"weights"}), Given({"model": b"weights", SERIES: b"one"})
+    assert one == again and hash(one) == hash(again) and dict(one) == {SERIES: b"one", "model": b"weights"}
+    assert one.digest(SERIES) == digest_of(b"one") != one.digest("model")
+    assert one != Given({SERIES: b"two", "model": b"weights"}) != NOTHING
+    assert "Given(model=" in repr(one) and "weights" not in repr(one)  # a digest, not hundreds of KB
 
 
-def test_a_made_file_follows_the_prose_and_is_made_once_per_prose(made):
-    with pytest.raises(LookupError, match="'shout'"):
-        given.get("shout")
-    given.give(given.SERIES, b"one")
-    assert given.get("shout") == b"ONE" and given.get("shout") == b"ONE"
-    given.give(given.SERIES, b"two")
-    assert given.get("shout") == b"TWO"
-    given.give(given.SERIES, b"one")
-    assert given.get("shout") == b"ONE" and len(made) == 2
-    assert given.digest("shout") != given.digest(given.SERIES)
+def test_only_and_with_file_make_new_values_and_keep_the_old():
+    given = Given({SERIES: b"one"})
+    more = given.with_file("model", b"weights")
+    assert list(given) == [SERIES] and set(more) == {SERIES, "model"}
+    assert more.only(["model", "absent"]) == Given({"model": b"weights"})
+    with pytest.raises(TypeError):
+        given["model"] = b"other"  # a Mapping, not a dict
 
 
-def test_a_file_the_page_gives_wins_until_new_prose(made, tmp_path):
-    given.give(given.SERIES, b"one")
-    (tmp_path / "f").write_bytes(b"fetched")
-    given.give_file("shout", str(tmp_path / "f"))
-    assert given.get("shout") == b"fetched" and not made
-    given.give(given.SERIES, b"two")  # a build's new prose: the fetched file was made from other prose
-    assert given.get("shout") == b"TWO"
-
-
-def test_while_drafting_a_made_file_outlives_new_prose_until_its_code_changes(made, monkeypatch):
-    monkeypatch.setattr(given, "_drafting", False)
-    given.keep_made()
-    given.give(given.SERIES, b"one")
-    assert given.get("shout") == b"ONE"
-    given.give(given.SERIES, b"two")  # a sentence saved under serve: no making again
-    assert given.get("shout") == b"ONE" and len(made) == 1
-    given.forget_made()  # its code changed: made from the prose as it is
-    assert given.get("shout") == b"TWO" and len(made) == 2
-    given.keep_made(False)
-    given.give(given.SERIES, b"three")
-    assert given.get("shout") == b"THREE"
+def test_a_model_is_handed_what_it_declares_and_a_missing_input_is_named():
+    params = parse("bpe-merges", {"merges": 3, "start": 3, "sentence": "the cat"})
+    with pytest.raises(KeyError, match="figure 'bpe-merges' reads 'series', which it was not given"):
+        compute(params)
+    text = b"the cat sat on the mat. the cat ate. " * 3
+    data = compute(params, Given({SERIES: text, "writing-model": b"not read by this figure"}))
+    assert data["characters"] == len(text)
+    assert set(MADE) == {"writing-model"}  # the files the build makes: builder/inputs.py

@@ -6,17 +6,19 @@ import { serve } from "./server.js";
 let engine = null;
 let exercises = null;
 let pyodide = null;
+// What the figures' models read beyond their options (engine/given.py), as the page's files were
+// fetched: a Python Given held here, by the worker, and handed in with every compute and job.
 let given = null;
 
 serve({
   boot,
   calls: {
-    compute: ({ name, params }) => JSON.parse(engine.compute_json(name, JSON.stringify(params ?? {}))),
+    compute: ({ name, params }) => JSON.parse(engine.compute_json(name, JSON.stringify(params ?? {}), given)),
     // A figure's model imported before its first compute, and with the model's PREPARE its page's
     // options computed once (figures.js asks once Python is ready, as the figure nears or the
     // reader shows the intent to open its page): the reader's first change waits on neither.
     prepare: ({ name, params }) => {
-      engine.prepare_json(name, JSON.stringify(params ?? {}));
+      engine.prepare_json(name, JSON.stringify(params ?? {}), given);
       return { ok: true, data: null };
     },
     grade: ({ exercise, code }) => {
@@ -25,7 +27,7 @@ serve({
     },
   },
   jobs: {
-    start: (name, job, params, warm) => engine.FigureJob.from_json(name, job, JSON.stringify(params), warm),
+    start: (name, job, params, warm) => engine.FigureJob.from_json(name, job, JSON.stringify(params), warm, given),
     advance: (handle, seconds) => JSON.parse(handle.advance_json(seconds)),
     drop: (handle) => handle.destroy(),
   },
@@ -44,9 +46,20 @@ async function give(name, url) {
   }
   if (!response.ok) throw new Error("The figure's model could not be downloaded: HTTP " + response.status);
   pyodide.FS.writeFile(GIVEN_PATH, new Uint8Array(await response.arrayBuffer()));
-  given ??= pyodide.pyimport("engine.given");
-  given.give_file(name, GIVEN_PATH);
+  withFile ??= pyodide.runPython(WITH_FILE);
+  const before = given;
+  given = withFile(before, name, GIVEN_PATH);
+  before?.destroy();
 }
+
+// given, with the file at path under name (a new Given: hashed once, as it arrives).
+const WITH_FILE = `
+from engine.given import NOTHING
+def with_file(given, name, path):
+    with open(path, "rb") as f:
+        return (given or NOTHING).with_file(name, f.read())
+with_file`;
+let withFile = null;
 
 function unavailable(stage, reason) {
   return Object.assign(new Error(reason), { stage, reason });

@@ -1,10 +1,11 @@
 """Shared steps for the per-figure browser tests."""
 from __future__ import annotations
 
-import contextlib
+import functools
 import json
 import re
 import time
+import urllib.request
 
 from engine.figures.fmt import fill_all, scope_at
 from tests.conftest import ROOT
@@ -91,35 +92,25 @@ def writing_training_shown(figure) -> dict:
       progress: f.querySelector("progress").value })""")
 
 
-@contextlib.contextmanager
-def prose_kept():
-    """For the block, anything may be given to the engine on CPython (a build gives it its chapters'
-    prose); after it, the prose it held before is given back, and with it the model made from that
-    prose, so a later test of the process computes from what it was given."""
-    from engine import given
+def given_from(files: dict[str, str] | None):
+    """What a worker was given for a request (its `files`: name -> absolute URL in the test's site),
+    fetched from the site, for the engine on CPython to compute from the same files."""
+    from engine.given import Given
 
-    try:
-        before = given.get(given.SERIES)
-    except LookupError:
-        before = None
-    try:
-        yield
-    finally:
-        if before is not None:
-            given.give(given.SERIES, before)
+    return Given({name: _fetched(url) for name, url in (files or {}).items()})
 
 
-@contextlib.contextmanager
-def pages_model_given(page, figure):
-    """For the block, the engine on CPython holds the model file the page ships for `figure` (its
-    data-given), as the worker holds it, so what CPython computes for the page comes from the same model."""
-    from engine import given
+@functools.lru_cache(maxsize=16)
+def _fetched(url: str) -> bytes:
+    """A file of the site: named by its content, so the same URL always gives the same bytes."""
+    with urllib.request.urlopen(url, timeout=60) as response:
+        return response.read()
 
+
+def figure_given(page, figure):
+    """The Given a page's `figure` hands its worker (its data-given files), as given_from fetches it."""
     base = page.url.rsplit("/", 1)[0]
-    with prose_kept():
-        for name, address in json.loads(figure.get_attribute("data-given")).items():
-            given.give(name, page.request.get(f"{base}/{address}").body())
-        yield
+    return given_from({name: f"{base}/{address}" for name, address in json.loads(figure.get_attribute("data-given")).items()})
 
 
 def warm_up_changes_nothing(open_live_chapter, url: str, name: str, shown) -> None:
@@ -132,6 +123,19 @@ def warm_up_changes_nothing(open_live_chapter, url: str, name: str, shown) -> No
     before = shown(figure)
     expect(figure).to_have_attribute("data-warm", "done", timeout=30_000)
     assert shown(figure) == before
+
+
+def watch_progress(figure) -> None:
+    """Record every value the figure's <progress> takes from now on, for progress_streamed."""
+    figure.evaluate("""(fig) => { window.__steps = [];
+      new MutationObserver(() => window.__steps.push(Number(fig.querySelector('progress').value)))
+        .observe(fig.querySelector('progress'), { attributes: true }); }""")
+
+
+def progress_streamed(page) -> None:
+    """The values watch_progress recorded: a run drawn as it learned, in several steps, never backwards."""
+    steps = page.evaluate("window.__steps")
+    assert len(steps) >= 3 and steps == sorted(steps), steps
 
 
 def mark_element(locator) -> None:

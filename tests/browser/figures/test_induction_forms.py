@@ -10,7 +10,7 @@ from engine.figures import compute, parse
 from engine.figures.induction_forms import one_layer_line
 
 from ..conftest import expect, serious_violations
-from .helpers import cancel_restores_the_model_shown_before, opened, text_lines
+from .helpers import cancel_restores_the_model_shown_before, opened, progress_streamed, text_lines, watch_progress
 
 NAME = "induction-forms"
 
@@ -47,9 +47,7 @@ def test_the_embedded_run_and_the_slider(open_chapter, url, width):
 def test_train_streams_progress_and_draws_the_new_run_live(open_live_chapter, url):
     chapter = open_live_chapter(url)  # the worker's own slices: one step per slice would take minutes here
     figure = chapter.figure(NAME)
-    chapter.page.evaluate("""(fig) => { window.__steps = [];
-      new MutationObserver(() => window.__steps.push(Number(fig.querySelector('progress').value)))
-        .observe(fig.querySelector('progress'), { attributes: true }); }""", figure.element_handle())
+    watch_progress(figure)
     figure.get_by_role("button", name="Train").click()
     expect(figure).to_have_attribute("aria-busy", "true")
     expect(figure.get_by_role("button", name="Cancel")).to_be_visible()
@@ -59,8 +57,7 @@ def test_train_streams_progress_and_draws_the_new_run_live(open_live_chapter, ur
     assert chapter.numbers(NAME) == [line for line in text_lines(want, want["start"]) if line not in one_layer_line(want)]
     expect(figure.locator(".th-status")).to_have_text(want["text"]["status"])
     assert f"formed at step {want['phase_change']}" in want["text"]["status"]
-    steps = chapter.page.evaluate("window.__steps")
-    assert len(steps) >= 3 and steps == sorted(steps), steps  # drawn as it learned, never backwards
+    progress_streamed(chapter.page)
 
 
 def test_cancel_restores_the_model_shown_before(open_live_chapter, url):

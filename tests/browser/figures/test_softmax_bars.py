@@ -7,7 +7,7 @@ from engine.figures import compute, parse
 from engine.figures.fmt import fill
 
 from ..conftest import PHONE, expect
-from .helpers import expect_same_node_focused, mark_element, opened
+from .helpers import expect_same_node_focused, mark_element, opened, touch_drag
 
 PAGE = "04-scores-to-weights.html"
 
@@ -77,10 +77,7 @@ def test_a_touch_drag_sets_a_score_and_the_engine_recomputes(open_live_chapter, 
     bar.scroll_into_view_if_needed()
     box = bar.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    session = chapter.page.context.new_cdp_session(chapter.page)
-    for kind, dy in (("touchStart", 0), ("touchMove", 10), ("touchMove", 30), ("touchEnd", 30)):
-        points = [] if kind == "touchEnd" else [{"x": x, "y": y + dy}]
-        session.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+    touch_drag(chapter.page, (x, y), (x, y + 30), steps=3)
     expect(figure).to_have_attribute("data-state", "live")
     scores = _shown_scores(figure)
     assert scores[0] < 0 and scores[1:] == data["scores"][1:], scores

@@ -51,13 +51,13 @@ def _sampled(n: int) -> list[int]:
 
 
 @lru_cache(maxsize=1)
-def _templated():
+def _templated(given):
     """(data, states, given) for every figure whose text has templates filled from a scope, at its
     defaults, its EXAMPLE and its VARIANTS, with lookup-training also given a live run (from its eighth state)."""
     out = []
     for name in FIGURES:
         for options in (None, module(name).EXAMPLE, *VARIANTS.get(name, [])):
-            data = compute(parse(name, options))
+            data = compute(parse(name, options), given)  # as the series' build gives it (chapter 14's model)
             if "scope" not in data["text"]:
                 assert name not in VARIANTS, f"{name} has no text.scope to vary"
                 break
@@ -69,10 +69,10 @@ def _templated():
     return out
 
 
-def _figure_cases():
+def _figure_cases(given):
     """The parts of the templated figures and the numbers of other figures' parts: (templates, values)."""
     cases = []
-    for data, _, _ in _templated():
+    for data, _, _ in _templated(given):
         scope = scope_at(data["text"]["scope"], data, states(data["text"]["scope"], data) - 1)
         for template in data["text"].get("parts", {}).values():
             cases.append(([template], {"v": -0.004, "word": "cat", **scope}))
@@ -126,9 +126,9 @@ SCOPE_REFUSE = """async (refused) => {
 }"""
 
 
-def test_python_and_the_browser_fill_templates_alike(open_chapter, base_url):
+def test_python_and_the_browser_fill_templates_alike(open_chapter, base_url, series_given):
     chapter = open_chapter(base_url + PAGE)
-    cases = EDGES + _figure_cases()
+    cases = EDGES + _figure_cases(series_given)
     filled, refusals = chapter.page.evaluate(FILL, [cases, REFUSED])
     assert len(filled) == len(cases) > 100
     for (templates, values), shown in zip(cases, filled):
@@ -136,10 +136,10 @@ def test_python_and_the_browser_fill_templates_alike(open_chapter, base_url):
     assert refusals == [True] * len(REFUSED)
 
 
-def test_python_and_the_browser_read_every_scope_alike(open_chapter, base_url):
+def test_python_and_the_browser_read_every_scope_alike(open_chapter, base_url, series_given):
     """Every templated figure in the registry, its states filled from its text.scope on each side."""
     chapter = open_chapter(base_url + PAGE)
-    figures = _templated()
+    figures = _templated(series_given)
     assert {d["figure"] for d, _, _ in figures} >= {"dot-product", "query-drag", "query-matrix", "word-map",
                                                     "attention-stages", "lookup-training"}
     for data, shown_states, given in figures:

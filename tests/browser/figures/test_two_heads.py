@@ -8,8 +8,8 @@ import pytest
 from engine.figures import compute, parse
 
 from ..conftest import expect
-from .helpers import (cancel_restores_the_model_shown_before, opened, text_lines, two_heads_shown,
-                      warm_up_changes_nothing, without_python)
+from .helpers import (cancel_restores_the_model_shown_before, opened, progress_streamed, text_lines,
+                      two_heads_shown, warm_up_changes_nothing, watch_progress, without_python)
 
 NAME = "two-heads"
 
@@ -32,9 +32,7 @@ def test_the_embedded_run_and_the_sentence_menu(open_chapter, url):
 def test_retrain_streams_progress_and_draws_the_new_run_live(open_live_chapter, url, width):
     chapter = open_live_chapter(url, slow_jobs=True, viewport={"width": width, "height": 800})
     figure = chapter.figure(NAME)
-    chapter.page.evaluate("""(fig) => { window.__steps = [];
-      new MutationObserver(() => window.__steps.push(Number(fig.querySelector('progress').value)))
-        .observe(fig.querySelector('progress'), { attributes: true }); }""", figure.element_handle())
+    watch_progress(figure)
     figure.get_by_role("button", name="Retrain").click()
     expect(figure).to_have_attribute("aria-busy", "true")
     expect(figure.get_by_role("button", name="Cancel")).to_be_visible()
@@ -43,8 +41,7 @@ def test_retrain_streams_progress_and_draws_the_new_run_live(open_live_chapter, 
     expect(figure.get_by_role("button", name="Cancel")).to_be_hidden()
     want = compute(parse(NAME, {"seed": 1}))
     assert chapter.numbers(NAME) == text_lines(want, want["start"])
-    steps = chapter.page.evaluate("window.__steps")
-    assert len(steps) >= 3 and steps == sorted(steps), steps  # drawn as it learned, never backwards
+    progress_streamed(chapter.page)
     assert figure.locator("progress").evaluate("(p) => p.value") == 400
     assert chapter.scroll_width() <= width
 

@@ -10,7 +10,7 @@ import pytest
 from engine.figures import compute, parse
 
 from ..conftest import ROOT, expect, serious_violations
-from .helpers import PhoneVisit, text_lines
+from .helpers import PhoneVisit, figure_given, text_lines
 
 NAME = "writing-sample"
 
@@ -86,7 +86,7 @@ def test_generate_writes_the_readers_prompt_out_and_ends_live(open_live_chapter,
     assert figure.get_attribute("data-state") == "prerendered"
     skip.click()
     expect(figure).to_have_attribute("data-state", "live")
-    want = compute(parse(NAME, {"prompt": "Each head reads ", "temperature": 0.5, "seed": 7}))
+    want = compute(parse(NAME, {"prompt": "Each head reads ", "temperature": 0.5, "seed": 7}), figure_given(chapter.page, figure))
     assert chapter.numbers(NAME) == text_lines(want, want["start"])
     assert _written(figure) == (want["prompt"] + want["written"]).replace("\n", "↵")
     assert _cells(figure, 7) == pytest.approx(_decoded(want, want["start"], 7), abs=1e-9)
@@ -102,7 +102,7 @@ def test_with_reduced_motion_the_answer_is_drawn_whole(open_live_chapter, url):
     box.fill("A query ")
     figure.get_by_role("button", name="Generate").click()
     expect(figure).to_have_attribute("data-state", "live", timeout=120_000)
-    want = compute(parse(NAME, {"prompt": "A query "}))
+    want = compute(parse(NAME, {"prompt": "A query "}), figure_given(chapter.page, figure))
     assert chapter.numbers(NAME) == text_lines(want, want["start"])
     expect(figure.get_by_role("button", name="Show all")).to_be_hidden()
 

@@ -17,8 +17,8 @@ from engine.figures.fmt import fill
 from tests.conftest import ROOT
 
 from ..conftest import expect, serious_violations
-from .helpers import (PhoneVisit, opened, pages_model_given, text_lines, warm_up_changes_nothing,
-                      without_python, writing_chapter, writing_training_shown)
+from .helpers import (PhoneVisit, figure_given, opened, progress_streamed, text_lines, warm_up_changes_nothing,
+                      watch_progress, without_python, writing_chapter, writing_training_shown)
 
 NAME = "writing-training"
 SHORT = {"steps": 100}  # a run the stand-in trains in a few seconds, even a step per slice
@@ -38,8 +38,7 @@ def _sample(figure) -> str:
 
 def _want(chapter, options: dict) -> dict:
     """The figure for `options` on CPython, from the model file the page ships (what the worker reads)."""
-    with pages_model_given(chapter.page, chapter.figure(NAME)):
-        return compute(parse(NAME, options))
+    return compute(parse(NAME, options), figure_given(chapter.page, chapter.figure(NAME)))
 
 
 def test_the_embedded_run_steps_by_keyboard_with_its_samples(open_chapter, url):
@@ -114,9 +113,8 @@ def test_train_from_scratch_streams_the_curve_and_samples_and_ends_live(open_liv
     chapter = open_live_chapter(short_url, slow_jobs=True)  # a step per slice: a run long enough to watch
     figure = chapter.figure(NAME)
     data = chapter.data(NAME)
-    chapter.page.evaluate("""(fig) => { window.__steps = []; window.__samples = [];
-      new MutationObserver(() => window.__steps.push(Number(fig.querySelector('progress').value)))
-        .observe(fig.querySelector('progress'), { attributes: true });
+    watch_progress(figure)
+    chapter.page.evaluate("""(fig) => { window.__samples = [];
       new MutationObserver(() => window.__samples.push(fig.querySelector(".wt-sample-text").textContent))
         .observe(fig.querySelector(".wt-sample-text"), { subtree: true, childList: true, characterData: true }); }""",
                           figure.element_handle())
@@ -133,8 +131,7 @@ def test_train_from_scratch_streams_the_curve_and_samples_and_ends_live(open_liv
     expect(figure.locator(".th-status")).to_have_text(want["text"]["status"])
     assert _sample(figure) == want["checkpoints"][-1]["sample"]
     expect(figure.locator(".wt-dot")).to_have_count(len(want["checkpoints"]))
-    steps = chapter.page.evaluate("window.__steps")
-    assert len(steps) >= 3 and steps == sorted(steps), steps  # drawn as it learned, never backwards
+    progress_streamed(chapter.page)
     assert figure.locator("progress").evaluate("(p) => p.value") == SHORT["steps"]
     # each checkpoint's sample as it came (the last with the finished run)
     assert list(dict.fromkeys(chapter.page.evaluate("window.__samples"))) == [c["sample"] for c in want["checkpoints"]]

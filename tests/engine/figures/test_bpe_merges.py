@@ -7,21 +7,20 @@ import pytest
 from engine.bpe import apply_merges, learn_merges
 from engine.figures import ParamError, compute, facts, parse
 from engine.figures.bpe_merges import SPACE, shown, stops
+from engine.given import SERIES
 from engine.tasks.writing import WritingConfig
-
-from tests.conftest import give_series
 
 NAME = "bpe-merges"
 
 
 @pytest.fixture(scope="module")
-def prose() -> str:
-    return give_series().decode()
+def prose(series_given) -> str:
+    return series_given[SERIES].decode()
 
 
 @pytest.fixture(scope="module")
-def data(prose):
-    return compute(parse(NAME))
+def data(prose, series_given):
+    return compute(parse(NAME), series_given)
 
 
 def test_the_merges_are_the_engines_on_the_series_prose(prose, data):
@@ -52,7 +51,7 @@ def test_each_stop_cuts_the_sentence_as_its_merges_do(prose, data):
     assert counts == sorted(counts, reverse=True) and counts[-1] < counts[0] / 2
 
 
-def test_text_states_give_each_stops_numbers(data):
+def test_text_states_give_each_stops_numbers(data, series_given):
     states = data["text"]["states"]
     assert len(states) == len(data["stops"]) and data["start"] == len(states) - 1
     last = states[-1]["numbers"]
@@ -64,12 +63,12 @@ def test_text_states_give_each_stops_numbers(data):
     assert states[0]["numbers"][2] == data["text"]["parts"]["none"]
     assert states[1]["numbers"][2] == "Latest merges, newest first: · + t → ·t"
     assert all(s["label"] == s["numbers"][1] for s in states)
-    opened = compute(parse(NAME, {"start": 30}))
+    opened = compute(parse(NAME, {"start": 30}), series_given)
     assert opened["text"]["numbers"] == states[data["stops"].index(30)]["numbers"] + data["text"]["fixed"]
 
 
-def test_facts_for_the_chapter(prose, data):
-    f = facts(parse(NAME), data)
+def test_facts_for_the_chapter(prose, data, series_given):
+    f = facts(parse(NAME), data, series_given)
     assert (f["characters"], f["base"], f["merges"]) == (len(prose), len(set(prose)), 500)
     assert f["vocabulary"] == f["base"] + 500
     assert f["tokens"] == data["lengths"][500] and f["ratio"] == pytest.approx(len(prose) / f["tokens"])
@@ -87,8 +86,8 @@ def test_facts_for_the_chapter(prose, data):
     assert f["gpt2"] == {"base": 256, "vocabulary": 50_257} and f["gpt_merges"] == 40_000  # as the papers give them
 
 
-def test_fewer_merges_learn_fewer(data):
-    small = compute(parse(NAME, {"merges": 120, "start": 30}))
+def test_fewer_merges_learn_fewer(data, series_given):
+    small = compute(parse(NAME, {"merges": 120, "start": 30}), series_given)
     assert small["merges"] == data["merges"][:120] and small["stops"][-1] == 120
     assert small["text"]["states"][small["start"]]["label"].startswith("30 merges")
 
@@ -104,6 +103,6 @@ def test_bad_options_name_the_option(options, message):
         parse(NAME, options)
 
 
-def test_a_character_the_series_never_uses_is_refused():
+def test_a_character_the_series_never_uses_is_refused(series_given):
     with pytest.raises(ParamError, match="characters the series' text never uses: 'é'"):
-        compute(parse(NAME, {"sentence": "A café."}))
+        compute(parse(NAME, {"sentence": "A café."}), series_given)

@@ -48,7 +48,6 @@ def test_grid_size(data):
 
 
 @pytest.mark.parametrize("raw, words", [
-    ({"a": [0, 0]}, "must not be"),
     ({"b": [4, 0]}, "outside the grid"),
     ({"a": [1.5, 0]}, "whole number"),
     ({"extent": 9}, "between"),

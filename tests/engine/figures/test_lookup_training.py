@@ -134,7 +134,6 @@ def test_each_slice_steps_at_least_once_and_the_snapshot_is_json():
 
 
 @pytest.mark.parametrize("params, message", [
-    ({"rate": 0.3}, "option 'rate' must be one of the offered rates"),
     ({"start": 42}, "option 'start' must be a multiple of 5"),
     ({"rates": [0.1, 0.1], "rate": 0.1}, "option 'rates' must not offer the same step size twice"),
     ({"start": 155}, "option 'start' must lie between 0 and 150"),

@@ -63,7 +63,7 @@ def test_required_options_unions_and_mappings():
 def test_registry_modules_are_pure_and_json_able(series_given):  # chapter 14's models learn the series' prose
     for name in FIGURES:
         mod = module(name)
-        first, second = compute(parse(name)), compute(parse(name))
+        first, second = compute(parse(name), series_given), compute(parse(name), series_given)
         assert first == second  # seeded: same params, same numbers
         assert json.loads(json.dumps(first)) == first
         assert first["params"] == json.loads(json.dumps(first["params"]))
@@ -80,7 +80,8 @@ def test_worker_entry_point_reports_errors_as_data():
 @pytest.mark.parametrize("name", FIGURES)
 def test_a_params_that_exists_is_valid(name):
     """Rules across options live in Params itself: a model whose Params has rules of its own states BROKEN,
-    options that break one and the option the error names; parse refuses them, and so does building one."""
+    options that break one and the option the error names; parse refuses them, and so does building one.
+    This is the one test of those options: a figure's own tests refuse its other bad options."""
     mod = module(name)
     if "__post_init__" not in vars(mod.Params):
         assert not hasattr(mod, "BROKEN"), f"{name}: BROKEN, but Params has no rule of its own"
@@ -107,10 +108,10 @@ def test_the_engine_takes_params_and_knows_their_figure():
     ("your-sequence", "letters", {"sequence": "ab ab"}),
     ("writing-sample", "read", {"prompt": "A head "}),
 ])
-def test_the_readers_input_is_read_once_per_request(monkeypatch, name, reader, options):
+def test_the_readers_input_is_read_once_per_request(monkeypatch, name, reader, options, series_given):
     """Params reads it to refuse it; compute takes what Params read, as the worker's one request does."""
     mod, calls = module(name), []
     original = getattr(mod, reader)
     monkeypatch.setattr(mod, reader, lambda text: calls.append(text) or original(text))
-    assert json.loads(compute_json(name, json.dumps(options)))["ok"]
+    assert json.loads(compute_json(name, json.dumps(options), series_given))["ok"]
     assert calls == [next(iter(options.values()))]

@@ -60,7 +60,6 @@ def test_pointing_the_query_picks_a_word():
 @pytest.mark.parametrize("raw, option, words", [
     ({"last_word": "sleepy"}, "last_word", "one of tired, wide"),
     ({"step": 0.1}, "step", "at most 30"),
-    ({"step": 0.3}, "step", "divide"),
     ({"query": [4.5, 0]}, "query", "inside the grid"),
     ({"query": [1]}, "query", "2 to 2 items"),
 ])

@@ -8,7 +8,6 @@ import pytest
 from engine.figures import FIGURES, compute, module, parse
 from engine.figures import fmt
 from engine.figures.fmt import fill, fill_all, scope_at
-from tests.conftest import give_series
 
 
 def test_every_figure_has_an_example_other_than_its_defaults():
@@ -22,11 +21,10 @@ def test_every_figure_has_an_example_other_than_its_defaults():
 
 @pytest.fixture(scope="module", params=[(n, raw) for n in FIGURES for raw in (None, getattr(module(n), "EXAMPLE", None))],
                 ids=[f"{n}-{kind}" for n in FIGURES for kind in ("default", "other")])
-def figure(request):
-    give_series()  # chapter 14's models learn the series' prose (a module fixture is set up before the function's gift)
+def figure(request, series_given):
     name, raw = request.param
     params = parse(name, raw)
-    return name, params, compute(params)
+    return name, params, compute(params, series_given)
 
 
 def test_every_figure_has_text_and_no_facts(figure):
@@ -66,10 +64,10 @@ def test_states_are_indexed_like_the_stepped_data(figure):
         assert opening == text["numbers"]  # the view opens on the state the static figure lists
 
 
-def test_templated_states_differ_where_their_data_differs():
+def test_templated_states_differ_where_their_data_differs(series_given):
     """Filled templates carry every state's numbers: no two grid points read alike."""
     for name in ("query-drag", "word-map"):
-        data, count = compute(parse(name)), module(name).state_count
+        data, count = compute(parse(name), series_given), module(name).state_count
         lines = {tuple(fill_all(data["text"]["templates"], scope_at(data["text"]["scope"], data, i)))
                  for i in range(count(data))}
         assert len(lines) == count(data), name

@@ -48,13 +48,9 @@ def test_hits_count_the_rows_whose_largest_weight_is_on_the_target():
     assert len(data["text"]["states"]) == len(data["sentences"])
 
 
-@pytest.mark.parametrize("params, message", [
-    ({"sentence": 4}, "option 'sentence' must name one of the 4 sentences"),
-    ({"sentences": ["the cat sat on the mat", "cat the"]}, "option 'sentences[1]'"),
-])
-def test_bad_options_name_the_option(params, message):
-    with pytest.raises(ParamError, match=message.replace("[", r"\[").replace("]", r"\]")):
-        compute(parse("two-heads", params))
+def test_a_bad_option_is_named():
+    with pytest.raises(ParamError, match="option 'sentence' must name one of the 4 sentences"):
+        compute(parse("two-heads", {"sentence": 4}))
 
 
 def test_the_warm_up_is_a_short_throwaway_run_that_leaves_retrain_unchanged():

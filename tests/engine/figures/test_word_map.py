@@ -60,7 +60,6 @@ def test_start_snaps_to_the_grid():
 
 
 @pytest.mark.parametrize("raw, words", [
-    ({"nearest": 20}, "between"),
     ({"probe": [1.0]}, "2 to 2 items"),
     ({"steps": 2}, "between"),
 ])

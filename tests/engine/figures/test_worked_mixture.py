@@ -66,7 +66,6 @@ def test_other_vectors_are_recomputed():
     ({"values2": [[1, 0], [0, 1]]}, "one vector per label"),
     ({"keys1": [[1, 0, 0], [0, 1], [1, 1]]}, "as many numbers as 'query1'"),
     ({"values1": [[1, 0], [0, 1, 2], [1, 1]]}, "numbers like the first value"),
-    ({"labels": ["a", "a", "b"]}, "must not repeat"),
     ({"head": 3}, "between 1 and 2"),
     ({"query1": [11, 0]}, "between -10 and 10"),
     ({"keys1": "fisherman"}, "must be a list"),

@@ -9,15 +9,14 @@ import pytest
 from engine.figures import ParamError, compute, facts, parse
 from engine.figures.fmt import fill_all, scope_at
 from engine.figures.writing_sample import LEVELS
-from engine import given
 from engine.gpt import gpt_forward, head_weights
 
 NAME = "writing-sample"
 
 
 @pytest.fixture(scope="module")
-def data(shipped):
-    return compute(parse(NAME))
+def data(shipped, series_given):
+    return compute(parse(NAME), series_given)
 
 
 def _window(data, i):
@@ -94,19 +93,19 @@ def test_the_counts_are_chapter_6s_for_each_stretch_of_the_window(data):
     assert data["recomputed_scores"] == sum(_squares(b) - _squares(a - 1) for a, b in stretches)
 
 
-def test_temperature_0_always_takes_the_most_likely_whatever_the_seed(shipped):
-    out = compute(parse(NAME, {"temperature": 0, "length": 30, "seed": 1}))
+def test_temperature_0_always_takes_the_most_likely_whatever_the_seed(shipped, series_given):
+    out = compute(parse(NAME, {"temperature": 0, "length": 30, "seed": 1}), series_given)
     for i in range(30):
         logits, _ = gpt_forward(shipped.params, np.array([_window(out, i)]))
         assert out["tokens"][out["prompt_length"] + i] == int(np.argmax(logits[:, -1]))
         assert out["drawn"][i][0] == 1
-    assert compute(parse(NAME, {"temperature": 0, "length": 30, "seed": 7}))["written"] == out["written"]
+    assert compute(parse(NAME, {"temperature": 0, "length": 30, "seed": 7}), series_given)["written"] == out["written"]
     assert "the most likely (probability" in out["text"]["numbers"][0]
-    assert compute(parse(NAME, {"top_k": 1, "length": 30, "seed": 5}))["written"] == out["written"]
+    assert compute(parse(NAME, {"top_k": 1, "length": 30, "seed": 5}), series_given)["written"] == out["written"]
 
 
-def test_top_k_draws_from_the_k_most_likely_and_lists_only_them():
-    out = compute(parse(NAME, {"top_k": 3, "temperature": 1.5, "length": 40}))
+def test_top_k_draws_from_the_k_most_likely_and_lists_only_them(series_given):
+    out = compute(parse(NAME, {"top_k": 3, "temperature": 1.5, "length": 40}), series_given)
     assert all(rank <= 3 for rank, _ in out["drawn"])
     assert all(len(top) == 3 and sum(q for _, q in top) == pytest.approx(1, abs=2e-3) for top in out["top"])
     assert "at temperature 1.5, from the 3 most likely" in out["text"]["numbers"][1]
@@ -121,29 +120,28 @@ def test_top_k_draws_from_the_k_most_likely_and_lists_only_them():
     ("@#$%^&*!", "The model does not know “@”, “#”, “$”, “%”, “^” and 3 more: it learned only the 90 characters "
                  "the series' text uses."),
 ])
-def test_a_prompt_the_model_cannot_read_gets_one_reason_in_reader_words(shipped, prompt, reason):
+def test_a_prompt_the_model_cannot_read_gets_one_reason_in_reader_words(shipped, prompt, reason, series_given):
     assert (len(shipped.vocab), shipped.config.context) == (90, 64)  # the series' text's characters, the model's window
     with pytest.raises(ParamError) as err:
-        compute(parse(NAME, {"prompt": prompt}))
+        compute(parse(NAME, {"prompt": prompt}), series_given)
     assert str(err.value) == reason and err.value.option == "prompt"
 
 
-def test_options_are_checked_before_the_model_is_given(monkeypatch):
-    # A build reads every chapter's options before it gives the engine the prose: what the options
+def test_options_are_checked_before_the_model_is_given():
+    # A build reads every chapter's options before it makes the model from the prose: what the options
     # alone decide is refused then, the characters only once the model is there (the test above).
-    monkeypatch.setattr(given, "_given", {})
     assert parse(NAME, {"prompt": "<b>"}).read == "<b>"
     with pytest.raises(ParamError, match="at most 64 characters"):
         parse(NAME, {"prompt": "x" * 65})
-    with pytest.raises(LookupError):
+    with pytest.raises(KeyError, match="reads 'writing-model', which it was not given"):
         compute(parse(NAME, {"prompt": "The "}))
 
 
-def test_facts_are_the_defaults_counts_and_three_temperatures(data):
-    got = facts(parse(NAME), data)
+def test_facts_are_the_defaults_counts_and_three_temperatures(data, series_given):
+    got = facts(parse(NAME), data, series_given)
     assert set(got) == {"prompt", "length", "cached_scores", "recomputed_scores", "saving", "sample_cool",
                         "sample_plain", "sample_hot", "temperature_cool", "temperature_hot"}
     assert got["sample_plain"] == data["written"] and got["saving"] == data["recomputed_scores"] / data["cached_scores"]
     for kind in ("cool", "hot"):
-        assert got[f"sample_{kind}"] == compute(parse(NAME, {"temperature": got[f"temperature_{kind}"]}))["written"]
+        assert got[f"sample_{kind}"] == compute(parse(NAME, {"temperature": got[f"temperature_{kind}"]}), series_given)["written"]
     assert got["temperature_cool"] < 1 < got["temperature_hot"]

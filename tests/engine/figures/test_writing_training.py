@@ -1,5 +1,5 @@
 """writing-training: the shipped run of chapter 14's model as the figure draws it, its facts, its text,
-and Train from scratch as a job whose last slice is the figure compute() gives for the same options."""
+and Train from scratch as a job whose last slice is the figure compute(, series_given) gives for the same options."""
 from __future__ import annotations
 
 import math
@@ -22,8 +22,8 @@ SHORT = {"seed": 3, "steps": 100}  # a run trained in a second or two
 
 
 @pytest.fixture(scope="module")
-def data(shipped):
-    return compute(parse(NAME))
+def data(shipped, series_given):
+    return compute(parse(NAME), series_given)
 
 
 def _run_to_the_end(job: FigureJob, budget: float = 0.05) -> tuple[list[dict], dict]:
@@ -33,8 +33,8 @@ def _run_to_the_end(job: FigureJob, budget: float = 0.05) -> tuple[list[dict], d
     return slices, out
 
 
-def test_the_facts_are_the_shipped_models_and_runs(shipped, data):
-    f = facts(parse(NAME), data)
+def test_the_facts_are_the_shipped_models_and_runs(shipped, data, series_given):
+    f = facts(parse(NAME), data, series_given)
     assert set(f) == FACTS
     corpus = writing.Corpus.of(shipped.text, shipped.config.held_out_share)
     c = shipped.config
@@ -57,10 +57,10 @@ def test_the_facts_are_the_shipped_models_and_runs(shipped, data):
     assert f["first_sample"].startswith(c.prompt) and len(f["last_sample"]) == len(c.prompt) + c.sample_length
 
 
-def test_the_baselines_fall_in_order_and_the_model_beats_them_all(data):
+def test_the_baselines_fall_in_order_and_the_model_beats_them_all(data, series_given):
     b = data["baselines"]
     assert b["even"] > b["unigram"] > b["bigram"] > data["final_held_out"]
-    f = facts(parse(NAME), data)
+    f = facts(parse(NAME), data, series_given)
     assert f["even_loss"] > f["unigram_loss"] > f["bigram_loss"] > f["held_out_loss"]
 
 
@@ -104,18 +104,18 @@ def test_a_line_break_the_model_wrote_reads_as_a_mark_in_one_line():
     assert state_lines(c, 600, "The ")[1] == f"Sample at step 50, from “The ”: “The a{NEWLINE}b”"
 
 
-def test_the_reader_training_seed_0_gets_the_shipped_run_exactly(data):
+def test_the_reader_training_seed_0_gets_the_shipped_run_exactly(data, series_given):
     """Train from scratch with the shipped seed on CPython is the run the page replays, bit for bit:
     the replay is that run's record, not another."""
-    slices, out = _run_to_the_end(FigureJob(parse(NAME), "train"))
+    slices, out = _run_to_the_end(FigureJob(parse(NAME), "train", given=series_given))
     assert out["result"] == data
     assert out["steps"] == data["steps"]
 
 
 def test_the_job_streams_each_checkpoint_once_in_order_then_ends_as_compute(series_given):
     params = parse(NAME, SHORT)
-    slices, out = _run_to_the_end(FigureJob(params, "train"))
-    want = compute(params)
+    slices, out = _run_to_the_end(FigureJob(params, "train", given=series_given))
+    want = compute(params, series_given)
     assert out["result"] == want
     streamed = [c for s in slices for c in s["snapshot"]["checkpoints"]]
     assert streamed == want["checkpoints"][:len(streamed)]  # the last may come only with the finished run
@@ -129,7 +129,7 @@ def test_the_job_streams_each_checkpoint_once_in_order_then_ends_as_compute(seri
 
 
 def test_other_seeds_learn_other_runs_against_the_same_baselines(data, series_given):
-    other = compute(parse(NAME, SHORT))
+    other = compute(parse(NAME, SHORT), series_given)
     assert other["baselines"] == data["baselines"] and other["corpus"] == data["corpus"]
     assert other["model"] == data["model"]
     assert other["checkpoints"][0]["sample"] != data["checkpoints"][0]["sample"]
@@ -139,13 +139,13 @@ def test_other_seeds_learn_other_runs_against_the_same_baselines(data, series_gi
 
 def test_the_warm_up_is_a_short_throwaway_run_that_leaves_train_unchanged(series_given):
     params = parse(NAME, SHORT)
-    before = compute(params)
-    warm = FigureJob(params, "train", warm=True)
+    before = compute(params, series_given)
+    warm = FigureJob(params, "train", warm=True, given=series_given)
     slices, out = _run_to_the_end(warm, 0.0)
     assert [s["step"] for s in slices] + [out["step"]] == list(range(1, WARM_STEPS + 1))
     assert out["steps"] == WARM_STEPS < params.steps
     assert len(out["result"]["checkpoints"]) == 2  # the sample's and the losses' code warmed too
-    _, again = _run_to_the_end(FigureJob(params, "train"))
+    _, again = _run_to_the_end(FigureJob(params, "train", given=series_given))
     assert again["result"] == before
 
 
