@@ -1,14 +1,13 @@
 """Fixtures shared by every test folder.
 
-Builder and browser tests build the series many times: they share one figure cache across the
-session, and the test processes share its first filling. The engine does not change while tests
-run, so a model's output and its fallback SVG for the same options are the same in every build;
-recomputing them per build only costs minutes. Tests that need a cold cache pass their own BuildCache.
+Builder and browser tests build the series many times: every test process, and every build.py or
+pytest a test starts, reads and fills one figure store of the run's (builder/figure_store.py, keyed
+by the code and inputs each value is made of), filled first with the series' figures; in a process,
+builds share one BuildCache over it. Tests that need a cold cache pass their own BuildCache.
 """
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 
 # One BLAS thread, set before anything imports numpy: the engine's matrices are small, and on a
