@@ -39,7 +39,7 @@ window.Worker = class extends RealWorker {
       const m = e.data;
       const ask = sent[m.id];
       if (!ask || !["result", "error", "cancelled"].includes(m.type)) return;
-      if (ask.warm) window.__warms.push({ done: m.type === "result", step: m.step, setup: m.setup, longest: m.longest,
+      if (ask.warm) window.__warms.push({ done: m.type === "result", step: m.step, setup: m.setup, slices: m.slices,
                                           ...(m.type === "error" ? { error: m.message } : {}) });
       else if (m.type === "result") window.__answers.push({ ask, data: m.data });
     });
@@ -344,12 +344,6 @@ def test_writing_training_runs_to_the_end_and_cancel_restores_the_shipped_run(ne
     reader.assert_clean("writing-training")
 
 
-# The longest a warm-up step may hold up a message: well above one step's time (docs/retrain-speed.md),
-# for a loaded 2-core machine. Its set-up, mostly importing the model, which the Retrain would do first
-# anyway, only has to end.
-WARM_STEP_MS = 100
-
-
 def test_two_heads_warms_retrain_as_it_nears_and_a_retrain_during_or_after_it_is_unchanged(new_context, real_site):
     url = real_site["url"] + "09-learning-to-look.html"
     warm_steps = module("two-heads").WARM_STEPS
@@ -378,7 +372,9 @@ def test_two_heads_warms_retrain_as_it_nears_and_a_retrain_during_or_after_it_is
             assert not warms[0]["done"] and warms[0]["step"] < warm_steps, warms
         else:
             assert warms[0]["done"] and warms[0]["step"] == warm_steps, warms
-        assert warms[0]["longest"] < WARM_STEP_MS, warms  # what a message could wait behind a step
+        # A message waits behind one warm-up step at most: the worker advanced it a step per slice.
+        # (How long a step takes is a benchmark's to say, benchmarks/retrain_pyodide.py, not a test's.)
+        assert warms[0]["slices"] == warms[0]["step"], warms
         answers = reader.answers()
         assert [a["ask"]["job"] for a in answers] == ["retrain"]
         _check_answers(reader, "two-heads retrain after a warm-up")

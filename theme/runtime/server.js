@@ -11,8 +11,8 @@
 //      before the message is served.
 // Out: status {state: loading | ready | unavailable, stage, text}; progress {id, data: [slice,
 //      ...]}; result {id, data}; error {id, message}; cancelled {id}. A job's last message also
-//      carries step (the last step it made), setup and longest (ms its start and its longest
-//      slice took: how long a message could wait behind it).
+//      carries step (the last step it made), slices (how many it advanced), setup and longest (ms
+//      its start and its longest slice took: how long a message could wait behind it).
 //
 // Long jobs (engine/jobs.py) run in slices of about SLICE_S seconds, and between slices the
 // worker reads its messages, so a cancel stops a job within one slice. A slice is the figure's
@@ -96,7 +96,7 @@ export function serve(backend) {
       if (warm && !other.warm) entry.cancelled = true;
     }
     running.set(id, entry);
-    const times = { step: 0, setup: 0, longest: 0 };
+    const times = { step: 0, setup: 0, longest: 0, slices: 0 };
     const end = (msg) => post({ ...msg, id, ...times });
     let handle = null;
     let slices = []; // made since the last progress message
@@ -115,6 +115,7 @@ export function serve(backend) {
         }
         const out = await backend.jobs.advance(handle, warm ? 0 : SLICE_S); // a zero budget: one step
         times.longest = Math.max(times.longest, performance.now() - t0);
+        times.slices += 1;
         if (!out.ok) return end({ type: "error", message: out.error });
         times.step = out.data.step;
         if (out.data.done) {
