@@ -33,9 +33,9 @@ from tests.conftest import once_per_run, pyodide_kit  # noqa: F401 (browser test
 from . import chromium
 
 try:
-    from playwright.sync_api import expect
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
 except ImportError:  # the browser fixture skips (or fails) with the reason
-    expect = None
+    expect = PlaywrightTimeout = None
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAPTER = "04-scores-to-weights.html"  # the chapter the runtime tests open
@@ -399,13 +399,15 @@ class Visit:
         has happened: scroll_through brought every part near the screen, and a frame and a task more
         let a start that waits for them run (figures.js startSoon); the requests Playwright reported
         and the page's own record of what it loaded are read."""
-        asked = lambda: any(part in url for url in self.requests for part in RUNTIME_FILES)  # noqa: E731
+        runtime = lambda url: any(part in url for part in RUNTIME_FILES)  # noqa: E731
+        asked = lambda: any(runtime(url) for url in self.requests)  # noqa: E731
         if expected:
-            deadline = time.monotonic() + 60
-            while not asked():
-                if time.monotonic() > deadline:
-                    return False
-                self.page.wait_for_timeout(50)  # lets Playwright report the page's requests
+            if asked():
+                return True
+            try:  # the page's next request for the runtime, within a minute
+                self.page.wait_for_event("request", predicate=lambda r: runtime(r.url), timeout=60_000)
+            except PlaywrightTimeout:
+                return False
             return True
         after_a_frame(self.page)
         loaded = self.page.evaluate("""(parts) => performance.getEntriesByType("resource")
@@ -634,12 +636,14 @@ class StandIn:
         return [request["params"] for asked, request in self.asked if asked == what and not request.get("warm")]
 
     def wait(self, page, condition, timeout: float = 15.0) -> None:
-        """Until condition() holds: it reads what the stand-in was asked, which the page's requests
-        reach while Playwright runs (each short wait in the page lets them in)."""
-        deadline = time.monotonic() + timeout
-        while not condition():
-            assert time.monotonic() < deadline, "the stand-in was never asked what the test waits for"
-            page.wait_for_timeout(50)
+        """Until condition() holds: it reads what the stand-in was asked, so it is checked as each
+        request of the page's context (the worker's fetches to the stand-in) finishes."""
+        if condition():
+            return
+        try:
+            page.context.wait_for_event("requestfinished", predicate=lambda _: condition(), timeout=timeout * 1000)
+        except PlaywrightTimeout:
+            raise AssertionError("the stand-in was never asked what the test waits for") from None
 
     def _answer(self, route) -> None:
         from engine.figures import FigureJob, compute_json, prepare_json

@@ -1,9 +1,7 @@
 """The site opened from file:// (a downloaded dist/ folder, double-clicked)."""
 from __future__ import annotations
 
-import time
-
-from .conftest import CHAPTER, FIGURES, after_a_frame, wait_for_fallback
+from .conftest import CHAPTER, FIGURES, PlaywrightTimeout, after_a_frame, wait_for_fallback
 
 
 def _open_from_file(new_context, site):
@@ -15,9 +13,12 @@ def _open_from_file(new_context, site):
     # Module scripts run before the document's load (they are deferred): refused from file://, each
     # says so on the console. Once it has, and a frame has let near.js's observer call back, a view
     # that could load would have begun to.
-    deadline = time.monotonic() + 10
-    while not any("CORS" in m or "origin 'null'" in m for m in console) and time.monotonic() < deadline:
-        page.wait_for_timeout(50)  # lets Playwright report the console
+    refused = lambda text: "CORS" in text or "origin 'null'" in text  # noqa: E731
+    if not any(refused(m) for m in console):
+        try:
+            page.wait_for_event("console", predicate=lambda m: refused(m.text), timeout=10_000)
+        except PlaywrightTimeout:
+            pass  # as before: the checks that follow say what the page did instead
     after_a_frame(page)
     return page, console
 
