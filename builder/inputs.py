@@ -31,7 +31,12 @@ def given_for(sources: list, figures, drafting: bool = False, names: set[str] | 
     """The series' Given: its prose, and each made file that a figure of these chapters reads (or
     each of `names`), from `figures` (a FigureCache) where it was made before. `drafting` (serve): a
     file made from earlier prose stays in use while the author edits it."""
-    series = Given({SERIES: series_prose(sources)})
-    for name in sorted((needed(sources) if names is None else names) & inputs.MADE.keys()):
+    return given_of(series_prose(sources), figures, needed(sources) if names is None else names, drafting)
+
+
+def given_of(prose: bytes, figures, names: set[str], drafting: bool = False) -> Given:
+    """The Given of the series' prose `prose` (series_prose's), with each made file of `names`."""
+    series = Given({SERIES: prose})
+    for name in sorted(names & inputs.MADE.keys()):
         series = series.with_file(name, figures.made(name, series, drafting))
     return series

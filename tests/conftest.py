@@ -133,26 +133,30 @@ def _compute_series_figures(folder: Path) -> None:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    from builder.build import read_chapter
+    from builder.inputs import series_prose
     from builder.site_config import load_site_config
 
-    chapters = range(len(load_site_config(ROOT / "content").chapters))
+    entries = load_site_config(ROOT / "content").chapters
+    prose = series_prose([read_chapter(entry) for entry in entries])  # once, not in every chapter's task
+    n = len(entries)
     with ProcessPoolExecutor(os.cpu_count(), mp_context=multiprocessing.get_context("spawn")) as pool:
-        list(pool.map(_chapter_figures, [folder] * len(chapters), reversed(chapters)))  # the last, longest first
+        list(pool.map(_chapter_figures, [folder] * n, reversed(range(n)), [prose] * n))  # the last, longest first
 
 
-def _chapter_figures(folder: Path, index: int) -> None:
-    """The figures and inline values of the series' chapter `index`, kept in the store at `folder`."""
+def _chapter_figures(folder: Path, index: int, prose: bytes) -> None:
+    """The figures and inline values of the series' chapter `index` (the series' prose `prose`),
+    kept in the store at `folder`."""
     from builder.build import compute_chapter, read_chapter
     from builder.cache import BuildCache
     from builder.figure_store import FigureStore
     from builder.figures import FigureCache
-    from builder.inputs import given_for, needed
+    from builder.inputs import given_of, needed
     from builder.site_config import load_site_config
 
-    entries = load_site_config(ROOT / "content").chapters
-    sources = [read_chapter(entry) for entry in entries]
+    source = read_chapter(load_site_config(ROOT / "content").chapters[index])
     cache = BuildCache(FigureCache(FigureStore(folder, ROOT)))
-    compute_chapter(sources[index], cache, given_for(sources, cache.figures, names=needed([sources[index]])))
+    compute_chapter(source, cache, given_of(prose, cache.figures, needed([source])))
 
 
 @contextlib.contextmanager
