@@ -135,7 +135,6 @@ class FigureCache:
                 return kept[-1]
             if stored is None:
                 stored = (self.store.made if self.store else _made_now)(name, series)
-            self._made.pop(key, None)
             self._made[key] = stored
             while len(self._made) > KEEP_MADE:
                 del self._made[next(iter(self._made))]  # the oldest
