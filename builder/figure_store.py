@@ -221,16 +221,25 @@ class FigureStore:
         os.replace(tmp, path)
 
     def prune(self) -> int:
-        """Delete entries no run has read for KEEP_DAYS; how many."""
-        if not self.folder.is_dir():
-            return 0
+        """Delete entries no run has read for KEEP_DAYS, and lock files as old (filelock leaves them
+        on Unix; a lock is made when its entry is, so one that old guards nothing being made); how
+        many entries."""
         old = time.time() - KEEP_DAYS * 86400
-        gone = 0
-        for entry in os.scandir(self.folder):
-            if entry.is_file() and entry.stat().st_mtime < old:
-                os.unlink(entry.path)
-                gone += 1
+        gone = _delete_older(self.folder, old)
+        _delete_older(self.folder / "locks", old)
         return gone
+
+
+def _delete_older(folder: Path, than: float) -> int:
+    """Delete the files in `folder` last written before `than`; how many."""
+    if not folder.is_dir():
+        return 0
+    gone = 0
+    for entry in os.scandir(folder):
+        if entry.is_file() and entry.stat().st_mtime < than:
+            os.unlink(entry.path)
+            gone += 1
+    return gone
 
 
 def _hash(*parts: str) -> str:

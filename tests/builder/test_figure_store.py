@@ -2,12 +2,14 @@
 an edit to any code a figure is made of, its options or the prose it reads makes it computed again."""
 from __future__ import annotations
 
+import os
 import shutil
+import time
 
 import pytest
 
 from builder import fallbacks
-from builder.figure_store import FigureStore
+from builder.figure_store import KEEP_DAYS, FigureStore
 from builder.figures import FigureCache
 from engine import figures as models
 from engine import given
@@ -193,3 +195,21 @@ def test_the_builds_slow_values_and_verdicts_are_found_by_the_next_run(tmp_path,
         assert verdict["state"] == "passed", verdict
         monkeypatch.setattr(grading.subprocess, "Popen", lambda *a, **k: pytest.fail("graded again"))
     assert made == list(DURABLE)
+
+
+def test_entries_and_locks_no_run_read_for_keep_days_are_deleted(tmp_path):
+    store = FigureStore(tmp_path / "store", ROOT)
+    read, unread = (models.parse("matrix-product", {"seed": seed}) for seed in (1, 2))
+    store.data(read, WRITING, lambda: "made")
+    (kept,) = (tmp_path / "store").glob("*.data")
+    store.data(unread, WRITING, lambda: "made")
+    (gone,) = set((tmp_path / "store").glob("*.data")) - {kept}
+    locks = list((tmp_path / "store" / "locks").iterdir())
+    assert len(locks) == 2
+    long_ago = time.time() - (KEEP_DAYS + 1) * 86400
+    for path in (kept, gone, *locks):
+        os.utime(path, (long_ago, long_ago))
+    assert store.data(read, WRITING, lambda: "not called") == "made"  # read: kept another KEEP_DAYS
+    assert store.prune() == 1
+    assert kept.exists() and not gone.exists()
+    assert not any(path.exists() for path in locks)
