@@ -1,5 +1,5 @@
 """Fallback for writing-training: the loss curve (each step's training loss, the held-out loss at each
-checkpoint) over the three baselines, and the last checkpoint's sample as text."""
+checkpoint) over the counting models' yardsticks, and the last checkpoint's sample as text."""
 from __future__ import annotations
 
 import textwrap
@@ -9,17 +9,14 @@ from engine.figures.writing_training import one_line
 
 from . import COLOURS, legend
 
-BASELINES = ("even", "unigram", "bigram")
-
 
 def draw(fig, data):
     fig.set_size_inches(6.4, 4.2)
     ax = fig.add_axes((0.09, 0.42, 0.74, 0.52))
     steps, axis = data["steps"], data["axis"]
-    for key in BASELINES:
-        v = data["baselines"][key]
+    for key, v in data["baselines"].items():
         ax.axhline(v, color=COLOURS["muted"], linewidth=0.9, linestyle="dashed")
-        ax.text(steps * 1.01, v, fill(data["text"]["parts"][key], {"v": v}), fontsize=7, color=COLOURS["muted"],
+        ax.text(steps * 1.01, axis["y"]["labels"][key], fill(data["text"]["parts"][key], {"v": v}), fontsize=7, color=COLOURS["muted"],
                 va="center", ha="left")
     ax.plot(range(len(data["losses"])), data["losses"], color=COLOURS["prediction"], linewidth=0.8, alpha=0.7,
             label="training batch")

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ..given import Given
 from ..jobs import TrainingJob
+from ..ngram import NGram
 from ..tasks import writing
 from .fmt import fixed
 from .params import ParamError, field
@@ -25,7 +26,10 @@ GIVEN = ("writing-model",)
 CONFIG = writing.WritingConfig()
 LOSS_DECIMALS = 3  # per-step losses: hundreds of them, drawn as one line a few hundred pixels wide
 CHECKPOINT_DECIMALS = 4
-PARTS = {"even": "even guess {v:2}", "unigram": "unigram {v:2}", "bigram": "bigram {v:2}"}
+# each yardstick's label on the chart (writing.baselines' keys), filled from its value {v}
+PARTS = {"even": "even guess {v:2}", "n1": "1 character {v:2}",
+         **{f"n{n}": f"{n} characters {{v:2}}" for n in writing.NGRAM_ORDERS if n > 1}}
+LABEL_GAP = 0.06  # the least distance between two yardsticks' labels, as a share of the chart's height
 NEWLINE = "↵"  # a line break the model wrote, as a one-line text shows it
 
 
@@ -68,18 +72,32 @@ def _checkpoint(c: dict) -> dict:
             "held_out": round(float(c["held_out"]), CHECKPOINT_DECIMALS), "sample": c["sample"]}
 
 
-def _axis(steps: int, top: float) -> dict:
-    """The chart's scales: steps along x, ticked about six times at checkpoints; nats from 0 to just
-    above the highest loss or baseline, ticked at every whole nat."""
+def _axis(steps: int, top: float, bottom: float, baselines: dict) -> dict:
+    """The chart's scales: steps along x, ticked about six times at checkpoints; nats from the whole
+    nat below the lowest loss or yardstick to just above the highest, ticked at every whole nat, so
+    the band where learning happens fills the chart. Each yardstick's label is placed at its value,
+    moved up from its neighbour below where they are closer than LABEL_GAP."""
     every = CONFIG.checkpoint_every * max(1, steps // (6 * CONFIG.checkpoint_every))
     hi = math.ceil(top * 1.05 * 2) / 2
+    lo = max(0, math.floor(bottom - 0.1))
     return {"x": [[s, str(s)] for s in range(0, steps + 1, every)],
-            "y": {"lo": 0, "hi": hi, "ticks": [[v, str(v)] for v in range(0, math.floor(hi) + 1)]}}
+            "y": {"lo": lo, "hi": hi, "ticks": [[v, str(v)] for v in range(lo, math.floor(hi) + 1)],
+                  "labels": _label_places(baselines, LABEL_GAP * (hi - lo))}}
+
+
+def _label_places(values: dict, gap: float) -> dict:
+    """Where each value's label goes (in the values' units): from the lowest up, each at its value or
+    `gap` above the label below it, whichever is higher, so a label sits on or above its own line."""
+    places, below = {}, -math.inf
+    for key, v in sorted(values.items(), key=lambda kv: kv[1]):
+        places[key] = max(v, below + gap)
+        below = places[key]
+    return places
 
 
 def _data(p: Params, run: dict, given: Given) -> dict:
     shipped = writing.shipped(given)
-    corpus = writing.Corpus.of(shipped.text, shipped.config.held_out_share)
+    corpus = writing.Corpus.of(shipped.text, shipped.config.held_out_every)
     config = _config(p, shipped)
     baselines = {k: round(float(v), CHECKPOINT_DECIMALS) for k, v in run["baselines"].items()}
     losses = [round(float(v), LOSS_DECIMALS) for v in run["losses"]]
@@ -99,7 +117,9 @@ def _data(p: Params, run: dict, given: Given) -> dict:
                    "held_out": len(corpus.held_out), "vocabulary": len(corpus.vocab)},
         "batch_size": config.batch_size,
         "axis": _axis(p.steps, max(losses + [c[k] for c in checkpoints for k in ("train", "held_out")]
-                                   + [baselines["even"]])),
+                                   + [baselines["even"]]),
+                      min(losses + [c[k] for c in checkpoints for k in ("train", "held_out")] + list(baselines.values())),
+                      baselines),
         "start": len(checkpoints) - 1,
     }
 
@@ -131,15 +151,17 @@ def _bits(nats: float) -> float:
 def _lines(data: dict) -> dict:
     """The lines every state shows, and the run in one line."""
     b, final, v = data["baselines"], data["final_held_out"], data["corpus"]["vocabulary"]
+    counts = ", ".join(f"{n} {'character' if n == 1 else 'characters'} {fixed(b[f'n{n}'], 2)}"
+                       for n in writing.NGRAM_ORDERS)
+    best = min(writing.NGRAM_ORDERS, key=lambda n: b[f"n{n}"])
     fixed_lines = [
-        f"Held-out loss of models that read less (nats per character): an even guess among {v} characters "
-        f"{fixed(b['even'], 2)}, each character's frequency (unigram) {fixed(b['unigram'], 2)}, the previous "
-        f"character (bigram) {fixed(b['bigram'], 2)}",
+        f"Held-out loss of models that count instead of learning (nats per character): an even guess among {v} "
+        f"characters {fixed(b['even'], 2)}; counting strings of {counts}",
         f"Seed {data['seed']}, {data['steps']} steps: the final model's loss on all {data['corpus']['held_out']:,} "
         f"held-out characters {fixed(final, 2)} nats per character ({fixed(_bits(final), 2)} bits)",
     ]
     status = (f"Seed {data['seed']}, {data['steps']} steps: held-out loss {fixed(final, 2)} nats per character, "
-              f"against {fixed(b['bigram'], 2)} for the bigram model")
+              f"against {fixed(b[f'n{best}'], 2)} for counting strings of {best} characters")
     return {"fixed": fixed_lines, "status": status}
 
 
@@ -152,8 +174,8 @@ def text(p: Params, data: dict) -> dict:
     return {
         "alt": (f"Loss curve of a {m['layers']}-block transformer with {m['parameters']:,} parameters learning to "
                 f"write the series' prose one character at a time, over {data['steps']} steps: the training loss "
-                f"of every step, the held-out loss at each of {len(data['checkpoints'])} checkpoints, and three "
-                f"baselines as horizontal lines. The held-out loss falls from {fixed(first['held_out'], 2)} at step "
+                f"of every step, the held-out loss at each of {len(data['checkpoints'])} checkpoints, and "
+                f"{len(data['baselines'])} counting models as horizontal lines. The held-out loss falls from {fixed(first['held_out'], 2)} at step "
                 f"0 to {fixed(last['held_out'], 2)} at step {last['step']}. "
                 + ". ".join(state + lines["fixed"]) + "."),
         "numbers": state + lines["fixed"],
@@ -164,7 +186,7 @@ def text(p: Params, data: dict) -> dict:
         "parts": {**PARTS, "sample": f"Written at step {{v}}, starting from “{one_line(data['prompt'])}”:"},
         "status": lines["status"],
         "legend": (f"Thin line: the loss of each training step's batch of {data['batch_size']}; dots: the loss on "
-                   f"held-out text at each checkpoint; dashed: models that read less, for comparison. Trained on "
+                   f"held-out text at each checkpoint; dashed: models that count instead of learning, for comparison. Trained on "
                    f"{c['train']:,} characters, {c['held_out']:,} held out."),
         "training": "Training a new model from scratch…",
         "stopped": "Training stopped: the figure shows the previous run again.",
@@ -191,9 +213,26 @@ def facts(p: Params, data: dict, given: Given) -> dict:
             "vocabulary": c["vocabulary"], "parameters": m["parameters"], "layers": m["layers"], "heads": m["heads"],
             "d_model": m["d_model"], "d_head": m["d_model"] // m["heads"], "d_ff": m["d_ff"], "context": m["context"],
             "steps": data["steps"], "batch_size": data["batch_size"], "checkpoint_every": data["every"],
-            "even_loss": b["even"], "unigram_loss": b["unigram"], "bigram_loss": b["bigram"],
-            "held_out_loss": final, "held_out_bits": _bits(final), "bigram_bits": _bits(b["bigram"]),
+            "even_loss": b["even"], **{f"n{n}_loss": b[f"n{n}"] for n in writing.NGRAM_ORDERS},
+            "held_out_loss": final, "held_out_bits": _bits(final),
+            "passes": data["steps"] * data["batch_size"] * m["context"] / c["train"],
+            **_tables(writing.shipped(given)),
             "first_sample": run["checkpoints"][0]["sample"], "last_sample": run["checkpoints"][-1]["sample"]}
+
+
+TABLES = (5, 9)  # the counting models whose tables chapter 14 describes: the chart's longest, and one far longer
+
+
+def _tables(shipped: writing.Shipped) -> dict:
+    """For counting models of TABLES characters on the shipped split: how many strings each keeps a
+    count for, the percentage of held-out characters whose context it never saw, and its loss."""
+    corpus = writing.Corpus.of(shipped.text, shipped.config.held_out_every)
+    out = {}
+    for n in TABLES:
+        model = NGram.fit(corpus.train, n, len(corpus.vocab))
+        out |= {f"n{n}_entries": model.entries, f"n{n}_unseen": 100 * model.unseen_contexts(corpus.held_out),
+                f"n{n}_loss": model.loss(corpus.held_out)}
+    return out
 
 
 def _snapshot(p: Params, job: TrainingJob, t) -> dict:

@@ -1,11 +1,12 @@
 """Chapter 14's task: a small GPT (engine/gpt.py) learns to write a text, one character at a time.
 
-The text comes as a str (the builder extracts the series' own prose). Its characters, sorted, are
-the vocabulary. The first nine tenths are for training and the last tenth is held out: one later
-stretch the model never trains on, rather than windows scattered through the text, which would
-overlap the training windows. Each step trains on windows of context + 1 characters starting at
-random places in the training text; every input position predicts the character after it.
-Losses are mean cross-entropy in nats per character (divide by ln 2 for bits).
+The text comes as a str, one paragraph a line (the builder extracts the series' own prose). Its
+characters, sorted, are the vocabulary. One paragraph in every ten is held out, whole, through the
+whole text, so every chapter lends some and no training window can reach into one: the held-out
+paragraphs are joined into a text of their own, as the training paragraphs are. Each step trains on
+windows of context + 1 characters starting at random places in the training text; every input
+position predicts the character after it. Losses are mean cross-entropy in nats per character
+(divide by ln 2 for bits). The yardsticks are counting models (engine/ngram.py).
 """
 import functools
 import json
@@ -17,6 +18,7 @@ import numpy as np
 from engine.given import Given
 from engine.gpt import GPTConfig, generate, gpt_backward, gpt_forward, init_params
 from engine.jobs import TrainingJob
+from engine.ngram import NGram
 from engine.vocabulary import Vocabulary, vocabulary
 from engine.tasks.writing_step import WritingStep
 from engine.train import adam_training, cross_entropy_backward, cross_entropy_forward, to_the_end
@@ -33,7 +35,7 @@ class WritingConfig:
     steps: int = 600              # Adam steps
     batch_size: int = 8           # windows per step
     lr: float = 3e-3              # Adam step size, constant
-    held_out_share: float = 0.1   # the last tenth of the text
+    held_out_every: int = 10      # one paragraph in this many is held out
     checkpoint_every: int = 50    # measure and sample this often (plus the start)
     eval_windows: int = 32        # windows (evenly spread) each checkpoint's losses are measured on
     prompt: str = "The "          # each checkpoint's sample starts here
@@ -51,16 +53,19 @@ class WritingConfig:
 class Corpus:
     """A text cut into training and held-out parts, as token indices."""
     vocab: Vocabulary
-    train: np.ndarray     # (n_train,) the first part
-    held_out: np.ndarray  # (n_held,) the last part
+    train: np.ndarray     # (n_train,) the training paragraphs, in order
+    held_out: np.ndarray  # (n_held,) the held-out paragraphs, in order
 
     @classmethod
-    def of(cls, text: str, held_out_share: float = 0.1, min_count: int = 1) -> "Corpus":
-        """The text's characters seen at least min_count times as tokens (engine/vocabulary.py)."""
+    def of(cls, text: str, held_out_every: int = 10, min_count: int = 1) -> "Corpus":
+        """Paragraph i (a line, with its line break) is held out when i % every == every // 2: the
+        middle one of each run of `every`. Tokens are the text's characters seen at least min_count
+        times (engine/vocabulary.py)."""
         vocab = vocabulary(text, min_count)
-        tokens = vocab.encode(text)
-        cut = len(tokens) - int(round(held_out_share * len(tokens)))
-        return cls(vocab, tokens[:cut], tokens[cut:])
+        paragraphs = text.splitlines(keepends=True)
+        held = [i % held_out_every == held_out_every // 2 for i in range(len(paragraphs))]
+        return cls(vocab, vocab.encode("".join(t for t, h in zip(paragraphs, held) if not h)),
+                   vocab.encode("".join(t for t, h in zip(paragraphs, held) if h)))
 
 
 def draw_windows(rng, tokens, count, length):
@@ -89,23 +94,19 @@ def all_windows(tokens, length, batch=32):
 
 # ---- baselines -----------------------------------------------------------------------
 
+NGRAM_ORDERS = range(1, 6)  # the counting models measured: 1 to 5 characters
+
+
 def baselines(corpus: Corpus) -> dict:
-    """Held-out loss, in nats per character, of three models that read no context or one character,
-    fitted on the training text and scored on every held-out character after the first:
-    - even: every character alike, ln V;
-    - unigram: each character's training frequency, add-one smoothed: (count + 1) / (n + V);
-    - bigram: the frequency after the previous character, add-one smoothed: (count(a, b) + 1) / (count(a) + V).
-    Add-one keeps a character never seen in training (or never after a given one) possible."""
+    """Held-out loss, in nats per character, of models that count instead of learning, fitted on the
+    training text and scored on every held-out character after the first, as the model is: an even
+    guess (ln V), then interpolated Kneser-Ney models of n characters ("n1" ... "n5", reading the
+    n - 1 before each guess)."""
     V = len(corpus.vocab)
-    train, held = corpus.train, corpus.held_out
-    unigram = np.bincount(train, minlength=V) + 1.0  # (V,)
-    unigram /= unigram.sum()
-    pairs = np.zeros((V, V)) + 1.0  # (V, V) previous character, next character
-    np.add.at(pairs, (train[:-1], train[1:]), 1.0)
-    pairs /= pairs.sum(axis=1, keepdims=True)
-    prev, nxt = held[:-1], held[1:]
-    return {"even": math.log(V), "unigram": float(-np.log(unigram[nxt]).mean()),
-            "bigram": float(-np.log(pairs[prev, nxt]).mean())}
+    out = {"even": math.log(V)}
+    for n in NGRAM_ORDERS:
+        out[f"n{n}"] = NGram.fit(corpus.train, n, V).loss(corpus.held_out)
+    return out
 
 
 # ---- the model's loss ----------------------------------------------------------------
@@ -185,7 +186,7 @@ def writing_training(text: str, seed=0, config=WritingConfig(), params=None, fus
     (copied, never modified), else from weights drawn from ``seed``. Every batch is drawn up front.
     Each step is writing_step.WritingStep's (``fused``), or loss_and_grads' readable one: the same
     numbers to rounding, the fused one several times faster in the browser."""
-    corpus = Corpus.of(text, config.held_out_share)
+    corpus = Corpus.of(text, config.held_out_every)
     start, batches = starting_point(corpus, seed, config)
 
     def readable(views, step):
@@ -215,7 +216,7 @@ def writing_job(text: str, seed=0, config=WritingConfig()) -> TrainingJob:
 # ---- the chapter's model, as the site ships it ---------------------------------------
 
 MODEL_SEED = 0  # the seed of the run the build trains and the site ships
-FORMAT = 1
+FORMAT = 2  # 2: the held-out paragraphs (held_out_every) replaced the held-out last tenth
 
 
 @dataclass(frozen=True)

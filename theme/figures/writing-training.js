@@ -1,6 +1,6 @@
 // writing-training: chapter 14's model learning to write. The chart draws each training step's loss
-// and the held-out loss at each checkpoint over three baselines (dashed, labelled by the model's
-// text.parts); below it, what the model wrote at the checkpoint shown. The slider (or a tap on the
+// and the held-out loss at each checkpoint over the counting models' yardsticks (dashed, labelled by
+// the model's text.parts at the places axis.y.labels gives); below it, what the model wrote at the checkpoint shown. The slider (or a tap on the
 // chart) steps through the checkpoints of the embedded run, and Replay steps through them all, so
 // the replay works before Python loads (data.checkpoints; text.states indexed the same way).
 // Train from scratch runs a new seed as a worker job: the curve and the samples stream in as
@@ -9,9 +9,8 @@ import { drag, html, onResize, rangeControl, svg } from "../js/svg.js";
 import { fill } from "../js/text.js";
 import { linear } from "../js/scale.js";
 
-const H = 190, LEFT = 26, RIGHT = 6, TOP = 6, BOTTOM = 18;
+const H = 240, LEFT = 26, RIGHT = 6, TOP = 6, BOTTOM = 18;
 const REPLAY_MS = 450; // per checkpoint: a whole run in about five seconds
-const BASELINES = ["even", "unigram", "bigram"];
 
 export function mount(root, ctx) {
   let data = ctx.data;
@@ -63,10 +62,10 @@ export function mount(root, ctx) {
       svg("text", { x: sx(s), y: H - 4, class: "tick", "text-anchor": anchor }, el).textContent = label;
     }
     svg("line", { x1: LEFT, x2: w - RIGHT, y1: sy(axis.y.lo), y2: sy(axis.y.lo), class: "axis" }, el);
-    const baselines = BASELINES.map((key) => {
-      const v = data.baselines[key];
+    const baselines = Object.entries(data.baselines).map(([key, v]) => {
       svg("line", { x1: LEFT, x2: w - RIGHT, y1: sy(v), y2: sy(v), class: "wt-baseline" }, el);
-      const t = svg("text", { x: w - RIGHT - 2, y: sy(v) - 3, class: "wt-baseline-label", "text-anchor": "end" }, el);
+      const t = svg("text", { x: w - RIGHT - 2, y: sy(axis.y.labels[key]) - 3, class: "wt-baseline-label",
+        "text-anchor": "end" }, el);
       t.textContent = fill(data.text.parts[key], { v });
       return t;
     });

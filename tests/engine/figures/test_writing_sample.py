@@ -114,14 +114,14 @@ def test_top_k_draws_from_the_k_most_likely_and_lists_only_them(series_given):
 @pytest.mark.parametrize("prompt, reason", [
     ("", "Type a few words for the model to go on from."),
     ("x" * 65, "The model reads at most 64 characters; this has 65."),
-    ("<b>x</b>", "The model does not know “<” or “>”: it learned only the 90 characters the series' text uses."),
+    ("<b>x</b>", "The model does not know “<” or “>”: it learned only the 91 characters the series' text uses."),
     ("a\tb ~ {}\u00a0", "The model does not know U+0009, “~”, “{”, “}” or U+00A0 (no-break space): it learned "
-                        "only the 90 characters the series' text uses."),
-    ("@#$%^&*!", "The model does not know “@”, “#”, “$”, “%”, “^” and 3 more: it learned only the 90 characters "
+                        "only the 91 characters the series' text uses."),
+    ("@#$%^&*!", "The model does not know “@”, “#”, “$”, “^”, “&” and 2 more: it learned only the 91 characters "
                  "the series' text uses."),
 ])
 def test_a_prompt_the_model_cannot_read_gets_one_reason_in_reader_words(shipped, prompt, reason, series_given):
-    assert (len(shipped.vocab), shipped.config.context) == (90, 64)  # the series' text's characters, the model's window
+    assert (len(shipped.vocab), shipped.config.context) == (91, 64)  # the series' text's characters, the model's window
     with pytest.raises(ParamError) as err:
         compute(parse(NAME, {"prompt": prompt}), series_given)
     assert str(err.value) == reason and err.value.option == "prompt"

@@ -9,14 +9,16 @@ import pytest
 
 from engine.figures import FigureJob, ParamError, compute, facts, module, parse
 from engine.figures.fmt import fixed
-from engine.figures.writing_training import NEWLINE, WARM_STEPS, one_line, state_lines
+from engine.figures.writing_training import LABEL_GAP, NEWLINE, TABLES, WARM_STEPS, one_line, state_lines
 from engine.gpt import init_params
+from engine.ngram import NGram
 from engine.tasks import writing
 
 NAME = "writing-training"
 FACTS = {"characters", "train_characters", "held_out_characters", "vocabulary", "parameters", "layers", "heads",
          "d_model", "d_head", "d_ff", "context", "steps", "batch_size", "checkpoint_every", "even_loss",
-         "unigram_loss", "bigram_loss", "held_out_loss", "held_out_bits", "bigram_bits", "first_sample",
+         *(f"n{n}_loss" for n in writing.NGRAM_ORDERS), "held_out_loss", "held_out_bits", "passes",
+         *(f"n{n}_{part}" for n in TABLES for part in ("entries", "unseen", "loss")), "first_sample",
          "last_sample"}  # what chapter 14 quotes, by these names
 SHORT = {"seed": 3, "steps": 100}  # a run trained in a second or two
 
@@ -36,7 +38,7 @@ def _run_to_the_end(job: FigureJob, budget: float = 0.05) -> tuple[list[dict], d
 def test_the_facts_are_the_shipped_models_and_runs(shipped, data, series_given):
     f = facts(parse(NAME), data, series_given)
     assert set(f) == FACTS
-    corpus = writing.Corpus.of(shipped.text, shipped.config.held_out_share)
+    corpus = writing.Corpus.of(shipped.text, shipped.config.held_out_every)
     c = shipped.config
     assert (f["characters"], f["train_characters"], f["held_out_characters"]) == (
         len(shipped.text), len(corpus.train), len(corpus.held_out))
@@ -48,20 +50,38 @@ def test_the_facts_are_the_shipped_models_and_runs(shipped, data, series_given):
     assert f["d_head"] * f["heads"] == f["d_model"]
     assert (f["steps"], f["batch_size"], f["checkpoint_every"]) == (c.steps, c.batch_size, c.checkpoint_every)
     run = shipped.run
-    assert (f["even_loss"], f["unigram_loss"], f["bigram_loss"]) == tuple(run["baselines"][k] for k in ("even", "unigram", "bigram"))
+    assert [f["even_loss"], *(f[f"n{n}_loss"] for n in writing.NGRAM_ORDERS)] == list(run["baselines"].values())
     assert f["even_loss"] == pytest.approx(math.log(f["vocabulary"]))
     assert f["held_out_loss"] == run["final_held_out"]
     assert f["held_out_bits"] == pytest.approx(f["held_out_loss"] / math.log(2))
-    assert f["bigram_bits"] == pytest.approx(f["bigram_loss"] / math.log(2))
+    assert f["passes"] == c.steps * c.batch_size * c.context / f["train_characters"]
+    for n in TABLES:
+        model = NGram.fit(corpus.train, n, f["vocabulary"])
+        assert (f[f"n{n}_entries"], f[f"n{n}_unseen"], f[f"n{n}_loss"]) == (
+            model.entries, 100 * model.unseen_contexts(corpus.held_out), model.loss(corpus.held_out))
     assert f["first_sample"] == run["checkpoints"][0]["sample"] and f["last_sample"] == run["checkpoints"][-1]["sample"]
     assert f["first_sample"].startswith(c.prompt) and len(f["last_sample"]) == len(c.prompt) + c.sample_length
 
 
-def test_the_baselines_fall_in_order_and_the_model_beats_them_all(data, series_given):
-    b = data["baselines"]
-    assert b["even"] > b["unigram"] > b["bigram"] > data["final_held_out"]
+def test_counting_longer_strings_guesses_better_and_the_facts_say_which_the_model_beats(data, series_given):
+    b = list(data["baselines"].values())
+    assert b == sorted(b, reverse=True) and len(set(b)) == len(b)  # even guess first, then 1 to 5 characters
     f = facts(parse(NAME), data, series_given)
-    assert f["even_loss"] > f["unigram_loss"] > f["bigram_loss"] > f["held_out_loss"]
+    # chapter 14 says the model beats counting one and two characters, not three or more: a run that
+    # changes that changes what the chapter must say
+    assert f["n2_loss"] > f["held_out_loss"] > f["n3_loss"]
+    # and that counting stops paying as its contexts go unseen
+    assert f["n5_unseen"] < 10 < f["n9_unseen"] and f["n9_entries"] > f["n5_entries"]
+    assert 0 < f["n5_loss"] - f["n9_loss"] < 0.1
+
+
+def test_the_yardsticks_labels_keep_their_order_and_a_gap(data):
+    y = data["axis"]["y"]
+    places = [y["labels"][key] for key in data["baselines"]]
+    gap = (y["hi"] - y["lo"]) * LABEL_GAP
+    assert all(a - b >= gap - 1e-9 for a, b in zip(places, places[1:]))
+    assert all(p >= v for p, v in zip(places, data["baselines"].values()))  # on or above its own line
+    assert max(places) <= y["hi"] and y["lo"] < min(data["baselines"].values()) < y["lo"] + 1
 
 
 def test_the_data_is_the_shipped_run_rounded_for_the_page(shipped, data):
@@ -95,7 +115,8 @@ def test_one_state_per_checkpoint_and_the_text_says_what_the_data_holds(data):
     assert f"{fixed(data['final_held_out'], 2)} nats per character ({fixed(data['final_held_out'] / math.log(2), 2)} bits)" in final
     for line in text["numbers"]:
         assert line in text["alt"]
-    assert fixed(data["final_held_out"], 2) in text["status"] and fixed(b["bigram"], 2) in text["status"]
+    best = min(b[f"n{n}"] for n in writing.NGRAM_ORDERS)
+    assert fixed(data["final_held_out"], 2) in text["status"] and fixed(best, 2) in text["status"]
     assert set(text["parts"]) == {*b, "sample"}
 
 

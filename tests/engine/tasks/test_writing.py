@@ -1,5 +1,5 @@
 """Chapter 14's writing task: the vocabulary, the split, the batches, the baselines, and a short
-training run that must beat the bigram baseline on a text with structure a bigram cannot see."""
+training run that must beat counting pairs on a text with structure a pair cannot see."""
 import dataclasses
 import math
 
@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 
 from engine.gpt import init_params
+from engine.ngram import NGram
 from engine.tasks.writing import (
+    FORMAT,
     Corpus,
     WritingConfig,
     all_windows,
@@ -34,12 +36,14 @@ SMALL = dataclasses.replace(WritingConfig(), context=24, d_model=16, layers=2, h
                             sample_length=30)
 
 
-def test_the_last_tenth_is_held_out():
-    text = "abcdefghij" * 5  # 50 characters
-    corpus = Corpus.of(text)
-    assert len(corpus.held_out) == 5
-    assert corpus.vocab.decode(corpus.train) + corpus.vocab.decode(corpus.held_out) == text
-    assert corpus.vocab.decode(corpus.held_out) == "fghij"
+def test_one_paragraph_in_ten_is_held_out_whole_from_every_part_of_the_text():
+    paragraphs = [f"paragraph {i}.\n" for i in range(30)]
+    corpus = Corpus.of("".join(paragraphs))
+    held = [paragraphs[i] for i in (5, 15, 25)]
+    assert corpus.vocab.decode(corpus.held_out) == "".join(held)
+    assert corpus.vocab.decode(corpus.train) == "".join(p for p in paragraphs if p not in held)
+    windows = draw_windows(np.random.default_rng(0), corpus.train, 200, 8)
+    assert not any(h.strip() in corpus.vocab.decode(w) for w in windows for h in held)  # no window reaches into one
 
 
 def test_windows_are_seeded_and_cut_from_the_text():
@@ -69,15 +73,14 @@ def test_held_out_loss_is_the_mean_over_every_held_out_prediction():
     assert held_out_loss(params, corpus, SMALL.context) == pytest.approx(mean_loss(params, one_by_one), rel=1e-12)
 
 
-def test_baselines_by_hand():
-    # train "aaab", held out "baa" (3 of 7); the held-out predictions are "a" after "b" and "a" after "a"
-    corpus = Corpus.of("aaabbaa", held_out_share=3 / 7)
-    assert corpus.vocab.decode(corpus.held_out) == "baa"
+def test_the_yardsticks_are_an_even_guess_and_the_counting_models_of_engine_ngram():
+    corpus = Corpus.of(TEXT)
+    V = len(corpus.vocab)
     b = baselines(corpus)
-    assert b["even"] == pytest.approx(math.log(2))
-    assert b["unigram"] == pytest.approx(-math.log(4 / 6))  # a: (3 + 1) / (4 + 2)
-    # a after b: never seen, (0 + 1) / (0 + 2); a after a: seen 2 of 3 times, (2 + 1) / (3 + 2)
-    assert b["bigram"] == pytest.approx(-(math.log(1 / 2) + math.log(3 / 5)) / 2)
+    assert list(b) == ["even", "n1", "n2", "n3", "n4", "n5"]
+    assert b["even"] == pytest.approx(math.log(V))
+    for n in range(1, 6):
+        assert b[f"n{n}"] == NGram.fit(corpus.train, n, V).loss(corpus.held_out)
 
 
 def test_same_seed_same_run():
@@ -87,12 +90,12 @@ def test_same_seed_same_run():
     assert a["losses"] != train_writing_model(TEXT, 4, config)["losses"]
 
 
-def test_a_short_run_beats_the_bigram_on_held_out_text():
+def test_a_short_run_beats_counting_pairs_on_held_out_text():
     run = train_writing_model(TEXT, 0, SMALL)
     first, last = run["checkpoints"][0], run["checkpoints"][-1]
     assert [c["step"] for c in run["checkpoints"]] == [0, 50, 100, 150, 200]
     assert first["held_out"] == pytest.approx(run["baselines"]["even"], abs=0.05)  # untrained: close to an even guess
-    assert last["held_out"] < run["baselines"]["bigram"] and run["final_held_out"] < run["baselines"]["bigram"]
+    assert last["held_out"] < run["baselines"]["n2"] and run["final_held_out"] < run["baselines"]["n2"]
     for c in run["checkpoints"]:
         assert c["sample"].startswith("A ") and len(c["sample"]) == 2 + SMALL.sample_length
 
@@ -129,4 +132,4 @@ def test_the_shipped_file_holds_the_run_with_float32_weights():
     with pytest.raises(ValueError, match="cut short"):
         unpack(data[:-4])
     with pytest.raises(ValueError, match="format"):
-        unpack(data.replace(b'"format": 1', b'"format": 2', 1))
+        unpack(data.replace(f'"format": {FORMAT}'.encode(), f'"format": {FORMAT + 1}'.encode(), 1))
