@@ -192,6 +192,7 @@ class Generation:
     logits: list         # item i: (N,) the logits token i was drawn from
     cached_scores: int = 0      # scores computed with the cache, per block and head
     recomputed_scores: int = 0  # scores a model without one computes for the same text, per block and head
+    recomputed_allowed: int = 0  # the same, counting only the scores its mask lets through
 
 
 def generate(params, prompt_tokens, n, temperature=1.0, top_k=0, seed=0, show=5):
@@ -201,7 +202,8 @@ def generate(params, prompt_tokens, n, temperature=1.0, top_k=0, seed=0, show=5)
     reads that again from position 0 (new positions, so new keys and values) and goes on: its logits
     equal a full forward pass over the same window at every step (tests/engine/test_gpt.py). The count
     beside is a program without a cache, which runs that full pass before every token: it computes
-    the whole square of the window's scores, then masks it (as chapter 6 counts).
+    the whole square of the window's scores, then masks it; recomputed_allowed counts only the
+    scores the mask lets through, as a program that skipped the rest would (chapter 6 gives both).
     """
     context = params["w_p"].shape[0]
     if not 0 < len(prompt_tokens) <= context:
@@ -213,7 +215,9 @@ def generate(params, prompt_tokens, n, temperature=1.0, top_k=0, seed=0, show=5)
     w = len(tokens)
     out = Generation(tokens, [], [], [], [], cached_scores=w * (w + 1) // 2)
     for i in range(n):
-        out.recomputed_scores += (len(tokens) - start) ** 2
+        m = len(tokens) - start  # the window a full pass would read
+        out.recomputed_scores += m * m
+        out.recomputed_allowed += m * (m + 1) // 2
         token, probs = _sample(logits, temperature, top_k, rng)
         out.weights.append(weights)
         out.starts.append(start)

@@ -153,6 +153,7 @@ def compute(p: Params, given: Given) -> dict:
         "drawn": drawn,
         "cached_scores": gen.cached_scores,
         "recomputed_scores": gen.recomputed_scores,
+        "recomputed_allowed": gen.recomputed_allowed,
         "max_prompt": CONTEXT,
         "start": p.length - 1,
     }
@@ -204,13 +205,14 @@ def _settings(p: Params) -> str:
 
 def text(p: Params, data: dict) -> dict:
     L, H = data["layers"], data["heads"]
-    cached, recomputed = data["cached_scores"], data["recomputed_scores"]
+    cached, recomputed, allowed = data["cached_scores"], data["recomputed_scores"], data["recomputed_allowed"]
     fixed_lines = [
         f"After “{_shown(data['prompt'])}” the model wrote ({_settings(p)}): “{_shown(data['written'])}”",
         f"Scores each head computed to read the prompt and write these {p.length} characters: {cached} with the "
         "key-value cache, "
-        f"{recomputed} without it ({fixed(recomputed / cached, 1)} times as many); {L * H} heads in all: "
-        f"{L * H * cached} and {L * H * recomputed}",
+        f"{recomputed} without it ({fixed(recomputed / cached, 1)} times as many), or {allowed} if it skipped "
+        f"the masked ones ({fixed(allowed / cached, 1)} times); {L * H} heads in all: {L * H * cached}, "
+        f"{L * H * recomputed} and {L * H * allowed}",
     ]
     scope = _scope(data)
     lines = templates(p, data)
@@ -223,8 +225,9 @@ def text(p: Params, data: dict) -> dict:
         "scope": scope,
         "fixed": fixed_lines,
         "heads": [f"Layer {layer + 1}, head {h + 1}" for layer in range(L) for h in range(H)],
-        "details": [f"With the cache: {cached} scores per head", f"Without it: {recomputed} scores per head",
-                    f"{fixed(recomputed / cached, 1)} times as many"],
+        "details": [f"With the cache: {cached} scores per head",
+                    f"Without it: {recomputed} scores per head ({fixed(recomputed / cached, 1)} times as many)",
+                    f"Without it, skipping the masked scores: {allowed} ({fixed(allowed / cached, 1)} times)"],
         "parts": {"bar": "{v:2}", "temperature": "{v:1}", "top_k": "the {v} most likely", "all": "all characters",
                   "drawn": "← drawn",
                   "state": "character {v} of " + str(p.length)},
@@ -257,5 +260,7 @@ def facts(p: Params, data: dict, given: Given) -> dict:
     return {"prompt": p.prompt, "length": p.length, "cached_scores": data["cached_scores"],
             "recomputed_scores": data["recomputed_scores"],
             "saving": data["recomputed_scores"] / data["cached_scores"],
+            "recomputed_allowed": data["recomputed_allowed"],
+            "saving_allowed": data["recomputed_allowed"] / data["cached_scores"],
             "sample_cool": samples["cool"], "sample_plain": samples["plain"], "sample_hot": samples["hot"],
             "temperature_cool": TEMPERATURES["cool"], "temperature_hot": TEMPERATURES["hot"]}

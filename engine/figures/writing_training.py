@@ -29,7 +29,7 @@ CHECKPOINT_DECIMALS = 4
 # each yardstick's label on the chart (writing.baselines' keys), filled from its value {v}
 PARTS = {"even": "even guess {v:2}", "n1": "1 character {v:2}",
          **{f"n{n}": f"{n} characters {{v:2}}" for n in writing.NGRAM_ORDERS if n > 1}}
-LABEL_GAP = 0.06  # the least distance between two yardsticks' labels, as a share of the chart's height
+LABEL_GAP = 0.075  # the least distance between two yardsticks' labels, as a share of the chart's height
 NEWLINE = "↵"  # a line break the model wrote, as a one-line text shows it
 
 

@@ -92,9 +92,9 @@ def test_a_full_window_keeps_its_newer_half():
 
 def test_score_counts_with_and_without_the_cache():
     # one token of prompt, three written: with the cache 1 (the prompt) + 2 + 3 scores; without it
-    # a full pass before each draw over 1, 2 and 3 tokens computes 1 + 4 + 9
+    # a full pass before each draw over 1, 2 and 3 tokens computes 1 + 4 + 9, or 1 + 3 + 6 of them unmasked
     gen = generate(_params(), [2], 3, seed=0)
-    assert (gen.cached_scores, gen.recomputed_scores) == (6, 14)
+    assert (gen.cached_scores, gen.recomputed_scores, gen.recomputed_allowed) == (6, 14, 10)
 
 
 def test_sampling_temperature_top_k_and_seed():

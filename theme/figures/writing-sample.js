@@ -71,11 +71,11 @@ export function mount(root, ctx) {
   const next = html("div", { class: "ws-next" }, root);
   const nextRows = [];
   const cache = html("div", { class: "ws-cache" }, root);
-  const cacheRows = [0, 1].map(() => {
+  // with the cache, without it, and without it but skipping the masked scores: bars against the second
+  const cacheRows = data.text.details.map(() => {
     const line = html("p", { class: "ws-cache-line" }, cache);
     return { line, bar: weightBar(html("div", { class: "ws-cache-bar" }, cache)) };
   });
-  const ratio = html("p", { class: "ws-cache-line ws-ratio" }, cache);
   html("p", { class: "figure-hint" }, root, data.text.legend + " Tap a character to pick it.");
 
   let spans = []; // one per character of the text: the prompt's, then the written ones
@@ -92,12 +92,11 @@ export function mount(root, ctx) {
       return span;
     });
     slider.input.max = String(data.starts.length - 1);
-    const [cached, recomputed] = [data.cached_scores, data.recomputed_scores];
-    cacheRows[0].line.textContent = data.text.details[0];
-    cacheRows[0].bar(cached / recomputed, "");
-    cacheRows[1].line.textContent = data.text.details[1];
-    cacheRows[1].bar(1, "");
-    ratio.textContent = data.text.details[2];
+    const counts = [data.cached_scores, data.recomputed_scores, data.recomputed_allowed];
+    cacheRows.forEach((row, r) => {
+      row.line.textContent = data.text.details[r];
+      row.bar(counts[r] / data.recomputed_scores, "");
+    });
   }
 
   /** State i's weights, decoded from one character each: (layers * heads) rows of the window. */

@@ -81,7 +81,8 @@ def _squares(n):
 def test_the_counts_are_chapter_6s_for_each_stretch_of_the_window(data):
     # The window keeps its newer half when it is full, so the text is read in stretches, each from the
     # start of its window: with the cache a stretch that ends reading b characters computes 1 + 2 + ... + b
-    # scores per head, without it each step a..b computes its whole square: a² + ... + b².
+    # scores per head, without it each step a..b computes its whole square: a² + ... + b², of which the
+    # mask lets through the triangles: T(a) + ... + T(b).
     windows = [len(_window(data, i)) for i in range(len(data["written"]))]
     stretches, first = [], 0
     for i in range(1, len(windows) + 1):
@@ -91,6 +92,7 @@ def test_the_counts_are_chapter_6s_for_each_stretch_of_the_window(data):
     assert len(stretches) > 1  # the default writes past the context
     assert data["cached_scores"] == sum(_triangle(b) for _, b in stretches)
     assert data["recomputed_scores"] == sum(_squares(b) - _squares(a - 1) for a, b in stretches)
+    assert data["recomputed_allowed"] == sum(_triangle(m) for a, b in stretches for m in range(a, b + 1))
 
 
 def test_temperature_0_always_takes_the_most_likely_whatever_the_seed(shipped, series_given):
@@ -139,8 +141,10 @@ def test_options_are_checked_before_the_model_is_given():
 
 def test_facts_are_the_defaults_counts_and_three_temperatures(data, series_given):
     got = facts(parse(NAME), data, series_given)
-    assert set(got) == {"prompt", "length", "cached_scores", "recomputed_scores", "saving", "sample_cool",
-                        "sample_plain", "sample_hot", "temperature_cool", "temperature_hot"}
+    assert set(got) == {"prompt", "length", "cached_scores", "recomputed_scores", "saving", "recomputed_allowed",
+                        "saving_allowed", "sample_cool", "sample_plain", "sample_hot", "temperature_cool",
+                        "temperature_hot"}
+    assert got["saving_allowed"] == data["recomputed_allowed"] / data["cached_scores"]
     assert got["sample_plain"] == data["written"] and got["saving"] == data["recomputed_scores"] / data["cached_scores"]
     for kind in ("cool", "hot"):
         assert got[f"sample_{kind}"] == compute(parse(NAME, {"temperature": got[f"temperature_{kind}"]}), series_given)["written"]
