@@ -26,7 +26,9 @@ RE_EXPR = re.compile(
 
 # Markdown's inline syntax in what an expression writes, as character references (a backslash would
 # start math before '(' or '['); '.', '-' and '+' are left alone, so numbers read the same in $...$.
-RE_MARKDOWN_SYNTAX = re.compile(r"[\\`*_{}\[\]$#!|]")
+# Straight quotes too: the typography that curls the prose's quotes must leave data as it is (a model's
+# text, a prompt).
+RE_MARKDOWN_SYNTAX = re.compile(r"[\\`*_{}\[\]$#!|\"']")
 RE_LINE_BREAK = re.compile(r"[\r\n\t]+")
 
 MAX_FORMAT_NUMBER = 100  # widths and precisions in a format spec: ':300000000' would build 300 MB
@@ -130,7 +132,7 @@ def evaluate(expression: Expression, lookup) -> str:
 
 
 def escape(text: str) -> str:
-    """What an expression writes, as text: HTML's <, > and & and Markdown's inline syntax as character
-    references, line breaks as spaces. A number's digits, signs and points are left alone."""
+    """What an expression writes, as text: HTML's <, > and &, Markdown's inline syntax and straight quotes
+    as character references, line breaks as spaces. A number's digits, signs and points are left alone."""
     text = html.escape(RE_LINE_BREAK.sub(" ", text), quote=False)
     return RE_MARKDOWN_SYNTAX.sub(lambda m: f"&#{ord(m.group())};", text)

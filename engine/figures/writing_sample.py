@@ -190,11 +190,6 @@ def templates(p: Params, data: dict) -> list[str]:
     return [lead, nexts, *per_layer]
 
 
-def _shown(text: str) -> str:
-    """Written text inside a key number's line, where a line break would not show."""
-    return text.replace("\n", "↵")
-
-
 def _settings(p: Params) -> str:
     """How the characters were drawn, in words."""
     if p.temperature == 0:
@@ -207,7 +202,7 @@ def text(p: Params, data: dict) -> dict:
     L, H = data["layers"], data["heads"]
     cached, recomputed, allowed = data["cached_scores"], data["recomputed_scores"], data["recomputed_allowed"]
     fixed_lines = [
-        f"After “{_shown(data['prompt'])}” the model wrote ({_settings(p)}): “{_shown(data['written'])}”",
+        f"After “{writing.one_line(data['prompt'])}” the model wrote ({_settings(p)}): “{writing.one_line(data['written'])}”",
         f"Scores each head computed to read the prompt and write these {p.length} characters: {cached} with the "
         "key-value cache, "
         f"{recomputed} without it ({fixed(recomputed / cached, 1)} times as many), or {allowed} if it skipped "
@@ -218,7 +213,7 @@ def text(p: Params, data: dict) -> dict:
     lines = templates(p, data)
     opening = fill_all(lines, scope_at(scope, data, opening_state(p, data)))
     return {
-        "alt": (f"Chapter 14's small model writing {p.length} characters after “{_shown(data['prompt'])}”, one at a time. "
+        "alt": (f"Chapter 14's small model writing {p.length} characters after “{writing.one_line(data['prompt'])}”, one at a time. "
                 f"For the last character: " + ". ".join(opening) + ". " + ". ".join(fixed_lines) + "."),
         "numbers": opening + fixed_lines,
         "templates": lines,
@@ -262,5 +257,5 @@ def facts(p: Params, data: dict, given: Given) -> dict:
             "saving": data["recomputed_scores"] / data["cached_scores"],
             "recomputed_allowed": data["recomputed_allowed"],
             "saving_allowed": data["recomputed_allowed"] / data["cached_scores"],
-            "sample_cool": samples["cool"], "sample_plain": samples["plain"], "sample_hot": samples["hot"],
+            **{f"sample_{k}": writing.one_line(v) for k, v in samples.items()},
             "temperature_cool": TEMPERATURES["cool"], "temperature_hot": TEMPERATURES["hot"]}

@@ -30,7 +30,7 @@ CHECKPOINT_DECIMALS = 4
 PARTS = {"even": "even guess {v:2}", "n1": "1 character {v:2}",
          **{f"n{n}": f"{n} characters {{v:2}}" for n in writing.NGRAM_ORDERS if n > 1}}
 LABEL_GAP = 0.075  # the least distance between two yardsticks' labels, as a share of the chart's height
-NEWLINE = "↵"  # a line break the model wrote, as a one-line text shows it
+NEWLINE, one_line = writing.NEWLINE, writing.one_line  # a sample in a line of text
 
 
 @dataclass(frozen=True)
@@ -128,11 +128,6 @@ def compute(p: Params, given: Given) -> dict:
     return _data(p, _run(p, given), given)
 
 
-def one_line(sample: str) -> str:
-    """A sample as one line of text: its line breaks shown as NEWLINE."""
-    return sample.replace("\n", NEWLINE)
-
-
 def state_lines(c: dict, steps: int, prompt: str) -> list[str]:
     """What a reader reads about one checkpoint: its losses and its sample."""
     return [f"Step {c['step']} of {steps}: loss {fixed(c['train'], 2)} on training text, {fixed(c['held_out'], 2)} "
@@ -217,7 +212,8 @@ def facts(p: Params, data: dict, given: Given) -> dict:
             "held_out_loss": final, "held_out_bits": _bits(final),
             "passes": data["steps"] * data["batch_size"] * m["context"] / c["train"],
             **_tables(writing.shipped(given)),
-            "first_sample": run["checkpoints"][0]["sample"], "last_sample": run["checkpoints"][-1]["sample"]}
+            "first_sample": one_line(run["checkpoints"][0]["sample"]),
+            "last_sample": one_line(run["checkpoints"][-1]["sample"])}
 
 
 TABLES = (5, 9)  # the counting models whose tables chapter 14 describes: the chart's longest, and one far longer

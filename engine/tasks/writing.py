@@ -49,6 +49,14 @@ class WritingConfig:
 
 # ---- the text ------------------------------------------------------------------------
 
+NEWLINE = "↵"  # a line break the model wrote, as a line of text shows it
+
+
+def one_line(text: str) -> str:
+    """The model's text as one line, verbatim but for its line breaks, shown as NEWLINE."""
+    return text.replace("\n", NEWLINE)
+
+
 @dataclass(frozen=True)
 class Corpus:
     """A text cut into training and held-out parts, as token indices."""

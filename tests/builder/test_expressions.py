@@ -91,4 +91,5 @@ def test_the_c_format_never_writes_what_no_page_can_hold(value, words):
 
 
 def test_the_c_format_writes_text_escaped():
-    assert [evaluate(read("softmax-bars.x :c"), lambda params: {"x": ord(c)}) for c in "<$["] == ["&lt;", "&#36;", "&#91;"]
+    assert [evaluate(read("softmax-bars.x :c"), lambda params: {"x": ord(c)}) for c in "<$[\"'"] == [
+        "&lt;", "&#36;", "&#91;", "&#34;", "&#39;"]

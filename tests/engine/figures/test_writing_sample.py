@@ -10,6 +10,7 @@ from engine.figures import ParamError, compute, facts, parse
 from engine.figures.fmt import fill_all, scope_at
 from engine.figures.writing_sample import LEVELS
 from engine.gpt import gpt_forward, head_weights
+from engine.tasks.writing import one_line
 
 NAME = "writing-sample"
 
@@ -145,7 +146,8 @@ def test_facts_are_the_defaults_counts_and_three_temperatures(data, series_given
                         "saving_allowed", "sample_cool", "sample_plain", "sample_hot", "temperature_cool",
                         "temperature_hot"}
     assert got["saving_allowed"] == data["recomputed_allowed"] / data["cached_scores"]
-    assert got["sample_plain"] == data["written"] and got["saving"] == data["recomputed_scores"] / data["cached_scores"]
+    assert got["sample_plain"] == one_line(data["written"]) and got["saving"] == data["recomputed_scores"] / data["cached_scores"]
     for kind in ("cool", "hot"):
-        assert got[f"sample_{kind}"] == compute(parse(NAME, {"temperature": got[f"temperature_{kind}"]}), series_given)["written"]
+        assert got[f"sample_{kind}"] == one_line(
+            compute(parse(NAME, {"temperature": got[f"temperature_{kind}"]}), series_given)["written"])
     assert got["temperature_cool"] < 1 < got["temperature_hot"]
