@@ -96,7 +96,7 @@ def run_torch(text: str, seed: int) -> dict | None:
         return None
     torch.set_num_threads(1)
     config = WritingConfig()
-    corpus = Corpus.of(text, config.held_out_share)
+    corpus = Corpus.of(text, config.held_out_every)
     start, batches = starting_point(corpus, seed, config)
     batches = torch.from_numpy(batches)  # (S, B, T+1)
     T, K = config.context, config.d_model // config.heads
@@ -218,7 +218,7 @@ def main(argv=None) -> int:
         return 0
 
     config = WritingConfig()
-    corpus = Corpus.of(text, config.held_out_share)
+    corpus = Corpus.of(text, config.held_out_every)
     report = {"task": "chapter 14's writing model, the default run", "seed": args.seed,
               "text_characters": len(text), "vocabulary": len(corpus.vocab),
               "parameters": config.model(len(corpus.vocab)).parameters, "steps": config.steps,
