@@ -156,8 +156,11 @@ def test_back_and_forward_restore_the_page_and_its_scroll(open_live_chapter, bas
     assert page.evaluate("scrollY") > 1000
     at = link.evaluate("a => a.getBoundingClientRect().top")  # where the reader was: the link on screen
     follow(page, link)
+    shown = page.evaluate(SHOWN)
     page.go_back()
     expect(page).to_have_url(base_url + FOUR)
+    # FOUR shown again, not FIVE scrolled to its foot, whose link to SIX sits where FOUR's to FIVE did
+    page.wait_for_function(f"(n) => ({SHOWN})() > n", arg=shown)
     page.wait_for_function("(at) => Math.abs(document.querySelector('a[rel=next]').getBoundingClientRect().top - at) < 2", arg=at)
     expect(page.locator("main h1")).to_be_focused()
     page.go_forward()

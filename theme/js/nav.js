@@ -85,7 +85,7 @@ async function go(url, { push, scroll = null }) {
     history.pushState({ key }, "", url.href.replace(/#$/, ""));
     history.scrollRestoration = "manual"; // this entry's scroll is ours to restore (restoreScroll)
   }
-  shown = location.pathname;
+  shown = url.pathname; // not location's: a back or forward may have changed it while this page came
   await swap(doc, mine);
   if (mine !== moving) return;
   moving = null;
@@ -325,7 +325,9 @@ function onPopState(event) {
   scrolls.set(key, position());
   if (!event.state?.key) history.replaceState({ ...event.state, key: newKey() }, ""); // a fragment's entry
   key = history.state.key;
-  if (location.pathname === shown) return; // a fragment of the page shown: the browser scrolls to it
+  // A fragment of the page shown: the browser scrolls to it. Back to the page shown while a move to
+  // another is under way is a move too: it replaces that one, which would show the other page here.
+  if (location.pathname === shown && !moving) return;
   go(new URL(location.href), { push: false, scroll: scrolls.get(key) ?? event.state?.scroll ?? { y: 0 } });
 }
 
