@@ -54,10 +54,18 @@ def _level(grams: np.ndarray, counts: np.ndarray, V: int) -> _Level:
                   _discount(counts))
 
 
+def _find(table: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For every value, where it sits in `table` (sorted) and whether it is there: one search,
+    read by as many of the table's columns as a caller needs."""
+    if not len(table):
+        return np.zeros(len(values), dtype=np.intp), np.zeros(len(values), bool)
+    at = np.minimum(np.searchsorted(table, values), len(table) - 1)
+    return at, table[at] == values
+
+
 def _lookup(table: np.ndarray, values: np.ndarray, found_in: np.ndarray) -> np.ndarray:
     """found_in[i] where table[i] == value, else 0, for every value (table sorted)."""
-    at = np.minimum(np.searchsorted(table, values), max(len(table) - 1, 0))
-    hit = (table[at] == values) if len(table) else np.zeros(len(values), bool)
+    at, hit = _find(table, values)
     return np.where(hit, found_in[at] if len(table) else 0, 0)
 
 
@@ -95,11 +103,13 @@ class NGram:
                 token = before[:, self.n - k]  # the token k - 1 places back
                 known &= token >= 0
                 history = history + np.maximum(token, 0) * self.V ** (k - 2)
-            total = _lookup(level.histories, history, level.totals)
-            seen = known & (total > 0)
+            at, hit = _find(level.histories, history)
+            seen = known & hit
+            total = np.where(seen, level.totals[at] if len(level.histories) else 1.0, 1.0)
             count = _lookup(level.grams, history * self.V + nxt, level.counts)
-            kept = np.maximum(count - level.discount, 0.0) + level.discount * _lookup(level.histories, history, level.followers) * p
-            p = np.where(seen, kept / np.where(seen, total, 1.0), p)
+            followers = np.where(seen, level.followers[at] if len(level.histories) else 0.0, 0.0)
+            kept = np.maximum(count - level.discount, 0.0) + level.discount * followers * p
+            p = np.where(seen, kept / total, p)
         return p
 
     @property

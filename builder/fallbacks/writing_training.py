@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from engine.figures.fmt import fill
-from engine.figures.writing_training import one_line
+from engine.tasks.writing import one_line
 
 from . import COLOURS, legend
 

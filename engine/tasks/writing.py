@@ -172,11 +172,11 @@ class WritingRun:
 
     def finish(self) -> dict:
         """The finished run: per-step losses, every checkpoint, the final weights and their loss on
-        the whole held-out text, and the baselines."""
+        the whole held-out text (the baselines are the text's, not the run's: model_file keeps them)."""
         self.measure()
         result = self.training.finish()
         return {"losses": [float(v) for v in result.losses], "checkpoints": self.checkpoints,
-                "params": result.params, "baselines": baselines(self.corpus),
+                "params": result.params,
                 "final_held_out": held_out_loss(result.params, self.corpus, self.config.context),
                 "vocab": self.corpus.vocab.characters}
 
@@ -236,7 +236,7 @@ class Shipped:
     seed: int
     vocab: Vocabulary
     params: dict  # name -> float64 array holding float32 values
-    run: dict     # finish()'s record less params and vocab: losses, checkpoints, baselines, final_held_out
+    run: dict     # finish()'s record less params and vocab (losses, checkpoints, final_held_out), and the baselines
 
 
 def pack(text: str, config: WritingConfig, seed: int, run: dict) -> bytes:
@@ -275,7 +275,8 @@ def model_file(series: bytes) -> bytes:
     engine/given.py's MADE["writing-model"]."""
     text = series.decode()
     config = WritingConfig()
-    return pack(text, config, MODEL_SEED, train_writing_model(text, MODEL_SEED, config))
+    run = train_writing_model(text, MODEL_SEED, config)
+    return pack(text, config, MODEL_SEED, run | {"baselines": baselines(Corpus.of(text, config.held_out_every))})
 
 
 def shipped(given: Given) -> Shipped:

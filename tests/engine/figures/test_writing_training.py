@@ -9,7 +9,8 @@ import pytest
 
 from engine.figures import FigureJob, ParamError, compute, facts, module, parse
 from engine.figures.fmt import fixed
-from engine.figures.writing_training import LABEL_GAP, NEWLINE, TABLES, WARM_STEPS, one_line, state_lines
+from engine.figures.writing_training import LABEL_GAP, TABLES, WARM_STEPS, state_lines
+from engine.tasks.writing import NEWLINE, one_line
 from engine.gpt import init_params
 from engine.ngram import NGram
 from engine.tasks import writing
