@@ -93,13 +93,33 @@ class AdamConfig:
     eps: float = 1e-8     # keeps the division finite where a gradient has been zero
 
 
+@dataclass(frozen=True)
+class WarmupCosine:
+    """A step-size schedule: the multiplier of Adam's step size at step t (1-based), rising linearly
+    over `warmup` steps, then falling along half a cosine to `final` at step `steps` (Loshchilov and
+    Hutter 2017's decay without restarts; the warm-up as in Goyal et al. 2017). warmup 0 and final 1: constant."""
+    warmup: int = 0
+    steps: int = 1
+    final: float = 1.0
+
+    def __call__(self, t: int) -> float:
+        rise = min(1.0, t / self.warmup) if self.warmup else 1.0
+        return rise * (self.final + (1.0 - self.final) * 0.5 * (1.0 + math.cos(math.pi * min(t - 1, self.steps) / self.steps)))
+
+
+CONSTANT = WarmupCosine()
+
+
 class Adam:
     """Adam (Kingma & Ba 2015) on a flat parameter vector, updated in place: 11 numpy calls a step
     writing into buffers allocated once (each call's fixed cost dominates in wasm), and the same
-    arithmetic, operation for operation, as the paper's update written with temporaries."""
+    arithmetic, operation for operation, as the paper's update written with temporaries. The step
+    size is config.lr times schedule(t). `decay` (P,), if given, is each weight's decoupled weight
+    decay (AdamW, Loshchilov and Hutter 2019): before the update a weight shrinks by step size x rate."""
 
-    def __init__(self, size, config=AdamConfig(), dtype=np.float64):
-        self.config = config
+    def __init__(self, size, config=AdamConfig(), dtype=np.float64, schedule=CONSTANT, decay=None):
+        self.config, self.schedule = config, schedule
+        self.decay = None if decay is None else np.asarray(decay, dtype)  # (P,)
         self.moments = np.zeros((2, size), dtype)  # (2, P) running mean, running squared mean
         self.m, self.v = self.moments  # (P,) views
         self.rates = np.array([[1.0 - config.beta1], [1.0 - config.beta2]], dtype)  # (2, 1)
@@ -111,6 +131,11 @@ class Adam:
     def step(self, params, grad):
         c = self.config
         self.t += 1
+        lr = c.lr * self.schedule(self.t)
+        if self.decay is not None:
+            np.multiply(params, self.decay, out=self.update)
+            self.update *= lr
+            params -= self.update  # (P,) AdamW's shrink, from the weights before the step
         g, g2 = self.moves
         np.copyto(g, grad)
         np.multiply(grad, grad, out=g2)  # (P,)
@@ -120,7 +145,7 @@ class Adam:
         np.divide(self.v, 1.0 - c.beta2 ** self.t, out=self.denom)
         np.sqrt(self.denom, out=self.denom)  # (P,) bias-corrected, as in the paper
         self.denom += c.eps
-        np.multiply(self.m, c.lr / (1.0 - c.beta1 ** self.t), out=self.update)
+        np.multiply(self.m, lr / (1.0 - c.beta1 ** self.t), out=self.update)
         self.update /= self.denom  # (P,)
         params -= self.update
 
@@ -222,11 +247,16 @@ class Training:
         return self.result
 
 
-def adam_training(loss_and_grads, params, lr, steps, checkpoint_every=0, dtype=np.float64) -> Training:
-    """A `Training` of every weight in `params` with Adam at step size `lr`: how chapters 9 and 13's
-    models learn, whether the build trains them to the end or the browser's Retrain in slices."""
+def adam_training(loss_and_grads, params, lr, steps, checkpoint_every=0, dtype=np.float64,
+                  schedule=CONSTANT, weight_decay=0.0) -> Training:
+    """A `Training` of every weight in `params` with Adam at step size `lr` (times `schedule`): how
+    chapters 9, 13 and 14's models learn, whether the build trains them to the end or the browser's
+    Retrain in slices. `weight_decay` shrinks the matrices (arrays of two or more axes), not the
+    gains and biases, as nanoGPT groups them."""
     dtype = np.dtype(dtype)
-    optimizer = Adam(sum(np.size(p) for p in params.values()), AdamConfig(lr=lr), dtype)
+    decay = np.concatenate([np.full(np.size(p), weight_decay if np.ndim(p) >= 2 else 0.0)
+                            for p in params.values()]) if weight_decay else None  # (P,)
+    optimizer = Adam(sum(np.size(p) for p in params.values()), AdamConfig(lr=lr), dtype, schedule, decay)
     return Training(loss_and_grads, params, optimizer, steps, checkpoint_every, dtype)
 
 

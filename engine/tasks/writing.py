@@ -21,7 +21,7 @@ from engine.jobs import TrainingJob
 from engine.ngram import NGram
 from engine.vocabulary import Vocabulary, vocabulary
 from engine.tasks.writing_step import WritingStep
-from engine.train import adam_training, cross_entropy_backward, cross_entropy_forward, to_the_end
+from engine.train import WarmupCosine, adam_training, cross_entropy_backward, cross_entropy_forward, to_the_end
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,10 @@ class WritingConfig:
     d_ff: int = 192
     steps: int = 600              # Adam steps
     batch_size: int = 8           # windows per step
-    lr: float = 3e-3              # Adam step size, constant
+    lr: float = 3e-3              # Adam's step size, at its peak
+    warmup: int = 0               # steps over which the step size rises from lr / warmup to lr
+    lr_final: float = 1.0         # the step size at the last step, as a share of lr, reached along half a cosine
+    weight_decay: float = 0.0     # AdamW's decay of the matrices, per unit of step size
     held_out_every: int = 10      # one paragraph in this many is held out
     checkpoint_every: int = 50    # measure and sample this often (plus the start)
     eval_windows: int = 32        # windows (evenly spread) each checkpoint's losses are measured on
@@ -203,7 +206,8 @@ def writing_training(text: str, seed=0, config=WritingConfig(), params=None, fus
     step_fn = WritingStep(batches) if fused else readable
 
     training = adam_training(step_fn, start if params is None else params, config.lr, config.steps,
-                             config.checkpoint_every)
+                             config.checkpoint_every, schedule=WarmupCosine(config.warmup, config.steps, config.lr_final),
+                             weight_decay=config.weight_decay)
     return training, WritingRun(corpus, config, training)
 
 

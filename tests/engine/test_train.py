@@ -14,6 +14,7 @@ from engine.train import (
     flatten,
     pack,
     Training,
+    WarmupCosine,
     adam_training,
     to_json,
 )
@@ -113,6 +114,22 @@ def test_adam_matches_the_paper_update():
         expect = expect - cfg.lr * (m / (1 - cfg.beta1 ** t)) / (np.sqrt(v / (1 - cfg.beta2 ** t)) + cfg.eps)
         opt.step(p, g)
     np.testing.assert_allclose(p, expect, rtol=1e-12)
+
+
+def test_the_schedule_rises_over_the_warm_up_then_falls_along_a_cosine_to_its_end():
+    s = WarmupCosine(warmup=4, steps=100, final=0.1)
+    assert [s(t) for t in (1, 2, 4)] == pytest.approx([0.25, 0.5, 1.0], rel=3e-3)  # the cosine has barely begun
+    assert s(51) == pytest.approx(0.55) and s(101) == pytest.approx(0.1)  # half way down; the end
+    assert all(s(t) >= s(t + 1) for t in range(4, 100))
+    assert {WarmupCosine()(t) for t in (1, 7, 10_000)} == {1.0}  # the default: constant
+
+
+def test_weight_decay_shrinks_the_matrices_not_the_gains_and_biases():
+    start = {"w": np.array([[1.0, -2.0]]), "b": np.array([3.0])}
+    zero = lambda v, s: (0.0, {"w": 0 * v["w"], "b": 0 * v["b"]})  # noqa: E731: no gradient, so only the decay moves them
+    result = adam_training(zero, start, 0.1, 3, weight_decay=0.5).run()
+    np.testing.assert_allclose(result.params["w"], start["w"] * (1 - 0.1 * 0.5) ** 3, rtol=1e-12)
+    assert result.params["b"].tolist() == [3.0]
 
 
 def test_sgd_momentum_carries_the_previous_step():
