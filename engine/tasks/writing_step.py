@@ -8,10 +8,15 @@ operand: a product's columns, a weight gradient's dot products. Per-position red
 norm, softmax over classes) then run over the outer axis as whole-array additions, and the
 embedding's gradient is summed by one gather and one np.add.reduceat (grammar_step.scatter_plan).
 Attention runs in spans of queries, each reading the keys up to its last, so most of the scores
-a causal mask would hide are never computed.
+a causal mask would hide are never computed. With `dropout`, each block's two sublayer outputs
+lose that share of their entries before they join the stream, the rest scaled up to keep its
+size (Srivastava et al. 2014; where GPT-2 drops its residual branches), by a mask drawn from the
+step's own seed, so a step gives the same numbers whenever it runs. The buffers take the dtype of
+the weights they are bound to: float32 halves the time of a step on CPython.
 Shapes: S steps, B windows, T positions, N = B*T, D width, F feed-forward width, H heads, K head
 width, C = 3HK (queries, keys, values of every head), V vocabulary.
 """
+import functools
 import math
 
 import numpy as np
@@ -38,33 +43,36 @@ def product(spec, a, b, out):
 class _Block:
     """One block's buffers: what its forward pass leaves for the backward pass, and scratch."""
 
-    def __init__(self, D, F, H, K, B, T, spans):
+    def __init__(self, D, F, H, K, B, T, spans, dtype):
         N = B * T
-        self.xhat1, self.n1 = np.empty((D, N)), np.empty((D, N))  # (D, N) normalised input, LN1's output
-        self.rstd1 = np.empty((1, N))
-        self.w_all = np.empty((D, 3, H, K))  # (D, 3, H, K) wq / sqrt(K), wk, wv side by side
-        self.qkv = np.empty((3, H, K, B, T))  # (C, N) as (3, H, K, B, T)
+        empty = functools.partial(np.empty, dtype=dtype)
+        self.xhat1, self.n1 = empty((D, N)), empty((D, N))  # (D, N) normalised input, LN1's output
+        self.rstd1 = empty((1, N))
+        self.w_all = empty((D, 3, H, K))  # (D, 3, H, K) wq / sqrt(K), wk, wv side by side
+        self.qkv = empty((3, H, K, B, T))  # (C, N) as (3, H, K, B, T)
         # matmul without BLAS is fast only on contiguous operands: the heads' matrices get a copy each
-        self.qkv_h = np.empty((3, H, B, T, K))
+        self.qkv_h = empty((3, H, B, T, K))
         self.q, self.k, self.v = self.qkv_h  # (H, B, T, K)
         self.k_t, self.v_t = self.k.swapaxes(-1, -2), self.v.swapaxes(-1, -2)  # (H, B, K, T) views
         # per span of queries, the scores and then attention weights over the keys up to its last
-        self.weights = [np.empty((H, B, b - a, b)) for a, b in spans]  # (H, B, R, <=T)
-        self.heads_h = np.empty((H, B, T, K))  # (H, B, T, K) the heads' outputs
-        self.heads = np.empty((H, K, B, T))  # (HK, N) the same, side by side
-        self.mid = np.empty((D, N))  # (D, N) the stream after attention
-        self.xhat2, self.n2 = np.empty((D, N)), np.empty((D, N))
-        self.rstd2 = np.empty((1, N))
-        self.h, self.t, self.a = np.empty((F, N)), np.empty((F, N)), np.empty((F, N))  # pre-activation, tanh, GELU
-        self.out = np.empty((D, N))  # (D, N) the stream after the block
+        self.weights = [empty((H, B, b - a, b)) for a, b in spans]  # (H, B, R, <=T)
+        self.heads_h = empty((H, B, T, K))  # (H, B, T, K) the heads' outputs
+        self.heads = empty((H, K, B, T))  # (HK, N) the same, side by side
+        self.mid = empty((D, N))  # (D, N) the stream after attention
+        self.xhat2, self.n2 = empty((D, N)), empty((D, N))
+        self.rstd2 = empty((1, N))
+        self.h, self.t, self.a = empty((F, N)), empty((F, N)), empty((F, N))  # pre-activation, tanh, GELU
+        self.out = empty((D, N))  # (D, N) the stream after the block
+        self.keep = empty((2, D, N))  # (2, D, N) dropout's masks on the two sublayers' outputs, 0 or 1 / (1 - p)
 
 
 class WritingStep(FusedStep):
     """``loss_and_grads(views, step)`` for Training on one run's batches (S, B, T+1): the mean
     next-character cross-entropy and its gradient as one flat vector in the packed parameter order."""
 
-    def __init__(self, batches, query_spans=2):
+    def __init__(self, batches, query_spans=2, dropout=0.0, seed=0):
         self.query_spans = query_spans  # causal attention in spans of queries: the later keys' scores are never computed
+        self.dropout, self.seed = dropout, seed  # step s's masks come from the generator seeded (seed, s)
         S, B, T1 = batches.shape
         T = T1 - 1
         self.shape = (S, B, T)
@@ -81,41 +89,44 @@ class WritingStep(FusedStep):
         H, _, K = views["b1.wq"].shape
         F = views["b1.w1"].shape[1]
         self.views, self.sizes = views, (N, V, D, L, H, K, F)
+        dtype = views["w_e"].dtype  # the run's: float64, or float32 where a recipe trains in it
+        empty = functools.partial(np.empty, dtype=dtype)
         self.scale = 1.0 / math.sqrt(K)
         self.at = self.targets * N + np.arange(N)  # (S, N) flat index of each target logit in (V, N)
         self.order, self.starts = scatter_plan(self.inputs[:, None, :], V)  # (S, N + V), (S, V)
         R = -(-T // self.query_spans)
         self.spans = [(a, min(a + R, T)) for a in range(0, T, R)]  # queries [a, b) read keys [0, b)
-        causal = np.where(np.tril(np.ones((T, T), bool)), 0.0, -np.inf)  # (Tq, Tk)
+        causal = np.where(np.tril(np.ones((T, T), bool)), 0.0, -np.inf).astype(dtype)  # (Tq, Tk)
         self.causal = [causal[a:b, :b] for a, b in self.spans]
-        self.blocks = [_Block(D, F, H, K, B, T, self.spans) for _ in range(L)]
-        self.x0 = np.empty((D, N))  # (D, N) the embeddings
-        self.rows = np.empty((B, T, D))  # (B, T, D) token rows plus position rows
-        self.xhatf, self.nf = np.empty((D, N)), np.empty((D, N))
-        self.rstdf = np.empty((1, N))
-        self.logits = np.empty((V, N))  # (V, N) logits, then minus each column's max
-        self.probs = np.empty((V, N))  # (V, N) softmax, then dLoss/dlogits
-        self.col = np.empty((1, N))  # (1, N) a max, sum or mean over the outer axis
-        self.col2 = np.empty((1, N))
-        self.row = np.empty((H, B, T, 1))  # (H, B, T, 1) a max or sum per attention row
-        self.part = np.empty((H, B, T, K))  # (H, B, T, K) a span's share of dk or dv
-        self.nll = np.empty(N)
-        self.picked = np.empty(N)
-        self.wide = np.empty((D, N)), np.empty((D, N)), np.empty((D, N))  # (D, N) scratch
-        self.ff = np.empty((F, N)), np.empty((F, N)), np.empty((F, N))  # (F, N) scratch
-        self.dx, self.dmid = np.empty((D, N)), np.empty((D, N))  # (D, N) dLoss/dstream after and inside a block
-        self.dqkv = np.empty((3, H, K, B, T))  # (C, N)
-        self.dqkv_h = np.empty((3, H, B, T, K))
+        self.blocks = [_Block(D, F, H, K, B, T, self.spans, dtype) for _ in range(L)]
+        self.x0 = empty((D, N))  # (D, N) the embeddings
+        self.rows = empty((B, T, D))  # (B, T, D) token rows plus position rows
+        self.xhatf, self.nf = empty((D, N)), empty((D, N))
+        self.rstdf = empty((1, N))
+        self.logits = empty((V, N))  # (V, N) logits, then minus each column's max
+        self.probs = empty((V, N))  # (V, N) softmax, then dLoss/dlogits
+        self.col = empty((1, N))  # (1, N) a max, sum or mean over the outer axis
+        self.col2 = empty((1, N))
+        self.row = empty((H, B, T, 1))  # (H, B, T, 1) a max or sum per attention row
+        self.part = empty((H, B, T, K))  # (H, B, T, K) a span's share of dk or dv
+        self.nll = empty(N)
+        self.picked = empty(N)
+        self.wide = empty((D, N)), empty((D, N)), empty((D, N))  # (D, N) scratch
+        self.ff = empty((F, N)), empty((F, N)), empty((F, N))  # (F, N) scratch
+        self.dx, self.dmid = empty((D, N)), empty((D, N))  # (D, N) dLoss/dstream after and inside a block
+        self.dbranch = empty((D, N))  # (D, N) dLoss/d(a sublayer's output before dropout)
+        self.dqkv = empty((3, H, K, B, T))  # (C, N)
+        self.dqkv_h = empty((3, H, B, T, K))
         self.dq, self.dk, self.dv = self.dqkv_h  # (H, B, T, K)
-        self.dheads = np.empty((H, K, B, T))  # (HK, N)
-        self.dheads_h = np.empty((H, B, T, K))
+        self.dheads = empty((H, K, B, T))  # (HK, N)
+        self.dheads_h = empty((H, B, T, K))
         self.dscores = [np.empty_like(w) for w in self.blocks[0].weights]  # (H, B, R, <=T)
         self.tmp = [np.empty_like(w) for w in self.blocks[0].weights]
-        self.g_all = np.empty((D, 3, H, K))  # (D, C) gradient of w_all
-        self.dx_rows = np.empty((N + 1, D))  # (N + 1, D) dLoss/dembeddings per position, and a zero row
+        self.g_all = empty((D, 3, H, K))  # (D, C) gradient of w_all
+        self.dx_rows = empty((N + 1, D))  # (N + 1, D) dLoss/dembeddings per position, and a zero row
         self.dx_rows[N] = 0.0
-        self.sorted = np.empty((self.order.shape[1], D))  # (N + V, D) rows in token order
-        self.grad, self.g = pack(views)  # (P,) the gradient in the packed order, and views of it by name
+        self.sorted = empty((self.order.shape[1], D))  # (N + V, D) rows in token order
+        self.grad, self.g = pack(views, dtype)  # (P,) the gradient in the packed order, and views of it by name
 
     # ---- pieces, each on (width, N) arrays -------------------------------------------------
 
@@ -164,6 +175,12 @@ class WritingStep(FusedStep):
         self.rows += p["w_p"][:T]  # (B, T, D)
         np.copyto(self.x0, self.rows.reshape(N, D).T)  # (D, N)
         x = self.x0
+        if self.dropout:
+            rng = np.random.default_rng([self.seed, step])
+            for c in self.blocks:
+                rng.random(out=c.keep, dtype=c.keep.dtype)
+                np.greater_equal(c.keep, self.dropout, out=c.keep)  # 1.0 kept, 0.0 dropped
+                c.keep *= 1.0 / (1.0 - self.dropout)
         for layer, c in enumerate(self.blocks, 1):
             b = f"b{layer}."
             self._layernorm(x, p[b + "ln1_gain"], p[b + "ln1_bias"], c.xhat1, c.rstd1, c.n1)
@@ -184,6 +201,8 @@ class WritingStep(FusedStep):
                 np.matmul(s, c.v[:, :, :e], out=c.heads_h[:, :, a:e])  # (H, B, R, K)
             np.copyto(c.heads, c.heads_h.transpose(0, 3, 1, 2))  # (HK, N)
             product("cd,cn->dn", p[b + "wo"], c.heads.reshape(-1, N), out=c.mid)  # (D, N)
+            if self.dropout:
+                c.mid *= c.keep[0]
             c.mid += x
             self._layernorm(c.mid, p[b + "ln2_gain"], p[b + "ln2_bias"], c.xhat2, c.rstd2, c.n2)
             product("df,dn->fn", p[b + "w1"], c.n2, out=c.h)  # (F, N)
@@ -200,6 +219,8 @@ class WritingStep(FusedStep):
             c.a *= 0.5  # (F, N) GELU
             product("fd,fn->dn", p[b + "w2"], c.a, out=c.out)  # (D, N)
             c.out += p[b + "b2"][:, None]
+            if self.dropout:
+                c.out *= c.keep[1]
             c.out += c.mid
             x = c.out
         self._layernorm(x, p["lnf_gain"], p["lnf_bias"], self.xhatf, self.rstdf, self.nf)
@@ -230,10 +251,11 @@ class WritingStep(FusedStep):
         for layer in range(L, 0, -1):
             c, b = self.blocks[layer - 1], f"b{layer}."
             # the feed-forward layer; dx is dLoss/dout, and becomes dLoss/dmid
-            np.add.reduce(dx, axis=1, out=g[b + "b2"])
-            product("fn,dn->fd", c.a, dx, out=g[b + "w2"])  # (F, D)
+            branch = np.multiply(dx, c.keep[1], out=self.dbranch) if self.dropout else dx  # (D, N)
+            np.add.reduce(branch, axis=1, out=g[b + "b2"])
+            product("fn,dn->fd", c.a, branch, out=g[b + "w2"])  # (F, D)
             dh, u, tt = self.ff
-            product("fd,dn->fn", p[b + "w2"], dx, out=dh)  # (F, N) dLoss/da
+            product("fd,dn->fn", p[b + "w2"], branch, out=dh)  # (F, N) dLoss/da
             # GELU's slope, as block.gelu_backward: 0.5 (1 + t) + 0.5 h (1 - t^2) du/dh
             np.multiply(c.h, c.h, out=u)
             u *= 3 * 0.044715
@@ -255,8 +277,9 @@ class WritingStep(FusedStep):
             self._layernorm_backward(dn2, p[b + "ln2_gain"], c.xhat2, c.rstd2, g[b + "ln2_gain"], g[b + "ln2_bias"], dmid)
             dmid += dx  # (D, N) the residual road and the sublayer's
             # attention
-            product("cn,dn->cd", c.heads.reshape(-1, N), dmid, out=g[b + "wo"])  # (HK, D)
-            product("cd,dn->cn", p[b + "wo"], dmid, out=self.dheads.reshape(-1, N))  # (HK, N)
+            branch = np.multiply(dmid, c.keep[0], out=self.dbranch) if self.dropout else dmid  # (D, N)
+            product("cn,dn->cd", c.heads.reshape(-1, N), branch, out=g[b + "wo"])  # (HK, D)
+            product("cd,dn->cn", p[b + "wo"], branch, out=self.dheads.reshape(-1, N))  # (HK, N)
             np.copyto(self.dheads_h, self.dheads.transpose(0, 2, 3, 1))  # (H, B, T, K)
             self.dk.fill(0.0)
             self.dv.fill(0.0)

@@ -40,3 +40,33 @@ def test_fused_and_readable_runs_agree_at_every_checkpoint():
     for a, b in zip(fused["checkpoints"], readable["checkpoints"]):
         assert a["train"] == pytest.approx(b["train"], rel=1e-9)
         assert a["held_out"] == pytest.approx(b["held_out"], rel=1e-9)
+
+
+def test_dropout_draws_a_step_s_mask_from_its_seed_and_its_gradient_is_the_loss_s():
+    config = dataclasses.replace(SMALL, steps=2, heads=4, batch_size=2)
+    start, batches = starting_point(Corpus.of(TEXT), 0, config)
+    flat, views = pack(start)
+    rng = np.random.default_rng(1)
+    flat += rng.normal(0.0, 0.3, flat.shape)
+    dropped = WritingStep(batches, dropout=0.5, seed=7)
+    loss, grad = (v.copy() if isinstance(v, np.ndarray) else v for v in dropped(views, 0))
+    assert dropped(views, 0)[0] == loss != WritingStep(batches)(views, 0)[0]  # the same mask each time it runs
+    assert WritingStep(batches, dropout=0.5, seed=8)(views, 0)[0] != loss  # another seed, another mask
+    for i in rng.choice(flat.size, 12, replace=False):  # central differences, the mask held
+        keep = flat[i]
+        flat[i] = keep + 1e-5
+        up = dropped.forward(0)
+        flat[i] = keep - 1e-5
+        down = dropped.forward(0)
+        flat[i] = keep
+        assert grad[i] == pytest.approx((up - down) / 2e-5, rel=1e-4, abs=1e-8)
+
+
+def test_a_float32_step_is_the_float64_one_to_float32_rounding():
+    config = dataclasses.replace(SMALL, steps=2, heads=4, batch_size=2)
+    start, batches = starting_point(Corpus.of(TEXT), 0, config)
+    (_, wide), (_, narrow) = pack(start), pack(start, np.float32)
+    (loss, grad), (loss32, grad32) = WritingStep(batches)(wide, 1), WritingStep(batches)(narrow, 1)
+    assert grad32.dtype == np.float32 and loss32 == pytest.approx(loss, rel=1e-6)
+    np.testing.assert_allclose(grad32, grad, rtol=1e-3, atol=1e-5 * np.abs(grad).max())
+    assert WritingStep(batches, dropout=0.5)(narrow, 1)[1].dtype == np.float32  # its masks drawn in float32 too
