@@ -54,7 +54,9 @@ def main(argv=None) -> int:
     store = None
     if FIGURE_STORE is not None and args.command in ("build", "check", "catalogue", "serve"):
         from builder.figure_store import FigureStore
-        store = FigureStore(FIGURE_STORE, ROOT)
+        # the series' own build keeps what it makes in models/; a book elsewhere (a test's) only reads it
+        store = FigureStore(FIGURE_STORE, ROOT, kept=ROOT / "models",
+                            keep=paths.content.resolve() == (ROOT / "content").resolve())
         store.prune()
     try:
         if args.command == "fetch-runtime":

@@ -77,9 +77,13 @@ def _packages(name: str) -> list[str]:
 
 
 class FigureStore:
-    def __init__(self, folder: Path, root: Path):
+    def __init__(self, folder: Path, root: Path, kept: Path | None = None, keep: bool = False):
         self.folder = folder  # where the entries are
         self.root = root  # the repository whose engine/ and builder/ the code is imported from
+        # made files kept under version control (the repository's models/), read before the store, so a
+        # fresh clone's build does not train chapter 14's model: named by the digest of the prose and
+        # of their maker's source; a run that `keep`s writes there what it makes (build.py's, not a test's)
+        self.kept, self.keep = kept, keep
         self.computed = 0  # values made in this run (none found), for the command line's report
         self.found = 0
         self._codes: dict = {}  # modules -> (their files and those they import, the files' stamps, code())
@@ -91,7 +95,12 @@ class FigureStore:
 
     def code(self, *modules: str) -> str:
         """A digest of the source of `modules` and of every module of ours they import, however
-        deep, with the versions of what runs them; followed again only when one of those files changed."""
+        deep, with the versions of what runs them."""
+        return _hash(self.sources(*modules), _runtime().decode())
+
+    def sources(self, *modules: str) -> str:
+        """A digest of the source of `modules` and of every module of ours they import, however deep;
+        followed again only when one of those files changed."""
         kept = self._codes.get(modules)
         if kept is not None:
             try:
@@ -111,7 +120,6 @@ class FigureStore:
         stamps = _stamps(files)
         for (name, path), (mtime_ns, size) in zip(files, stamps):
             h.update(name.encode() + b"\0" + _source(path, mtime_ns, size))
-        h.update(_runtime())
         self._codes[modules] = (files, stamps, h.hexdigest())
         return h.hexdigest()
 
@@ -165,13 +173,53 @@ class FigureStore:
         return _hash("value", *parts) + ".value"
 
     def made(self, name: str, series: Given) -> bytes:
-        """The file engine.given.MADE[name] made from the prose `series` holds, by its maker's code."""
-        return self._get(self._made_key(name, series), lambda: inputs.make(name, series[inputs.SERIES]))
+        """The file engine.given.MADE[name] made from the prose `series` holds, by its maker's code:
+        the kept one, or the store's, or made now (and then kept, by a run that keeps)."""
+        kept = self.kept_file(name, series)
+        if kept is not None and kept.is_file():
+            return kept.read_bytes()
+        data = self._get(self._made_key(name, series), lambda: self._make(name, series))
+        if kept is not None and self.keep:
+            self._keep(kept, data)
+        return data
 
     def find_made(self, name: str, series: Given) -> bytes | None:
-        """That file if an earlier run made it, else None (nothing is made)."""
+        """That file if it is kept or an earlier run made it, else None (nothing is made)."""
+        kept = self.kept_file(name, series)
+        if kept is not None and kept.is_file():
+            return kept.read_bytes()
         value = self._found(self.folder / self._made_key(name, series))
         return value if isinstance(value, bytes) else None
+
+    def kept_file(self, name: str, series: Given) -> Path | None:
+        """Where the file made from `series` by the maker's current source is kept (it may not be
+        there yet), or None when this store keeps none."""
+        if self.kept is None:
+            return None
+        key = _hash("kept", name, self.sources(inputs.maker_module(name)), series.digest(inputs.SERIES))
+        return self.kept / f"{name}-{key[:16]}.bin"
+
+    @staticmethod
+    def _make(name: str, series: Given) -> bytes:
+        started = time.perf_counter()
+        print(f"making {name} from the prose (the prose or its maker's code changed since it was kept)",
+              file=sys.stderr, flush=True)
+        data = inputs.make(name, series[inputs.SERIES])
+        print(f"made {name} in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+        return data
+
+    def _keep(self, path: Path, data: bytes) -> None:
+        """`data` kept at `path`, whole, in place of the file that name kept before."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}")
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+        stem = path.name.rsplit("-", 1)[0]
+        for old in path.parent.glob(f"{stem}-*.bin"):
+            if old != path:
+                old.unlink()
+        print(f"kept {path.relative_to(self.root) if path.is_relative_to(self.root) else path}: "
+              "commit it with the change, so that a fresh clone need not make it", file=sys.stderr, flush=True)
 
     def _made_key(self, name: str, series: Given) -> str:
         return _hash("made", name, self.code(inputs.maker_module(name)), series.digest(inputs.SERIES)) + ".made"

@@ -86,7 +86,7 @@ def figure_store(request, tmp_path_factory):
     folder = Path(os.environ.get(build.STORE_ENV) or once_per_run(request, tmp_path_factory, "figure-store",
                                                                    _compute_series_figures))
     os.environ[build.STORE_ENV] = str(folder)
-    return FigureStore(folder, ROOT)
+    return FigureStore(folder, ROOT, kept=ROOT / "models")  # read, never written: a build's
 
 
 @pytest.fixture(scope="session")
@@ -155,7 +155,7 @@ def _chapter_figures(folder: Path, index: int, prose: bytes) -> None:
     from builder.site_config import load_site_config
 
     source = read_chapter(load_site_config(ROOT / "content").chapters[index])
-    cache = BuildCache(FigureCache(FigureStore(folder, ROOT)))
+    cache = BuildCache(FigureCache(FigureStore(folder, ROOT, kept=ROOT / "models")))
     compute_chapter(source, cache, given_of(prose, cache.figures, needed([source])))
 
 

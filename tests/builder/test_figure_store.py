@@ -151,6 +151,34 @@ def test_a_file_made_from_the_prose_is_made_once_per_prose_across_runs(tmp_path,
     assert again.made("probe-weights", one) == data and len(MADE) == 2  # earlier prose back: kept
 
 
+def test_a_kept_file_is_read_before_the_store_and_the_series_build_keeps_what_it_makes(tmp_path, probe):
+    one, two = probe(b"The prose."), probe(b"Prose, edited.")
+    kept = tmp_path / "models"
+    build = FigureStore(tmp_path / "store", ROOT, kept=kept, keep=True)
+    data = build.made("probe-weights", one)
+    assert [p.name for p in kept.iterdir()] == [build.kept_file("probe-weights", one).name] and len(MADE) == 1
+    assert build.kept_file("probe-weights", one).read_bytes() == data
+    clone = FigureStore(tmp_path / "a fresh clone's store", ROOT, kept=kept)  # nothing stored: read from models/
+    assert clone.made("probe-weights", one) == data and clone.find_made("probe-weights", one) == data and len(MADE) == 1
+    assert clone.find_made("probe-weights", two) is None
+    assert clone.made("probe-weights", two) != data and len(MADE) == 2
+    assert [p.name for p in kept.iterdir()] == [build.kept_file("probe-weights", one).name]  # a test's: not kept
+    build.made("probe-weights", two)  # the prose edited, and built: its file replaces the old one
+    assert [p.name for p in kept.iterdir()] == [build.kept_file("probe-weights", two).name] and len(MADE) == 3
+    assert build.kept_file("probe-weights", one) != build.kept_file("probe-weights", two)
+
+
+def test_the_series_model_is_kept_for_the_prose_and_code_as_they_are(series_given):
+    """A fresh clone's build reads chapter 14's model from models/ instead of training it for minutes:
+    after an edit to the prose or to the model's code, the build trains it again and keeps it there,
+    and the change is not whole until that file is committed with it."""
+    store = FigureStore(ROOT / ".cache" / "unused", ROOT, kept=ROOT / "models")
+    kept = store.kept_file("writing-model", series_given)
+    assert kept.is_file(), (f"{kept.relative_to(ROOT)} is missing: the prose or the model's code changed since "
+                            "models/ was committed; build the site and commit the file it keeps")
+    assert kept.read_bytes() == series_given["writing-model"]
+
+
 def test_while_drafting_a_made_file_outlives_new_prose_until_its_code_changes(tmp_path, probe):
     cache = FigureCache(FigureStore(tmp_path / "store", ROOT))
     cache.drafting = True  # as serve's
