@@ -6,7 +6,7 @@ worker as the site's figures run, with the key-value cache (engine/gpt.py `gener
 characters); the first sample (numpy's code not yet compiled by the browser) apart from a second;
 and the machine's load average before and after.
 
-The model is the chapter's, trained here on the series' prose as the build trains it (about 10 s).
+The model is the chapter's: the one kept in models/, or trained here on the series' prose as the build trains it.
 Pyodide and numpy come from ATTN_PYODIDE_DIST (or --dist, or .cache/pyodide-kit); the page and
 worker are this benchmark's own, served from a temporary folder beside the kit.
 
@@ -77,12 +77,17 @@ json.dumps({"first_cached_ms_per_char": first, "cached_ms_per_char": cached, "un
 
 
 def model_file() -> bytes:
-    """The chapter's model, trained on the series' prose as the build does."""
+    """The chapter's model: the one kept in models/ for the prose and code as they are, else trained
+    on the series' prose as the build does (minutes)."""
     from builder.corpus import read_corpus
+    from builder.figure_store import FigureStore
     from builder.site_config import load_site_config
+    from engine.given import SERIES, Given
     from engine.tasks.writing import model_file as train
 
-    return train(read_corpus(load_site_config(ROOT / "content").chapters).text.encode())
+    prose = read_corpus(load_site_config(ROOT / "content").chapters).text.encode()
+    kept = FigureStore(ROOT / ".cache" / "figures", ROOT, kept=ROOT / "models").kept_file("writing-model", Given({SERIES: prose}))
+    return kept.read_bytes() if kept.is_file() else train(prose)
 
 
 def engine_files() -> dict[str, str]:

@@ -18,12 +18,16 @@ def draw(fig, data):
         ax.axhline(v, color=COLOURS["muted"], linewidth=0.9, linestyle="dashed")
         ax.text(steps * 1.01, axis["y"]["labels"][key], fill(data["text"]["parts"][key], {"v": v}), fontsize=7, color=COLOURS["muted"],
                 va="center", ha="left")
-    ax.plot(range(len(data["losses"])), data["losses"], color=COLOURS["prediction"], linewidth=0.8, alpha=0.7,
-            label="training batch")
+    every = data["loss_every"]
+    ax.plot([(i + 1) * every - 1 for i in range(len(data["losses"]))], data["losses"], color=COLOURS["prediction"],
+            linewidth=0.8, alpha=0.7, label="training batch")
     points = data["checkpoints"]
     ax.plot([c["step"] for c in points], [c["held_out"] for c in points], color=COLOURS["model"], linewidth=1.2,
             marker="o", markersize=3, label="held-out text")
     ax.set_xlim(0, steps)
+    if axis["y"].get("log"):
+        ax.set_yscale("log")
+        ax.minorticks_off()
     ax.set_ylim(axis["y"]["lo"], axis["y"]["hi"])
     ax.set_xticks([s for s, _ in axis["x"]], [label for _, label in axis["x"]], fontsize=8)
     ax.set_yticks([v for v, _ in axis["y"]["ticks"]], [label for _, label in axis["y"]["ticks"]], fontsize=8)

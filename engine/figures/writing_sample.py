@@ -32,7 +32,7 @@ from .params import ParamError, field
 GIVEN = ("writing-model",)  # the trained weights, which the build makes and the page fetches (engine/given.py)
 
 PROMPT = "The model "
-CONTEXT = writing.WritingConfig().context  # the characters the chapter's model reads
+CONTEXT = writing.SHIPPED.context  # the characters the chapter's model reads
 TOP = 5  # next characters listed per state
 ALPHABET = string.digits + string.ascii_lowercase + string.ascii_uppercase  # nothing the page's JSON escapes
 LEVELS = len(ALPHABET) - 1  # a weight is shipped as the nearest of LEVELS + 1 steps from 0 to 1

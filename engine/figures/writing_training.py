@@ -1,8 +1,9 @@
 """writing-training: chapter 14's small GPT learning to write the series' own prose (engine/tasks/writing.py).
 
-The run for the default options is the one the site ships (writing.shipped(given): its per-step losses,
-its checkpoints and their samples), embedded so the replay works before Python loads; another seed
-or length is trained on CPython at build time. State i is checkpoint i (the start, then every
+Seed 0 is the run the site ships (writing.shipped(given): its per-step losses, its checkpoints and their
+samples, of the larger model the build trains), embedded so the replay works before Python loads;
+another seed is a run of the recipe a reader trains in the page (writing.IN_THE_PAGE) for `steps`
+steps, trained on CPython at build time. State i is checkpoint i (the start, then every
 `every` steps); `text.states` is indexed the same way, and `text.fixed` holds the baselines and the
 final model's held-out loss. The job "train" trains a run from `seed` in the worker's slices: each
 snapshot carries the checkpoints reached since the last, with their state lines, and the last slice
@@ -15,7 +16,10 @@ import functools
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..given import Given
+from ..gpt import init_params
 from ..jobs import TrainingJob
 from ..ngram import NGram
 from ..tasks import writing
@@ -24,7 +28,7 @@ from .fmt import fixed
 from .params import ParamError, field
 
 GIVEN = ("writing-model",)
-CONFIG = writing.WritingConfig()
+CONFIG = writing.IN_THE_PAGE  # the recipe of every run but the shipped one
 LOSS_DECIMALS = 3  # per-step losses: hundreds of them, drawn as one line a few hundred pixels wide
 CHECKPOINT_DECIMALS = 4
 # each yardstick's label on the chart (writing.baselines' keys), filled from its value {v}
@@ -35,10 +39,11 @@ LABEL_GAP = 0.075  # the least distance between two yardsticks' labels, as a sha
 
 @dataclass(frozen=True)
 class Params:
-    seed: int = field(writing.MODEL_SEED, lo=0, hi=2 ** 31 - 1, doc="the run's starting weights and batches")
+    seed: int = field(writing.MODEL_SEED, lo=0, hi=2 ** 31 - 1,
+                      doc="the run's starting weights and batches: 0 is the model the site ships, another a run trained in the page")
     steps: int = field(CONFIG.steps, lo=CONFIG.checkpoint_every, hi=CONFIG.steps,
                        step=CONFIG.checkpoint_every,
-                           doc="Adam steps of a run (a shorter run for tests and slow machines)")
+                       doc="Adam steps of a run trained in the page (a shorter run for tests and slow machines)")
 
     def __post_init__(self):
         if self.steps % CONFIG.checkpoint_every:
@@ -49,8 +54,9 @@ EXAMPLE = {"seed": 1, "steps": 100}
 BROKEN = ({"steps": CONFIG.checkpoint_every + 10}, "steps")  # breaks a rule of Params' own; names that option
 
 
-def _config(p: Params, shipped: writing.Shipped) -> writing.WritingConfig:
-    return dataclasses.replace(shipped.config, steps=p.steps)
+def _config(p: Params) -> writing.WritingConfig:
+    """The recipe of p's run when it is not the shipped one."""
+    return dataclasses.replace(CONFIG, steps=p.steps)
 
 
 @functools.lru_cache(maxsize=4)
@@ -60,11 +66,16 @@ def _trained(text: str, seed: int, config: writing.WritingConfig) -> dict:
 
 
 def _run(p: Params, given: Given) -> dict:
-    """The run for p's options: the shipped run's record, or a new run's, unrounded."""
+    """The run for p's options: the shipped run's record, or a new run's, unrounded; either with its
+    recipe ("config") and its weights' sizes ("shapes")."""
     shipped = writing.shipped(given)
-    if p.seed == shipped.seed and p.steps == shipped.config.steps:
-        return shipped.run
-    return _trained(shipped.text, p.seed, _config(p, shipped))
+    if p.seed == shipped.seed:
+        return {**shipped.run, "config": shipped.config, "shapes": {n: a.shape for n, a in shipped.params.items()}}
+    return _with_recipe(_trained(shipped.text, p.seed, _config(p)), _config(p))
+
+
+def _with_recipe(run: dict, config: writing.WritingConfig) -> dict:
+    return {**run, "config": config, "shapes": {n: a.shape for n, a in run["params"].items()}}
 
 
 def _checkpoint(c: dict) -> dict:
@@ -72,17 +83,26 @@ def _checkpoint(c: dict) -> dict:
             "held_out": round(float(c["held_out"]), CHECKPOINT_DECIMALS), "sample": c["sample"]}
 
 
-def _axis(steps: int, top: float, bottom: float, baselines: dict) -> dict:
-    """The chart's scales: steps along x, ticked about six times at checkpoints; nats from the whole
-    nat below the lowest loss or yardstick to just above the highest, ticked at every whole nat, so
-    the band where learning happens fills the chart. Each yardstick's label is placed at its value,
-    moved up from its neighbour below where they are closer than LABEL_GAP."""
-    every = CONFIG.checkpoint_every * max(1, steps // (6 * CONFIG.checkpoint_every))
-    hi = math.ceil(top * 1.05 * 2) / 2
-    lo = max(0, math.floor(bottom - 0.1))
+LOSS_POINTS = 600  # at most this many points of per-step loss on the chart: a longer run's are averaged
+Y_TICKS = (1, 1.5, 2, 3, 4, 5, 6, 8)  # nats; those within the axis are ticked
+
+
+def _axis(steps: int, every: int, top: float, bottom: float, baselines: dict) -> dict:
+    """The chart's scales: steps along x, ticked about four times at checkpoints; nats on a log scale
+    ("log": the view and the fallback place a value at its logarithm) from a little below the lowest
+    loss or yardstick to a little above the highest, so the band where a trained model's learning
+    happens, near 1 nat, gets as much room as the fall from an even guess. Each yardstick's label is
+    placed at its value, moved up from its neighbour below where they are closer than LABEL_GAP of
+    the chart's height."""
+    every = every * max(1, steps // (4 * every))
+    hi, lo = top * 1.08, bottom / 1.08
+    span = math.log(hi) - math.log(lo)
+    places = {k: math.exp(v) for k, v in _label_places({k: math.log(v) for k, v in baselines.items()},
+                                                        LABEL_GAP * span).items()}
     return {"x": [[s, str(s)] for s in range(0, steps + 1, every)],
-            "y": {"lo": lo, "hi": hi, "ticks": [[v, str(v)] for v in range(lo, math.floor(hi) + 1)],
-                  "labels": _label_places(baselines, LABEL_GAP * (hi - lo))}}
+            "y": {"lo": lo, "hi": hi, "log": True,
+                  "ticks": [[v, fixed(v, 1) if v % 1 else str(int(v))] for v in Y_TICKS if lo <= v <= hi],
+                  "labels": places}}
 
 
 def _label_places(values: dict, gap: float) -> dict:
@@ -95,28 +115,36 @@ def _label_places(values: dict, gap: float) -> dict:
     return places
 
 
+def _thinned(losses: list, group: int) -> list:
+    """Each run of `group` consecutive losses as its mean (the last run may be shorter)."""
+    return [sum(losses[i:i + group]) / len(losses[i:i + group]) for i in range(0, len(losses), group)]
+
+
 def _data(p: Params, run: dict, given: Given) -> dict:
     shipped = writing.shipped(given)
     corpus = writing.Corpus.of(shipped.text, shipped.config.held_out_every)
-    config = _config(p, shipped)
+    config = run["config"]
     baselines = {k: round(float(v), CHECKPOINT_DECIMALS) for k, v in shipped.run["baselines"].items()}
-    losses = [round(float(v), LOSS_DECIMALS) for v in run["losses"]]
+    loss_every = max(1, math.ceil(len(run["losses"]) / LOSS_POINTS))
+    losses = [round(float(v), LOSS_DECIMALS) for v in _thinned([float(v) for v in run["losses"]], loss_every)]
     checkpoints = [_checkpoint(c) for c in run["checkpoints"]]
     return {
         "seed": p.seed,
-        "steps": p.steps,
+        "first_trained_seed": writing.MODEL_SEED + 1,  # the seeds below name the shipped model
+        "steps": config.steps,
         "every": config.checkpoint_every,
         "losses": losses,
+        "loss_every": loss_every,  # losses[i] is the mean of steps i * loss_every to (i + 1) * loss_every - 1
         "checkpoints": checkpoints,
         "baselines": baselines,
         "final_held_out": round(float(run["final_held_out"]), CHECKPOINT_DECIMALS),
         "prompt": config.prompt,
-        "model": {"parameters": sum(a.size for a in shipped.params.values()), "layers": config.layers,
+        "model": {"parameters": sum(math.prod(s) for s in run["shapes"].values()), "layers": config.layers,
                   "heads": config.heads, "d_model": config.d_model, "d_ff": config.d_ff, "context": config.context},
         "corpus": {"characters": len(corpus.train) + len(corpus.held_out), "train": len(corpus.train),
                    "held_out": len(corpus.held_out), "vocabulary": len(corpus.vocab)},
         "batch_size": config.batch_size,
-        "axis": _axis(p.steps, max(losses + [c[k] for c in checkpoints for k in ("train", "held_out")]
+        "axis": _axis(config.steps, config.checkpoint_every, max(losses + [c[k] for c in checkpoints for k in ("train", "held_out")]
                                    + [baselines["even"]]),
                       min(losses + [c[k] for c in checkpoints for k in ("train", "held_out")] + list(baselines.values())),
                       baselines),
@@ -180,7 +208,9 @@ def text(p: Params, data: dict) -> dict:
         # each baseline's label on the chart, filled from its value {v}; the sample's heading, from its step
         "parts": {**PARTS, "sample": f"Written at step {{v}}, starting from “{one_line(data['prompt'])}”:"},
         "status": lines["status"],
-        "legend": (f"Thin line: the loss of each training step's batch of {data['batch_size']}; dots: the loss on "
+        "legend": (("Thin line: the loss of each training step's batch" if data["loss_every"] == 1 else
+                    f"Thin line: the mean loss of each {data['loss_every']} training steps' batches")
+                   + f" of {data['batch_size']} stretches; dots: the loss on "
                    f"held-out text at each checkpoint; dashed: models that count instead of learning, for comparison. Trained on "
                    f"{c['train']:,} characters, {c['held_out']:,} held out."),
         "training": "Training a new model from scratch…",
@@ -211,9 +241,24 @@ def facts(p: Params, data: dict, given: Given) -> dict:
             "even_loss": b["even"], **{f"n{n}_loss": b[f"n{n}"] for n in writing.NGRAM_ORDERS},
             "held_out_loss": final, "held_out_bits": _bits(final),
             "passes": data["steps"] * data["batch_size"] * m["context"] / c["train"],
+            "lr": run["config"].lr, "warmup": run["config"].warmup, "lr_final": run["config"].lr_final,
+            "final_lr": run["config"].lr * run["config"].lr_final,
+            "weight_decay": run["config"].weight_decay, "dropout": run["config"].dropout,
+            "dropout_percent": 100 * run["config"].dropout, "measured_reading": m["context"] // 2,
+            "n5_margin": b["n5"] - final,
+            "gap": run["checkpoints"][-1]["held_out"] - run["checkpoints"][-1]["train"],
+            **_page_recipe(c["vocabulary"]),
             **_tables(writing.shipped(given)),
             "first_sample": one_line(run["checkpoints"][0]["sample"]),
             "last_sample": one_line(run["checkpoints"][-1]["sample"])}
+
+
+def _page_recipe(vocabulary: int) -> dict:
+    """The recipe a reader trains in the page, as the chapter describes it."""
+    weights = init_params(CONFIG.model(vocabulary), np.random.default_rng(0))  # only their sizes are read
+    return {"page_parameters": sum(a.size for a in weights.values()), "page_d_model": CONFIG.d_model,
+            "page_layers": CONFIG.layers, "page_steps": CONFIG.steps, "page_batch_size": CONFIG.batch_size,
+            "page_lr": CONFIG.lr}
 
 
 TABLES = (5, 9)  # the counting models whose tables chapter 14 describes: the chart's longest, and one far longer
@@ -244,9 +289,12 @@ def _snapshot(p: Params, job: TrainingJob, t) -> dict:
 
 def train(p: Params, given: Given) -> TrainingJob:
     """A run from p.seed on the shipped model's text, in slices."""
+    if p.seed == writing.MODEL_SEED:
+        raise ParamError("seed", f"seed {writing.MODEL_SEED} names the model the site ships: train from another")
     shipped = writing.shipped(given)
-    job = writing.writing_job(shipped.text, p.seed, _config(p, shipped))
-    return TrainingJob(job.training, lambda t: _snapshot(p, job, t), lambda: _data(p, job.finish(), given))
+    job = writing.writing_job(shipped.text, p.seed, _config(p))
+    return TrainingJob(job.training, lambda t: _snapshot(p, job, t),
+                       lambda: _data(p, _with_recipe(job.finish(), _config(p)), given))
 
 
 WARM_STEPS = 4  # a few steps and one short sample: numpy's hot code compiled before the reader's run
@@ -256,7 +304,7 @@ def warm_train(p: Params, given: Given) -> TrainingJob:
     """train's code path on a throwaway run of WARM_STEPS steps with a short sample at its end (its own
     weights and batches: a run's numbers are the same after it); the worker discards it all."""
     shipped = writing.shipped(given)
-    config = dataclasses.replace(shipped.config, steps=WARM_STEPS, checkpoint_every=WARM_STEPS, sample_length=8,
+    config = dataclasses.replace(CONFIG, steps=WARM_STEPS, checkpoint_every=WARM_STEPS, sample_length=8,
                                  eval_windows=1)
     job = writing.writing_job(shipped.text, p.seed, config)
     return TrainingJob(job.training, lambda t: {}, lambda: job.snapshot(job.training))

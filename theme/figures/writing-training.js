@@ -28,7 +28,7 @@ export function mount(root, ctx) {
   const trainer = html("div", { class: "figure-controls" }, root);
   const seedLabel = html("label", { for: id + "-seed" }, trainer, "Seed ");
   const seed = html("input", { id: id + "-seed", type: "number", inputmode: "numeric", class: "wt-seed", required: "",
-    min: String(schema.lo), max: String(schema.hi), step: "1", value: String(data.seed + 1) }, seedLabel);
+    min: String(data.first_trained_seed), max: String(schema.hi), step: "1", value: String(data.seed + 1) }, seedLabel);
   const train = html("button", { type: "button" }, trainer, "Train from scratch");
   const cancel = html("button", { type: "button", hidden: "" }, trainer, "Cancel");
   const progressLabel = html("label", { class: "th-progress", for: id + "-progress" }, trainer, "Training ");
@@ -51,7 +51,10 @@ export function mount(root, ctx) {
     width = w;
     const axis = data.axis;
     const sx = linear([0, data.steps], [LEFT, w - RIGHT]);
-    const sy = linear([axis.y.lo, axis.y.hi], [H - BOTTOM, TOP]);
+    // nats on a log scale when the axis says so: the band near 1 nat gets room beside the fall from 4.5
+    const ly = axis.y.log ? linear([Math.log(axis.y.lo), Math.log(axis.y.hi)], [H - BOTTOM, TOP])
+      : linear([axis.y.lo, axis.y.hi], [H - BOTTOM, TOP]);
+    const sy = axis.y.log ? (v) => ly(Math.log(v)) : ly;
     const el = svg("svg", { width: w, height: H, viewBox: `0 0 ${w} ${H}`, "aria-hidden": "true" });
     for (const [v, label] of axis.y.ticks) {
       svg("line", { x1: LEFT, x2: w - RIGHT, y1: sy(v), y2: sy(v), class: "grid" }, el);
@@ -81,9 +84,13 @@ export function mount(root, ctx) {
     plot = { sx, sy, later, past, held, dots, now, ring, baselines, axis };
   }
 
-  const points = (losses, from, to) => {
+  // losses[i] is one step's, or the mean of `every` steps' (i * every to (i + 1) * every - 1), drawn at its last
+  const points = (losses, from, to, every) => {
     const out = [];
-    for (let s = from; s < to; s++) out.push(`${plot.sx(s)},${plot.sy(Math.min(losses[s], plot.axis.y.hi))}`);
+    for (let i = from; i < to; i++) {
+      const v = Math.min(Math.max(losses[i], plot.axis.y.lo), plot.axis.y.hi);
+      out.push(`${plot.sx((i + 1) * every - 1)},${plot.sy(v)}`);
+    }
     return out.join(" ");
   };
 
@@ -94,10 +101,12 @@ export function mount(root, ctx) {
     const checkpoints = training ? training.checkpoints : data.checkpoints;
     // Steps up to the checkpoint shown are drawn in full, the rest faint: stepping replays the curve too.
     // While a run trains, every step it has made is drawn in full.
+    const every = training ? 1 : data.loss_every;
     const step = training ? losses.length : checkpoints[k].step;
-    plot.past.setAttribute("points", points(losses, 0, Math.min(losses.length, step + 1)));
-    plot.later.setAttribute("points", points(losses, Math.max(0, step), losses.length));
-    const xy = (c) => [plot.sx(c.step), plot.sy(Math.min(c.held_out, plot.axis.y.hi))];
+    const shown = Math.floor(step / every); // the points up to the checkpoint shown
+    plot.past.setAttribute("points", points(losses, 0, Math.min(losses.length, shown + 1), every));
+    plot.later.setAttribute("points", points(losses, Math.max(0, shown), losses.length, every));
+    const xy = (c) => [plot.sx(c.step), plot.sy(Math.min(Math.max(c.held_out, plot.axis.y.lo), plot.axis.y.hi))];
     plot.held.setAttribute("points", checkpoints.map((c) => xy(c).join(",")).join(" "));
     while (plot.dots.children.length > checkpoints.length) plot.dots.lastChild.remove();
     checkpoints.forEach((c, i) => {

@@ -66,7 +66,7 @@ def test_the_key_numbers_are_the_last_characters_lines(data):
     assert lines[0].startswith(f"Character {k + 1} of {k + 1}: {data['names'][data['tokens'][-1]]}, drawn with "
                                f"probability {data['drawn'][k][1]:.3f} (rank {data['drawn'][k][0]} of {len(data['names'])})")
     assert lines[1].startswith("Most likely next characters at temperature 1.0: " + data["names"][top[0][0]])
-    assert [line.split(",")[0] for line in lines[2:]] == ["Layer 1", "Layer 2"]
+    assert [line.split(",")[0] for line in lines[2:]] == [f"Layer {n}" for n in range(1, data["layers"] + 1)]
     assert data["written"].replace("\n", "↵") in text["fixed"][0]
     assert f"{data['cached_scores']} with the key-value cache, {data['recomputed_scores']} without it" in text["fixed"][1]
 

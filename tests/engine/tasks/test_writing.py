@@ -8,15 +8,16 @@ import pytest
 
 from engine.gpt import init_params
 from engine.ngram import NGram
+from engine.tasks import writing
 from engine.tasks.writing import (
     FORMAT,
     Corpus,
     WritingConfig,
-    all_windows,
     baselines,
     draw_windows,
     held_out_loss,
-    mean_loss,
+    position_losses,
+    reading_windows,
     pack,
     spread_windows,
     train_writing_model,
@@ -57,20 +58,27 @@ def test_windows_are_seeded_and_cut_from_the_text():
     assert np.array_equal(s[0], corpus.train[:10]) and np.array_equal(s[-1], corpus.train[-10:])
 
 
-def test_all_windows_predict_every_token_but_the_first_once():
-    tokens = np.arange(11)
-    windows = all_windows(tokens, 4, batch=2)  # each predicts 3: 1-3, 4-6, 7-9, then 10 alone
-    assert [w.tolist() for w in windows] == [[[0, 1, 2, 3], [3, 4, 5, 6]], [[6, 7, 8, 9]], [[9, 10]]]
-    assert [w.tolist() for w in all_windows(np.arange(7), 4)] == [[[0, 1, 2, 3], [3, 4, 5, 6]]]  # nothing left over
+def test_reading_windows_score_every_token_but_the_first_once_each_after_half_a_context():
+    for n, length in [(11, 5), (12, 5), (40, 9), (5, 9), (9, 9)]:
+        starts, first = reading_windows(n, length)
+        scored = [s + j + 1 for s, f in zip(starts, first) for j in range(f, min(length, n) - 1)]  # the tokens predicted
+        assert sorted(scored) == scored == list(range(1, n)), (n, length)
+        half = (length - 1) // 2
+        read = [j + 1 for s, f in zip(starts, first) for j in range(f, min(length, n) - 1)]  # tokens each reads
+        assert all(r >= min(t, half + 1) for r, t in zip(read, scored))
+        assert all(s + length <= max(n, length) for s in starts)
+    assert reading_windows(11, 5)[0].tolist() == [0, 2, 4, 6] and reading_windows(11, 5)[1].tolist() == [0, 2, 2, 2]
 
 
-def test_held_out_loss_is_the_mean_over_every_held_out_prediction():
+def test_held_out_loss_scores_each_held_out_character_once_with_its_window():
     corpus = Corpus.of(TEXT)
-    config = SMALL.model(len(corpus.vocab))
-    params = init_params(config, np.random.default_rng(0))
-    one_by_one = all_windows(corpus.held_out, SMALL.context + 1, batch=1)
-    assert sum(w.shape[1] - 1 for w in one_by_one) == len(corpus.held_out) - 1
-    assert held_out_loss(params, corpus, SMALL.context) == pytest.approx(mean_loss(params, one_by_one), rel=1e-12)
+    params = init_params(SMALL.model(len(corpus.vocab)), np.random.default_rng(0))
+    tokens, length = corpus.held_out, SMALL.context + 1
+    starts, first = reading_windows(len(tokens), length)
+    one_by_one = [position_losses(params, tokens[None, s:s + length])[0, f:] for s, f in zip(starts, first)]
+    assert sum(map(len, one_by_one)) == len(tokens) - 1
+    assert held_out_loss(params, corpus, SMALL.context, batch=3) == pytest.approx(
+        float(np.concatenate(one_by_one).mean()), rel=1e-12)
 
 
 def test_the_yardsticks_are_an_even_guess_and_the_counting_models_of_engine_ngram():
@@ -133,3 +141,18 @@ def test_the_shipped_file_holds_the_run_with_float32_weights():
         unpack(data[:-4])
     with pytest.raises(ValueError, match="format"):
         unpack(data.replace(f'"format": {FORMAT}'.encode(), f'"format": {FORMAT + 1}'.encode(), 1))
+
+
+def test_the_shipped_recipe_reads_a_short_text_a_few_times_and_a_long_one_for_its_steps():
+    long, short = writing.fitted(writing.SHIPPED, 10 ** 7), writing.fitted(writing.SHIPPED, 1500)
+    assert long.steps == writing.SHIPPED.steps and long.checkpoint_every * writing.CHECKPOINTS == long.steps
+    assert short.steps % writing.CHECKPOINTS == 0 and short.checkpoint_every * writing.CHECKPOINTS == short.steps
+    assert short.steps * short.batch_size * short.context >= writing.PASSES * 1500 > (
+        (short.steps - writing.CHECKPOINTS) * short.batch_size * short.context)
+    assert short.warmup <= short.steps // 10 and writing.IN_THE_PAGE.steps < writing.SHIPPED.steps
+
+
+def test_checkpoints_can_measure_the_whole_held_out_text_as_the_final_loss_does():
+    config = dataclasses.replace(SMALL, steps=4, checkpoint_every=2, eval_all_held_out=True)
+    run = train_writing_model(TEXT, 0, config)
+    assert run["checkpoints"][-1]["held_out"] == run["final_held_out"]
