@@ -131,6 +131,8 @@ def _data(p: Params, run: dict, given: Given) -> dict:
     return {
         "seed": p.seed,
         "first_trained_seed": writing.MODEL_SEED + 1,  # the seeds below name the shipped model
+        # a run the reader trains from another seed: its steps, and the x axis its curve is drawn on while it trains
+        "train_steps": p.steps, "train_x": _axis(p.steps, CONFIG.checkpoint_every, 2, 1, {})["x"],
         "steps": config.steps,
         "every": config.checkpoint_every,
         "losses": losses,
@@ -241,9 +243,8 @@ def facts(p: Params, data: dict, given: Given) -> dict:
             "even_loss": b["even"], **{f"n{n}_loss": b[f"n{n}"] for n in writing.NGRAM_ORDERS},
             "held_out_loss": final, "held_out_bits": _bits(final),
             "passes": data["steps"] * data["batch_size"] * m["context"] / c["train"],
-            "lr": run["config"].lr, "warmup": run["config"].warmup, "lr_final": run["config"].lr_final,
+            "lr": run["config"].lr, "warmup": run["config"].warmup,
             "final_lr": run["config"].lr * run["config"].lr_final,
-            "weight_decay": run["config"].weight_decay, "dropout": run["config"].dropout,
             "dropout_percent": 100 * run["config"].dropout, "measured_reading": m["context"] // 2,
             "n5_margin": b["n5"] - final,
             "gap": run["checkpoints"][-1]["held_out"] - run["checkpoints"][-1]["train"],
@@ -257,8 +258,7 @@ def _page_recipe(vocabulary: int) -> dict:
     """The recipe a reader trains in the page, as the chapter describes it."""
     weights = init_params(CONFIG.model(vocabulary), np.random.default_rng(0))  # only their sizes are read
     return {"page_parameters": sum(a.size for a in weights.values()), "page_d_model": CONFIG.d_model,
-            "page_layers": CONFIG.layers, "page_steps": CONFIG.steps, "page_batch_size": CONFIG.batch_size,
-            "page_lr": CONFIG.lr}
+            "page_layers": CONFIG.layers}
 
 
 TABLES = (5, 9)  # the counting models whose tables chapter 14 describes: the chart's longest, and one far longer

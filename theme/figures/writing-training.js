@@ -47,10 +47,14 @@ export function mount(root, ctx) {
   // ---- the chart: built once per width and axis, then updated in place ----
   let plot = null;
   let width = 0;
+  // the x axis: the run shown, or while the reader's run trains, that run's steps
+  const xAxis = () => (training ? { steps: data.train_steps, ticks: data.train_x } : { steps: data.steps, ticks: data.axis.x });
+
   function build(w) {
     width = w;
     const axis = data.axis;
-    const sx = linear([0, data.steps], [LEFT, w - RIGHT]);
+    const x = xAxis();
+    const sx = linear([0, x.steps], [LEFT, w - RIGHT]);
     // nats on a log scale when the axis says so: the band near 1 nat gets room beside the fall from 4.5
     const ly = axis.y.log ? linear([Math.log(axis.y.lo), Math.log(axis.y.hi)], [H - BOTTOM, TOP])
       : linear([axis.y.lo, axis.y.hi], [H - BOTTOM, TOP]);
@@ -60,8 +64,8 @@ export function mount(root, ctx) {
       svg("line", { x1: LEFT, x2: w - RIGHT, y1: sy(v), y2: sy(v), class: "grid" }, el);
       svg("text", { x: LEFT - 5, y: sy(v) + 4, class: "tick", "text-anchor": "end" }, el).textContent = label;
     }
-    for (const [s, label] of axis.x) {
-      const anchor = s === 0 ? "start" : s === data.steps ? "end" : "middle"; // the end labels stay inside
+    for (const [s, label] of x.ticks) {
+      const anchor = s === 0 ? "start" : s === x.steps ? "end" : "middle"; // the end labels stay inside
       svg("text", { x: sx(s), y: H - 4, class: "tick", "text-anchor": anchor }, el).textContent = label;
     }
     svg("line", { x1: LEFT, x2: w - RIGHT, y1: sy(axis.y.lo), y2: sy(axis.y.lo), class: "axis" }, el);
@@ -81,7 +85,7 @@ export function mount(root, ctx) {
     const hit = svg("rect", { x: LEFT, y: 0, width: w - LEFT - RIGHT, height: H, class: "hit wt-hit" }, el);
     drag(hit, el, ({ x }) => pick(sx.invert(x)), () => {}, { hold: false });
     chart.replaceChildren(el);
-    plot = { sx, sy, later, past, held, dots, now, ring, baselines, axis };
+    plot = { sx, sy, later, past, held, dots, now, ring, baselines, axis, steps: x.steps };
   }
 
   // losses[i] is one step's, or the mean of `every` steps' (i * every to (i + 1) * every - 1), drawn at its last
@@ -96,7 +100,7 @@ export function mount(root, ctx) {
 
   function drawChart() {
     if (!width) return;
-    if (!plot || plot.axis !== data.axis) build(width);
+    if (!plot || plot.axis !== data.axis || plot.steps !== xAxis().steps) build(width);
     const losses = training ? training.losses : data.losses;
     const checkpoints = training ? training.checkpoints : data.checkpoints;
     // Steps up to the checkpoint shown are drawn in full, the rest faint: stepping replays the curve too.
@@ -180,7 +184,7 @@ export function mount(root, ctx) {
   slider.input.addEventListener("input", () => { stopReplay(); show(Number(slider.input.value)); });
 
   // ---- Train from scratch ----
-  const runParams = (s) => ({ ...data.params, seed: s });
+  const runParams = (s) => ({ ...data.params, seed: s, steps: data.train_steps });
 
   async function run() {
     if (!seed.reportValidity() || seed.value === "") return;
@@ -192,6 +196,7 @@ export function mount(root, ctx) {
     cancel.hidden = false;
     for (const c of [train, slider.input, replay, seed]) c.disabled = true; // the keyboard moves to Cancel instead
     if (hadFocus) cancel.focus();
+    progress.max = data.train_steps;
     progress.value = 0;
     status.textContent = data.text.training;
     draw();
@@ -216,6 +221,7 @@ export function mount(root, ctx) {
     if (out) {
       data = out.result;
       seed.value = String(data.seed + 1);
+      progress.max = data.steps;
       progress.value = data.steps;
       status.textContent = data.text.status;
       legend.textContent = data.text.legend;
@@ -223,6 +229,7 @@ export function mount(root, ctx) {
       ctx.markLive();
     } else {
       ({ data, k } = before);
+      progress.max = data.steps;
       progress.value = data.steps;
       status.textContent = data.text.stopped;
       show(k);
