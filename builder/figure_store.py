@@ -210,10 +210,7 @@ class FigureStore:
 
     def _keep(self, path: Path, data: bytes) -> None:
         """`data` kept at `path`, whole, in place of the file that name kept before."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}")
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
+        _write_whole(path, data)
         stem = path.name.rsplit("-", 1)[0]
         for old in path.parent.glob(f"{stem}-*.bin"):
             if old != path:
@@ -263,10 +260,7 @@ class FigureStore:
 
     def _write(self, path: Path, value) -> None:
         """Whole or not at all: written beside, then moved in place (another run may be reading it)."""
-        self.folder.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}")
-        tmp.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
-        os.replace(tmp, path)
+        _write_whole(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
     def prune(self) -> int:
         """Delete entries no run has read for KEEP_DAYS, and lock files as old (filelock leaves them
@@ -276,6 +270,15 @@ class FigureStore:
         gone = _delete_older(self.folder, old)
         _delete_older(self.folder / "locks", old)
         return gone
+
+
+def _write_whole(path: Path, data: bytes) -> None:
+    """`data` at `path`, whole or not at all: written beside, then moved in place (another run may be
+    reading it)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
 
 
 def _delete_older(folder: Path, than: float) -> int:

@@ -16,10 +16,7 @@ import functools
 import math
 from dataclasses import dataclass
 
-import numpy as np
-
 from ..given import Given
-from ..gpt import init_params
 from ..jobs import TrainingJob
 from ..ngram import NGram
 from ..tasks import writing
@@ -67,15 +64,11 @@ def _trained(text: str, seed: int, config: writing.WritingConfig) -> dict:
 
 def _run(p: Params, given: Given) -> dict:
     """The run for p's options: the shipped run's record, or a new run's, unrounded; either with its
-    recipe ("config") and its weights' sizes ("shapes")."""
+    recipe ("config")."""
     shipped = writing.shipped(given)
     if p.seed == shipped.seed:
-        return {**shipped.run, "config": shipped.config, "shapes": {n: a.shape for n, a in shipped.params.items()}}
-    return _with_recipe(_trained(shipped.text, p.seed, _config(p)), _config(p))
-
-
-def _with_recipe(run: dict, config: writing.WritingConfig) -> dict:
-    return {**run, "config": config, "shapes": {n: a.shape for n, a in run["params"].items()}}
+        return {**shipped.run, "config": shipped.config}
+    return {**_trained(shipped.text, p.seed, _config(p)), "config": _config(p)}
 
 
 def _checkpoint(c: dict) -> dict:
@@ -94,15 +87,20 @@ def _axis(steps: int, every: int, top: float, bottom: float, baselines: dict) ->
     happens, near 1 nat, gets as much room as the fall from an even guess. Each yardstick's label is
     placed at its value, moved up from its neighbour below where they are closer than LABEL_GAP of
     the chart's height."""
-    every = every * max(1, steps // (4 * every))
     hi, lo = top * 1.08, bottom / 1.08
     span = math.log(hi) - math.log(lo)
     places = {k: math.exp(v) for k, v in _label_places({k: math.log(v) for k, v in baselines.items()},
                                                         LABEL_GAP * span).items()}
-    return {"x": [[s, str(s)] for s in range(0, steps + 1, every)],
+    return {"x": _x_ticks(steps, every),
             "y": {"lo": lo, "hi": hi, "log": True,
                   "ticks": [[v, fixed(v, 1) if v % 1 else str(int(v))] for v in Y_TICKS if lo <= v <= hi],
                   "labels": places}}
+
+
+def _x_ticks(steps: int, every: int) -> list:
+    """Steps along x, ticked about four times at multiples of `every` (the checkpoints')."""
+    every = every * max(1, steps // (4 * every))
+    return [[s, str(s)] for s in range(0, steps + 1, every)]
 
 
 def _label_places(values: dict, gap: float) -> dict:
@@ -132,7 +130,7 @@ def _data(p: Params, run: dict, given: Given) -> dict:
         "seed": p.seed,
         "first_trained_seed": writing.MODEL_SEED + 1,  # the seeds below name the shipped model
         # a run the reader trains from another seed: its steps, and the x axis its curve is drawn on while it trains
-        "train_steps": p.steps, "train_x": _axis(p.steps, CONFIG.checkpoint_every, 2, 1, {})["x"],
+        "train_steps": p.steps, "train_x": _x_ticks(p.steps, CONFIG.checkpoint_every),
         "steps": config.steps,
         "every": config.checkpoint_every,
         "losses": losses,
@@ -141,7 +139,7 @@ def _data(p: Params, run: dict, given: Given) -> dict:
         "baselines": baselines,
         "final_held_out": round(float(run["final_held_out"]), CHECKPOINT_DECIMALS),
         "prompt": config.prompt,
-        "model": {"parameters": sum(math.prod(s) for s in run["shapes"].values()), "layers": config.layers,
+        "model": {"parameters": config.model(len(corpus.vocab)).parameters, "layers": config.layers,
                   "heads": config.heads, "d_model": config.d_model, "d_ff": config.d_ff, "context": config.context},
         "corpus": {"characters": len(corpus.train) + len(corpus.held_out), "train": len(corpus.train),
                    "held_out": len(corpus.held_out), "vocabulary": len(corpus.vocab)},
@@ -256,8 +254,7 @@ def facts(p: Params, data: dict, given: Given) -> dict:
 
 def _page_recipe(vocabulary: int) -> dict:
     """The recipe a reader trains in the page, as the chapter describes it."""
-    weights = init_params(CONFIG.model(vocabulary), np.random.default_rng(0))  # only their sizes are read
-    return {"page_parameters": sum(a.size for a in weights.values()), "page_d_model": CONFIG.d_model,
+    return {"page_parameters": CONFIG.model(vocabulary).parameters, "page_d_model": CONFIG.d_model,
             "page_layers": CONFIG.layers}
 
 
@@ -294,7 +291,7 @@ def train(p: Params, given: Given) -> TrainingJob:
     shipped = writing.shipped(given)
     job = writing.writing_job(shipped.text, p.seed, _config(p))
     return TrainingJob(job.training, lambda t: _snapshot(p, job, t),
-                       lambda: _data(p, _with_recipe(job.finish(), _config(p)), given))
+                       lambda: _data(p, {**job.finish(), "config": _config(p)}, given))
 
 
 WARM_STEPS = 4  # a few steps and one short sample: numpy's hot code compiled before the reader's run
