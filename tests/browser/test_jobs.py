@@ -91,11 +91,20 @@ def test_the_worker_answers_computes_while_a_job_runs(chapter):
     assert out == [True, "softmax-bars"]
 
 
-def test_a_figure_scrolled_away_stops_its_job(chapter):
+def test_a_figure_scrolled_away_keeps_its_job_and_the_page_shows_it_with_a_way_back(chapter):
     figure = chapter.figure("two-heads")
     figure.get_by_role("button", name="Retrain").click()
     expect(figure).to_have_attribute("aria-busy", "true")
+    bar = chapter.page.get_by_role("complementary", name="Training under way")
+    expect(bar).to_be_hidden()  # the figure is in sight
     chapter.page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
-    expect(figure).not_to_have_attribute("aria-busy", "true")
-    expect(figure.locator(".th-status")).to_contain_text("stopped")
-    assert figure.get_attribute("data-state") == "prerendered"
+    back = bar.get_by_role("link", name="Back to figure")
+    expect(back).to_be_visible()
+    expect(bar).to_contain_text("Training step")  # the figure's own progress line, as it goes
+    expect(figure).to_have_attribute("aria-busy", "true")
+    back.click()
+    expect(figure).to_be_in_viewport()
+    expect(bar).to_be_hidden()
+    assert chapter.page.evaluate("document.activeElement.closest('[data-figure]')?.id") == figure.get_attribute("id")
+    expect(figure).not_to_have_attribute("aria-busy", "true", timeout=60_000)  # it ran to its end
+    expect(figure.locator(".th-status")).not_to_contain_text("stopped")

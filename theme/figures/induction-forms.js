@@ -26,7 +26,7 @@ export function mount(root, ctx) {
   const cancel = html("button", { type: "button", hidden: "" }, controls, "Cancel");
   const progressLabel = html("label", { class: "th-progress", for: id + "-progress" }, controls, "Training ");
   const progress = html("progress", { id: id + "-progress", max: String(data.steps), value: String(data.steps) }, progressLabel);
-  const status = html("output", { class: "th-status", "aria-live": "polite" }, root);
+  const status = html("output", { class: "th-status", "aria-live": "polite", "data-job-status": "" }, root);
 
   const charts = html("div", { class: "if-charts" }, root);
   const lossChart = chart(charts, "Training loss, step by step");

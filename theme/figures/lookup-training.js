@@ -3,7 +3,8 @@
 // Play replays the run embedded at build time for the chosen step size, or, once Python is ready,
 // runs the same training live in the worker (the model's job "train", from the step on screen)
 // and plays its snapshots back at the same readable pace. Pause cancels the job and keeps what is
-// on screen; Reset goes back to the same start. Key numbers are the model's templates filled from
+// on screen; Reset goes back to the same start. Playing goes on while the figure is out of sight
+// (the page's bar says so, running.js). Key numbers are the model's templates filled from
 // the run on screen (its text.scope, given the worker's run in place of the embedded one).
 import { linear } from "../js/scale.js";
 import { html, onResize, rangeControl, set, svg } from "../js/svg.js";
@@ -31,7 +32,7 @@ export function mount(root, ctx) {
   const reset = html("button", { type: "button" }, controls, "Reset");
   const scrub = html("div", { class: "figure-controls lt-scrub" }, root);
   const { input: slider } = rangeControl(scrub, id + "-step", "Step ", { max: String(perRun - 1) });
-  const status = html("output", { class: "lt-status", "aria-live": "polite" }, root);
+  const status = html("output", { class: "lt-status", "aria-live": "polite", "data-job-status": "" }, root);
 
   const panels = html("div", { class: "lt-panels" }, root);
   const plotBox = html("div", { class: "lt-loss" }, panels);
@@ -162,7 +163,7 @@ export function mount(root, ctx) {
       live = null; // no Python after all: go on with the embedded run (the figure's note says why)
       say("Replaying the run computed when the page was built.");
     } else if (playing) {
-      pause(); // cancelled from outside: the figure scrolled away or the page was hidden
+      pause(); // cancelled from outside: the page was left or hidden
     }
   }
 
@@ -192,5 +193,5 @@ export function mount(root, ctx) {
   }
 
   onResize(plot, (w) => { chart = buildChart(w); draw(); });
-  return { offscreen: pause };
+  return {};
 }

@@ -21,7 +21,7 @@ export function mount(root, ctx) {
   const cancel = html("button", { type: "button", hidden: "" }, controls, "Cancel");
   const progressLabel = html("label", { class: "th-progress", for: id + "-progress" }, controls, "Training ");
   const progress = html("progress", { id: id + "-progress", max: String(data.steps), value: String(data.steps) }, progressLabel);
-  const status = html("output", { class: "th-status", "aria-live": "polite" }, root);
+  const status = html("output", { class: "th-status", "aria-live": "polite", "data-job-status": "" }, root);
 
   const heads = html("div", { class: "th-heads" }, root);
   const legend = html("p", { class: "figure-hint" }, root, data.text.legend);

@@ -33,7 +33,7 @@ export function mount(root, ctx) {
   const cancel = html("button", { type: "button", hidden: "" }, trainer, "Cancel");
   const progressLabel = html("label", { class: "th-progress", for: id + "-progress" }, trainer, "Training ");
   const progress = html("progress", { id: id + "-progress", max: String(data.steps), value: String(data.steps) }, progressLabel);
-  const status = html("output", { class: "th-status", "aria-live": "polite" }, root);
+  const status = html("output", { class: "th-status", "aria-live": "polite", "data-job-status": "" }, root);
 
   html("p", { class: "th-loss-title" }, root, "Loss, nats per character");
   const chart = html("div", { class: "wt-chart" }, root);

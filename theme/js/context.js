@@ -58,6 +58,10 @@ export function figureContext(el, root, runtime, near) {
       () => { w.state = ""; el.dataset.warm = "failed"; });
   }
 
+  /** A job's news for the page (running.js, which shows a job running out of sight): "start",
+   *  "progress" (after the view has drawn its slices) or "end". */
+  const tell = (phase) => el.dispatchEvent(new CustomEvent("figurejob", { bubbles: true, detail: { phase } }));
+
   /** While Python boots for this figure's request or job, its note shows the boot's progress. */
   function showBoot() {
     if (runtime.state === "ready" || runtime.state === "unavailable") return () => {};
@@ -87,8 +91,15 @@ export function figureContext(el, root, runtime, near) {
     if (job) answered = { job: true }; // a view drawing its slices as they come is showing the job's model
     let mine = null;
     try {
-      mine = runtime.ask({ ...message, name, ...files }, onProgress && ((slices) => { booted(); onProgress(slices); }));
-      if (job) current = mine;
+      mine = runtime.ask({ ...message, name, ...files }, onProgress && ((slices) => {
+        booted();
+        onProgress(slices);
+        if (job) tell("progress");
+      }));
+      if (job) {
+        current = mine;
+        tell("start");
+      }
       const out = await mine.result;
       if (out && newest()) {
         ctx.note("");
@@ -102,6 +113,7 @@ export function figureContext(el, root, runtime, near) {
     } finally {
       booted();
       if (current === mine) current = null;
+      if (job && current === null) tell("end"); // not when a newer job of the figure took its place
       if (--busy === 0) el.removeAttribute("aria-busy");
     }
   }
@@ -132,7 +144,9 @@ export function figureContext(el, root, runtime, near) {
     },
     /**
      * Run a long job of this figure's model in the worker (one per figure: a newer start cancels
-     * the older one, and so does scrolling the figure away). onProgress(slices) gets the slices
+     * the older one, and so does leaving the page; scrolling the figure away does not, and the
+     * page then shows the text of the view's element marked data-job-status, its progress line,
+     * in a bar with a way back: running.js). onProgress(slices) gets the slices
      * made since its last call, in order, for the view to merge (runtime.js job). Resolves with
      * the last slice, or null if it was cancelled or Python is
      * unavailable (the figure then says why). aria-busy is set while a job runs.

@@ -8,6 +8,7 @@
 // without scripts, for print, and for a view that could not start).
 // Followed in place (nav.js), each page's figures are set up as it enters and taken down as it is
 // left (page.js): their jobs cancelled, their observers stopped; the runtime, once loaded, stays.
+// A figure scrolled away keeps its job running (running.js shows it, with a way back).
 // A live figure is prepared in the worker before the reader's first change (prepare: its model
 // imported, and computed once at the page's options if the model asks), as it nears and, for a page
 // nav.js fetches ahead on the reader's intent to open it, before that page appears, its view
@@ -21,6 +22,7 @@ import { PARAM, linkTo, readLink, same } from "./links.js";
 import { onAhead, pushHere } from "./nav.js";
 import { whenNear } from "./near.js";
 import { eachPage } from "./page.js";
+import "./running.js";
 
 let runtime = null; // runtime.js's, once a page with a live figure has loaded it
 // figure element -> what the page keeps of it once it hydrates: { ctx, view (once mounted),
@@ -244,7 +246,7 @@ const observer = new IntersectionObserver((entries) => {
   for (const entry of entries) {
     const figure = hydrated.get(entry.target);
     if (!figure) continue; // of a page already left
-    const { ctx, view, tryWarm } = figure;
+    const { view, tryWarm } = figure;
     if (entry.isIntersecting) {
       if (entry.target.hasAttribute("data-live")) startSoon();
       nearby.add(entry.target);
@@ -252,8 +254,7 @@ const observer = new IntersectionObserver((entries) => {
       view?.onscreen?.();
     } else {
       nearby.delete(entry.target);
-      ctx.cancelJob(); // a figure scrolled away stops its job
-      view?.offscreen?.();
+      view?.offscreen?.(); // its job, if any, goes on: running.js shows it while it is out of sight
     }
   }
 }, { rootMargin: "200px 0px" });
