@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Print chapter 14's training and generation times as JSON (a benchmark, not a test: nothing is asserted).
 
-- numpy: all steps of the default run (engine/tasks/writing.py, its fused step) on CPython, batches
+- numpy: all steps of the run a reader trains in the page (engine/figures/writing_training.py's
+  recipe, engine/tasks/writing.py's fused step) on CPython, batches
   drawn up front, measuring the checkpoints (losses and samples) timed apart; numpy is held to one
   thread, as in Pyodide; and the same run with the readable step (gpt_forward, gpt_backward), whose
   losses the fused step's must match at every step and checkpoint;
 - pyodide: the same run in Pyodide under node with real numpy, when ATTN_PYODIDE_DIST (or
   .cache/pyodide-kit) names a Pyodide distribution that includes numpy; wall and process CPU time;
-- torch: the same model, starting weights, batches and Adam settings in PyTorch on one thread, in
-  float64 like the engine, with autograd for the gradients: in this process when torch is
+- torch: the same model, starting weights, batches, Adam settings, schedule and precision in PyTorch
+  on one thread, with autograd for the gradients: in this process when torch is
   importable, else in the interpreter ATTN_TORCH_PYTHON names (a virtual environment with torch and numpy);
 - generation: milliseconds per character of a 200-character sample from the trained weights, with the
   key-value cache (gpt.generate) and without it (a full forward pass over the same window before every
@@ -36,7 +37,9 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from engine.gpt import generate, gpt_forward  # noqa: E402
-from engine.tasks.writing import Corpus, WritingConfig, starting_point, writing_training  # noqa: E402
+from engine.figures.writing_training import CONFIG  # noqa: E402  (the recipe a reader trains in the page)
+from engine.tasks.writing import Corpus, starting_point, writing_training  # noqa: E402
+from engine.train import WarmupCosine  # noqa: E402
 
 SAMPLE = 200  # characters generated for the timing
 PROMPT = "The "
@@ -54,10 +57,10 @@ def series_text() -> str:
 
 
 def run_numpy(text: str, seed: int, cpu=time.process_time, fused=True, generation=True) -> dict:
-    """The default run, timed: its steps, then measuring its checkpoints; and generation from its weights.
+    """The page's run, timed: its steps, then measuring its checkpoints; and generation from its weights.
     ``cpu`` is the process's CPU clock (Pyodide's is node's, passed in)."""
     t0, c0 = time.perf_counter(), cpu()
-    training, run = writing_training(text, seed, fused=fused)
+    training, run = writing_training(text, seed, CONFIG, fused=fused)
     training.run()
     t1, c1 = time.perf_counter(), cpu()
     result = run.finish()
@@ -89,13 +92,14 @@ def time_generation(params: dict, corpus: Corpus) -> dict:
 
 
 def run_torch(text: str, seed: int) -> dict | None:
-    """The same steps in PyTorch on one thread: same weights, batches, Adam and precision (float64)."""
+    """The same steps in PyTorch on one thread: same weights, batches, Adam, step-size schedule and precision."""
     try:
         import torch
     except ImportError:
         return None
     torch.set_num_threads(1)
-    config = WritingConfig()
+    config = CONFIG
+    dtype = getattr(torch, config.dtype)
     corpus = Corpus.of(text, config.held_out_every)
     start, batches = starting_point(corpus, seed, config)
     batches = torch.from_numpy(batches)  # (S, B, T+1)
@@ -119,8 +123,11 @@ def run_torch(text: str, seed: int) -> dict | None:
         return s @ p["w_u"]  # (B, T, N)
 
     def run_once():
-        p = {n: torch.tensor(a, dtype=torch.float64, requires_grad=True) for n, a in start.items()}
+        p = {n: torch.tensor(a, dtype=dtype, requires_grad=True) for n, a in start.items()}
         opt = torch.optim.Adam(p.values(), lr=config.lr, betas=(0.9, 0.999), eps=1e-8)
+        # LambdaLR's multiplier for its k-th step (from 0) is the engine's schedule at step k + 1 (from 1)
+        schedule = WarmupCosine(config.warmup, config.steps, config.lr_final)
+        lr = torch.optim.lr_scheduler.LambdaLR(opt, lambda k: schedule(k + 1))
         losses = []
         for step in range(config.steps):
             x = batches[step]
@@ -129,6 +136,7 @@ def run_torch(text: str, seed: int) -> dict | None:
             opt.zero_grad()
             loss.backward()
             opt.step()
+            lr.step()
             losses.append(loss.item())
         return losses
 
@@ -217,9 +225,9 @@ def main(argv=None) -> int:
         print(json.dumps(run_torch(text, args.seed)))
         return 0
 
-    config = WritingConfig()
+    config = CONFIG
     corpus = Corpus.of(text, config.held_out_every)
-    report = {"task": "chapter 14's writing model, the default run", "seed": args.seed,
+    report = {"task": "chapter 14's writing model, the run a reader trains in the page", "seed": args.seed,
               "text_characters": len(text), "vocabulary": len(corpus.vocab),
               "parameters": config.model(len(corpus.vocab)).parameters, "steps": config.steps,
               "batch": f"{config.batch_size} windows of {config.context} characters",

@@ -141,9 +141,7 @@ def profile_products(config, clock, n_positions, repeats=20):
 
 
 def profile(text, steps, clock=time.perf_counter):
-    from engine.tasks.writing import WritingConfig
-
-    config = WritingConfig()
+    from engine.figures.writing_training import CONFIG as config  # the recipe a reader trains in the page
     tiny = dataclasses.replace(config, context=4, d_model=4, heads=1, d_ff=4, batch_size=1)
     out = {"calls": profile_calls(text, config, steps, clock),
            "fixed_cost": {"sizes": "1 window of 4 characters, width 4, one head",

@@ -22,12 +22,24 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy loads: one co
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from engine.figures import writing_training  # noqa: E402
 from engine.tasks import writing  # noqa: E402
 
 W = writing.WritingConfig
 COSINE = dict(warmup=100, lr_final=0.1)
-RECIPES = {  # name -> recipe; the first is the browser's, the one marked in SHIPPED is the site's
-    "in the page": writing.IN_THE_PAGE,
+RECIPES = {  # name -> recipe; "page:" rows are candidates for the browser's (a minute of Pyodide), the rest for the site's
+    "in the page": writing_training.CONFIG,
+    "page: d48 x2, context 64, 8 windows, 600 steps, constant 3e-3 (the page's until 2026-12)": W(),
+    "page: d48 x2, context 32, 16 windows, 600 steps, cosine from 1e-2, float32": W(
+        context=32, batch_size=16, steps=600, lr=1e-2, warmup=30, lr_final=0.1, dtype="float32"),
+    "page: d48 x2, context 64, 8 windows, 600 steps, cosine from 1e-2, float32": W(
+        steps=600, lr=1e-2, warmup=30, lr_final=0.1, dtype="float32"),
+    "page: d48 x2, context 32, 8 windows, 1,800 steps, cosine from 1e-2, float32": W(
+        context=32, batch_size=8, steps=1800, lr=1e-2, warmup=90, lr_final=0.1, dtype="float32"),
+    "page: d48 x2, context 32, 16 windows, 900 steps, cosine from 1e-2, float32": W(
+        context=32, batch_size=16, steps=900, lr=1e-2, warmup=45, lr_final=0.1, dtype="float32"),
+    "page: d64 x2, context 32, 16 windows, 600 steps, cosine from 1e-2, float32": W(
+        context=32, d_model=64, d_ff=256, batch_size=16, steps=600, lr=1e-2, warmup=30, lr_final=0.1, dtype="float32"),
     "d48 x2, 16 windows, 1,500 steps, cosine": W(batch_size=16, steps=1500, lr=5e-3, **COSINE),
     "d64 x3, 32 windows, 3,000 steps, cosine": W(d_model=64, layers=3, d_ff=256, batch_size=32, steps=3000, lr=5e-3, **COSINE),
     "d96 x3, 16 windows, 3,000 steps, cosine": W(d_model=96, layers=3, d_ff=384, batch_size=16, steps=3000, lr=4e-3, **COSINE),

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Print how long chapter 14's Train from scratch takes in Chromium, from the click to the new run
-drawn (a benchmark, not a test: nothing is asserted): the real worker with a real numpy, the
+drawn, and the held-out loss of each checkpoint as it arrives, with the seconds since the click
+(a benchmark, not a test: nothing is asserted): the real worker with a real numpy, the
 figure's default run (every step, every checkpoint's losses and sample, the whole held-out text's
 loss at the end) on the series' own prose, and the load average (os.getloadavg) at the start and
 at the end, since on a shared machine the wall time says as much about the neighbours as the code.
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -67,15 +69,26 @@ def train_from_scratch(browser, base: str, page_name: str) -> dict:
     page.wait_for_function("f => f.dataset.warm === 'done'", arg=handle, timeout=TIMEOUT_MS)
     page.wait_for_timeout(1000)
     data = json.loads(figure.locator(".figure-data").text_content())
+    # each checkpoint's line as the figure first shows it, with the seconds since the click
+    page.evaluate("""(f) => { window.__lines = [];
+      new MutationObserver(() => {
+        const line = f.querySelector(".figure-numbers li")?.textContent ?? "";
+        if (line !== window.__lines.at(-1)?.[1]) window.__lines.push([(performance.now() - window.__t0) / 1000, line]);
+      }).observe(f.querySelector(".figure-numbers"), { subtree: true, childList: true, characterData: true }); }""", handle)
     t0 = time.perf_counter()
+    page.evaluate("window.__t0 = performance.now()")
     figure.get_by_role("button", name="Train from scratch").click()
     page.wait_for_function("f => f.dataset.state === 'live' && f.getAttribute('aria-busy') !== 'true'",
                            arg=handle, timeout=TIMEOUT_MS)
     wall = time.perf_counter() - t0
     steps = int(figure.locator("progress").evaluate("p => p.value"))
+    held = [(t, float(m[1])) for t, line in page.evaluate("window.__lines")
+            if (m := re.search(r"([0-9.]+) on held-out text", line))]
     context.close()
     return {"steps": steps, "checkpoints": len(data["checkpoints"]),
-            "click_to_done_s": round(wall, 1), "ms_per_step": round(1000 * wall / steps, 1)}
+            "click_to_done_s": round(wall, 1), "ms_per_step": round(1000 * wall / steps, 1),
+            "held_out_by_60_s": next((v for t, v in reversed(held) if t <= 60), None),  # the last checkpoint by then
+            "held_out_at_seconds": [[round(t, 1), v] for t, v in held]}
 
 
 def main() -> int:

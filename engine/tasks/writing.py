@@ -256,11 +256,10 @@ def writing_job(text: str, seed=0, config=WritingConfig()) -> TrainingJob:
 MODEL_SEED = 0  # the seed of the run the build trains and the site ships
 FORMAT = 3  # 3: the shipped recipe (SHIPPED) differs from the one a reader trains in the page
 
-# Two recipes. The one a reader trains in the page (Train from scratch): small and short, a minute of
-# the browser's numpy. The one the build trains on CPython and the site ships: chosen by the sweep that
+# The recipe the build trains on CPython and the site ships: chosen by the sweep that
 # benchmarks/writing_sweep.py prints, as the recipe with the lowest held-out loss in a few minutes of
 # one core; its model is kept in the repository (models/), so a fresh clone's build does not train it.
-IN_THE_PAGE = WritingConfig()
+# (The smaller recipe a reader trains in the page is its figure's: engine/figures/writing_training.py.)
 SHIPPED = WritingConfig(d_model=96, layers=3, heads=4, d_ff=384, steps=6000, batch_size=16, lr=4e-3, warmup=100,
                         lr_final=0.1, dropout=0.1, dtype="float32", checkpoint_every=500, eval_windows=64,
                         eval_all_held_out=True)

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from engine.figures import compute, parse
+from engine.figures import compute, module, parse
 from engine.figures.fmt import fill
 from tests.conftest import ROOT
 
@@ -21,7 +21,7 @@ from .helpers import (PhoneVisit, figure_given, opened, progress_streamed, text_
                       watch_progress, without_python, writing_chapter, writing_training_shown)
 
 NAME = "writing-training"
-SHORT = {"steps": 100}  # a run the stand-in trains in a few seconds, even a step per slice
+SHORT = {"steps": 2 * module(NAME).CONFIG.checkpoint_every}  # a run the stand-in trains in a few seconds, even a step per slice
 SCRATCH = writing_chapter()
 # The view's time per checkpoint in a replay (theme/figures/writing-training.js).
 REPLAY_MS = int(re.search(r"const REPLAY_MS = (\d+);", (ROOT / "theme" / "figures" / f"{NAME}.js").read_text())[1])
@@ -148,8 +148,8 @@ def test_cancel_restores_exactly_what_was_shown(open_live_chapter, short_url):
     train.press("Enter")
     cancel = figure.get_by_role("button", name="Cancel")
     expect(cancel).to_be_focused()  # Train is disabled while it runs: the keyboard moved to Cancel
-    chapter.page.wait_for_function("(fig) => fig.querySelector('progress').value > 55 && fig.querySelectorAll('.wt-dot').length === 2",
-                                   arg=figure.element_handle(), timeout=60_000)
+    chapter.page.wait_for_function("([fig, past]) => fig.querySelector('progress').value > past && fig.querySelectorAll('.wt-dot').length === 2",
+                                   arg=[figure.element_handle(), module(NAME).CONFIG.checkpoint_every + 5], timeout=60_000)
     assert writing_training_shown(figure) != before  # the new run's curve and samples were on screen
     cancel.press("Enter")
     expect(figure).not_to_have_attribute("aria-busy", "true")

@@ -9,7 +9,7 @@ import pytest
 
 from engine.figures import FigureJob, ParamError, compute, facts, module, parse
 from engine.figures.fmt import fixed
-from engine.figures.writing_training import LABEL_GAP, LOSS_POINTS, TABLES, WARM_STEPS, state_lines
+from engine.figures.writing_training import CONFIG, LABEL_GAP, LOSS_POINTS, TABLES, WARM_STEPS, state_lines
 from engine.tasks.writing import NEWLINE, one_line
 from engine.gpt import init_params
 from engine.ngram import NGram
@@ -23,7 +23,7 @@ FACTS = {"characters", "train_characters", "held_out_characters", "vocabulary", 
          "last_sample", "lr", "warmup", "final_lr", "dropout_percent",
          "measured_reading", "n5_margin", "gap", "page_parameters", "page_d_model",
          "page_layers"}  # what chapter 14 quotes, by these names
-SHORT = {"seed": 3, "steps": 100}  # a run trained in a second or two
+SHORT = {"seed": 3, "steps": 2 * CONFIG.checkpoint_every}  # a run trained in a second or two
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +63,7 @@ def test_the_facts_are_the_shipped_models_and_runs(shipped, data, series_given):
     assert f["measured_reading"] == c.context // 2 and f["n5_margin"] == f["n5_loss"] - f["held_out_loss"]
     last = run["checkpoints"][-1]
     assert f["gap"] == last["held_out"] - last["train"]
-    page = writing.IN_THE_PAGE
+    page = CONFIG
     assert f["page_parameters"] == sum(a.size for a in init_params(page.model(f["vocabulary"]), np.random.default_rng(0)).values())
     assert (f["page_d_model"], f["page_layers"]) == (page.d_model, page.layers)
     assert f["page_parameters"] < f["parameters"] and page.steps < f["steps"]
@@ -171,12 +171,12 @@ def test_the_job_streams_each_checkpoint_once_in_order_then_ends_as_compute(seri
 def test_other_seeds_learn_the_smaller_model_in_the_page_against_the_same_baselines(data, series_given):
     other = compute(parse(NAME, SHORT), series_given)
     assert other["baselines"] == data["baselines"] and other["corpus"] == data["corpus"]
-    page = writing.IN_THE_PAGE
+    page = CONFIG
     assert (other["model"]["d_model"], other["model"]["layers"]) == (page.d_model, page.layers)
     assert other["model"]["parameters"] < data["model"]["parameters"] and other["loss_every"] == 1
     assert other["checkpoints"][0]["sample"] != data["checkpoints"][0]["sample"]
-    assert [c["step"] for c in other["checkpoints"]] == [0, 50, 100]
-    assert len(other["losses"]) == 100
+    assert [c["step"] for c in other["checkpoints"]] == [0, CONFIG.checkpoint_every, SHORT["steps"]]
+    assert len(other["losses"]) == SHORT["steps"]
 
 
 def test_the_warm_up_is_a_short_throwaway_run_that_leaves_train_unchanged(series_given):
@@ -192,9 +192,9 @@ def test_the_warm_up_is_a_short_throwaway_run_that_leaves_train_unchanged(series
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"steps": 120}, "option 'steps' must be a multiple of 50"),
+    ({"steps": CONFIG.checkpoint_every + 20}, f"option 'steps' must be a multiple of {CONFIG.checkpoint_every}"),
     ({"steps": 0}, "option 'steps'"),
-    ({"steps": 650}, "option 'steps'"),
+    ({"steps": CONFIG.steps + CONFIG.checkpoint_every}, "option 'steps'"),
     ({"seed": -1}, "option 'seed'"),
 ])
 def test_bad_options_name_the_option(options, message):

@@ -149,7 +149,7 @@ def test_the_shipped_recipe_reads_a_short_text_a_few_times_and_a_long_one_for_it
     assert short.steps % writing.CHECKPOINTS == 0 and short.checkpoint_every * writing.CHECKPOINTS == short.steps
     assert short.steps * short.batch_size * short.context >= writing.PASSES * 1500 > (
         (short.steps - writing.CHECKPOINTS) * short.batch_size * short.context)
-    assert short.warmup <= short.steps // 10 and writing.IN_THE_PAGE.steps < writing.SHIPPED.steps
+    assert short.warmup <= short.steps // 10
 
 
 def test_checkpoints_can_measure_the_whole_held_out_text_as_the_final_loss_does():
