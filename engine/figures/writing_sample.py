@@ -36,6 +36,7 @@ CONTEXT = writing.SHIPPED.context  # the characters the chapter's model reads
 TOP = 5  # next characters listed per state
 ALPHABET = string.digits + string.ascii_lowercase + string.ascii_uppercase  # nothing the page's JSON escapes
 LEVELS = len(ALPHABET) - 1  # a weight is shipped as the nearest of LEVELS + 1 steps from 0 to 1
+ROW_CHARACTERS = 20  # the characters a head's row shows of what it read, the nearest: legible on a phone
 NAMED = 5  # unknown characters a reason names before "and N more"
 TEMPERATURES = {"cool": 0.5, "plain": 1.0, "hot": 1.5}  # the facts' samples: sharper, as learned, flatter
 SPECIAL = {" ": "space", "\n": "new line"}  # characters a quote cannot show
@@ -155,6 +156,7 @@ def compute(p: Params, given: Given) -> dict:
         "recomputed_scores": gen.recomputed_scores,
         "recomputed_allowed": gen.recomputed_allowed,
         "max_prompt": CONTEXT,
+        "row_characters": ROW_CHARACTERS,
         "start": p.length - 1,
     }
 
@@ -227,8 +229,9 @@ def text(p: Params, data: dict) -> dict:
                   "drawn": "← drawn",
                   "state": "character {v} of " + str(p.length)},
         "legend": ("Underlined: the prompt. Pick a character the model wrote to see what it read as it wrote it: "
-                   "each head's weights over the characters it read, darker for more, one row of heads per layer; "
-                   "and the most likely next characters, the one drawn marked."),
+                   f"a row for each head, of the last {data['row_characters']} characters it read, each darker for "
+                   "more of the head's weight (… holds all it read before them); pick a head to tint the text with "
+                   "its weights. Below, the most likely next characters, the one drawn marked."),
         "hint": (f"Up to {data['max_prompt']} characters of the kinds the series' text uses; press Generate to write "
                  f"{p.length} more."),
         "reading": "Writing… (the first time, Python loads the model first)",

@@ -1,8 +1,9 @@
 // writing-sample: chapter 14's model writes after the reader's prompt. The text is drawn a character
 // per span (the prompt underlined); for the character picked (slider, arrow keys, or a tap on it),
-// each head's weights over the characters that step read are drawn as strips, one per head, and the
-// head picked tints the text itself; bars show the next characters it was drawn from; two bars
-// compare the scores computed with the key-value cache and without it. The embedded default draws
+// each head's weights over the characters that step read are drawn as a row per head: the last
+// data.row_characters characters themselves, each tinted by its weight, after one cell for the
+// weight on all those before; the head picked (its row is a button) tints the text itself; bars
+// show the next characters it was drawn from; two bars compare the scores computed with the key-value cache and without it. The embedded default draws
 // at once; Generate asks the worker for the reader's prompt and options, and the answer is written
 // out a character at a time (Show all skips; none with reduced motion), then the figure is live.
 import { askOnIntent, readerInput } from "../js/reader-input.js";
@@ -11,6 +12,9 @@ import { fill, fillAll, scopeAt } from "../js/text.js";
 import { weightBar } from "../js/weights.js";
 
 const CHAR_MS = 30; // how fast an answer is written out, a character at a time
+
+/** A character as the text shows it: a line break as ↵. */
+const glyph = (c) => (c === "\n" ? "↵" : c);
 
 export function mount(root, ctx) {
   let data = ctx.data;
@@ -58,14 +62,14 @@ export function mount(root, ctx) {
   const skip = html("button", { type: "button", hidden: "" }, controls, "Show all");
 
   const heads = html("div", { class: "ws-heads", role: "group", "aria-label": "Heads: pick one to tint the text" }, root);
-  heads.style.setProperty("--heads", String(data.heads)); // on a wide screen, a row of heads per layer
   const headButtons = data.text.heads.map((label, h) => {
     const b = html("button", { type: "button", class: "ws-head", "aria-pressed": String(h === head) }, heads);
     const inside = html("span", { class: "ws-head-inside" }, b); // the button looks as site.css has it; this lays out its content
     html("span", { class: "ws-head-label" }, inside, label);
     const strip = html("span", { class: "ws-strip", "aria-hidden": "true" }, inside);
+    const earlier = html("span", { class: "ws-cell ws-earlier" }, strip, "…"); // the weight on all it read before the row's
     b.addEventListener("click", () => { head = h; draw(); });
-    return { button: b, strip };
+    return { button: b, strip, earlier };
   });
 
   const next = html("div", { class: "ws-next" }, root);
@@ -79,13 +83,14 @@ export function mount(root, ctx) {
   html("p", { class: "figure-hint" }, root, data.text.legend + " Tap a character to pick it.");
 
   let spans = []; // one per character of the text: the prompt's, then the written ones
+  let chars = []; // the text's characters
   let shown = 0; // written characters on screen (all but while an answer is written out)
   function build() {
-    const chars = [...data.prompt, ...data.written];
+    chars = [...data.prompt, ...data.written];
     textBox.replaceChildren();
     spans = chars.map((c, j) => {
       const span = html("span", { class: j < data.prompt_length ? "ws-char ws-prompt" : "ws-char ws-written" },
-                        textBox, c === "\n" ? "↵" : c);
+                        textBox, glyph(c));
       if (c === "\n") span.append(document.createElement("br")); // inside the span: hidden with it while written out
       const i = j - data.prompt_length; // the state that wrote it
       if (i >= 0) span.addEventListener("click", () => pick(i)); // touch and mouse; the slider is the keyboard's way
@@ -117,11 +122,18 @@ export function mount(root, ctx) {
       span.classList.toggle("ws-unread", j < from || j > at);
       span.style.setProperty("--w", String(j >= from && j < at ? w[head][j - from] : 0));
     });
-    headButtons.forEach(({ button, strip }, h) => {
+    const read = chars.slice(from, at); // what this step read, oldest first: w[h][j] is on read[j]
+    const first = Math.max(0, read.length - data.row_characters); // the row shows read[first..]
+    headButtons.forEach(({ button, strip, earlier }, h) => {
       button.setAttribute("aria-pressed", String(h === head));
-      while (strip.children.length < w[h].length) html("span", { class: "ws-cell" }, strip);
-      while (strip.children.length > w[h].length) strip.lastChild.remove();
-      [...strip.children].forEach((cell, j) => cell.style.setProperty("--w", String(w[h][j])));
+      while (strip.children.length - 1 < read.length - first) html("span", { class: "ws-cell" }, strip);
+      while (strip.children.length - 1 > read.length - first) strip.lastChild.remove();
+      earlier.hidden = first === 0;
+      earlier.style.setProperty("--w", String(Math.min(1, w[h].slice(0, first).reduce((a, b) => a + b, 0))));
+      [...strip.children].slice(1).forEach((cell, j) => {
+        cell.textContent = glyph(read[first + j]);
+        cell.style.setProperty("--w", String(w[h][first + j]));
+      });
     });
     const top = data.top[k];
     while (nextRows.length < top.length) {

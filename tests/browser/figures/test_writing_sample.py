@@ -23,9 +23,21 @@ def url(base_url) -> str:
     return base_url + "14-a-model-that-writes.html"
 
 
-def _cells(figure, h: int) -> list[float]:
+def _cells(figure, h: int) -> list:
+    """Head h's row as drawn: [character, weight] for each cell, the first "…" (all it read before
+    the row's characters) or None when the row shows all it read."""
     return figure.locator(".ws-strip").nth(h).locator(".ws-cell").evaluate_all(
-        "(cells) => cells.map((c) => Number(c.style.getPropertyValue('--w')))")
+        "(cells) => cells.map((c) => c.hidden ? null : [c.textContent, Number(c.style.getPropertyValue('--w'))])")
+
+
+def _row(data, i, h) -> list:
+    """Head h's row for state i, from the figure's data: the last row_characters characters the step
+    read with their weights, after "…" with the weight on all before them."""
+    weights, chars = _decoded(data, i, h), [*(data["prompt"] + data["written"])]
+    read = chars[data["starts"][i]:data["prompt_length"] + i]
+    first = max(0, len(read) - data["row_characters"])
+    earlier = ["…", pytest.approx(min(1, sum(weights[:first])), abs=1e-9)] if first else None
+    return [earlier] + [[c.replace("\n", "↵"), pytest.approx(w, abs=1e-9)] for c, w in zip(read[first:], weights[first:])]
 
 
 def _window(data, i):
@@ -51,16 +63,17 @@ def test_the_embedded_text_the_slider_and_a_tap(open_chapter, url, width):
     expect(figure.locator(".ws-char.ws-prompt")).to_have_count(data["prompt_length"])
     expect(figure.locator(".ws-head")).to_have_count(data["layers"] * data["heads"])
     visit.opens_at(k)
-    assert _cells(figure, 5) == pytest.approx(_decoded(data, k, 5), abs=1e-9)
+    assert _cells(figure, 5) == _row(data, k, 5)
     expect(figure.locator(".ws-next-row:not([hidden])")).to_have_count(len(data["top"][k]))
     slider = figure.get_by_label("Character", exact=True)
     visit.keys(slider, "ArrowLeft", k - 1)
-    assert _cells(figure, 0) == pytest.approx(_decoded(data, k - 1, 0), abs=1e-9)
+    assert _cells(figure, 0) == _row(data, k - 1, 0)
     visit.taps(figure.locator(".ws-char.ws-written").nth(4), 4)
     expect(slider).to_have_value("4")
     expect(figure.locator(".ws-char.ws-current")).to_have_text(data["written"][4].replace("\n", "↵"))
     visit.taps(figure.locator(".ws-head").nth(6), 4)  # another head tints the text; the state stays
     expect(figure.locator(".ws-head").nth(6)).to_have_attribute("aria-pressed", "true")
+    assert _cells(figure, 6) == _row(data, 4, 6)  # a step that read fewer characters than a row holds: no "…"
     tints = figure.locator(".ws-char").evaluate_all("(spans) => spans.map((s) => Number(s.style.getPropertyValue('--w')))")
     read = slice(data["starts"][4], data["prompt_length"] + 4)  # what the step that wrote character 4 read
     assert tints[read] == pytest.approx(_decoded(data, 4, 6), abs=1e-9) and sum(tints) == pytest.approx(sum(tints[read]))
@@ -84,7 +97,7 @@ def test_generate_writes_the_readers_prompt_out_and_ends_live(open_live_chapter,
     want = compute(parse(NAME, {"prompt": "Each head reads ", "temperature": 0.5, "seed": 7}), figure_given(chapter.page, figure))
     assert chapter.numbers(NAME) == text_lines(want, want["start"])
     assert _written(figure) == (want["prompt"] + want["written"]).replace("\n", "↵")
-    assert _cells(figure, 7) == pytest.approx(_decoded(want, want["start"], 7), abs=1e-9)
+    assert _cells(figure, 7) == _row(want, want["start"], 7)
     expect(skip).to_be_hidden()
     expect(figure.get_by_label("Character", exact=True)).to_be_focused()  # the keyboard lands where the steps are
     expect(figure.locator(".figure-note")).to_be_hidden()
