@@ -108,3 +108,25 @@ def test_a_figure_scrolled_away_keeps_its_job_and_the_page_shows_it_with_a_way_b
     assert chapter.page.evaluate("document.activeElement.closest('[data-figure]')?.id") == figure.get_attribute("id")
     expect(figure).not_to_have_attribute("aria-busy", "true", timeout=60_000)  # it ran to its end
     expect(figure.locator(".th-status")).not_to_contain_text("stopped")
+
+
+def test_a_job_goes_on_while_the_reader_reads_another_page_and_its_figure_comes_back_as_it_left_it(chapter):
+    page = chapter.page
+    figure = chapter.figure("two-heads")
+    figure.get_by_role("button", name="Retrain").click()
+    expect(figure).to_have_attribute("aria-busy", "true")
+    figure.evaluate("(f) => { f.__carried = true; }")  # the element itself comes back, not a fresh copy
+    page.evaluate("window.__same_document = true")
+    page.get_by_role("navigation", name="Chapters").get_by_role("link", name="Contents").click()
+    expect(page.locator("main h1")).not_to_have_text("Jobs")  # the contents, shown in place
+    bar = page.get_by_role("complementary", name="Training under way")
+    back = bar.get_by_role("link", name="Back to figure")
+    expect(back).to_be_visible()
+    back.click()
+    # the page's fresh copy of the figure is there first; the carried one takes its place as the page enters
+    page.wait_for_function("() => document.querySelector('[data-figure=\"two-heads\"]')?.__carried === true")
+    assert page.evaluate("window.__same_document") is True  # both links followed in place, no page loaded again
+    expect(figure).to_be_in_viewport()
+    expect(figure).to_have_attribute("data-state", "live", timeout=60_000)  # the run went on to its end
+    expect(figure.locator(".th-status")).not_to_contain_text("stopped")
+    expect(bar).to_be_hidden()

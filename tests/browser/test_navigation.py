@@ -187,24 +187,6 @@ def test_a_fragment_is_scrolled_to_and_takes_focus(open_live_chapter, base_url):
     assert page.evaluate("document.querySelector(':target')?.id") == fragment
 
 
-def test_a_job_running_at_the_move_is_cancelled(open_live_chapter, base_url):
-    chapter = open_live_chapter(base_url + "09-learning-to-look.html", slow_jobs=True)
-    page = chapter.page
-    figure = chapter.figure("two-heads")
-    figure.scroll_into_view_if_needed()
-    expect(figure).to_have_attribute("data-state", "prerendered")
-    figure.get_by_role("button", name="Retrain").click()
-    page.wait_for_function("(fig) => fig.querySelector('progress').value > 5", arg=figure.element_handle())
-    running = [handle for handle, job in chapter.stand_in.jobs.items() if not job.warm]  # this page's stand-in's alone
-    assert len(running) == 1, "the job is not running"
-    ours = running[0]
-    follow(page, page.locator("a[rel=next]"))
-    # The cancel reaches the worker within a slice, and the worker then drops the job: that drop, not a
-    # wait, ends the test, and it must come before the job's end.
-    chapter.stand_in.wait(page, lambda: ours in chapter.stand_in.dropped)
-    assert chapter.stand_in.dropped[ours] is False, "the job went on after the move, to its end"
-
-
 @pytest.mark.parametrize("refuse", ["fetch fails", "another build", "not a page"])
 def test_what_cannot_move_in_place_is_an_ordinary_load(open_chapter, base_url, refuse):
     def route(r):

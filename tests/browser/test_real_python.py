@@ -338,6 +338,7 @@ def test_writing_training_runs_to_the_end_and_cancel_restores_the_shipped_run(ne
     expect(bar.get_by_role("link", name="Back to figure")).to_be_visible()
     expect(figure).to_have_attribute("data-state", "live", timeout=JOB_MS)  # it ran to its end out of sight
     expect(bar).to_be_hidden()
+    expect(figure).not_to_be_in_viewport()  # and its end left the reader where they were
     answers = reader.answers()
     assert [a["ask"]["job"] for a in answers] == ["train"]
     result = answers[0]["data"]["result"]

@@ -154,7 +154,8 @@ export function mount(root, ctx) {
     training = false;
     train.disabled = slider.input.disabled = false;
     // Back on Train when the run ends with the keyboard on Cancel (or nowhere, Cancel having gone).
-    if (document.activeElement === cancel || document.activeElement === document.body) train.focus();
+    // (without scrolling: a run that ends out of sight leaves the reader where they are)
+    if (document.activeElement === cancel || document.activeElement === document.body) train.focus({ preventScroll: true });
     cancel.hidden = true;
     if (out) {
       data = out.result;

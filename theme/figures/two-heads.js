@@ -92,7 +92,8 @@ export function mount(root, ctx) {
     });
     retrain.disabled = false;
     // Back on Retrain when the run ends with the keyboard on Cancel (or nowhere, Cancel having gone).
-    if (document.activeElement === cancel || document.activeElement === document.body) retrain.focus();
+    // (without scrolling: a run that ends out of sight leaves the reader where they are)
+    if (document.activeElement === cancel || document.activeElement === document.body) retrain.focus({ preventScroll: true });
     cancel.hidden = true;
     if (out) {
       data = out.result;

@@ -216,7 +216,8 @@ export function mount(root, ctx) {
     training = null;
     for (const c of [train, slider.input, replay, seed]) c.disabled = false;
     // Back on Train when the run ends with the keyboard on Cancel (or nowhere, Cancel having gone).
-    if (document.activeElement === cancel || document.activeElement === document.body) train.focus();
+    // (without scrolling: a run that ends out of sight leaves the reader where they are)
+    if (document.activeElement === cancel || document.activeElement === document.body) train.focus({ preventScroll: true });
     cancel.hidden = true;
     if (out) {
       data = out.result;

@@ -59,8 +59,9 @@ export function figureContext(el, root, runtime, near) {
   }
 
   /** A job's news for the page (running.js, which shows a job running out of sight): "start",
-   *  "progress" (after the view has drawn its slices) or "end". */
-  const tell = (phase) => el.dispatchEvent(new CustomEvent("figurejob", { bubbles: true, detail: { phase } }));
+   *  "progress" (after the view has drawn its slices) or "end"; on the document, since the figure
+   *  may be out of it (carried while the reader reads another page: figures.js). */
+  const tell = (phase) => document.dispatchEvent(new CustomEvent("figurejob", { detail: { phase, figure: el } }));
 
   /** While Python boots for this figure's request or job, its note shows the boot's progress. */
   function showBoot() {
@@ -144,9 +145,9 @@ export function figureContext(el, root, runtime, near) {
     },
     /**
      * Run a long job of this figure's model in the worker (one per figure: a newer start cancels
-     * the older one, and so does leaving the page; scrolling the figure away does not, and the
-     * page then shows the text of the view's element marked data-job-status, its progress line,
-     * in a bar with a way back: running.js). onProgress(slices) gets the slices
+     * the older one, and so does closing the tab; scrolling the figure away or following a link
+     * in place does not, and the page then shows the text of the view's element marked
+     * data-job-status, its progress line, in a bar with a way back: running.js, figures.js). onProgress(slices) gets the slices
      * made since its last call, in order, for the view to merge (runtime.js job). Resolves with
      * the last slice, or null if it was cancelled or Python is
      * unavailable (the figure then says why). aria-busy is set while a job runs.
@@ -168,6 +169,8 @@ export function figureContext(el, root, runtime, near) {
     },
     /** Cancel this figure's running job, if any (its job() promise resolves with null). */
     cancelJob() { current?.cancel(); },
+    /** Whether a job of this figure is running. */
+    get running() { return current !== null; },
     /** Views call this after drawing worker output. */
     markLive() {
       el.dataset.state = "live";

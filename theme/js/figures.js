@@ -7,8 +7,11 @@
 // drawn, nothing shows where its drawing will be (site.css: the static fallback is for readers
 // without scripts, for print, and for a view that could not start).
 // Followed in place (nav.js), each page's figures are set up as it enters and taken down as it is
-// left (page.js): their jobs cancelled, their observers stopped; the runtime, once loaded, stays.
-// A figure scrolled away keeps its job running (running.js shows it, with a way back).
+// left (page.js): their observers stopped, their views told they are off screen; the runtime, once
+// loaded, stays. A figure's job goes on when the figure is scrolled away or its page is left in
+// place (running.js shows it, with a way back): the figure is carried, its element drawn as the
+// job leaves it, and goes back in place of its fresh copy when the reader comes back to its page.
+// Closing the tab ends every job.
 // A live figure is prepared in the worker before the reader's first change (prepare: its model
 // imported, and computed once at the page's options if the model asks), as it nears and, for a page
 // nav.js fetches ahead on the reader's intent to open it, before that page appears, its view
@@ -30,6 +33,9 @@ let runtime = null; // runtime.js's, once a page with a live figure has loaded i
 const hydrated = new Map();
 const nearby = new Set(); // figures within the margin that starts Python (the observer's below)
 let shownPage = null; // the page shown: { left, path, link: readLink of its address, raw: the link's text }
+// figures whose job was running when their page was left in place: "path#id" -> { el, figure },
+// the element and what `hydrated` kept of it, back in the page when the reader comes back to it
+const carried = new Map();
 const REFUSED = "The linked view could not be opened: ";
 /** A linked view's refusal as the reader reads it: why, after REFUSED, as one sentence (the worker's
  *  reasons may end with their own full stop; ours do not). */
@@ -240,7 +246,9 @@ function sayUnknown(page) {
 }
 
 // The page going away (closed, or into the back-forward cache) stops every job.
-addEventListener("pagehide", () => { for (const { ctx } of hydrated.values()) ctx.cancelJob(); });
+addEventListener("pagehide", () => {
+  for (const { ctx } of [...hydrated.values(), ...[...carried.values()].map((c) => c.figure)]) ctx.cancelJob();
+});
 // Observes a figure once it has hydrated, so each entry's figure is in `hydrated`.
 const observer = new IntersectionObserver((entries) => {
   for (const entry of entries) {
@@ -267,6 +275,10 @@ async function enter(figures, page) {
   // scrolling meets it drawn, and no page fetches the views of figures further down before the
   // reader scrolls.
   for (const el of figures) {
+    if (hydrated.has(el)) { // carried back from an earlier visit (bringBack): hydrated and running already
+      observer.observe(el);
+      continue;
+    }
     whenNear(el, () => {
       prepare(el); // the model imports in the worker while the view's module loads here
       hydrate(el, page).then(() => { if (!page.left) observer.observe(el); });
@@ -278,21 +290,34 @@ async function enter(figures, page) {
   }
 }
 
-/** The page is left: every job ends (its view hears offscreen), and nothing of it is observed. */
+/** The page is left: nothing of it is observed, every view hears offscreen, and a figure whose job
+ *  runs is carried (its job goes on) until the reader comes back to the page. */
 function leave(page) {
   page.left = true;
   document.querySelector("[data-link-note]")?.remove();
-  for (const [el, { ctx, view }] of hydrated) {
-    ctx.cancelJob();
-    view?.offscreen?.();
+  for (const [el, figure] of hydrated) {
+    figure.view?.offscreen?.();
     observer.unobserve(el);
+    if (figure.ctx.running) carried.set(page.path + "#" + el.id, { el, figure });
   }
   hydrated.clear();
   nearby.clear();
 }
 
+/** A figure carried from an earlier visit to this page takes the place of its fresh copy `el`,
+ *  drawn as its job (running or done) left it. Returns the element now in the page. */
+function bringBack(el, path) {
+  const key = path + "#" + el.id;
+  const back = carried.get(key);
+  if (!back) return el;
+  carried.delete(key);
+  el.replaceWith(back.el);
+  hydrated.set(back.el, back.figure);
+  return back.el;
+}
+
 eachPage(() => {
-  const figures = [...document.querySelectorAll("[data-figure]")];
+  const figures = [...document.querySelectorAll("[data-figure]")].map((el) => bringBack(el, location.pathname));
   if (!figures.length) return null;
   const raw = new URLSearchParams(location.search).get(PARAM);
   const page = { left: false, path: location.pathname, raw, link: readLink(location.search) };

@@ -1,13 +1,17 @@
 // Training goes on while the reader reads on: a figure's job is not stopped when the figure leaves
-// the screen (figures.js), so a bar at the foot of the window names each figure whose job runs out
-// of sight, with its progress line and a way back to it. A figure tells of its job with "figurejob"
-// events (context.js: detail.phase "start", "progress" or "end"); its progress line is the text of
-// its view's element marked data-job-status, in the model's own words. The bar is outside <main>,
-// so it stays as pages change in place; a page left ends its jobs, and so their lines.
+// the screen or its page is left in place (figures.js), so a bar at the foot of the window names
+// each figure whose job runs out of sight, with its progress line and a way back to it; a job that
+// ends on another page keeps its line (its figure's last status: how the run ended) until the
+// reader goes back to it. A figure tells of its job with "figurejob" events on the document
+// (context.js: detail.figure, and detail.phase "start", "progress" or "end"); its progress line is the text of its view's element
+// marked data-job-status, in the model's own words. The bar is outside <main>, so it stays as
+// pages change in place.
 import { eachPage } from "./page.js";
 
-const jobs = new Map(); // figure element -> its line in the bar, while its job runs
-const away = new Set(); // figures with a running job that are out of sight
+// figure element -> its line in the bar ({ li, status, done }), while its job runs, or once it has
+// ended on a page the reader has left, until they come back to it
+const jobs = new Map();
+const away = new Set(); // figures with a line that are on their page but out of sight
 let bar = null;
 
 const observer = new IntersectionObserver((entries) => {
@@ -34,8 +38,11 @@ function label(figure) {
   return figure.querySelector(".figure-label")?.textContent.trim() || "A figure";
 }
 
-/** Back to the figure: scrolled into view, the keyboard on its first control that can be used. */
+/** Back to the figure: on its page, scrolled into view with the keyboard on its first control that
+ *  can be used; on another page, the link is followed (in place: nav.js, and figures.js puts the
+ *  figure back as the job left it). */
 function back(event, figure) {
+  if (!figure.isConnected) return;
   event.preventDefault();
   figure.scrollIntoView({ block: "center" });
   const control = [...figure.querySelectorAll(".figure-view button, .figure-view input")]
@@ -46,33 +53,41 @@ function back(event, figure) {
 function line(figure) {
   const li = document.createElement("li");
   const link = document.createElement("a");
-  link.href = "#" + figure.id;
+  const here = new URL(location.href);
+  here.hash = figure.id;
+  link.href = here.href; // the figure's page, wherever the reader is when they follow it
   link.textContent = "Back to " + label(figure).toLowerCase().replace(/^a /, "the ");
   link.addEventListener("click", (event) => back(event, figure));
   const status = document.createElement("span");
   li.append(link, " ", status);
-  return { li, status };
+  return { li, status, done: false };
+}
+
+/** Forget a figure's line. */
+function drop(figure) {
+  jobs.get(figure)?.li.remove();
+  jobs.delete(figure);
+  away.delete(figure);
+  observer.unobserve(figure);
 }
 
 function draw() {
   const list = theBar().firstChild;
-  const shown = [...jobs].filter(([figure]) => away.has(figure));
+  for (const [figure, item] of jobs) if (item.done && figure.isConnected) drop(figure); // back on its page
+  const shown = [...jobs].filter(([figure]) => !figure.isConnected || away.has(figure));
   for (const [figure, item] of shown) {
     item.status.textContent = figure.querySelector("[data-job-status]")?.textContent || "Training…";
     if (item.li.parentNode !== list) list.append(item.li);
   }
-  for (const [figure, item] of jobs) if (!away.has(figure)) item.li.remove();
+  for (const [figure, item] of jobs) if (figure.isConnected && !away.has(figure)) item.li.remove();
   bar.hidden = shown.length === 0;
 }
 
 document.addEventListener("figurejob", (event) => {
-  const figure = event.target;
-  const { phase } = event.detail;
+  const { figure, phase } = event.detail;
   if (phase === "end") {
-    jobs.get(figure)?.li.remove();
-    jobs.delete(figure);
-    away.delete(figure);
-    observer.unobserve(figure);
+    if (figure.isConnected) drop(figure);
+    else if (jobs.has(figure)) jobs.get(figure).done = true; // ended on a page the reader left: kept till they return
   } else if (!jobs.has(figure)) {
     jobs.set(figure, line(figure));
     observer.observe(figure); // its first report says whether it is in sight
@@ -80,10 +95,6 @@ document.addEventListener("figurejob", (event) => {
   draw();
 });
 
-// A page left in place: its figures are gone, and so is whatever the bar said of them.
-eachPage(() => () => {
-  for (const figure of jobs.keys()) observer.unobserve(figure);
-  jobs.clear();
-  away.clear();
-  if (bar) draw();
-});
+// Another page shown in place: once every module has entered it (figures.js puts back a figure
+// carried from an earlier visit), the bar says again what is out of sight.
+eachPage(() => { queueMicrotask(() => { if (bar) draw(); }); });
