@@ -230,5 +230,8 @@ def render_figure(cache: FigureCache, use, chapter_number: int, index: int, page
     addresses = given_files(use.params, given)
     if addresses:  # fetched by the worker before the figure's first request (theme/js/context.js)
         attributes["data-given"] = json.dumps(addresses, sort_keys=True)
+    reader = models.reader_given_names(use.params)
+    if reader:  # files the reader makes in the browser, handed in by the page when it holds them (reader-files.js)
+        attributes["data-reader-given"] = " ".join(reader)
     files = {address: given[name] for name, address in addresses.items()}
     return RenderedFigure(use.argument, use.line, label, attributes, body, svg_path, svg, files)

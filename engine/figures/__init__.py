@@ -7,7 +7,9 @@ Every module defines
   takes the Params;
 - `compute(params) -> dict`: what the view draws; a model that reads more than its options lists the
   names in `GIVEN` (engine/given.py) and is called `compute(params, given)`, as are its JOBS and WARM
-  factories and its `facts`: what it reads is handed in, never held by the engine;
+  factories and its `facts`: what it reads is handed in, never held by the engine; `READER_GIVEN`
+  names files a reader made in the browser (chapter 14's model trained in the page), which the
+  given holds only when the page hands them in, and never at build time;
 - `text(params, data) -> dict`: what a reader reads about it, `{"alt": str, "numbers": [str]}`
   for the state the figure opens in, plus `"states": [{"numbers": [...], "label"?: str}]` when the
   view steps through precomputed states (the module's docstring says how they are indexed). The
@@ -87,6 +89,11 @@ def given_names(params) -> tuple[str, ...]:
     return tuple(getattr(module(name_of(params)), "GIVEN", ()))
 
 
+def reader_given_names(params) -> tuple[str, ...]:
+    """The files a reader makes in the browser that the figure's model reads when handed them (its READER_GIVEN)."""
+    return tuple(getattr(module(name_of(params)), "READER_GIVEN", ()))
+
+
 def _given(mod, params, given: Given) -> tuple:
     """The extra argument a model with GIVEN takes: the part of `given` it declares, all of it there."""
     names = getattr(mod, "GIVEN", ())
@@ -95,7 +102,7 @@ def _given(mod, params, given: Given) -> tuple:
     missing = [name for name in names if name not in given]
     if missing:
         raise KeyError(f"figure '{name_of(params)}' reads '{missing[0]}', which it was not given")
-    return (given.only(names),)
+    return (given.only((*names, *getattr(mod, "READER_GIVEN", ()))),)
 
 
 def compute(params, given: Given = NOTHING) -> dict:
@@ -191,4 +198,5 @@ class FigureJob:
 
 
 __all__ = ["FIGURES", "SHARED", "FigureJob", "ParamError", "compute", "compute_json", "facts", "given_names",
+           "reader_given_names",
            "is_live", "module", "name_of", "parse"]

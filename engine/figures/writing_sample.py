@@ -12,6 +12,9 @@ A prompt the model cannot read is refused with a one-line reason in the reader's
 Params refuses what the options alone decide (an empty or too long prompt); the characters the model
 knows are its vocabulary, which comes with the model the engine is given (engine/given.py), and a
 build reads every chapter's options before it gives the engine the prose, so compute() refuses those.
+`model` "yours" writes with the model the reader trained in their browser (figure 14.1's run, kept
+by the page and handed in as READER_GIVEN's file, in the shipped model's format); where the page
+hands in none, the option is refused in one line and the page's model writes.
 """
 from __future__ import annotations
 
@@ -30,6 +33,8 @@ from .fmt import fill_all, fixed, scope_at
 from .params import ParamError, field
 
 GIVEN = ("writing-model",)  # the trained weights, which the build makes and the page fetches (engine/given.py)
+READER_GIVEN = ("reader-model",)  # the reader's own model, trained in their browser: only the page hands it in
+MODELS = {"page": "the model that came with the page", "yours": "the model you trained"}
 
 PROMPT = "The model "
 CONTEXT = writing.SHIPPED.context  # the characters the chapter's model reads
@@ -50,6 +55,8 @@ class Params:
     seed: int = field(0, lo=0, hi=999, step=1, doc="the random seed of the draws")
     length: int = field(100, lo=1, hi=200, step=1,
                         doc="characters written; each ships its weights, so more weighs the page down")
+    model: str = field("page", choices=tuple(MODELS),
+                       doc="who writes: the model the site ships, or (in the page only) the one the reader trained")
 
     def __post_init__(self):
         self.read  # a prompt the model cannot read is refused here, and read only here
@@ -116,11 +123,24 @@ def encode_weights(weights: np.ndarray) -> str:
     return "".join(ALPHABET[k] for k in np.rint(np.asarray(weights) * LEVELS).astype(int).tolist())
 
 
+def _writer(p: Params, given: Given) -> writing.Shipped:
+    """The model that writes: the shipped one, or the reader's own when p.model asks and it is given."""
+    if p.model == "page":
+        model = writing.shipped(given)
+        if model.config.context != CONTEXT:
+            raise ValueError(f"the model reads {model.config.context} characters, not the {CONTEXT} Params allows")
+        return model
+    if READER_GIVEN[0] not in given:
+        raise ParamError("model", "no model of your own is kept in this browser, so the page's model writes")
+    try:
+        return writing.unpack(given[READER_GIVEN[0]])
+    except (ValueError, KeyError, UnicodeDecodeError) as err:
+        raise ParamError("model", f"the model kept in this browser could not be read ({err})") from None
+
+
 def compute(p: Params, given: Given) -> dict:
-    model = writing.shipped(given)
+    model = _writer(p, given)
     vocab = model.vocab
-    if model.config.context != CONTEXT:
-        raise ValueError(f"the model reads {model.config.context} characters, not the {CONTEXT} Params allows")
     prompt = tokens(p.read, vocab)
     gen = generate(model.params, prompt, p.length, p.temperature, p.top_k, p.seed, show=0)
     n_prompt, shown = len(prompt), shown_count(p, len(vocab))
@@ -157,6 +177,7 @@ def compute(p: Params, given: Given) -> dict:
         "recomputed_allowed": gen.recomputed_allowed,
         "max_prompt": CONTEXT,
         "row_characters": ROW_CHARACTERS,
+        "writer": {"seed": model.seed, "steps": model.config.steps, "parameters": model.config.model(len(vocab)).parameters},
         "start": p.length - 1,
     }
 
@@ -200,11 +221,19 @@ def _settings(p: Params) -> str:
             + (f"from the {p.top_k} most likely" if p.top_k else "from all characters") + f", seed {p.seed}")
 
 
+def _who(p: Params, data: dict) -> str:
+    """The model that wrote, in words."""
+    if p.model == "page":
+        return "the model"
+    w = data["writer"]
+    return f"the model you trained (seed {w['seed']}, {w['steps']:,} steps, {w['parameters']:,} numbers)"
+
+
 def text(p: Params, data: dict) -> dict:
     L, H = data["layers"], data["heads"]
     cached, recomputed, allowed = data["cached_scores"], data["recomputed_scores"], data["recomputed_allowed"]
     fixed_lines = [
-        f"After “{writing.one_line(data['prompt'])}” the model wrote ({_settings(p)}): “{writing.one_line(data['written'])}”",
+        f"After “{writing.one_line(data['prompt'])}” {_who(p, data)} wrote ({_settings(p)}): “{writing.one_line(data['written'])}”",
         f"Scores each head computed to read the prompt and write these {p.length} characters: {cached} with the "
         "key-value cache, "
         f"{recomputed} without it ({fixed(recomputed / cached, 1)} times as many), or {allowed} if it skipped "
@@ -225,6 +254,7 @@ def text(p: Params, data: dict) -> dict:
         "details": [f"With the cache: {cached} scores per head",
                     f"Without it: {recomputed} scores per head ({fixed(recomputed / cached, 1)} times as many)",
                     f"Without it, skipping the masked scores: {allowed} ({fixed(allowed / cached, 1)} times)"],
+        "models": MODELS,  # the choice of the model that writes, in the reader's words
         "parts": {"bar": "{v:2}", "temperature": "{v:1}", "top_k": "the {v} most likely", "all": "all characters",
                   "drawn": "← drawn",
                   "state": "character {v} of " + str(p.length)},

@@ -7,10 +7,13 @@ steps, trained on CPython at build time. State i is checkpoint i (the start, the
 `every` steps); `text.states` is indexed the same way, and `text.fixed` holds the baselines and the
 final model's held-out loss. The job "train" trains a run from `seed` in the worker's slices: each
 snapshot carries the checkpoints reached since the last, with their state lines, and the last slice
-the whole figure for the new run, as compute() gives it for the same options.
+the whole figure for the new run, as compute() gives it for the same options. A run trained in the
+page carries its model ("model_file": writing.pack's file, base64), which the page keeps in the browser
+and hands to figure 14.2 (writing_sample, model "yours") to write with.
 """
 from __future__ import annotations
 
+import base64
 import dataclasses
 import functools
 import math
@@ -73,7 +76,16 @@ def _run(p: Params, given: Given) -> dict:
     shipped = writing.shipped(given)
     if p.seed == shipped.seed:
         return {**shipped.run, "config": shipped.config}
-    return {**_trained(shipped.text, p.seed, _config(p)), "config": _config(p)}
+    return {**_trained(shipped.text, p.seed, _config(p)), "config": _config(p), "seed": p.seed}
+
+
+def _packed(run: dict, given: Given) -> str:
+    """A run trained in the page as a model file (writing.pack, the shipped model's format: the text,
+    the recipe, the weights as float32, the run's record), base64 for the JSON the page receives."""
+    shipped = writing.shipped(given)
+    record = {k: run[k] for k in ("params", "vocab", "losses", "checkpoints", "final_held_out")}
+    return base64.b64encode(writing.pack(shipped.text, run["config"], run["seed"],
+                                         record | {"baselines": shipped.run["baselines"]})).decode("ascii")
 
 
 def _checkpoint(c: dict) -> dict:
@@ -158,7 +170,9 @@ def _data(p: Params, run: dict, given: Given) -> dict:
 
 
 def compute(p: Params, given: Given) -> dict:
-    return _data(p, _run(p, given), given)
+    run = _run(p, given)
+    data = _data(p, run, given)
+    return data if p.seed == writing.MODEL_SEED else {**data, "model_file": _packed(run, given)}
 
 
 def state_lines(c: dict, steps: int, prompt: str) -> list[str]:
@@ -219,6 +233,10 @@ def text(p: Params, data: dict) -> dict:
                    f"held-out text at each checkpoint; dashed: models that count instead of learning, for comparison. Trained on "
                    f"{c['train']:,} characters, {c['held_out']:,} held out."),
         "training": "Training a new model from scratch…",
+        # the reader's model once a run ends, kept in the browser (theme/js/reader-files.js): what the page says of it
+        "kept": "Your model is kept in this browser, and the next figure can write with it. ",
+        "forget": "Forget my model",
+        "forgotten": "Your model is forgotten: this browser no longer keeps it.",
         "stopped": "Training stopped: the figure shows the previous run again.",
     }
 
@@ -295,8 +313,12 @@ def train(p: Params, given: Given) -> TrainingJob:
         raise ParamError("seed", f"seed {writing.MODEL_SEED} names the model the site ships: train from another")
     shipped = writing.shipped(given)
     job = writing.writing_job(shipped.text, p.seed, _config(p))
-    return TrainingJob(job.training, lambda t: _snapshot(p, job, t),
-                       lambda: _data(p, {**job.finish(), "config": _config(p)}, given))
+
+    def finish() -> dict:
+        run = {**job.finish(), "config": _config(p), "seed": p.seed}
+        return {**_data(p, run, given), "model_file": _packed(run, given)}
+
+    return TrainingJob(job.training, lambda t: _snapshot(p, job, t), finish)
 
 
 WARM_STEPS = 4  # a few steps and one short sample: numpy's hot code compiled before the reader's run

@@ -588,20 +588,25 @@ def open_chapter(request, new_context, base_url):
 FAKE_WORKER = """
 import { serve } from "./server.js";
 
-const files = {}; // name -> address of each file given: the engine on CPython holds none, each call carries them
+const held = {}; // name -> address of each file given: the engine on CPython holds none, each call carries them
+// the files a message names, of those given, as the page's worker hands its engine (worker.js withGiven)
+const part = (files) => Object.fromEntries(Object.keys(files ?? {}).filter((n) => n in held).map((n) => [n, held[n]]));
 const call = async (what, body) => (await fetch("/__stand-in/" + what, { method: "POST", body: JSON.stringify(body) })).json();
 serve({
   boot: () => {},
-  calls: Object.fromEntries(%s.map((what) => [what, (message) => call(what, { ...message, files })])),
+  // (a prepare names none, and reads all the worker holds, as worker.js's does)
+  calls: Object.fromEntries(%s.map((what) => [what, (message) => call(what, { ...message, files: what === "prepare" ? held : part(message.files) })])),
   jobs: {
-    start: async (name, job, params, warm) => (await call("start", { name, job, params, warm, files })).handle,
+    start: async (name, job, params, warm, files) => (await call("start", { name, job, params, warm, files: part(files) })).handle,
     advance: (handle, seconds) => call("advance", { handle, seconds }),
     drop: (handle) => call("drop", { handle }),
   },
   give: async (name, url) => {  // the engine on CPython fetches it by its address, with each call
     const response = await fetch(url);
     if (!response.ok) throw new Error("The figure's model could not be downloaded: HTTP " + response.status);
-    files[name] = new URL(url, self.location.href).href;
+    // a file the page made (an object URL, such as the reader's own model) travels as a data: URL
+    held[name] = url.startsWith("blob:") ? new FileReaderSync().readAsDataURL(await response.blob())
+      : new URL(url, self.location.href).href;
   },
 });
 """

@@ -5,13 +5,18 @@ checked against the engine on CPython, and no page error, console error or polic
 occur. Needs a Pyodide distribution with numpy (conftest.pyodide_kit: CI makes one)."""
 from __future__ import annotations
 
+import base64
+import dataclasses
 import json
 import math
 import time
 
+import numpy as np
+
 import pytest
 
 from engine.figures import FigureJob, compute, module, parse
+from engine.tasks import writing
 from tests.engine.exercises.test_graders import ATTENTION, BACKWARD, SOFTMAX
 
 from . import asks
@@ -85,7 +90,12 @@ class Reader:
 
 
 def _differences(a, b, path="data", tol=1e-6) -> list[str]:
-    """Where two JSON values differ: numbers beyond a relative `tol`, anything else at all."""
+    """Where two JSON values differ: numbers beyond a relative `tol`, anything else at all; a model
+    file (writing-training's model_file) by what it holds, its weights to `tol` as numbers are."""
+    if path.endswith(".model_file") and isinstance(a, str) and isinstance(b, str):
+        a, b = _model_file(a), _model_file(b)
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        return [] if a.shape == b.shape and np.allclose(a, b, rtol=tol, atol=tol) else [f"{path}: arrays differ"]
     if isinstance(a, bool) or isinstance(b, bool) or isinstance(a, str) or a is None:
         return [] if a == b else [f"{path}: {str(a)[:80]!r} != {str(b)[:80]!r}"]
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
@@ -99,6 +109,13 @@ def _differences(a, b, path="data", tol=1e-6) -> list[str]:
             return [f"{path}: {len(a)} items != {len(b)}"]
         return [d for i, (x, y) in enumerate(zip(a, b)) for d in _differences(x, y, f"{path}[{i}]", tol)]
     return [f"{path}: {type(a).__name__} != {type(b).__name__}"]
+
+
+def _model_file(b64: str) -> dict:
+    """A model file as _differences compares it: its header's record and its weights."""
+    m = writing.unpack(base64.b64decode(b64))
+    return {"text": m.text, "seed": m.seed, "config": dataclasses.asdict(m.config), "vocab": m.vocab.characters,
+            "run": m.run, "params": dict(m.params)}
 
 
 def _on_cpython(ask: dict) -> dict:
@@ -297,7 +314,8 @@ WRITING_STEPS = module("writing-training").CONFIG.checkpoint_every
 def writing_page(scratch_page) -> str:
     """A page of its own for writing-training, with a run of WRITING_STEPS, Pyodide and numpy vendored
     (its model made from its own prose, once per test run: the run's store)."""
-    return scratch_page(writing_chapter({"steps": WRITING_STEPS}), pyodide_dist=pyodide_kit())
+    return scratch_page(writing_chapter({"steps": WRITING_STEPS}) + "\n/// figure | writing-sample\n\nIt writes.\n///\n",
+                        pyodide_dist=pyodide_kit())
 
 
 def test_writing_training_runs_to_the_end_and_cancel_restores_the_shipped_run(new_context, writing_page):
@@ -347,6 +365,20 @@ def test_writing_training_runs_to_the_end_and_cancel_restores_the_shipped_run(ne
     expect(figure.locator(".th-status")).to_have_text(result["text"]["status"])
     assert progress.evaluate("p => p.value") == WRITING_STEPS
     _check_answers(reader, "writing-training train")  # CPython reads the model file the worker was given
+
+    # The run's model is kept, and the next figure writes with it what CPython writes with the same file.
+    expect(figure.locator(".wt-kept")).to_contain_text("Your model is kept in this browser")
+    sample = page.locator('[data-figure="writing-sample"]')
+    sample.scroll_into_view_if_needed()
+    sample.get_by_label("the model you trained").check()
+    expect(sample).to_have_attribute("data-state", "live", timeout=JOB_MS)
+    asked, written = reader.answers()[-1]["ask"], reader.answers()[-1]["data"]
+    assert asked["params"]["model"] == "yours" and asked["files"]["reader-model"].startswith("blob:")
+    site_files = {name: url for name, url in asked["files"].items() if name != "reader-model"}
+    theirs = given_from(site_files).with_file("reader-model", base64.b64decode(result["model_file"]))
+    want = json.loads(json.dumps(compute(parse("writing-sample", asked["params"]), theirs)))
+    assert not _differences(written, want), _differences(written, want)[:5]
+    assert written["written"] != json.loads(sample.locator(".figure-data").text_content())["written"]
     reader.assert_clean("writing-training")
 
 

@@ -6,6 +6,9 @@
 // show the next characters it was drawn from; two bars compare the scores computed with the key-value cache and without it. The embedded default draws
 // at once; Generate asks the worker for the reader's prompt and options, and the answer is written
 // out a character at a time (Show all skips; none with reduced motion), then the figure is live.
+// Where the reader has trained a model of their own (figure 14.1, kept in the browser), a choice
+// says which model writes (data.text.models: the option `model`); choosing writes again with it.
+import { kept, onChange } from "../js/reader-files.js";
 import { askOnIntent, readerInput } from "../js/reader-input.js";
 import { html, rangeControl } from "../js/svg.js";
 import { fill, fillAll, scopeAt } from "../js/text.js";
@@ -47,6 +50,30 @@ export function mount(root, ctx) {
   };
   const seed = number("seed", "Seed ");
   const length = number("length", "Characters ");
+
+  // who writes: shown only while the reader keeps a model of their own
+  const writer = html("fieldset", { class: "figure-controls ws-writer", hidden: "" }, root);
+  html("legend", {}, writer, "Written by");
+  const writers = Object.entries(data.text.models).map(([value, words]) => {
+    const label = html("label", {}, writer);
+    const radio = html("input", { type: "radio", name: id + "-writer", value }, label);
+    radio.checked = value === data.params.model;
+    label.append(" " + words);
+    radio.addEventListener("change", () => generate(input.value));
+    return radio;
+  });
+  const chosen = () => writers.find((r) => r.checked)?.value ?? "page";
+  const showWriter = (file) => {
+    writer.hidden = !file;
+    if (file || chosen() === "page") return;
+    writers.forEach((r) => { r.checked = r.value === "page"; }); // the reader forgot their model:
+    generate(input.value); // what it wrote gives way to the page's model
+  };
+  const watch = onChange((name) => {
+    if (!writer.isConnected) { watch(); return; } // this view was replaced (or its page left): its successor watches
+    if (name === "reader-model") kept(name).then(showWriter);
+  });
+  kept("reader-model").then(showWriter);
   const showSettings = () => {
     temperature.output.textContent = fill(parts().temperature, { v: Number(temperature.input.value) });
     const kk = Number(topK.input.value);
@@ -62,15 +89,21 @@ export function mount(root, ctx) {
   const skip = html("button", { type: "button", hidden: "" }, controls, "Show all");
 
   const heads = html("div", { class: "ws-heads", role: "group", "aria-label": "Heads: pick one to tint the text" }, root);
-  const headButtons = data.text.heads.map((label, h) => {
-    const b = html("button", { type: "button", class: "ws-head", "aria-pressed": String(h === head) }, heads);
-    const inside = html("span", { class: "ws-head-inside" }, b); // the button looks as site.css has it; this lays out its content
-    html("span", { class: "ws-head-label" }, inside, label);
-    const strip = html("span", { class: "ws-strip", "aria-hidden": "true" }, inside);
-    const earlier = html("span", { class: "ws-cell ws-earlier" }, strip, "…"); // the weight on all it read before the row's
-    b.addEventListener("click", () => { head = h; draw(); });
-    return { button: b, strip, earlier };
-  });
+  let headButtons = []; // a row per head of the model that wrote (the reader's may have fewer than the page's)
+  function buildHeads() {
+    if (headButtons.length === data.text.heads.length) return;
+    heads.replaceChildren();
+    head = Math.min(head, data.text.heads.length - 1);
+    headButtons = data.text.heads.map((label, h) => {
+      const b = html("button", { type: "button", class: "ws-head", "aria-pressed": String(h === head) }, heads);
+      const inside = html("span", { class: "ws-head-inside" }, b); // the button looks as site.css has it; this lays out its content
+      html("span", { class: "ws-head-label" }, inside, label);
+      const strip = html("span", { class: "ws-strip", "aria-hidden": "true" }, inside);
+      const earlier = html("span", { class: "ws-cell ws-earlier" }, strip, "…"); // the weight on all it read before the row's
+      b.addEventListener("click", () => { head = h; draw(); });
+      return { button: b, strip, earlier };
+    });
+  }
 
   const next = html("div", { class: "ws-next" }, root);
   const nextRows = [];
@@ -86,6 +119,7 @@ export function mount(root, ctx) {
   let chars = []; // the text's characters
   let shown = 0; // written characters on screen (all but while an answer is written out)
   function build() {
+    buildHeads();
     chars = [...data.prompt, ...data.written];
     textBox.replaceChildren();
     spans = chars.map((c, j) => {
@@ -202,7 +236,7 @@ export function mount(root, ctx) {
       return Number(el.value);
     };
     return { temperature: Number(temperature.input.value), top_k: Number(topK.input.value),
-             seed: clamp(seed, data.schema.seed), length: clamp(length, data.schema.length) };
+             seed: clamp(seed, data.schema.seed), length: clamp(length, data.schema.length), model: chosen() };
   };
 
   askOnIntent(ctx, data.params, input); // Python and the model load while the reader types

@@ -5,11 +5,17 @@
 // the replay works before Python loads (data.checkpoints; text.states indexed the same way).
 // Train from scratch runs a new seed as a worker job: the curve and the samples stream in as
 // checkpoints arrive, and the finished run is drawn as live data; Cancel restores what was shown.
+// The finished run's model (data.model_file) is kept in the browser (reader-files.js), where the
+// next figure can write with it; a line says so, with the run it came from, and Forget my model
+// deletes it.
+import { forget, keep, kept } from "../js/reader-files.js";
 import { drag, html, onResize, rangeControl, svg } from "../js/svg.js";
 import { fill } from "../js/text.js";
 import { linear } from "../js/scale.js";
 
 const H = 240, LEFT = 26, RIGHT = 6, TOP = 6, BOTTOM = 18;
+const READER = "reader-model"; // the name the reader's model is kept under (the engine's READER_GIVEN)
+const STATUS_MAX = 300; // characters of a kept model's line shown (the store is the browser's, not ours)
 const REPLAY_MS = 450; // per checkpoint: a whole run in about five seconds
 
 export function mount(root, ctx) {
@@ -34,6 +40,9 @@ export function mount(root, ctx) {
   const progressLabel = html("label", { class: "th-progress", for: id + "-progress" }, trainer, "Training ");
   const progress = html("progress", { id: id + "-progress", max: String(data.steps), value: String(data.steps) }, progressLabel);
   const status = html("output", { class: "th-status", "aria-live": "polite", "data-job-status": "" }, root);
+  const keptBox = html("p", { class: "wt-kept", hidden: "" }, root);
+  const keptLine = html("span", { "aria-live": "polite" }, keptBox);
+  const forgetButton = html("button", { type: "button" }, keptBox, data.text.forget);
 
   html("p", { class: "th-loss-title" }, root, "Loss, nats per character");
   const chart = html("div", { class: "wt-chart" }, root);
@@ -220,6 +229,7 @@ export function mount(root, ctx) {
     if (document.activeElement === cancel || document.activeElement === document.body) train.focus({ preventScroll: true });
     cancel.hidden = true;
     if (out) {
+      if (typeof out.result.model_file === "string") keepModel(out.result);
       data = out.result;
       seed.value = String(data.seed + 1);
       progress.max = data.steps;
@@ -236,6 +246,26 @@ export function mount(root, ctx) {
       show(k);
     }
   }
+  // ---- the reader's model, kept in the browser ----
+  function showKept(file, why = "") {
+    keptBox.hidden = !file;
+    const said = typeof file?.info?.status === "string" ? file.info.status.slice(0, STATUS_MAX) : "";
+    keptLine.textContent = file ? data.text.kept + said + (why ? " " + why : "") : "";
+  }
+  async function keepModel(result) {
+    const bytes = Uint8Array.from(atob(result.model_file), (c) => c.charCodeAt(0));
+    const info = { status: result.text.status };
+    const why = await keep(READER, bytes, info);
+    showKept({ info }, why);
+  }
+  forgetButton.addEventListener("click", async () => {
+    await forget(READER);
+    showKept(null);
+    train.focus(); // the button went with the line: the keyboard stays in the figure
+    status.textContent = data.text.forgotten;
+  });
+  kept(READER).then((file) => showKept(file));
+
   train.addEventListener("click", run);
   cancel.addEventListener("click", () => ctx.cancelJob());
   seed.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); run(); } });

@@ -1,6 +1,7 @@
 // A figure's ctx: everything its view may use of the page (its data, its text, its note) and of
 // Python (requests, jobs, the warm-up), so a view never touches the runtime itself.
 import { changed } from "./links.js";
+import { readerFiles } from "./reader-files.js";
 
 const UNAVAILABLE = "Needs Python, which is unavailable here: showing the precomputed result.";
 
@@ -29,6 +30,8 @@ export function figureContext(el, root, runtime, near) {
   const name = el.dataset.figure;
   const live = el.hasAttribute("data-live");
   const files = givenFiles(el);
+  // the files the reader made in this browser that the figure's model reads (its READER_GIVEN)
+  const readerNames = el.dataset.readerGiven ? el.dataset.readerGiven.split(" ") : [];
   const note = document.createElement("p");
   note.className = "figure-note";
   note.setAttribute("role", "status");
@@ -92,7 +95,9 @@ export function figureContext(el, root, runtime, near) {
     if (job) answered = { job: true }; // a view drawing its slices as they come is showing the job's model
     let mine = null;
     try {
-      mine = runtime.ask({ ...message, name, ...files }, onProgress && ((slices) => {
+      // with the reader's files it reads, those it holds now (a file forgotten is not handed in)
+      const all = { ...files.files, ...(readerNames.length ? await readerFiles(readerNames) : {}) };
+      mine = runtime.ask({ ...message, name, ...(Object.keys(all).length ? { files: all } : {}) }, onProgress && ((slices) => {
         booted();
         onProgress(slices);
         if (job) tell("progress");

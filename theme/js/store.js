@@ -5,7 +5,10 @@
 // the same. Storage off, blocked or full: a read gives nothing, a write keeps nothing, none throws.
 
 const SITE = new URL("../../../", import.meta.url).pathname; // this file lies in <site>/assets/<digest>/js/
-const PREFIX = `attention:${SITE}:`;
+/** The site's name in the browser's stores: localStorage keys start with it, IndexedDB's database
+ *  (reader-files.js) is named by it. */
+export const SITE_SCOPE = `attention:${SITE}`;
+const PREFIX = `${SITE_SCOPE}:`;
 
 const PAGE = /^[\w.-]{1,120}\.html$/; // a chapter's file
 const ID = /^[a-z0-9][a-z0-9-]{0,59}$/; // a quiz's id or an exercise's name (builder/directives)

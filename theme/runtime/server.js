@@ -109,7 +109,7 @@ export function serve(backend) {
         if (handle === null) {
           await giveFiles(files);
           if (entry.cancelled) return end({ type: "cancelled" });
-          handle = await backend.jobs.start(name, job, params ?? {}, warm); // a task of its own
+          handle = await backend.jobs.start(name, job, params ?? {}, warm, files); // a task of its own
           times.setup = performance.now() - t0;
           continue;
         }

@@ -7,16 +7,29 @@ let engine = null;
 let exercises = null;
 let pyodide = null;
 // What the figures' models read beyond their options (engine/given.py), as the page's files were
-// fetched: a Python Given held here, by the worker, and handed in with every compute and job.
+// fetched: a Python Given held here, by the worker; each compute and job is handed the part of it
+// its message names (a file the page no longer hands in, such as a model the reader forgot, is not
+// read from an earlier message's).
 let given = null;
+
+/** fn(the files of `files` the worker holds, as a Given), the Given's proxy released after. */
+function withGiven(files, fn) {
+  const part = given ? given.only(Object.keys(files ?? {})) : null;
+  try {
+    return fn(part);
+  } finally {
+    part?.destroy();
+  }
+}
 
 serve({
   boot,
   calls: {
-    compute: ({ name, params }) => JSON.parse(engine.compute_json(name, JSON.stringify(params ?? {}), given)),
+    compute: ({ name, params, files }) => withGiven(files, (g) => JSON.parse(engine.compute_json(name, JSON.stringify(params ?? {}), g))),
     // A figure's model imported before its first compute, and with the model's PREPARE its page's
     // options computed once (figures.js asks once Python is ready, as the figure nears or the
-    // reader shows the intent to open its page): the reader's first change waits on neither.
+    // reader shows the intent to open its page): the reader's first change waits on neither. It
+    // names no files, and reads what the worker holds: a model not given yet cannot be prepared.
     prepare: ({ name, params }) => {
       engine.prepare_json(name, JSON.stringify(params ?? {}), given);
       return { ok: true, data: null };
@@ -27,7 +40,7 @@ serve({
     },
   },
   jobs: {
-    start: (name, job, params, warm) => engine.FigureJob.from_json(name, job, JSON.stringify(params), warm, given),
+    start: (name, job, params, warm, files) => withGiven(files, (g) => engine.FigureJob.from_json(name, job, JSON.stringify(params), warm, g)),
     advance: (handle, seconds) => JSON.parse(handle.advance_json(seconds)),
     drop: (handle) => handle.destroy(),
   },

@@ -1,9 +1,12 @@
 """writing-sample in the browser: the embedded text draws at once and the slider and a tap pick the
 character written (keys and numbers follow), Generate sends the reader's prompt and options to the
 worker and writes its answer out a character at a time before the figure is live, and a prompt the
-model cannot read keeps the figure and the typed text and says why in one line, as text. (The real
-worker with real numpy: test_real_python.py.)"""
+model cannot read keeps the figure and the typed text and says why in one line, as text; a model the
+reader trained in figure 14.1 is kept in the browser and can write. (The real worker with real
+numpy: test_real_python.py.)"""
 from __future__ import annotations
+
+import base64
 
 import pytest
 
@@ -149,3 +152,65 @@ def test_a_prompt_the_model_cannot_read_gets_a_reason_and_nothing_is_lost(open_l
     expect(box).to_have_value(f"The {bad} model")
     assert chapter.numbers(NAME) == before
     assert figure.get_attribute("data-state") == "prerendered"
+
+
+def test_the_readers_own_model_is_kept_written_with_linked_and_forgotten(open_live_chapter, url):
+    """Trained in figure 14.1, the reader's model survives a reload, figure 14.2 writes with it what
+    CPython writes with the same file, a link to that state opened where no such model is kept says
+    so in one line and shows the page's model, and Forget deletes it."""
+    chapter = open_live_chapter(url)
+    page, training, sample = chapter.page, chapter.figure("writing-training"), chapter.figure(NAME)
+    writer = sample.get_by_role("group", name="Written by")
+    training.scroll_into_view_if_needed()
+    seed = int(training.get_by_label("Seed").input_value())
+    training.get_by_role("button", name="Train from scratch").click()
+    expect(training).to_have_attribute("data-state", "live", timeout=120_000)
+    kept = training.locator(".wt-kept")
+    expect(kept).to_contain_text("Your model is kept in this browser")
+    assert page.evaluate(KEPT_NAMES) == ["reader-model"]
+
+    page.reload()
+    chapter.wait_prerendered()
+    training.scroll_into_view_if_needed()
+    expect(kept).to_contain_text("Your model is kept in this browser")  # it survived the reload
+    sample.scroll_into_view_if_needed()
+    expect(writer).to_be_visible()
+    sample.get_by_label("the model you trained").check()
+    expect(sample).to_have_attribute("data-state", "live", timeout=120_000)
+    given = figure_given(page, sample)
+    theirs = given.with_file("reader-model", base64.b64decode(
+        compute(parse("writing-training", {"seed": seed}), given)["model_file"]))
+    want = compute(parse(NAME, {"model": "yours"}), theirs)
+    assert chapter.numbers(NAME) == text_lines(want, want["start"])
+    assert want["written"] != chapter.data(NAME)["written"]  # not what the page's model wrote
+
+    sample.get_by_role("button", name="Link to this view").click()
+    elsewhere = open_live_chapter(page.url)  # another browser: nothing of the reader's is kept there
+    other = elsewhere.figure(NAME)
+    other.scroll_into_view_if_needed()
+    expect(other.locator(".figure-note")).to_contain_text("no model of your own is kept in this browser")
+    assert elsewhere.numbers(NAME) == text_lines(elsewhere.data(NAME), elsewhere.data(NAME)["start"])
+    expect(other.get_by_role("group", name="Written by")).to_be_hidden()
+
+    forget = training.get_by_role("button", name="Forget my model")
+    forget.click()
+    expect(kept).to_be_hidden()
+    expect(training.get_by_role("button", name="Train from scratch")).to_be_focused()
+    expect(writer).to_be_hidden()
+    page.reload()
+    chapter.wait_prerendered()
+    sample.scroll_into_view_if_needed()
+    expect(sample.locator(".ws-head").first).to_be_visible()  # the view has drawn; no choice of writer
+    expect(writer).to_be_hidden()
+    assert page.evaluate(KEPT_NAMES) == []  # gone from the browser's store, not only from the page
+
+
+# The names of the files the site keeps in this browser's IndexedDB (theme/js/reader-files.js).
+KEPT_NAMES = """async () => {
+  const name = (await indexedDB.databases()).map((d) => d.name).find((n) => n.startsWith("attention:"));
+  if (!name) return [];
+  const db = await new Promise((resolve, reject) => { const r = indexedDB.open(name); r.onsuccess = () => resolve(r.result); r.onerror = reject; });
+  const keys = await new Promise((resolve) => { const q = db.transaction("files").objectStore("files").getAllKeys(); q.onsuccess = () => resolve(q.result); });
+  db.close();
+  return keys;
+}"""

@@ -3,13 +3,16 @@ drawn from (against a full forward pass of its window), the cache's counts by ch
 and a reason in reader words for a prompt it cannot read."""
 from __future__ import annotations
 
+import base64
+
 import numpy as np
 import pytest
 
 from engine.figures import ParamError, compute, facts, parse
 from engine.figures.fmt import fill_all, scope_at
 from engine.figures.writing_sample import LEVELS
-from engine.gpt import gpt_forward, head_weights
+from engine.gpt import generate, gpt_forward, head_weights
+from engine.tasks import writing
 from engine.tasks.writing import one_line
 
 NAME = "writing-sample"
@@ -151,3 +154,27 @@ def test_facts_are_the_defaults_counts_and_three_temperatures(data, series_given
         assert got[f"sample_{kind}"] == one_line(
             compute(parse(NAME, {"temperature": got[f"temperature_{kind}"]}), series_given)["written"])
     assert got["temperature_cool"] < 1 < got["temperature_hot"]
+
+
+def test_the_readers_own_model_writes_when_the_page_hands_it_in(data, series_given):
+    trained = compute(parse("writing-training", {"seed": 3, "steps": 200}), series_given)
+    given = series_given.with_file("reader-model", base64.b64decode(trained["model_file"]))
+    assert compute(parse(NAME), given) == data  # the page's model, unless asked for the reader's
+    theirs = compute(parse(NAME, {"model": "yours"}), given)
+    own = writing.unpack(given["reader-model"])
+    assert theirs["written"] != data["written"] and theirs["writer"]["seed"] == 3
+    gen = generate(own.params, own.vocab.encode(theirs["prompt"]), len(theirs["written"]), 1.0, 0, 0, show=0)
+    assert own.vocab.decode(gen.tokens) == theirs["prompt"] + theirs["written"]
+    assert theirs["text"]["fixed"][0].startswith(f"After “The model ” the model you trained (seed 3, 200 steps, "
+                                                 f"{theirs['writer']['parameters']:,} numbers) wrote")
+
+
+@pytest.mark.parametrize("file, reason", [
+    (None, "no model of your own is kept in this browser"),
+    (b"not a model", "the model kept in this browser could not be read"),
+])
+def test_without_a_readable_model_of_their_own_the_option_is_refused_in_one_line(series_given, file, reason):
+    given = series_given if file is None else series_given.with_file("reader-model", file)
+    with pytest.raises(ParamError, match=reason) as err:
+        compute(parse(NAME, {"model": "yours"}), given)
+    assert err.value.option == "model" and "\n" not in str(err.value)

@@ -2,6 +2,8 @@
 and Train from scratch as a job whose last slice is the figure compute(, series_given) gives for the same options."""
 from __future__ import annotations
 
+import base64
+import dataclasses
 import math
 
 import numpy as np
@@ -200,3 +202,17 @@ def test_the_warm_up_is_a_short_throwaway_run_that_leaves_train_unchanged(series
 def test_bad_options_name_the_option(options, message):
     with pytest.raises(ParamError, match=message):
         parse(NAME, options)
+
+
+def test_a_run_trained_in_the_page_carries_its_model_in_the_shipped_format(series_given):
+    params = parse(NAME, SHORT)
+    out = compute(params, series_given)
+    kept = writing.unpack(base64.b64decode(out["model_file"]))
+    run = writing.train_writing_model(writing.shipped(series_given).text, SHORT["seed"],
+                                      dataclasses.replace(CONFIG, steps=SHORT["steps"]))
+    assert (kept.seed, kept.config) == (SHORT["seed"], dataclasses.replace(CONFIG, steps=SHORT["steps"]))
+    assert kept.text == writing.shipped(series_given).text and kept.vocab.characters == run["vocab"]
+    for name, weights in run["params"].items():  # kept as float32, as the shipped model is
+        assert np.array_equal(kept.params[name], weights.astype(np.float32))
+    assert kept.run["final_held_out"] == run["final_held_out"] == pytest.approx(out["final_held_out"], abs=1e-4)
+    assert "model_file" not in compute(parse(NAME), series_given)  # the shipped run's is the site's own file
