@@ -56,7 +56,8 @@ def main(argv=None) -> int:
         from builder.figure_store import FigureStore
         # the series' own build keeps what it makes in models/; a book elsewhere (a test's) only reads it
         store = FigureStore(FIGURE_STORE, ROOT, kept=ROOT / "models",
-                            keep=paths.content.resolve() == (ROOT / "content").resolve())
+                            keep=paths.content.resolve() == (ROOT / "content").resolve(),
+                            follows_edits=args.command == "serve")  # serve reloads the code it runs
         store.prune()
     try:
         if args.command == "fetch-runtime":

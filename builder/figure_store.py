@@ -77,9 +77,15 @@ def _packages(name: str) -> list[str]:
 
 
 class FigureStore:
-    def __init__(self, folder: Path, root: Path, kept: Path | None = None, keep: bool = False):
+    def __init__(self, folder: Path, root: Path, kept: Path | None = None, keep: bool = False,
+                 follows_edits: bool = False):
         self.folder = folder  # where the entries are
         self.root = root  # the repository whose engine/ and builder/ the code is imported from
+        # Whether a key follows the code's files as they are edited: serve's, which reloads the code it
+        # runs when they change. A run that imports its code once (build, check, the tests) keys by
+        # the files as it first read them, so an edit saved while it runs cannot store what the old
+        # code made under the new code's key (found by the next run in place of the new code's).
+        self.follows_edits = follows_edits
         # made files kept under version control (the repository's models/), read before the store, so a
         # fresh clone's build does not train chapter 14's model: named by the digest of the prose and
         # of their maker's source; a run that `keep`s writes there what it makes (build.py's, not a test's)
@@ -100,8 +106,10 @@ class FigureStore:
 
     def sources(self, *modules: str) -> str:
         """A digest of the source of `modules` and of every module of ours they import, however deep;
-        followed again only when one of those files changed."""
+        followed again, where the store follows edits, when one of those files changed."""
         kept = self._codes.get(modules)
+        if kept is not None and not self.follows_edits:
+            return kept[2]
         if kept is not None:
             try:
                 if kept[1] == _stamps(kept[0]):

@@ -55,7 +55,7 @@ def test_a_second_run_computes_nothing_and_gives_what_the_first_computed(tmp_pat
 def test_an_edit_recomputes_only_the_figures_made_of_that_code(tmp_path, tree):
     """The model, a module it imports, its fallback, the maker of a file it is given; never another
     figure's model, nor the list of figures."""
-    store = FigureStore(tmp_path / "store", tree)
+    store = FigureStore(tmp_path / "store", tree, follows_edits=True)  # as serve's, which reloads the code
     matrix, temperature = models.parse("matrix-product"), models.parse("softmax-temperature")
     sample = models.parse("writing-sample")
 
@@ -85,6 +85,16 @@ def test_an_edit_recomputes_only_the_figures_made_of_that_code(tmp_path, tree):
     assert computed() == {"matrix drawing", "temperature drawing", "sample drawing"}
     (tree / "engine/figures/a_new_figure.py").write_text((tree / "engine/figures/matrix_product.py").read_text())
     assert computed() == set()  # a figure added (engine.figures finds it: no list is edited) changes no other
+
+
+def test_a_run_that_imports_its_code_once_keys_by_the_code_it_first_read(tmp_path, tree):
+    """An edit saved while a build runs must not key what the old code makes by the new code."""
+    store = FigureStore(tmp_path / "store", tree)
+    params = models.parse("matrix-product")
+    store.data(params, WRITING, lambda: "made by the code as first read")
+    _edit(tree, "engine/figures/matrix_product.py")
+    assert store.data(params, WRITING, lambda: "not made again in this run") == "made by the code as first read"
+    assert FigureStore(tmp_path / "store", tree).data(params, WRITING, lambda: "the next run's") == "the next run's"
 
 
 # Stand-ins for what a build gives: the store keys on their digests, never reads them.
