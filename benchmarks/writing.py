@@ -38,7 +38,7 @@ import numpy as np  # noqa: E402
 
 from engine.gpt import generate, gpt_forward  # noqa: E402
 from engine.figures.writing_training import CONFIG  # noqa: E402  (the recipe a reader trains in the page)
-from engine.tasks.writing import Corpus, starting_point, writing_training  # noqa: E402
+from engine.tasks.writing import Corpus, baselines, starting_point, writing_training  # noqa: E402
 from engine.train import WarmupCosine  # noqa: E402
 
 SAMPLE = 200  # characters generated for the timing
@@ -69,7 +69,7 @@ def run_numpy(text: str, seed: int, cpu=time.process_time, fused=True, generatio
             "losses": result["losses"],
             "checkpoints": [{k: c[k] for k in ("step", "train", "held_out")} for c in result["checkpoints"]],
             "samples": [c["sample"] for c in result["checkpoints"]],
-            "final_held_out": result["final_held_out"], "baselines": result["baselines"],
+            "final_held_out": result["final_held_out"], "baselines": baselines(run.corpus),
             "generation": time_generation(result["params"], run.corpus) if generation else None}
 
 

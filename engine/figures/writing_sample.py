@@ -13,7 +13,7 @@ Params refuses what the options alone decide (an empty or too long prompt); the 
 knows are its vocabulary, which comes with the model the engine is given (engine/given.py), and a
 build reads every chapter's options before it gives the engine the prose, so compute() refuses those.
 `model` "yours" writes with the model the reader trained in their browser (figure 14.1's run, kept
-by the page and handed in as READER_GIVEN's file, in the shipped model's format); where the page
+by the page and handed in as READER_GIVEN's file: engine/tasks/writing_kept.py); where the page
 hands in none, the option is refused in one line and the page's model writes.
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ import numpy as np
 
 from ..given import Given
 from ..gpt import generate, next_probabilities
-from ..tasks import writing
+from ..tasks import writing, writing_kept
 from ..vocabulary import Vocabulary
 from .fmt import fill_all, fixed, scope_at
 from .params import ParamError, field
@@ -133,8 +133,8 @@ def _writer(p: Params, given: Given) -> writing.Shipped:
     if READER_GIVEN[0] not in given:
         raise ParamError("model", "no model of your own is kept in this browser, so the page's model writes")
     try:
-        return writing.unpack(given[READER_GIVEN[0]])
-    except (ValueError, KeyError, UnicodeDecodeError) as err:
+        return writing_kept.model_of(given[READER_GIVEN[0]])
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as err:
         raise ParamError("model", f"the model kept in this browser could not be read ({err})") from None
 
 

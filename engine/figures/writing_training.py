@@ -8,8 +8,11 @@ steps, trained on CPython at build time. State i is checkpoint i (the start, the
 final model's held-out loss. The job "train" trains a run from `seed` in the worker's slices: each
 snapshot carries the checkpoints reached since the last, with their state lines, and the last slice
 the whole figure for the new run, as compute() gives it for the same options. A run trained in the
-page carries its model ("model_file": writing.pack's file, base64), which the page keeps in the browser
-and hands to figure 14.2 (writing_sample, model "yours") to write with.
+page carries its model ("model_file": writing_kept's file, base64: the model and its optimiser), which
+the page keeps in the browser and hands back as READER_GIVEN's file, to figure 14.2 (writing_sample,
+model "yours") to write with and to this figure's job "keep", which trains it `more` steps on from
+where it was kept, exactly as the run would have gone on uninterrupted; each of its slices carries
+the run so far ("before", in its first) and the axis it spans ("axis"), and its last the whole run.
 """
 from __future__ import annotations
 
@@ -22,12 +25,13 @@ from dataclasses import dataclass
 from ..given import Given
 from ..jobs import TrainingJob
 from ..ngram import NGram
-from ..tasks import writing
+from ..tasks import writing, writing_kept
 from ..tasks.writing import one_line
 from .fmt import fixed
 from .params import ParamError, field
 
 GIVEN = ("writing-model",)
+READER_GIVEN = ("reader-model",)  # the reader's own run, kept in their browser: what Keep training takes on
 # The recipe of every run but the shipped one: what a reader trains in the page (Train from scratch).
 # Chosen by the sweep benchmarks/writing_sweep.py prints (its "page:" rows) for the lowest held-out loss
 # in under a minute of the browser's numpy: short windows, many small steps, a warm-up and a cosine
@@ -49,10 +53,14 @@ class Params:
     steps: int = field(CONFIG.steps, lo=CONFIG.checkpoint_every, hi=CONFIG.steps,
                        step=CONFIG.checkpoint_every,
                        doc="Adam steps of a run trained in the page (a shorter run for tests and slow machines)")
+    more: int = field(CONFIG.steps // 2, lo=CONFIG.checkpoint_every, hi=CONFIG.steps, step=CONFIG.checkpoint_every,
+                      doc="the steps Keep training adds to the reader's own model")
 
     def __post_init__(self):
-        if self.steps % CONFIG.checkpoint_every:
-            raise ParamError("steps", f"option 'steps' must be a multiple of {CONFIG.checkpoint_every}, not {self.steps}")
+        for option in ("steps", "more"):
+            if getattr(self, option) % CONFIG.checkpoint_every:
+                raise ParamError(option, f"option '{option}' must be a multiple of {CONFIG.checkpoint_every}, "
+                                         f"not {getattr(self, option)}")
 
 
 EXAMPLE = {"seed": 1, "steps": 100}
@@ -64,10 +72,19 @@ def _config(p: Params) -> writing.WritingConfig:
     return dataclasses.replace(CONFIG, steps=p.steps)
 
 
+def _record(finished: dict, t, config: writing.WritingConfig, seed: int, schedule_steps: int) -> dict:
+    """A run trained in the page as the figure keeps it: its record (finish()'s), its recipe with
+    the steps it made, its seed, and its optimiser's state (Adam's moments, copied, and step count)."""
+    return {**finished, "config": dataclasses.replace(config, steps=t.steps), "seed": seed,
+            "optimiser": (t.optimizer.moments.copy(), t.optimizer.t), "schedule_steps": schedule_steps}
+
+
 @functools.lru_cache(maxsize=4)
 def _trained(text: str, seed: int, config: writing.WritingConfig) -> dict:
     """A run other than the shipped one, trained on CPython (the build's): its record."""
-    return writing.train_writing_model(text, seed, config)
+    t, run = writing.writing_training(text, seed, config)
+    t.run()
+    return _record(run.finish(), t, config, seed, config.steps)
 
 
 def _run(p: Params, given: Given) -> dict:
@@ -76,16 +93,17 @@ def _run(p: Params, given: Given) -> dict:
     shipped = writing.shipped(given)
     if p.seed == shipped.seed:
         return {**shipped.run, "config": shipped.config}
-    return {**_trained(shipped.text, p.seed, _config(p)), "config": _config(p), "seed": p.seed}
+    return _trained(shipped.text, p.seed, _config(p))
 
 
 def _packed(run: dict, given: Given) -> str:
-    """A run trained in the page as a model file (writing.pack, the shipped model's format: the text,
-    the recipe, the weights as float32, the run's record), base64 for the JSON the page receives."""
+    """A run trained in the page as the file the reader keeps (writing_kept: the model in the shipped
+    model's format, then its optimiser), base64 for the JSON the page receives."""
     shipped = writing.shipped(given)
     record = {k: run[k] for k in ("params", "vocab", "losses", "checkpoints", "final_held_out")}
-    return base64.b64encode(writing.pack(shipped.text, run["config"], run["seed"],
-                                         record | {"baselines": shipped.run["baselines"]})).decode("ascii")
+    model = writing.pack(shipped.text, run["config"], run["seed"], record | {"baselines": shipped.run["baselines"]})
+    moments, t = run["optimiser"]
+    return base64.b64encode(writing_kept.pack_kept(model, moments, t, run["schedule_steps"])).decode("ascii")
 
 
 def _checkpoint(c: dict) -> dict:
@@ -144,7 +162,7 @@ def _data(p: Params, run: dict, given: Given) -> dict:
     losses = [round(float(v), LOSS_DECIMALS) for v in _thinned([float(v) for v in run["losses"]], loss_every)]
     checkpoints = [_checkpoint(c) for c in run["checkpoints"]]
     return {
-        "seed": p.seed,
+        "seed": run.get("seed", p.seed),  # a run taken on is its first run's
         "first_trained_seed": writing.MODEL_SEED + 1,  # the seeds below name the shipped model
         # a run the reader trains from another seed: its steps, and the x axis its curve is drawn on while it trains
         "train_steps": p.steps, "train_x": _x_ticks(p.steps, CONFIG.checkpoint_every),
@@ -235,6 +253,8 @@ def text(p: Params, data: dict) -> dict:
         "training": "Training a new model from scratch…",
         # the reader's model once a run ends, kept in the browser (theme/js/reader-files.js): what the page says of it
         "kept": "Your model is kept in this browser, and the next figure can write with it. ",
+        "keep": "Keep training",
+        "keeping": "Training your model further…",
         "forget": "Forget my model",
         "forgotten": "Your model is forgotten: this browser no longer keeps it.",
         "stopped": "Training stopped: the figure shows the previous run again.",
@@ -298,13 +318,33 @@ def _tables(shipped: writing.Shipped) -> dict:
     return out
 
 
-def _snapshot(p: Params, job: TrainingJob, t) -> dict:
-    """The checkpoints reached since the last slice (as the figure draws them, with their state lines)
-    and the progress line."""
-    new = [_checkpoint(c) for c in job.snapshot(t)["checkpoints"]]
-    return {"checkpoints": new,
-            "states": [{"numbers": state_lines(c, p.steps, CONFIG.prompt), "label": f"step {c['step']}"} for c in new],
-            "progress": _progress(t.done_steps, t.steps, float(t.result.losses[-1]))}
+def _states(checkpoints: list, steps: int) -> list:
+    return [{"numbers": state_lines(c, steps, CONFIG.prompt), "label": f"step {c['step']}"} for c in checkpoints]
+
+
+def _snapshot(run: writing.WritingRun, t, before: list | None) -> dict:
+    """The checkpoints reached since the last slice (as the figure draws them, with their state lines),
+    the progress line and the steps the run spans; in the first slice of a run taken on, `before`
+    holds the run so far (its losses and checkpoints), which the slices do not repeat."""
+    new = [_checkpoint(c) for c in run.measure()]
+    out = {"checkpoints": new, "states": _states(new, t.steps),
+           "progress": _progress(t.done_steps, t.steps, float(t.result.losses[-1])),
+           "axis": {"steps": t.steps, "x": _x_ticks(t.steps, CONFIG.checkpoint_every)}}
+    if before:  # the first slice of a run taken on: what it was kept with
+        kept = before.pop()
+        old = [_checkpoint(c) for c in kept["checkpoints"]]
+        out["before"] = {"losses": [round(float(v), LOSS_DECIMALS) for v in t.result.losses[:kept["steps"]]],
+                         "checkpoints": old, "states": _states(old, t.steps)}
+    return out
+
+
+def _job(p: Params, given: Given, t, run: writing.WritingRun, config, seed: int, schedule_steps: int,
+         before: list | None = None) -> TrainingJob:
+    def finish() -> dict:
+        record = _record(run.finish(), t, config, seed, schedule_steps)
+        return {**_data(p, record, given), "model_file": _packed(record, given)}
+
+    return TrainingJob(t, lambda t_: _snapshot(run, t_, before), finish)
 
 
 def train(p: Params, given: Given) -> TrainingJob:
@@ -312,13 +352,21 @@ def train(p: Params, given: Given) -> TrainingJob:
     if p.seed == writing.MODEL_SEED:
         raise ParamError("seed", f"seed {writing.MODEL_SEED} names the model the site ships: train from another")
     shipped = writing.shipped(given)
-    job = writing.writing_job(shipped.text, p.seed, _config(p))
+    t, run = writing.writing_training(shipped.text, p.seed, _config(p))
+    return _job(p, given, t, run, _config(p), p.seed, p.steps)
 
-    def finish() -> dict:
-        run = {**job.finish(), "config": _config(p), "seed": p.seed}
-        return {**_data(p, run, given), "model_file": _packed(run, given)}
 
-    return TrainingJob(job.training, lambda t: _snapshot(p, job, t), finish)
+def keep(p: Params, given: Given) -> TrainingJob:
+    """The reader's kept run (READER_GIVEN) trained p.more steps on, in slices."""
+    if READER_GIVEN[0] not in given:
+        raise ParamError("more", "no model of your own is kept in this browser to train further")
+    try:
+        kept = writing_kept.unpack_kept(given[READER_GIVEN[0]])
+        t, run = writing_kept.keep_training(kept, p.more)
+    except (ValueError, KeyError, TypeError) as err:
+        raise ParamError("more", f"the model kept in this browser could not be read ({err})") from None
+    before = [{"checkpoints": kept.model.run["checkpoints"], "steps": kept.t}]
+    return _job(p, given, t, run, kept.model.config, kept.model.seed, kept.schedule_steps, before)
 
 
 WARM_STEPS = 4  # a few steps and one short sample: numpy's hot code compiled before the reader's run
@@ -334,5 +382,5 @@ def warm_train(p: Params, given: Given) -> TrainingJob:
     return TrainingJob(job.training, lambda t: {}, lambda: job.snapshot(job.training))
 
 
-JOBS = {"train": train}
+JOBS = {"train": train, "keep": keep}
 WARM = {"train": warm_train}

@@ -314,8 +314,8 @@ WRITING_STEPS = module("writing-training").CONFIG.checkpoint_every
 def writing_page(scratch_page) -> str:
     """A page of its own for writing-training, with a run of WRITING_STEPS, Pyodide and numpy vendored
     (its model made from its own prose, once per test run: the run's store)."""
-    return scratch_page(writing_chapter({"steps": WRITING_STEPS}) + "\n/// figure | writing-sample\n\nIt writes.\n///\n",
-                        pyodide_dist=pyodide_kit())
+    return scratch_page(writing_chapter({"steps": WRITING_STEPS, "more": WRITING_STEPS})
+                        + "\n/// figure | writing-sample\n\nIt writes.\n///\n", pyodide_dist=pyodide_kit())
 
 
 def test_writing_training_runs_to_the_end_and_cancel_restores_the_shipped_run(new_context, writing_page):
@@ -366,8 +366,26 @@ def test_writing_training_runs_to_the_end_and_cancel_restores_the_shipped_run(ne
     assert progress.evaluate("p => p.value") == WRITING_STEPS
     _check_answers(reader, "writing-training train")  # CPython reads the model file the worker was given
 
-    # The run's model is kept, and the next figure writes with it what CPython writes with the same file.
+    # The run's model is kept across a reload, and Keep training takes it on as CPython does from it.
     expect(figure.locator(".wt-kept")).to_contain_text("Your model is kept in this browser")
+    page.reload()
+    figure.scroll_into_view_if_needed()
+    expect(figure.locator(".wt-kept")).to_contain_text("Your model is kept in this browser")
+    figure.get_by_role("button", name="Keep training").click()
+    expect(figure).to_have_attribute("data-state", "live", timeout=JOB_MS)
+    asked, answer = reader.answers()[-1]["ask"], reader.answers()[-1]["data"]
+    assert asked["job"] == "keep" and asked["files"]["reader-model"].startswith("blob:")
+    site_files = {name: url for name, url in asked["files"].items() if name != "reader-model"}
+    job = FigureJob(parse("writing-training", asked["params"]), "keep",
+                    given=given_from(site_files).with_file("reader-model", base64.b64decode(result["model_file"])))
+    while not (out := job.advance(60.0))["done"]:
+        pass
+    want = json.loads(json.dumps(out["result"]))
+    assert not _differences(answer["result"], want, tol=TRAINED_TOL), _differences(answer["result"], want, tol=TRAINED_TOL)[:5]
+    assert answer["result"]["steps"] == 2 * WRITING_STEPS
+    result = answer["result"]
+
+    # The next figure writes with the model kept last what CPython writes with the same file.
     sample = page.locator('[data-figure="writing-sample"]')
     sample.scroll_into_view_if_needed()
     sample.get_by_label("the model you trained").check()

@@ -6,8 +6,9 @@
 // Train from scratch runs a new seed as a worker job: the curve and the samples stream in as
 // checkpoints arrive, and the finished run is drawn as live data; Cancel restores what was shown.
 // The finished run's model (data.model_file) is kept in the browser (reader-files.js), where the
-// next figure can write with it; a line says so, with the run it came from, and Forget my model
-// deletes it.
+// next figure can write with it; a line says so, with the run it came from; Keep training takes it
+// on for data.params.more steps (the job "keep": the curve goes on from the kept run's), and
+// Forget my model deletes it.
 import { forget, keep, kept } from "../js/reader-files.js";
 import { drag, html, onResize, rangeControl, svg } from "../js/svg.js";
 import { fill } from "../js/text.js";
@@ -42,6 +43,7 @@ export function mount(root, ctx) {
   const status = html("output", { class: "th-status", "aria-live": "polite", "data-job-status": "" }, root);
   const keptBox = html("p", { class: "wt-kept", hidden: "" }, root);
   const keptLine = html("span", { "aria-live": "polite" }, keptBox);
+  const keepButton = html("button", { type: "button" }, keptBox, data.text.keep);
   const forgetButton = html("button", { type: "button" }, keptBox, data.text.forget);
 
   html("p", { class: "th-loss-title" }, root, "Loss, nats per character");
@@ -57,7 +59,8 @@ export function mount(root, ctx) {
   let plot = null;
   let width = 0;
   // the x axis: the run shown, or while the reader's run trains, that run's steps
-  const xAxis = () => (training ? { steps: data.train_steps, ticks: data.train_x } : { steps: data.steps, ticks: data.axis.x });
+  const xAxis = () => (training ? training.axis ?? { steps: data.train_steps, ticks: data.train_x }
+    : { steps: data.steps, ticks: data.axis.x });
 
   function build(w) {
     width = w;
@@ -192,41 +195,48 @@ export function mount(root, ctx) {
   replay.addEventListener("click", () => (timer === null ? startReplay() : stopReplay()));
   slider.input.addEventListener("input", () => { stopReplay(); show(Number(slider.input.value)); });
 
-  // ---- Train from scratch ----
+  // ---- Train from scratch, and Keep training the reader's own model ----
   const runParams = (s) => ({ ...data.params, seed: s, steps: data.train_steps });
 
-  async function run() {
-    if (!seed.reportValidity() || seed.value === "") return;
+  /** A run in the worker: its job ("train" or "keep") and options, the line shown as it starts, and
+   *  the button that started it (the keyboard goes back there when the run ends). */
+  async function run(job, params, starting, button) {
     stopReplay();
     const before = { data, k };
-    training = { losses: [], checkpoints: [], states: [] };
+    // the run so far; while it trains, its x axis (a run taken on spans its kept steps too: the slices say)
+    training = { losses: [], checkpoints: [], states: [], axis: null };
     k = 0;
-    const hadFocus = document.activeElement === train;
+    const hadFocus = document.activeElement === button;
     cancel.hidden = false;
-    for (const c of [train, slider.input, replay, seed]) c.disabled = true; // the keyboard moves to Cancel instead
+    const controls = [train, slider.input, replay, seed, keepButton, forgetButton];
+    for (const c of controls) c.disabled = true; // the keyboard moves to Cancel instead
     if (hadFocus) cancel.focus();
     progress.max = data.train_steps;
     progress.value = 0;
-    status.textContent = data.text.training;
+    status.textContent = starting;
     draw();
-    const out = await ctx.job("train", runParams(Number(seed.value)), (slices) => {
+    const out = await ctx.job(job, params, (slices) => {
       for (const s of slices) {
+        const was = s.snapshot.before; // a run taken on: what it was kept with, in its first slice
+        if (was) Object.assign(training, { losses: [...was.losses], checkpoints: [...was.checkpoints], states: [...was.states] });
         training.losses.push(...s.losses);
         training.checkpoints.push(...s.snapshot.checkpoints);
         training.states.push(...s.snapshot.states);
+        training.axis = { steps: s.snapshot.axis.steps, ticks: s.snapshot.axis.x };
       }
       const last = slices[slices.length - 1];
       k = Math.max(0, training.checkpoints.length - 1); // the newest checkpoint: its sample, as it learns
+      progress.max = training.axis.steps;
       progress.value = last.step;
       status.textContent = last.snapshot.progress;
       draw();
       if (training.states.length) ctx.setText({ states: training.states, fixed: [] }, k);
     });
     training = null;
-    for (const c of [train, slider.input, replay, seed]) c.disabled = false;
-    // Back on Train when the run ends with the keyboard on Cancel (or nowhere, Cancel having gone).
+    for (const c of controls) c.disabled = false;
+    // Back on its button when the run ends with the keyboard on Cancel (or nowhere, Cancel having gone)
     // (without scrolling: a run that ends out of sight leaves the reader where they are)
-    if (document.activeElement === cancel || document.activeElement === document.body) train.focus({ preventScroll: true });
+    if (document.activeElement === cancel || document.activeElement === document.body) button.focus({ preventScroll: true });
     cancel.hidden = true;
     if (out) {
       if (typeof out.result.model_file === "string") keepModel(out.result);
@@ -266,9 +276,14 @@ export function mount(root, ctx) {
   });
   kept(READER).then((file) => showKept(file));
 
-  train.addEventListener("click", run);
+  const trainFromScratch = () => {
+    if (!seed.reportValidity() || seed.value === "") return;
+    run("train", runParams(Number(seed.value)), data.text.training, train);
+  };
+  train.addEventListener("click", trainFromScratch);
+  keepButton.addEventListener("click", () => run("keep", { ...data.params }, data.text.keeping, keepButton));
   cancel.addEventListener("click", () => ctx.cancelJob());
-  seed.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); run(); } });
+  seed.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); trainFromScratch(); } });
 
   // The first run is the worker's first training: let it warm that code while the reader reads.
   ctx.warm("train", runParams(data.seed + 1));

@@ -10,7 +10,7 @@ import base64
 
 import pytest
 
-from engine.figures import compute, parse
+from engine.figures import FigureJob, compute, parse
 
 from ..conftest import expect, serious_violations
 from .helpers import PhoneVisit, figure_given, text_lines
@@ -155,8 +155,8 @@ def test_a_prompt_the_model_cannot_read_gets_a_reason_and_nothing_is_lost(open_l
 
 
 def test_the_readers_own_model_is_kept_written_with_linked_and_forgotten(open_live_chapter, url):
-    """Trained in figure 14.1, the reader's model survives a reload, figure 14.2 writes with it what
-    CPython writes with the same file, a link to that state opened where no such model is kept says
+    """Trained in figure 14.1, the reader's model survives a reload, Keep training takes it on as
+    CPython does, figure 14.2 writes with it what CPython writes with the same file, a link to that state opened where no such model is kept says
     so in one line and shows the page's model, and Forget deletes it."""
     chapter = open_live_chapter(url)
     page, training, sample = chapter.page, chapter.figure("writing-training"), chapter.figure(NAME)
@@ -173,13 +173,26 @@ def test_the_readers_own_model_is_kept_written_with_linked_and_forgotten(open_li
     chapter.wait_prerendered()
     training.scroll_into_view_if_needed()
     expect(kept).to_contain_text("Your model is kept in this browser")  # it survived the reload
+    given = figure_given(page, sample)
+    first = base64.b64decode(compute(parse("writing-training", {"seed": seed}), given)["model_file"])
+
+    # Keep training takes the kept run on: its curve goes on from the kept steps, as CPython's does.
+    params = parse("writing-training", {"seed": seed})
+    job = FigureJob(params, "keep", given=given.with_file("reader-model", first))
+    while not (out := job.advance(60.0))["done"]:
+        pass
+    kept_on = out["result"]
+    training.get_by_role("button", name="Keep training").click()
+    expect(training.locator("progress")).to_have_attribute("max", str(kept_on["steps"]))  # the kept steps too
+    expect(training).to_have_attribute("data-state", "live", timeout=120_000)
+    assert chapter.numbers("writing-training") == text_lines(kept_on, kept_on["start"])
+    assert kept_on["steps"] == params.steps + params.more and page.evaluate(KEPT_NAMES) == ["reader-model"]
+
     sample.scroll_into_view_if_needed()
     expect(writer).to_be_visible()
     sample.get_by_label("the model you trained").check()
     expect(sample).to_have_attribute("data-state", "live", timeout=120_000)
-    given = figure_given(page, sample)
-    theirs = given.with_file("reader-model", base64.b64decode(
-        compute(parse("writing-training", {"seed": seed}), given)["model_file"]))
+    theirs = given.with_file("reader-model", base64.b64decode(kept_on["model_file"]))  # the model kept last
     want = compute(parse(NAME, {"model": "yours"}), theirs)
     assert chapter.numbers(NAME) == text_lines(want, want["start"])
     assert want["written"] != chapter.data(NAME)["written"]  # not what the page's model wrote

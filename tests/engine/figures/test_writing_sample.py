@@ -12,7 +12,7 @@ from engine.figures import ParamError, compute, facts, parse
 from engine.figures.fmt import fill_all, scope_at
 from engine.figures.writing_sample import LEVELS
 from engine.gpt import generate, gpt_forward, head_weights
-from engine.tasks import writing
+from engine.tasks import writing_kept
 from engine.tasks.writing import one_line
 
 NAME = "writing-sample"
@@ -161,7 +161,7 @@ def test_the_readers_own_model_writes_when_the_page_hands_it_in(data, series_giv
     given = series_given.with_file("reader-model", base64.b64decode(trained["model_file"]))
     assert compute(parse(NAME), given) == data  # the page's model, unless asked for the reader's
     theirs = compute(parse(NAME, {"model": "yours"}), given)
-    own = writing.unpack(given["reader-model"])
+    own = writing_kept.model_of(given["reader-model"])
     assert theirs["written"] != data["written"] and theirs["writer"]["seed"] == 3
     gen = generate(own.params, own.vocab.encode(theirs["prompt"]), len(theirs["written"]), 1.0, 0, 0, show=0)
     assert own.vocab.decode(gen.tokens) == theirs["prompt"] + theirs["written"]

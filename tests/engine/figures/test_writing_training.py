@@ -15,7 +15,7 @@ from engine.figures.writing_training import CONFIG, LABEL_GAP, LOSS_POINTS, TABL
 from engine.tasks.writing import NEWLINE, one_line
 from engine.gpt import init_params
 from engine.ngram import NGram
-from engine.tasks import writing
+from engine.tasks import writing, writing_kept
 
 NAME = "writing-training"
 FACTS = {"characters", "train_characters", "held_out_characters", "vocabulary", "parameters", "layers", "heads",
@@ -207,7 +207,7 @@ def test_bad_options_name_the_option(options, message):
 def test_a_run_trained_in_the_page_carries_its_model_in_the_shipped_format(series_given):
     params = parse(NAME, SHORT)
     out = compute(params, series_given)
-    kept = writing.unpack(base64.b64decode(out["model_file"]))
+    kept = writing_kept.model_of(base64.b64decode(out["model_file"]))
     run = writing.train_writing_model(writing.shipped(series_given).text, SHORT["seed"],
                                       dataclasses.replace(CONFIG, steps=SHORT["steps"]))
     assert (kept.seed, kept.config) == (SHORT["seed"], dataclasses.replace(CONFIG, steps=SHORT["steps"]))
@@ -216,3 +216,31 @@ def test_a_run_trained_in_the_page_carries_its_model_in_the_shipped_format(serie
         assert np.array_equal(kept.params[name], weights.astype(np.float32))
     assert kept.run["final_held_out"] == run["final_held_out"] == pytest.approx(out["final_held_out"], abs=1e-4)
     assert "model_file" not in compute(parse(NAME), series_given)  # the shipped run's is the site's own file
+
+
+def test_keep_training_takes_the_readers_run_on_as_if_it_had_never_stopped(series_given):
+    first = compute(parse(NAME, SHORT), series_given)
+    given = series_given.with_file("reader-model", base64.b64decode(first["model_file"]))
+    more = CONFIG.checkpoint_every
+    slices, out = _run_to_the_end(FigureJob(parse(NAME, {**SHORT, "more": more}), "keep", given=given))
+    before = slices[0]["snapshot"]["before"]  # the run so far, once, for the curve to go on from
+    assert before["losses"] == first["losses"] and before["checkpoints"] == first["checkpoints"]
+    assert all("before" not in s["snapshot"] for s in slices[1:])
+    assert slices[0]["snapshot"]["axis"]["steps"] == SHORT["steps"] + more == out["result"]["steps"]
+    result = out["result"]
+    assert [c["step"] for c in result["checkpoints"]] == list(range(0, SHORT["steps"] + more + 1, CONFIG.checkpoint_every))
+    assert result["checkpoints"][:len(first["checkpoints"])] == first["checkpoints"]
+    kept = writing_kept.unpack_kept(base64.b64decode(result["model_file"]))
+    assert (kept.t, kept.schedule_steps, kept.model.seed) == (SHORT["steps"] + more, SHORT["steps"], SHORT["seed"])
+    text = writing.shipped(series_given).text
+    longer, run = writing_kept.training(text, SHORT["seed"], dataclasses.replace(CONFIG, steps=SHORT["steps"]),
+                                        SHORT["steps"] + more)
+    longer.run()
+    for name, weights in run.finish()["params"].items():  # what an uninterrupted run reaches, bit for bit
+        assert np.array_equal(kept.model.params[name], weights.astype(np.float32)), name
+
+
+def test_keep_training_without_a_kept_run_says_so_in_one_line(series_given):
+    with pytest.raises(ParamError, match="no model of your own is kept in this browser") as err:
+        FigureJob(parse(NAME, SHORT), "keep", given=series_given).advance(0.05)
+    assert err.value.option == "more"

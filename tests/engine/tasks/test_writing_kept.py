@@ -1,0 +1,50 @@
+"""A run kept in the page and kept training (engine/tasks/writing_kept.py): the file holds the model
+and the optimiser, and training N steps, keeping, then M more is training N + M at once, bit for bit."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from engine.tasks import writing, writing_kept
+from engine.tasks.writing import pack
+
+from .test_writing import SMALL, TEXT
+
+CONFIG = dataclasses.replace(SMALL, steps=60, checkpoint_every=20, warmup=10, lr_final=0.1, dtype="float32")
+
+
+def _kept(t, run) -> bytes:
+    """What the page keeps of a run trained to its end (writing_training's model_file)."""
+    record = run.finish()
+    return writing_kept.kept_file(pack(TEXT, CONFIG, 3, record | {"baselines": {}}), CONFIG, t)
+
+
+def test_keeping_and_training_more_is_training_longer_bit_for_bit():
+    t, run = writing.writing_training(TEXT, 3, CONFIG)  # Train from scratch, as the page's job runs it
+    t.run()
+    kept = writing_kept.unpack_kept(_kept(t, run))
+    assert kept.t == CONFIG.steps and kept.schedule_steps == CONFIG.steps
+    more, more_run = writing_kept.keep_training(kept, 40)
+    more.run()
+    resumed = more_run.finish()
+    longer, longer_run = writing_kept.training(TEXT, 3, CONFIG, CONFIG.steps + 40)
+    longer.run()
+    uninterrupted = longer_run.finish()
+    assert resumed["losses"] == uninterrupted["losses"]
+    for name, weights in uninterrupted["params"].items():
+        assert np.array_equal(resumed["params"][name], weights), name
+    assert resumed["checkpoints"] == uninterrupted["checkpoints"]
+    assert resumed["final_held_out"] == uninterrupted["final_held_out"]
+
+
+def test_the_kept_file_is_the_model_then_the_optimiser_and_nothing_else_reads():
+    t, run = writing.writing_training(TEXT, 3, dataclasses.replace(CONFIG, steps=20))
+    t.run()
+    data = _kept(t, run)
+    assert writing_kept.model_of(data).params.keys() == run.finish()["params"].keys()
+    for broken in (data[:-4], data.replace(writing_kept.MARK, b"\n"), writing.pack(TEXT, CONFIG, 3, run.finish() | {"baselines": {}}),
+                   data.replace(b'"t": 20', b'"t": -1')):
+        with pytest.raises(ValueError):
+            writing_kept.unpack_kept(broken)
