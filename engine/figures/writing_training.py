@@ -32,12 +32,7 @@ from .params import ParamError, field
 
 GIVEN = ("writing-model",)
 READER_GIVEN = ("reader-model",)  # the reader's own run, kept in their browser: what Keep training takes on
-# The recipe of every run but the shipped one: what a reader trains in the page (Train from scratch).
-# Chosen by the sweep benchmarks/writing_sweep.py prints (its "page:" rows) for the lowest held-out loss
-# in under a minute of the browser's numpy: short windows, many small steps, a warm-up and a cosine
-# decay. Kept here, not in engine/tasks/writing.py, so tuning it does not retrain the shipped model.
-CONFIG = writing.WritingConfig(context=32, batch_size=8, steps=1200, lr=1e-2, warmup=60, lr_final=0.1,
-                               dtype="float32", checkpoint_every=100)
+CONFIG = writing_kept.IN_THE_PAGE  # the recipe of every run but the shipped one: what a reader trains in the page
 LOSS_DECIMALS = 3  # per-step losses: hundreds of them, drawn as one line a few hundred pixels wide
 CHECKPOINT_DECIMALS = 4
 # each yardstick's label on the chart (writing.baselines' keys), filled from its value {v}
@@ -361,7 +356,7 @@ def keep(p: Params, given: Given) -> TrainingJob:
     if READER_GIVEN[0] not in given:
         raise ParamError("more", "no model of your own is kept in this browser to train further")
     try:
-        kept = writing_kept.unpack_kept(given[READER_GIVEN[0]])
+        kept = writing_kept.unpack_kept(given[READER_GIVEN[0]])  # a run of the page's recipe, or refused
         t, run = writing_kept.keep_training(kept, p.more)
     except (ValueError, KeyError, TypeError) as err:
         raise ParamError("more", f"the model kept in this browser could not be read ({err})") from None

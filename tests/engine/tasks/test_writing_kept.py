@@ -24,7 +24,7 @@ def _kept(t, run) -> bytes:
 def test_keeping_and_training_more_is_training_longer_bit_for_bit():
     t, run = writing.writing_training(TEXT, 3, CONFIG)  # Train from scratch, as the page's job runs it
     t.run()
-    kept = writing_kept.unpack_kept(_kept(t, run))
+    kept = writing_kept.unpack_kept(_kept(t, run), CONFIG)
     assert kept.t == CONFIG.steps and kept.schedule_steps == CONFIG.steps
     more, more_run = writing_kept.keep_training(kept, 40)
     more.run()
@@ -43,8 +43,10 @@ def test_the_kept_file_is_the_model_then_the_optimiser_and_nothing_else_reads():
     t, run = writing.writing_training(TEXT, 3, dataclasses.replace(CONFIG, steps=20))
     t.run()
     data = _kept(t, run)
-    assert writing_kept.model_of(data).params.keys() == run.finish()["params"].keys()
+    assert writing_kept.model_of(data, CONFIG).params.keys() == run.finish()["params"].keys()
     for broken in (data[:-4], data.replace(writing_kept.MARK, b"\n"), writing.pack(TEXT, CONFIG, 3, run.finish() | {"baselines": {}}),
                    data.replace(b'"t": 20', b'"t": -1')):
         with pytest.raises(ValueError):
-            writing_kept.unpack_kept(broken)
+            writing_kept.unpack_kept(broken, CONFIG)
+    with pytest.raises(ValueError, match="not of the recipe this page trains"):
+        writing_kept.unpack_kept(data)  # a model of another recipe (of any size) is not one the page keeps
