@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
 from pathlib import Path
 
 FIREFOX = Path("/usr/bin/firefox-esr")
@@ -58,6 +59,9 @@ def missing(name: str) -> str | None:
     return None
 
 
+GECKO_LOGS = tempfile.mkdtemp(prefix="attention-gecko-")  # Marionette writes gecko-<time>.log in it
+
+
 class Firefox(Engine):
     """Firefox ESR, headless, through Marionette; `javascript=False` reads pages as a browser with
     JavaScript turned off does."""
@@ -71,8 +75,11 @@ class Firefox(Engine):
         self.ARROW_UP, self.ENTER = Keys.UP, Keys.ENTER
         prefs = {"javascript.enabled": javascript, "browser.shell.checkDefaultBrowser": False,
                  "dom.serviceWorkers.testing.enabled": True}
+        # Firefox's log in a folder of its own (not a gecko.log in the working folder). Never os.devnull:
+        # marionette_driver removes the log's path before Firefox starts, and Firefox then wrote
+        # /dev/null back as a regular file (the cause of the "/dev/null left a regular file" .ci/run mends).
         self.client = Marionette(bin=str(FIREFOX), port=0, headless=True, prefs=prefs, startup_timeout=60,
-                                 gecko_log=os.devnull)  # not a gecko.log in the working folder
+                                 gecko_log=GECKO_LOGS)
         self.client.start_session()
         self.client.timeout.script = 120
         self.client.timeout.page_load = 60
