@@ -7,6 +7,7 @@ they are a token the model sees often enough to give a sensible probability.
 """
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
@@ -44,8 +45,28 @@ class Vocabulary:
             raise ValueError(f"not in the vocabulary: {' '.join(repr(c) for c in missing)}")
         return np.array([index.get(c, fallback) for c in text], dtype=np.int64)
 
+    def refusal(self, text: str, named: int = 5) -> str:
+        """Why text cannot be read, naming (up to `named` of) the characters outside the vocabulary,
+        in a reader's words; "" when it can."""
+        unknown = self.unknown(text)
+        if not unknown:
+            return ""
+        shown = [quoted(c) for c in unknown[:named]]
+        more = f" and {len(unknown) - named} more" if len(unknown) > named else ""
+        listed = ", ".join(shown) if more or len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+        return (f"The model does not know {listed}{more}: it learned only the {len(self)} characters "
+                f"the series' text uses.")
+
     def decode(self, ids) -> str:
         return "".join(self.characters[int(i)] for i in ids)
+
+
+def quoted(c: str) -> str:
+    """A character as a reason names it: in quotes if it prints, else by its code and name."""
+    if c.isprintable() and not c.isspace():
+        return f"“{c}”"
+    called = unicodedata.name(c, "")  # control characters have none
+    return f"U+{ord(c):04X}" + (f" ({called.lower()})" if called else "")
 
 
 def vocabulary(text: str, min_count: int = 1) -> Vocabulary:

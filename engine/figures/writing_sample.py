@@ -19,7 +19,6 @@ hands in none, the option is refused in one line and the page's model writes.
 from __future__ import annotations
 
 import string
-import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -71,14 +70,6 @@ EXAMPLE = {"prompt": "A head reads", "temperature": 0.7, "top_k": 5, "seed": 3, 
 BROKEN = ({"prompt": ""}, "prompt")  # options that break a rule of Params' own, and the option it names
 
 
-def _quoted(c: str) -> str:
-    """A character as a reason names it: in quotes if it prints, else by its code and name."""
-    if c.isprintable() and not c.isspace():
-        return f"“{c}”"
-    called = unicodedata.name(c, "")  # control characters have none
-    return f"U+{ord(c):04X}" + (f" ({called.lower()})" if called else "")
-
-
 def read(text: str) -> str:
     """The prompt, or ParamError with the reason a reader is told for one no model could read."""
     # The model reads at most its context: a longer prompt's first characters would fall out of the
@@ -92,13 +83,9 @@ def read(text: str) -> str:
 
 def tokens(text: str, vocab: Vocabulary) -> list[int]:
     """The prompt as the model's tokens, or ParamError naming the characters it does not know."""
-    unknown = vocab.unknown(text)
-    if unknown:
-        named = [_quoted(c) for c in unknown[:NAMED]]
-        more = f" and {len(unknown) - NAMED} more" if len(unknown) > NAMED else ""
-        listed = ", ".join(named) if more or len(named) == 1 else ", ".join(named[:-1]) + " or " + named[-1]
-        raise ParamError("prompt", f"The model does not know {listed}{more}: it learned only the "
-                                   f"{len(vocab)} characters the series' text uses.")
+    refusal = vocab.refusal(text, NAMED)
+    if refusal:
+        raise ParamError("prompt", refusal)
     return vocab.encode(text).tolist()
 
 

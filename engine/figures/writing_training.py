@@ -13,6 +13,10 @@ the page keeps in the browser and hands back as READER_GIVEN's file, to figure 1
 model "yours") to write with and to this figure's job "keep", which trains it `more` steps on from
 where it was kept, exactly as the run would have gone on uninterrupted; each of its slices carries
 the run so far ("before", in its first) and the axis it spans ("axis"), and its last the whole run.
+The job "tune" fine-tunes (engine/tasks/writing_own.py) the page's model or the reader's for `tune`
+steps, on the reader's own text (READER_GIVEN's second file, refused in one line when the model
+cannot read it) or on the series' prose (Keep training with no model of their own); its run is
+kept as the reader's model, as a run from scratch is, and drawn over its own text's yardsticks.
 """
 from __future__ import annotations
 
@@ -25,13 +29,18 @@ from dataclasses import dataclass
 from ..given import Given
 from ..jobs import TrainingJob
 from ..ngram import NGram
-from ..tasks import writing, writing_kept
+from ..tasks import writing, writing_kept, writing_own
 from ..tasks.writing import one_line
+from ..vocabulary import Vocabulary
 from .fmt import fixed
 from .params import ParamError, field
 
 GIVEN = ("writing-model",)
-READER_GIVEN = ("reader-model",)  # the reader's own run, kept in their browser: what Keep training takes on
+# what the reader keeps in their browser: their own run (what Keep training takes on), and their own
+# text (what the job "tune" fine-tunes a model on)
+READER_GIVEN = ("reader-model", "reader-text")
+BASES = {"page": "the model that came with the page", "yours": "your model"}  # what "tune" fine-tunes
+TUNE_TEXTS = ("yours", "series")  # what it fine-tunes on: the reader's text, or the series' prose
 CONFIG = writing_kept.IN_THE_PAGE  # the recipe of every run but the shipped one: what a reader trains in the page
 LOSS_DECIMALS = 3  # per-step losses: hundreds of them, drawn as one line a few hundred pixels wide
 CHECKPOINT_DECIMALS = 4
@@ -50,12 +59,17 @@ class Params:
                        doc="Adam steps of a run trained in the page (a shorter run for tests and slow machines)")
     more: int = field(CONFIG.steps // 2, lo=CONFIG.checkpoint_every, hi=CONFIG.steps, step=CONFIG.checkpoint_every,
                       doc="the steps Keep training adds to the reader's own model")
+    tune: int = field(writing_own.STEPS[0] * 4, lo=writing_own.STEPS[0], hi=writing_own.STEPS[1],
+                      step=writing_own.STEPS[2], doc="the steps of a fine-tuning run (the job 'tune')")
+    base: str = field("page", choices=tuple(BASES), doc="the model a fine-tuning run starts from")
+    tune_text: str = field("yours", choices=TUNE_TEXTS,
+                           doc="what a fine-tuning run trains on: the reader's own text (in the page only) or the series' prose")
 
     def __post_init__(self):
-        for option in ("steps", "more"):
-            if getattr(self, option) % CONFIG.checkpoint_every:
-                raise ParamError(option, f"option '{option}' must be a multiple of {CONFIG.checkpoint_every}, "
-                                         f"not {getattr(self, option)}")
+        for option, every in (("steps", CONFIG.checkpoint_every), ("more", CONFIG.checkpoint_every),
+                              ("tune", writing_own.CHECKPOINT_EVERY)):
+            if getattr(self, option) % every:
+                raise ParamError(option, f"option '{option}' must be a multiple of {every}, not {getattr(self, option)}")
 
 
 EXAMPLE = {"seed": 1, "steps": 100}
@@ -67,38 +81,48 @@ def _config(p: Params) -> writing.WritingConfig:
     return dataclasses.replace(CONFIG, steps=p.steps)
 
 
-def _record(finished: dict, t, config: writing.WritingConfig, seed: int, schedule_steps: int) -> dict:
+def _record(finished: dict, t, config: writing.WritingConfig, seed: int, schedule_steps: int, text: str,
+            baselines: dict) -> dict:
     """A run trained in the page as the figure keeps it: its record (finish()'s), its recipe with
-    the steps it made, its seed, and its optimiser's state (Adam's moments, copied, and step count)."""
+    the steps it made, its seed, its optimiser's state (Adam's moments, copied, and step count), the
+    text it learned and that text's yardsticks (writing.baselines)."""
     return {**finished, "config": dataclasses.replace(config, steps=t.steps), "seed": seed,
-            "optimiser": (t.optimizer.moments.copy(), t.optimizer.t), "schedule_steps": schedule_steps}
+            "optimiser": (t.optimizer.moments.copy(), t.optimizer.t), "schedule_steps": schedule_steps,
+            "text": text, "baselines": baselines}
 
 
 @functools.lru_cache(maxsize=4)
 def _trained(text: str, seed: int, config: writing.WritingConfig) -> dict:
-    """A run other than the shipped one, trained on CPython (the build's): its record."""
+    """A run other than the shipped one, trained on CPython (the build's): its record, less the
+    text's yardsticks (the shipped model's run holds them)."""
     t, run = writing.writing_training(text, seed, config)
     t.run()
-    return _record(run.finish(), t, config, seed, config.steps)
+    return _record(run.finish(), t, config, seed, config.steps, text, {})
 
 
 def _run(p: Params, given: Given) -> dict:
     """The run for p's options: the shipped run's record, or a new run's, unrounded; either with its
-    recipe ("config")."""
+    recipe ("config"), its text and its characters."""
     shipped = writing.shipped(given)
     if p.seed == shipped.seed:
-        return {**shipped.run, "config": shipped.config}
-    return _trained(shipped.text, p.seed, _config(p))
+        return {**shipped.run, "config": shipped.config, "text": shipped.text, "vocab": shipped.vocab.characters}
+    return {**_trained(shipped.text, p.seed, _config(p)), "baselines": shipped.run["baselines"]}
 
 
-def _packed(run: dict, given: Given) -> str:
-    """A run trained in the page as the file the reader keeps (writing_kept: the model in the shipped
-    model's format, then its optimiser), base64 for the JSON the page receives."""
-    shipped = writing.shipped(given)
-    record = {k: run[k] for k in ("params", "vocab", "losses", "checkpoints", "final_held_out")}
-    model = writing.pack(shipped.text, run["config"], run["seed"], record | {"baselines": shipped.run["baselines"]})
+def _packed(run: dict) -> str:
+    """A run trained in the page as the file the reader keeps (writing_kept's: the model in the
+    shipped model's format, then its optimiser), base64 for the JSON the page receives."""
+    record = {k: run[k] for k in ("params", "vocab", "losses", "checkpoints", "final_held_out", "baselines")}
     moments, t = run["optimiser"]
-    return base64.b64encode(writing_kept.pack_kept(model, moments, t, run["schedule_steps"])).decode("ascii")
+    return base64.b64encode(writing_kept.kept_file(run["text"], run["config"], run["seed"], record, moments, t,
+                                                   run["schedule_steps"])).decode("ascii")
+
+
+def tuned_on(config: writing.WritingConfig) -> str | None:
+    """What a run was fine-tuned on (TUNE_TEXTS), or None for a run from scratch."""
+    if not writing_own.tuned(config):
+        return None
+    return "yours" if config.held_out_every == 0 else "series"
 
 
 def _checkpoint(c: dict) -> dict:
@@ -148,16 +172,16 @@ def _thinned(losses: list, group: int) -> list:
     return [sum(losses[i:i + group]) / len(losses[i:i + group]) for i in range(0, len(losses), group)]
 
 
-def _data(p: Params, run: dict, given: Given) -> dict:
-    shipped = writing.shipped(given)
-    corpus = writing.Corpus.of(shipped.text, shipped.config.held_out_every)
+def _data(p: Params, run: dict) -> dict:
     config = run["config"]
-    baselines = {k: round(float(v), CHECKPOINT_DECIMALS) for k, v in shipped.run["baselines"].items()}
+    corpus = writing.Corpus.of(run["text"], config.held_out_every, vocab=Vocabulary(run["vocab"]))
+    baselines = {k: round(float(v), CHECKPOINT_DECIMALS) for k, v in run["baselines"].items()}
     loss_every = max(1, math.ceil(len(run["losses"]) / LOSS_POINTS))
     losses = [round(float(v), LOSS_DECIMALS) for v in _thinned([float(v) for v in run["losses"]], loss_every)]
     checkpoints = [_checkpoint(c) for c in run["checkpoints"]]
     return {
         "seed": run.get("seed", p.seed),  # a run taken on is its first run's
+        "tuned": tuned_on(config),  # what the run was fine-tuned on, or None
         "first_trained_seed": writing.MODEL_SEED + 1,  # the seeds below name the shipped model
         # a run the reader trains from another seed: its steps, and the x axis its curve is drawn on while it trains
         "train_steps": p.steps, "train_x": _x_ticks(p.steps, CONFIG.checkpoint_every),
@@ -179,13 +203,15 @@ def _data(p: Params, run: dict, given: Given) -> dict:
                       min(losses + [c[k] for c in checkpoints for k in ("train", "held_out")] + list(baselines.values())),
                       baselines),
         "start": len(checkpoints) - 1,
+        # the bounds of a text the reader fine-tunes on (the job "tune")
+        "own": {"min": writing_own.MIN_CHARACTERS, "max": writing_own.MAX_CHARACTERS},
     }
 
 
 def compute(p: Params, given: Given) -> dict:
     run = _run(p, given)
-    data = _data(p, run, given)
-    return data if p.seed == writing.MODEL_SEED else {**data, "model_file": _packed(run, given)}
+    data = _data(p, run)
+    return data if p.seed == writing.MODEL_SEED else {**data, "model_file": _packed(run)}
 
 
 def state_lines(c: dict, steps: int, prompt: str) -> list[str]:
@@ -209,15 +235,27 @@ def _lines(data: dict) -> dict:
     counts = ", ".join(f"{n} {'character' if n == 1 else 'characters'} {fixed(b[f'n{n}'], 2)}"
                        for n in writing.NGRAM_ORDERS)
     best = min(writing.NGRAM_ORDERS, key=lambda n: b[f"n{n}"])
+    yours = data["tuned"] == "yours"
     fixed_lines = [
-        f"Held-out loss of models that count instead of learning (nats per character): an even guess among {v} "
-        f"characters {fixed(b['even'], 2)}; counting strings of {counts}",
+        f"Held-out loss of models that count instead of learning (nats per character"
+        + ("; counted on your text less its held-out end" if yours else "")
+        + f"): an even guess among {v} characters {fixed(b['even'], 2)}; counting strings of {counts}",
         f"Seed {data['seed']}, {data['steps']} steps: the final model's loss on all {data['corpus']['held_out']:,} "
         f"held-out characters {fixed(final, 2)} nats per character ({fixed(_bits(final), 2)} bits)",
     ]
-    status = (f"Seed {data['seed']}, {data['steps']} steps: held-out loss {fixed(final, 2)} nats per character, "
-              f"against {fixed(b[f'n{best}'], 2)} for counting strings of {best} characters")
+    against = f"against {fixed(b[f'n{best}'], 2)} for counting strings of {best} characters"
+    if data["tuned"]:
+        first, last = data["checkpoints"][0], data["checkpoints"][-1]
+        where = "your text" if yours else "the series' prose"
+        status = (f"Fine-tuned {last['step'] - first['step']} steps on {where}: held-out loss {fixed(first['held_out'], 2)} "
+                  f"before, {fixed(last['held_out'], 2)} after (nats per character), {against}"
+                  + (" of it" if yours else ""))
+    else:
+        status = f"Seed {data['seed']}, {data['steps']} steps: held-out loss {fixed(final, 2)} nats per character, {against}"
     return {"fixed": fixed_lines, "status": status}
+
+
+WHAT = {False: "the series' prose", True: "your text"}  # what a run learned to write: the series', or the reader's
 
 
 def text(p: Params, data: dict) -> dict:
@@ -228,7 +266,8 @@ def text(p: Params, data: dict) -> dict:
     state = state_lines(last, data["steps"], data["prompt"])
     return {
         "alt": (f"Loss curve of a {m['layers']}-block transformer with {m['parameters']:,} parameters learning to "
-                f"write the series' prose one character at a time, over {data['steps']} steps: the training loss "
+                f"write {WHAT[data['tuned'] == 'yours']} one character at a time, "
+                f"over {data['steps']} steps: the training loss "
                 f"of every step, the held-out loss at each of {len(data['checkpoints'])} checkpoints, and "
                 f"{len(data['baselines'])} counting models as horizontal lines. The held-out loss falls from {fixed(first['held_out'], 2)} at step "
                 f"0 to {fixed(last['held_out'], 2)} at step {last['step']}. "
@@ -253,6 +292,21 @@ def text(p: Params, data: dict) -> dict:
         "forget": "Forget my model",
         "forgotten": "Your model is forgotten: this browser no longer keeps it.",
         "stopped": "Training stopped: the figure shows the previous run again.",
+        # Keep training with no model of the reader's own: the page's model, fine-tuned on the series' prose
+        "keeping_page": "Training the page's model further, with its optimiser started afresh…",
+        "tuning": "Fine-tuning on your text…",
+        # the part where the reader fine-tunes on a text of their own (writing_own's bounds)
+        "own": {"summary": "Fine-tune on a text of your own",
+                "label": "Your text",
+                "hint": (f"Paste {writing_own.MIN_CHARACTERS:,} to {writing_own.MAX_CHARACTERS:,} characters. "
+                         "The model learns to write like it; its last tenth is held out to measure how well. "
+                         "Curly quotes and long dashes become the plain ones the model knows; it cannot learn "
+                         "a character it has never seen. Your text stays in this browser."),
+                "count": "{v} characters",
+                "base": "Start from",
+                "bases": BASES,
+                "steps": "Steps",
+                "tune": "Fine-tune"},
     }
 
 
@@ -317,29 +371,36 @@ def _states(checkpoints: list, steps: int) -> list:
     return [{"numbers": state_lines(c, steps, CONFIG.prompt), "label": f"step {c['step']}"} for c in checkpoints]
 
 
-def _snapshot(run: writing.WritingRun, t, before: list | None) -> dict:
+def _snapshot(run: writing.WritingRun, t, kept: dict | None) -> dict:
     """The checkpoints reached since the last slice (as the figure draws them, with their state lines),
-    the progress line and the steps the run spans; in the first slice of a run taken on, `before`
-    holds the run so far (its losses and checkpoints), which the slices do not repeat."""
+    the progress line and the steps the run spans; with `kept` (the first slice of a run taken on:
+    its checkpoints and steps when it was kept), the run so far, which later slices do not repeat."""
     new = [_checkpoint(c) for c in run.measure()]
     out = {"checkpoints": new, "states": _states(new, t.steps),
            "progress": _progress(t.done_steps, t.steps, float(t.result.losses[-1])),
-           "axis": {"steps": t.steps, "x": _x_ticks(t.steps, CONFIG.checkpoint_every)}}
-    if before:  # the first slice of a run taken on: what it was kept with
-        kept = before.pop()
+           "axis": {"steps": t.steps, "x": _x_ticks(t.steps, run.config.checkpoint_every)}}
+    if kept:
         old = [_checkpoint(c) for c in kept["checkpoints"]]
         out["before"] = {"losses": [round(float(v), LOSS_DECIMALS) for v in t.result.losses[:kept["steps"]]],
                          "checkpoints": old, "states": _states(old, t.steps)}
     return out
 
 
-def _job(p: Params, given: Given, t, run: writing.WritingRun, config, seed: int, schedule_steps: int,
-         before: list | None = None) -> TrainingJob:
-    def finish() -> dict:
-        record = _record(run.finish(), t, config, seed, schedule_steps)
-        return {**_data(p, record, given), "model_file": _packed(record, given)}
+def _job(p: Params, t, run: writing.WritingRun, seed: int, schedule_steps: int, text: str, baselines: dict,
+         kept: dict | None = None) -> TrainingJob:
+    """A run in slices (its recipe run.config, its text and that text's yardsticks); its last slice
+    is the whole figure for the run, with the file the reader keeps. `kept`: see _snapshot."""
+    first = [kept]  # the first slice's, then no more
 
-    return TrainingJob(t, lambda t_: _snapshot(run, t_, before), finish)
+    def snapshot(t_) -> dict:
+        out, first[0] = _snapshot(run, t_, first[0]), None
+        return out
+
+    def finish() -> dict:
+        record = _record(run.finish(), t, run.config, seed, schedule_steps, text, baselines)
+        return {**_data(p, record), "model_file": _packed(record)}
+
+    return TrainingJob(t, snapshot, finish)
 
 
 def train(p: Params, given: Given) -> TrainingJob:
@@ -348,20 +409,47 @@ def train(p: Params, given: Given) -> TrainingJob:
         raise ParamError("seed", f"seed {writing.MODEL_SEED} names the model the site ships: train from another")
     shipped = writing.shipped(given)
     t, run = writing.writing_training(shipped.text, p.seed, _config(p))
-    return _job(p, given, t, run, _config(p), p.seed, p.steps)
+    return _job(p, t, run, p.seed, p.steps, shipped.text, shipped.run["baselines"])
+
+
+def _kept(given: Given, option: str) -> writing_kept.Kept:
+    """The reader's kept run (READER_GIVEN's), or ParamError naming `option` and why it cannot be had."""
+    if READER_GIVEN[0] not in given:
+        raise ParamError(option, "no model of your own is kept in this browser")
+    try:
+        return writing_kept.unpack_kept(given[READER_GIVEN[0]])  # a run of a recipe the page trains, or refused
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as err:
+        raise ParamError(option, f"the model kept in this browser could not be read ({err})") from None
 
 
 def keep(p: Params, given: Given) -> TrainingJob:
-    """The reader's kept run (READER_GIVEN) trained p.more steps on, in slices."""
-    if READER_GIVEN[0] not in given:
-        raise ParamError("more", "no model of your own is kept in this browser to train further")
+    """The reader's kept run trained p.more steps on, exactly as it would have gone on, in slices."""
+    kept = _kept(given, "more")
     try:
-        kept = writing_kept.unpack_kept(given[READER_GIVEN[0]])  # a run of the page's recipe, or refused
         t, run = writing_kept.keep_training(kept, p.more)
     except (ValueError, KeyError, TypeError) as err:
         raise ParamError("more", f"the model kept in this browser could not be read ({err})") from None
-    before = [{"checkpoints": kept.model.run["checkpoints"], "steps": kept.t}]
-    return _job(p, given, t, run, kept.model.config, kept.model.seed, kept.schedule_steps, before)
+    model = kept.model
+    return _job(p, t, run, model.seed, kept.schedule_steps, model.text, model.run["baselines"],
+                {"checkpoints": model.run["checkpoints"], "steps": kept.t})
+
+
+def tune(p: Params, given: Given) -> TrainingJob:
+    """p.base's model (the page's, or the reader's kept one) fine-tuned p.tune steps, from p.seed's
+    batches, on the reader's own text (READER_GIVEN's) or on the series' prose, in slices."""
+    shipped = writing.shipped(given)
+    model = shipped if p.base == "page" else _kept(given, "base").model
+    if p.tune_text == "series":
+        t, run = writing_own.tuning(model, shipped.text, False, p.tune, p.seed)
+        return _job(p, t, run, p.seed, p.tune, shipped.text, shipped.run["baselines"])
+    if READER_GIVEN[1] not in given:
+        raise ParamError("tune_text", "Paste a text of your own to fine-tune on.")
+    try:
+        text = writing_own.read_text(given[READER_GIVEN[1]], model)
+    except ValueError as err:
+        raise ParamError("tune_text", str(err)) from None
+    t, run = writing_own.tuning(model, text, True, p.tune, p.seed)
+    return _job(p, t, run, p.seed, p.tune, text, writing.baselines(run.corpus))
 
 
 WARM_STEPS = 4  # a few steps and one short sample: numpy's hot code compiled before the reader's run
@@ -377,5 +465,5 @@ def warm_train(p: Params, given: Given) -> TrainingJob:
     return TrainingJob(job.training, lambda t: {}, lambda: job.snapshot(job.training))
 
 
-JOBS = {"train": train, "keep": keep}
+JOBS = {"train": train, "keep": keep, "tune": tune}
 WARM = {"train": warm_train}

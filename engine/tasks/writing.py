@@ -40,7 +40,7 @@ class WritingConfig:
     weight_decay: float = 0.0     # AdamW's decay of the matrices, per unit of step size
     dropout: float = 0.0          # the share of each sublayer's outputs dropped in training (writing_step.py)
     dtype: str = "float64"        # the weights' and the step's arithmetic: float32 trains in about half the time
-    held_out_every: int = 10      # one paragraph in this many is held out
+    held_out_every: int = 10      # one paragraph in this many is held out; 0: the text's end (Corpus.of)
     checkpoint_every: int = 50    # measure and sample this often (plus the start)
     eval_windows: int = 32        # windows (evenly spread) each checkpoint's losses are measured on
     eval_all_held_out: bool = False  # each checkpoint's held-out loss on the whole held-out text instead (held_out_loss)
@@ -71,15 +71,32 @@ class Corpus:
     held_out: np.ndarray  # (n_held,) the held-out paragraphs, in order
 
     @classmethod
-    def of(cls, text: str, held_out_every: int = 10, min_count: int = 1) -> "Corpus":
+    def of(cls, text: str, held_out_every: int = 10, min_count: int = 1, vocab: Vocabulary | None = None) -> "Corpus":
         """Paragraph i (a line, with its line break) is held out when i % every == every // 2: the
-        middle one of each run of `every`. Tokens are the text's characters seen at least min_count
-        times (engine/vocabulary.py)."""
-        vocab = vocabulary(text, min_count)
+        middle one of each run of `every`; `every` 0 holds out the text's end instead (END_SHARE of
+        it, from the first line or word break there: a reader's own text may be one paragraph).
+        Tokens are `vocab`'s (a model's, whose text this is not: a character it lacks is a
+        ValueError), or else the text's characters seen at least min_count times (engine/vocabulary.py)."""
+        vocab = vocab or vocabulary(text, min_count)
+        if not held_out_every:
+            cut = end_cut(text)
+            return cls(vocab, vocab.encode(text[:cut]), vocab.encode(text[cut:]))
         paragraphs = text.splitlines(keepends=True)
         held = [i % held_out_every == held_out_every // 2 for i in range(len(paragraphs))]
         return cls(vocab, vocab.encode("".join(t for t, h in zip(paragraphs, held) if not h)),
                    vocab.encode("".join(t for t, h in zip(paragraphs, held) if h)))
+
+
+END_SHARE = 0.1  # the share of a text held out at its end (held_out_every 0)
+
+
+def end_cut(text: str) -> int:
+    """Where a text's held-out end starts: END_SHARE of it from its end, moved on to just after the
+    next line break or space within a tenth of that (else the exact place), so no word is cut."""
+    cut = len(text) - max(1, round(END_SHARE * len(text)))
+    reach = cut + max(1, round(END_SHARE * len(text)) // 10)
+    breaks = [i for i in (text.find("\n", cut, reach), text.find(" ", cut, reach)) if i >= 0]
+    return min(breaks) + 1 if breaks else cut
 
 
 def draw_windows(rng, tokens, count, length):
@@ -216,13 +233,18 @@ def starting_point(corpus: Corpus, seed, config=WritingConfig()):
     return start, windows.reshape(config.steps, config.batch_size, -1)  # (S, B, T+1)
 
 
-def writing_training(text: str, seed=0, config=WritingConfig(), params=None, fused=True):
+def writing_training(text: str, seed=0, config=WritingConfig(), params=None, fused=True, steps=None, vocab=None):
     """A seeded run with Adam, ready to step, and its WritingRun. It starts from ``params`` if given
-    (copied, never modified), else from weights drawn from ``seed``. Every batch is drawn up front.
-    Each step is writing_step.WritingStep's (``fused``), or loss_and_grads' readable one: the same
+    (copied, never modified; in the order of the weights a start draws, which the optimiser's state
+    follows), else from weights drawn from ``seed``. Every batch is drawn up front. A run taken on
+    past its schedule to ``steps`` (Keep training) draws its batches as a run of that length does
+    (its first ones are config.steps' run's) and keeps the schedule's last step size after it.
+    ``vocab`` reads the text with a model's characters (fine-tuning on a text not its own). Each
+    step is writing_step.WritingStep's (``fused``), or loss_and_grads' readable one: the same
     numbers to rounding, the fused one several times faster in the browser."""
-    corpus = Corpus.of(text, config.held_out_every)
-    start, batches = starting_point(corpus, seed, config)
+    corpus = Corpus.of(text, config.held_out_every, vocab=vocab)
+    run = config if steps is None else replace(config, steps=steps)
+    start, batches = starting_point(corpus, seed, run)
 
     def readable(views, step):
         return loss_and_grads(views, batches[step])
@@ -231,10 +253,11 @@ def writing_training(text: str, seed=0, config=WritingConfig(), params=None, fus
         raise ValueError("the readable step has no dropout: train a recipe with dropout with the fused step")
     step_fn = WritingStep(batches, dropout=config.dropout, seed=seed) if fused else readable
 
-    training = adam_training(step_fn, start if params is None else params, config.lr, config.steps,
-                             config.checkpoint_every, schedule=WarmupCosine(config.warmup, config.steps, config.lr_final),
+    training = adam_training(step_fn, start if params is None else {n: params[n] for n in start}, config.lr,
+                             run.steps, config.checkpoint_every,
+                             schedule=WarmupCosine(config.warmup, config.steps, config.lr_final),
                              weight_decay=config.weight_decay, dtype=config.dtype)
-    return training, WritingRun(corpus, config, training)
+    return training, WritingRun(corpus, run, training)
 
 
 def train_writing_model(text: str, seed=0, config=WritingConfig(), fused=True) -> dict:

@@ -1,4 +1,5 @@
-"""A run of chapter 14's model trained in the page, as the reader keeps it, and kept training.
+"""A run of chapter 14's model trained in the page (from scratch, or fine-tuned: writing_own), as the
+reader keeps it, and kept training.
 
 The kept file is the model in the shipped model's format (writing.pack: the text, the recipe, the
 weights as float32, the run's record) followed by the optimiser's state, so that Keep training goes
@@ -18,9 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.tasks import writing
-from engine.tasks.writing_step import WritingStep
-from engine.train import WarmupCosine, adam_training
+from engine.tasks import writing, writing_own
 
 MARK = b"\nwriting-optimiser\n"  # between the model's bytes and the optimiser's header
 
@@ -65,11 +64,20 @@ def unpack_kept(data: bytes, recipe: writing.WritingConfig = IN_THE_PAGE) -> Kep
     t, schedule_steps = header.get("t"), header.get("schedule_steps")
     if not (isinstance(t, int) and isinstance(schedule_steps, int) and 0 <= t and 0 < schedule_steps):
         raise ValueError("the kept run's optimiser state is not one this site writes")
-    # the page's recipe but for its length (a kept run is one the page trained, whatever its size)
-    if dataclasses.replace(model.config, steps=recipe.steps) != recipe:
-        raise ValueError("the kept run is not of the recipe this page trains")
+    if not of_the_page(model.config, recipe):
+        raise ValueError("the kept run is not of a recipe this page trains")
     moments = np.frombuffer(arrays, dtype="<f4").reshape(2, size).astype(np.float32)
     return Kept(model, moments, t, schedule_steps)
+
+
+def of_the_page(config: writing.WritingConfig, recipe: writing.WritingConfig = IN_THE_PAGE) -> bool:
+    """Whether a kept run's recipe is one the page trains, whatever its length: `recipe`, or a
+    fine-tuning (writing_own) of a model of `recipe`'s sizes or of the shipped model's."""
+    if dataclasses.replace(config, steps=recipe.steps) == recipe:
+        return True
+    sizes = ("context", "d_model", "layers", "heads", "d_ff", "dropout", "dtype")
+    return writing_own.tuned(config) and any(all(getattr(config, k) == getattr(base, k) for k in sizes)
+                                             for base in (recipe, writing.SHIPPED))
 
 
 def model_of(data: bytes, recipe: writing.WritingConfig = IN_THE_PAGE) -> writing.Shipped:
@@ -77,24 +85,11 @@ def model_of(data: bytes, recipe: writing.WritingConfig = IN_THE_PAGE) -> writin
     return unpack_kept(data, recipe).model
 
 
-def training(text: str, seed: int, config: writing.WritingConfig, steps: int, params=None):
-    """A run of `config` (its schedule over config.steps) taken on to `steps` steps, ready to step:
-    its batches drawn as a run of `steps` from `seed` draws them, its weights `params` or drawn
-    from `seed`. Returns (training, run) as writing.writing_training does."""
-    corpus = writing.Corpus.of(text, config.held_out_every)
-    longer = dataclasses.replace(config, steps=steps)
-    start, batches = writing.starting_point(corpus, seed, longer)  # (steps, B, T+1)
-    step = WritingStep(batches, dropout=config.dropout, seed=seed)
-    schedule = WarmupCosine(config.warmup, config.steps, config.lr_final)
-    weights = start if params is None else {n: params[n] for n in start}  # the start's order: the moments' too
-    t = adam_training(step, weights, config.lr, steps, config.checkpoint_every,
-                      schedule=schedule, weight_decay=config.weight_decay, dtype=config.dtype)
-    return t, writing.WritingRun(corpus, longer, t)
-
-
-def kept_file(model_file: bytes, config: writing.WritingConfig, t) -> bytes:
-    """The file the reader keeps of a run `t` (a Training) whose model file is `model_file`."""
-    return pack_kept(model_file, t.optimizer.moments, t.optimizer.t, config.steps)
+def kept_file(text: str, config: writing.WritingConfig, seed: int, record: dict, moments: np.ndarray, t: int,
+              schedule_steps: int) -> bytes:
+    """A run as the reader keeps it: its model (writing.pack of its text, recipe, seed and record:
+    finish()'s, with the text's baselines), then its optimiser's state."""
+    return pack_kept(writing.pack(text, config, seed, record), moments, t, schedule_steps)
 
 
 def keep_training(kept: Kept, more: int):
@@ -102,8 +97,8 @@ def keep_training(kept: Kept, more: int):
     with its losses and checkpoints so far, so its record is the whole run's."""
     model, done = kept.model, kept.t
     config = dataclasses.replace(model.config, steps=kept.schedule_steps)
-    t, run = training(model.text, model.seed, config, done + more,
-                      params={n: a.astype(config.dtype) for n, a in model.params.items()})
+    t, run = writing.writing_training(model.text, model.seed, config, steps=done + more, vocab=model.vocab,
+                                      params={n: a.astype(config.dtype) for n, a in model.params.items()})
     if len(model.run["losses"]) != done:
         raise ValueError("the kept run's record does not fit its optimiser")
     np.copyto(t.optimizer.moments, kept.moments)

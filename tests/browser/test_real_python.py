@@ -19,7 +19,7 @@ from tests.engine.exercises.test_graders import ATTENTION, BACKWARD, SOFTMAX
 
 from . import asks
 from .conftest import CDN, SETTLE_MS, chapter_pages, expect, figure_numbers, follow, pyodide_kit, save_for_offline
-from .figures.helpers import (given_from, text_lines, two_heads_shown, writing_chapter,
+from .figures.helpers import (OWN_TEXT, given_from, text_lines, two_heads_shown, writing_chapter,
                               writing_training_shown)
 
 # Before any page script: record policy violations, the workers started, and every request to and
@@ -321,6 +321,7 @@ CANCEL_AT_FIRST_PROGRESS = """(f) => new Promise((resolve) => {
 
 # A run short enough for this suite: one checkpoint after the start (the job streams the start's while it trains).
 WRITING_STEPS = module("writing-training").CONFIG.checkpoint_every
+TUNE_STEPS = module("writing-training").writing_own.STEPS[0]  # the shortest fine-tuning a reader can choose
 
 
 @pytest.fixture(scope="module")
@@ -391,6 +392,25 @@ def test_writing_training_runs_to_the_end_and_cancel_restores_the_shipped_run(ne
     want = json.loads(json.dumps(out["result"]))
     assert not _differences(answer["result"], want, tol=TRAINED_TOL), _differences(answer["result"], want, tol=TRAINED_TOL)[:5]
     assert answer["result"]["steps"] == 2 * WRITING_STEPS
+    kept_on = answer["result"]
+
+    # Fine-tuned on a text of the reader's own, from their model, as CPython fine-tunes it from the same files.
+    figure.get_by_text("Fine-tune on a text of your own").click()
+    figure.get_by_label("Your text").fill(OWN_TEXT)
+    expect(figure.get_by_label("Start from")).to_have_value("yours")
+    figure.get_by_label("Steps").fill(str(TUNE_STEPS))
+    figure.get_by_role("button", name="Fine-tune").click()
+    expect(figure.locator(".th-status")).to_contain_text("Fine-tuned", timeout=JOB_MS)
+    asked, answer = reader.answers()[-1]["ask"], reader.answers()[-1]["data"]
+    assert asked["job"] == "tune" and asked["params"]["base"] == "yours"
+    site_files = {name: url for name, url in asked["files"].items() if not name.startswith("reader-")}
+    job = FigureJob(parse("writing-training", asked["params"]), "tune",
+                    given=given_from(site_files).with_file("reader-model", base64.b64decode(kept_on["model_file"]))
+                    .with_file("reader-text", OWN_TEXT.encode()))
+    while not (out := job.advance(60.0))["done"]:
+        pass
+    want = json.loads(json.dumps(out["result"]))
+    assert not _differences(answer["result"], want, tol=TRAINED_TOL), _differences(answer["result"], want, tol=TRAINED_TOL)[:5]
     result = answer["result"]
 
     # The next figure writes with the model kept last what CPython writes with the same file.

@@ -8,7 +8,10 @@
 // The finished run's model (data.model_file) is kept in the browser (reader-files.js), where the
 // next figure can write with it; a line says so, with the run it came from; Keep training takes it
 // on for data.params.more steps (the job "keep": the curve goes on from the kept run's), and
-// Forget my model deletes it.
+// Forget my model deletes it (and the text it was fine-tuned on). With no model of their own, Keep
+// training takes the page's model on (the job "tune" on the series' prose). "Fine-tune on a text of
+// your own" keeps the reader's text in the browser (reader-files.js, as "reader-text") and fine-tunes
+// the page's model or theirs on it (the job "tune"): the run is drawn and kept as a run from scratch is.
 import { forget, keep, kept } from "../js/reader-files.js";
 import { drag, html, onResize, rangeControl, svg } from "../js/svg.js";
 import { fill } from "../js/text.js";
@@ -16,6 +19,7 @@ import { linear } from "../js/scale.js";
 
 const H = 240, LEFT = 26, RIGHT = 6, TOP = 6, BOTTOM = 18;
 const READER = "reader-model"; // the name the reader's model is kept under (the engine's READER_GIVEN)
+const READER_TEXT = "reader-text"; // and the text they fine-tune on
 const STATUS_MAX = 300; // characters of a kept model's line shown (the store is the browser's, not ours)
 const REPLAY_MS = 450; // per checkpoint: a whole run in about five seconds
 
@@ -37,14 +41,33 @@ export function mount(root, ctx) {
   const seed = html("input", { id: id + "-seed", type: "number", inputmode: "numeric", class: "wt-seed", required: "",
     min: String(data.first_trained_seed), max: String(schema.hi), step: "1", value: String(data.seed + 1) }, seedLabel);
   const train = html("button", { type: "button" }, trainer, "Train from scratch");
+  const keepButton = html("button", { type: "button" }, trainer, data.text.keep);
   const cancel = html("button", { type: "button", hidden: "" }, trainer, "Cancel");
   const progressLabel = html("label", { class: "th-progress", for: id + "-progress" }, trainer, "Training ");
   const progress = html("progress", { id: id + "-progress", max: String(data.steps), value: String(data.steps) }, progressLabel);
   const status = html("output", { class: "th-status", "aria-live": "polite", "data-job-status": "" }, root);
   const keptBox = html("p", { class: "wt-kept", hidden: "" }, root);
   const keptLine = html("span", { "aria-live": "polite" }, keptBox);
-  const keepButton = html("button", { type: "button" }, keptBox, data.text.keep);
   const forgetButton = html("button", { type: "button" }, keptBox, data.text.forget);
+
+  // a text of the reader's own to fine-tune on: closed until asked for, the chart being the figure
+  const own = data.text.own;
+  const ownBox = html("details", { class: "wt-own" }, root);
+  html("summary", {}, ownBox, own.summary);
+  html("label", { for: id + "-own" }, ownBox, own.label);
+  const ownText = html("textarea", { id: id + "-own", rows: "6", maxlength: String(data.own.max), spellcheck: "false",
+    "aria-describedby": id + "-own-hint " + id + "-own-count" }, ownBox);
+  const ownHint = html("p", { id: id + "-own-hint", class: "figure-hint" }, ownBox, own.hint);
+  const ownCount = html("output", { id: id + "-own-count", class: "wt-own-count" }, ownHint);
+  const ownRow = html("div", { class: "figure-controls" }, ownBox);
+  const baseLabel = html("label", { for: id + "-base" }, ownRow, own.base + " ");
+  const base = html("select", { id: id + "-base" }, baseLabel);
+  for (const [value, label] of Object.entries(own.bases)) html("option", { value }, base, label);
+  const stepsLabel = html("label", { for: id + "-tune" }, ownRow, own.steps + " ");
+  const tuneSteps = html("input", { id: id + "-tune", type: "number", inputmode: "numeric", class: "wt-seed", required: "",
+    min: String(data.schema.tune.lo), max: String(data.schema.tune.hi), step: String(data.schema.tune.step),
+    value: String(data.params.tune) }, stepsLabel);
+  const tuneButton = html("button", { type: "button" }, ownRow, own.tune);
 
   html("p", { class: "th-loss-title" }, root, "Loss, nats per character");
   const chart = html("div", { class: "wt-chart" }, root);
@@ -200,15 +223,17 @@ export function mount(root, ctx) {
 
   /** A run in the worker: its job ("train" or "keep") and options, the line shown as it starts, and
    *  the button that started it (the keyboard goes back there when the run ends). */
+  let cancelled = false; // the reader pressed Cancel on the run
   async function run(job, params, starting, button) {
     stopReplay();
+    cancelled = false;
     const before = { data, k };
     // the run so far; while it trains, its x axis (a run taken on spans its kept steps too: the slices say)
     training = { losses: [], checkpoints: [], states: [], axis: null };
     k = 0;
     const hadFocus = document.activeElement === button;
     cancel.hidden = false;
-    const controls = [train, slider.input, replay, seed, keepButton, forgetButton];
+    const controls = [train, slider.input, replay, seed, keepButton, forgetButton, base, tuneSteps, tuneButton];
     for (const c of controls) c.disabled = true; // the keyboard moves to Cancel instead
     if (hadFocus) cancel.focus();
     progress.max = data.train_steps;
@@ -252,12 +277,17 @@ export function mount(root, ctx) {
       ({ data, k } = before);
       progress.max = data.steps;
       progress.value = data.steps;
-      status.textContent = data.text.stopped;
+      // Cancelled, or refused (the figure's note says why: a text the model cannot read, say)
+      status.textContent = cancelled ? data.text.stopped : data.text.status;
       show(k);
     }
   }
   // ---- the reader's model, kept in the browser ----
+  let mine = false; // whether the reader has a model of their own: what Keep training and Start from take
   function showKept(file, why = "") {
+    mine = Boolean(file);
+    base.options[1].disabled = !mine; // "your model": only when there is one
+    base.value = mine ? "yours" : "page";
     keptBox.hidden = !file;
     const said = typeof file?.info?.status === "string" ? file.info.status.slice(0, STATUS_MAX) : "";
     keptLine.textContent = file ? data.text.kept + said + (why ? " " + why : "") : "";
@@ -269,7 +299,7 @@ export function mount(root, ctx) {
     showKept({ info }, why);
   }
   forgetButton.addEventListener("click", async () => {
-    await forget(READER);
+    await Promise.all([forget(READER), forget(READER_TEXT)]); // the text stays in the box until the page is left
     showKept(null);
     train.focus(); // the button went with the line: the keyboard stays in the figure
     status.textContent = data.text.forgotten;
@@ -281,8 +311,27 @@ export function mount(root, ctx) {
     run("train", runParams(Number(seed.value)), data.text.training, train);
   };
   train.addEventListener("click", trainFromScratch);
-  keepButton.addEventListener("click", () => run("keep", { ...data.params }, data.text.keeping, keepButton));
-  cancel.addEventListener("click", () => ctx.cancelJob());
+  // Keep training: the reader's model, exactly as it would have gone on; or the page's model, taken on afresh
+  keepButton.addEventListener("click", () => (mine ? run("keep", { ...data.params }, data.text.keeping, keepButton)
+    : run("tune", { ...data.params, base: "page", tune_text: "series", tune: data.params.more }, data.text.keeping_page, keepButton)));
+  cancel.addEventListener("click", () => { cancelled = true; ctx.cancelJob(); });
+
+  // ---- fine-tuning on the reader's own text ----
+  const countText = () => { ownCount.textContent = " " + fill(own.count, { v: ownText.value.length.toLocaleString("en") }); };
+  ownText.addEventListener("input", countText);
+  kept(READER_TEXT).then((file) => {
+    if (!file || ownText.value) return; // the reader's typing comes first
+    ownText.value = new TextDecoder().decode(file.bytes).slice(0, data.own.max);
+    countText();
+  });
+  tuneButton.addEventListener("click", async () => {
+    if (!tuneSteps.reportValidity() || tuneSteps.value === "" || !seed.reportValidity() || seed.value === "") return;
+    // kept before the run, so that the worker is handed it (and a reload finds it in the box again)
+    await keep(READER_TEXT, new TextEncoder().encode(ownText.value), {});
+    run("tune", { ...data.params, seed: Number(seed.value), base: base.value, tune_text: "yours", tune: Number(tuneSteps.value) },
+      data.text.tuning, tuneButton);
+  });
+  countText();
   seed.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); trainFromScratch(); } });
 
   // The first run is the worker's first training: let it warm that code while the reader reads.

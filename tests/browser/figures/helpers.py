@@ -74,6 +74,12 @@ about the weather over tea, and the harbour master writes the wind speed on a bo
 """
 
 
+# A text of the reader's own to fine-tune on, in characters the page's model knows (WRITING_PROSE's):
+# its paragraphs, one a line, backwards then forwards, cut to a length fine-tuning takes
+_PARAGRAPHS = [p.replace("\n", " ") for p in WRITING_PROSE.split("\n\n") if p.strip()]
+OWN_TEXT = "\n".join(_PARAGRAPHS[::-1] + _PARAGRAPHS)[:1_200]
+
+
 def writing_chapter(options: dict | None = None) -> str:
     """A chapter of WRITING_PROSE with writing-training under it, with `options`."""
     lines = "".join(f"    {k}: {v}\n" for k, v in (options or {}).items())

@@ -1,7 +1,8 @@
 """writing-training in the browser: the embedded run draws at once and its checkpoints step by
 keyboard, touch and Replay before any Python, each showing what the model wrote then; Train from
 scratch runs a real training job in the worker (the engine on CPython behind the stand-in), streaming
-the curve, the samples and the progress, and ends live; Cancel restores exactly what was shown.
+the curve, the samples and the progress, and ends live; Cancel restores exactly what was shown; the
+reader's own text is refused in one line when the model cannot read it, else fine-tuned on and kept.
 (The real worker with real numpy: test_real_python.py.)
 
 The build gives the engine the prose of the chapters it builds, and the model learns that: these
@@ -12,12 +13,12 @@ import re
 
 import pytest
 
-from engine.figures import compute, module, parse
+from engine.figures import FigureJob, compute, module, parse
 from engine.figures.fmt import fill
 from tests.conftest import ROOT
 
 from ..conftest import expect, serious_violations
-from .helpers import (PhoneVisit, figure_given, opened, progress_streamed, text_lines, warm_up_changes_nothing,
+from .helpers import (OWN_TEXT, PhoneVisit, figure_given, opened, progress_streamed, text_lines, warm_up_changes_nothing,
                       watch_progress, without_python, writing_chapter, writing_training_shown)
 
 NAME = "writing-training"
@@ -171,3 +172,47 @@ def test_without_python_train_says_so(open_chapter, url):
     expect(figure.locator(".figure-note")).to_contain_text("Needs Python")
     assert writing_training_shown(figure) == before
     expect(figure).not_to_have_attribute("aria-busy", "true")
+
+
+
+
+
+def test_fine_tuning_on_the_readers_text_refuses_what_it_cannot_read_then_keeps_the_run(open_live_chapter, short_url):
+    chapter = open_live_chapter(short_url)
+    figure, page = chapter.figure(NAME), chapter.page
+    figure.get_by_text("Fine-tune on a text of your own").click()
+    box = figure.get_by_label("Your text")
+    before = writing_training_shown(figure)
+    box.fill(OWN_TEXT + " ~<b>")
+    expect(figure.locator(".wt-own-count")).to_have_text(f" {len(OWN_TEXT) + 5:,} characters")
+    figure.get_by_label("Steps").fill("50")
+    tune = figure.get_by_role("button", name="Fine-tune")
+    tune.click()
+    expect(figure.locator(".figure-note")).to_contain_text("The model does not know “~”, “<” or “>”", timeout=60_000)
+    expect(figure).not_to_have_attribute("aria-busy", "true")
+    assert writing_training_shown(figure) == before and figure.get_attribute("data-state") == "prerendered"
+    expect(box).to_have_value(OWN_TEXT + " ~<b>")  # nothing the reader wrote is lost
+    expect(figure.locator(".th-status")).not_to_contain_text("stopped")  # refused, not cancelled
+
+    box.fill(OWN_TEXT)
+    tune.click()
+    expect(figure).to_have_attribute("data-state", "live", timeout=120_000)
+    expect(tune).to_be_focused()
+    given = figure_given(page, figure).with_file("reader-text", OWN_TEXT.encode())
+    job = FigureJob(parse(NAME, {**SHORT, "seed": chapter.data(NAME)["seed"] + 1, "tune": 50}), "tune", given=given)
+    while not (out := job.advance(60.0))["done"]:
+        pass
+    want = out["result"]
+    assert want["text"]["status"].startswith("Fine-tuned 50 steps on your text")
+    assert chapter.numbers(NAME) == text_lines(want, want["start"])
+    expect(figure.locator(".th-status")).to_have_text(want["text"]["status"])
+    expect(figure.locator(".wt-kept")).to_contain_text(want["text"]["status"])
+    assert _sample(figure) == want["checkpoints"][-1]["sample"]
+
+    page.reload()  # the text and the fine-tuned model are kept; the next run starts from the reader's model
+    chapter.wait_prerendered()
+    figure.get_by_text("Fine-tune on a text of your own").click()
+    expect(box).to_have_value(OWN_TEXT)
+    expect(figure.get_by_label("Start from")).to_have_value("yours")
+    figure.get_by_role("button", name="Forget my model").click()
+    expect(figure.get_by_label("Start from")).to_have_value("page")

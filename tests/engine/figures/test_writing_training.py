@@ -233,8 +233,8 @@ def test_keep_training_takes_the_readers_run_on_as_if_it_had_never_stopped(serie
     kept = writing_kept.unpack_kept(base64.b64decode(result["model_file"]))
     assert (kept.t, kept.schedule_steps, kept.model.seed) == (SHORT["steps"] + more, SHORT["steps"], SHORT["seed"])
     text = writing.shipped(series_given).text
-    longer, run = writing_kept.training(text, SHORT["seed"], dataclasses.replace(CONFIG, steps=SHORT["steps"]),
-                                        SHORT["steps"] + more)
+    longer, run = writing.writing_training(text, SHORT["seed"], dataclasses.replace(CONFIG, steps=SHORT["steps"]),
+                                           steps=SHORT["steps"] + more)
     longer.run()
     for name, weights in run.finish()["params"].items():  # what an uninterrupted run reaches, bit for bit
         assert np.array_equal(kept.model.params[name], weights.astype(np.float32)), name
@@ -244,3 +244,53 @@ def test_keep_training_without_a_kept_run_says_so_in_one_line(series_given):
     with pytest.raises(ParamError, match="no model of your own is kept in this browser") as err:
         FigureJob(parse(NAME, SHORT), "keep", given=series_given).advance(0.05)
     assert err.value.option == "more"
+
+
+TUNE = {"seed": 4, "tune": module(NAME).writing_own.STEPS[0]}  # the shortest fine-tuning a reader may choose
+
+
+def test_fine_tuning_on_the_readers_text_draws_the_run_over_its_yardsticks_and_keeps_it(series_given):
+    shipped = writing.shipped(series_given)
+    own = "".join(shipped.text.splitlines(keepends=True)[::-1])[:1_500]  # the model's characters, another text
+    given = series_given.with_file("reader-text", own.encode())
+    slices, out = _run_to_the_end(FigureJob(parse(NAME, TUNE), "tune", given=given))
+    result = out["result"]
+    assert [c["step"] for c in result["checkpoints"]] == [0, TUNE["tune"]] and result["tuned"] == "yours"
+    corpus = writing.Corpus.of(own, 0, vocab=shipped.vocab)
+    assert result["corpus"]["train"] + result["corpus"]["held_out"] == len(own) == len(corpus.train) + len(corpus.held_out)
+    assert result["baselines"]["n3"] == round(NGram.fit(corpus.train, 3, len(shipped.vocab)).loss(corpus.held_out), 4)
+    status = result["text"]["status"]
+    first, last = result["checkpoints"]
+    assert status.startswith(f"Fine-tuned {TUNE['tune']} steps on your text: held-out loss {fixed(first['held_out'], 2)} "
+                             f"before, {fixed(last['held_out'], 2)} after")
+    assert "counted on your text" in result["text"]["fixed"][0] and "your text" in result["text"]["alt"]
+    kept = writing_kept.unpack_kept(base64.b64decode(result["model_file"]))  # the reader's model now
+    assert kept.model.text == own and kept.model.config.held_out_every == 0
+    assert kept.model.config.d_model == shipped.config.d_model  # the page's model, fine-tuned
+    # taken on again by Keep training, on the same text and split
+    more = FigureJob(parse(NAME, {**TUNE, "more": CONFIG.checkpoint_every}), "keep",
+                     given=series_given.with_file("reader-model", base64.b64decode(result["model_file"])))
+    _, again = _run_to_the_end(more)
+    assert again["result"]["corpus"] == result["corpus"] and again["result"]["steps"] == TUNE["tune"] + CONFIG.checkpoint_every
+
+
+def test_keep_training_the_pages_model_fine_tunes_it_on_the_series_prose(series_given):
+    _, out = _run_to_the_end(FigureJob(parse(NAME, {**TUNE, "tune_text": "series"}), "tune", given=series_given))
+    result = out["result"]
+    assert result["tuned"] == "series" and result["baselines"] == compute(parse(NAME), series_given)["baselines"]
+    assert result["text"]["status"].startswith(f"Fine-tuned {TUNE['tune']} steps on the series' prose")
+    assert result["checkpoints"][0]["held_out"] < result["baselines"]["n1"]  # it starts from the trained model
+
+
+@pytest.mark.parametrize("files, option, reason", [
+    ({}, "tune_text", "Paste a text of your own"),
+    ({"reader-text": "The ~ model".encode()}, "tune_text", "fine-tuning needs at least 1,000"),
+    ({"reader-text": b"x"}, "base", "no model of your own is kept"),
+])
+def test_fine_tuning_what_cannot_be_read_is_refused_in_one_line(series_given, files, option, reason):
+    given = series_given
+    for name, data in files.items():
+        given = given.with_file(name, data)
+    with pytest.raises(ParamError, match=reason) as err:
+        FigureJob(parse(NAME, {**TUNE, "base": "yours" if option == "base" else "page"}), "tune", given=given).advance(0.05)
+    assert err.value.option == option
