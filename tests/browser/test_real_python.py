@@ -395,7 +395,7 @@ def test_writing_training_runs_to_the_end_and_cancel_restores_the_shipped_run(ne
     kept_on = answer["result"]
 
     # Fine-tuned on a text of the reader's own, from their model, as CPython fine-tunes it from the same files.
-    figure.get_by_text("Fine-tune on a text of your own").click()
+    figure.locator("summary", has_text="Fine-tune on a text of your own").click()
     figure.get_by_label("Your text").fill(OWN_TEXT)
     expect(figure.get_by_label("Start from")).to_have_value("yours")
     figure.get_by_label("Steps").fill(str(TUNE_STEPS))

@@ -180,7 +180,7 @@ def test_without_python_train_says_so(open_chapter, url):
 def test_fine_tuning_on_the_readers_text_refuses_what_it_cannot_read_then_keeps_the_run(open_live_chapter, short_url):
     chapter = open_live_chapter(short_url)
     figure, page = chapter.figure(NAME), chapter.page
-    figure.get_by_text("Fine-tune on a text of your own").click()
+    figure.locator("summary", has_text="Fine-tune on a text of your own").click()
     box = figure.get_by_label("Your text")
     before = writing_training_shown(figure)
     box.fill(OWN_TEXT + " ~<b>")
@@ -211,7 +211,7 @@ def test_fine_tuning_on_the_readers_text_refuses_what_it_cannot_read_then_keeps_
 
     page.reload()  # the text and the fine-tuned model are kept; the next run starts from the reader's model
     chapter.wait_prerendered()
-    figure.get_by_text("Fine-tune on a text of your own").click()
+    figure.locator("summary", has_text="Fine-tune on a text of your own").click()
     expect(box).to_have_value(OWN_TEXT)
     expect(figure.get_by_label("Start from")).to_have_value("yours")
     figure.get_by_role("button", name="Forget my model").click()
