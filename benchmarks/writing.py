@@ -14,7 +14,9 @@
 - generation: milliseconds per character of a 200-character sample from the trained weights, with the
   key-value cache (gpt.generate) and without it (a full forward pass over the same window before every
   character), on CPython and in Pyodide;
-- the train and held-out losses at every checkpoint on CPython and in Pyodide, and the largest difference.
+- the train and held-out losses at every checkpoint on CPython and in Pyodide, and the largest difference;
+- roofline: the fused step against its matrix products alone, on CPython and in Pyodide
+  (benchmarks/writing_profile.py's profile_roofline; issue 47's goal: the step at most 1.25x its products in Pyodide).
 
 The text is the series' prose as the builder extracts it (builder/corpus.py), or the file given.
 usage: benchmarks/writing.py [--text FILE] [--seed N]
@@ -278,6 +280,10 @@ def main(argv=None) -> int:
         report["max_step_loss_difference_cpython_pyodide"] = float(np.abs(np.array(py_losses) - np.array(cp_losses)).max())
     else:
         report["pyodide_numpy"] = pyodide
+    from benchmarks.writing_profile import profile_roofline, run_pyodide_roofline
+
+    report["roofline"] = {"cpython": profile_roofline(text, config, 20, time.thread_time),
+                          "pyodide": run_pyodide_roofline(text, 20)}
     report["load_average_end"] = [round(v, 2) for v in os.getloadavg()]
     print(json.dumps(report, indent=2, ensure_ascii=False))
     return 0

@@ -7,7 +7,11 @@
   numpy call rather than of the arithmetic;
 - fused: the fused step (engine/tasks/writing_step.py) with Adam, milliseconds per step;
 - products: one dense product of the default sizes as numpy computes it without BLAS, by matmul on
-  rows (positions first) and by einsum on columns (features first), milliseconds each.
+  rows (positions first) and by einsum on columns (features first), milliseconds each;
+- roofline: the fused step with Adam against its matrix products alone (every product one step
+  makes, replayed on the step's own operands, so they cost what they cost in the step): the rest of
+  the step is everything else (softmax, layer norm, GELU, Adam, slicing, copies). Issue 47's goal:
+  step_over_products at most 1.25.
 On CPython (numpy held to one thread) and in Pyodide under node with real numpy (benchmarks/writing.py's way).
 usage: benchmarks/writing_profile.py [--text FILE] [--steps N]
 """
@@ -140,6 +144,54 @@ def profile_products(config, clock, n_positions, repeats=20):
     return out
 
 
+def _inner(spec, a):
+    """The length of the axis an einsum ``spec`` of two matrices sums over, read from ``a``."""
+    first, result = spec.split(",")[0], spec.split("->")[1]
+    return a.shape[first.index(next(c for c in first if c not in result))]
+
+
+def profile_roofline(text, config, steps, clock):
+    """ms per step of the fused step with Adam, and of its matrix products alone, recorded during one
+    step (writing_step.product and np.matmul, with their operands) and replayed ``steps`` times."""
+    import engine.tasks.writing_step as ws
+    from engine.tasks.writing import writing_training
+
+    training, _ = writing_training(text, 0, dataclasses.replace(config, steps=2 * steps + 2, checkpoint_every=0))
+    training.step()
+    calls, product, matmul, inside = [], ws.product, np.matmul, []
+
+    def recorded_product(spec, a, b, out):
+        calls.append((product, (spec, a, b), out, 2 * out.size * _inner(spec, a)))
+        inside.append(1)
+        try:
+            return product(spec, a, b, out=out)
+        finally:
+            inside.pop()
+
+    def recorded_matmul(a, b, out=None):
+        if not inside:  # a product's own matmul (with BLAS) is the product's
+            calls.append((matmul, (a, b), out, 2 * out.size * a.shape[-1]))
+        return matmul(a, b, out=out)
+
+    ws.product, np.matmul = recorded_product, recorded_matmul
+    try:
+        training.step()
+    finally:
+        ws.product, np.matmul = product, matmul
+    step_ms = time_steps(training, steps, clock)
+    t0 = clock()
+    for _ in range(steps):
+        for fn, args, out, _ in calls:
+            fn(*args, out=out)
+    products_ms = 1000 * (clock() - t0) / steps
+    flops = sum(f for *_, f in calls)
+    return {"step_ms": step_ms, "products_ms": round(products_ms, 2), "products_per_step": len(calls),
+            "products_gflop_per_step": round(flops / 1e9, 4),
+            "products_gflops": round(flops / (products_ms / 1000) / 1e9, 2),
+            "rest_ms": round(step_ms - products_ms, 2), "rest_share": round(1 - products_ms / step_ms, 3),
+            "step_over_products": round(step_ms / products_ms, 3)}
+
+
 def profile(text, steps, clock=time.perf_counter):
     from engine.figures.writing_training import CONFIG as config  # the recipe a reader trains in the page
     tiny = dataclasses.replace(config, context=4, d_model=4, heads=1, d_ff=4, batch_size=1)
@@ -147,7 +199,8 @@ def profile(text, steps, clock=time.perf_counter):
            "fixed_cost": {"sizes": "1 window of 4 characters, width 4, one head",
                           "ms_per_step": profile_calls(text, tiny, steps, clock)["ms_per_step"]},
            "products": profile_products(config, clock, config.batch_size * config.context),
-           "fused": profile_fused(text, config, steps, clock)}
+           "fused": profile_fused(text, config, steps, clock),
+           "roofline": profile_roofline(text, config, steps, clock)}
     return out
 
 
@@ -157,6 +210,23 @@ from writing_profile import profile
 out = profile(open("/home/pyodide/text.txt").read(), STEPS, lambda: js.mainThreadSchedSeconds()[0])
 print("RESULT " + json.dumps(out))
 """
+
+
+ROOFLINE_SCRIPT = """
+import json, js
+from writing_profile import profile_roofline
+from engine.figures.writing_training import CONFIG
+out = profile_roofline(open("/home/pyodide/text.txt").read(), CONFIG, STEPS, lambda: js.mainThreadSchedSeconds()[0])
+print("RESULT " + json.dumps(out))
+"""
+
+
+def run_pyodide_roofline(text, steps):
+    """profile_roofline in a fresh Pyodide under node (the page recipe's step), or why not."""
+    from benchmarks.writing import in_pyodide
+
+    ran = in_pyodide(Path(__file__), "writing_profile", text, f"STEPS = {steps}\n" + ROOFLINE_SCRIPT)
+    return ran if isinstance(ran, str) else ran[0]
 
 
 def run_pyodide(text, steps):

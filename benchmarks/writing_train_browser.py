@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Print how long chapter 14's Train from scratch takes in Chromium, from the click to the new run
-drawn, and the held-out loss of each checkpoint as it arrives, with the seconds since the click
+drawn, and the held-out loss of each checkpoint as it arrives, with the seconds since the click;
+then how long fine-tuning the page's model on a text of the reader's own takes (the figure's
+default steps; --text, by default a page of our own words in benchmarks/texts/), and its status line
 (a benchmark, not a test: nothing is asserted): the real worker with a real numpy, the
 figure's default run (every step, every checkpoint's losses and sample, the whole held-out text's
 loss at the end) on the series' own prose, and the load average (os.getloadavg) at the start and
@@ -11,7 +13,7 @@ warmed the job (data-warm done) before the click. The site is --site, or built f
 Pyodide and numpy vendored from ATTN_PYODIDE_DIST (or --dist); while no chapter holds
 writing-training, the build adds a chapter holding it alone (its caption joins the prose).
 
-    .venv/bin/python benchmarks/writing_train_browser.py [--dist DIR | --site DIR] [--json]
+    .venv/bin/python benchmarks/writing_train_browser.py [--dist DIR | --site DIR] [--text FILE] [--json]
 """
 from __future__ import annotations
 
@@ -91,10 +93,35 @@ def train_from_scratch(browser, base: str, page_name: str) -> dict:
             "held_out_at_seconds": [[round(t, 1), v] for t, v in held]}
 
 
+def fine_tune(browser, base: str, page_name: str, text: str) -> dict:
+    """The page's model fine-tuned on `text` for the figure's default steps: click to done, and what the figure says."""
+    context = browser.new_context(viewport={"width": 1200, "height": 800})
+    page = context.new_page()
+    page.goto(base + page_name, wait_until="load")
+    figure = page.locator(f'[data-figure="{NAME}"]')
+    figure.scroll_into_view_if_needed()
+    handle = figure.element_handle()
+    page.wait_for_function("f => f.dataset.warm === 'done'", arg=handle, timeout=TIMEOUT_MS)
+    figure.locator("summary", has_text="Fine-tune").click()
+    figure.locator("textarea").fill(text)
+    steps = int(figure.locator("input[id$='-tune']").input_value())
+    t0 = time.perf_counter()
+    figure.get_by_role("button", name="Fine-tune").click()
+    page.wait_for_function("f => f.dataset.state === 'live' && f.getAttribute('aria-busy') !== 'true'",
+                           arg=handle, timeout=TIMEOUT_MS)
+    wall = time.perf_counter() - t0
+    status = figure.locator(".th-status").text_content()
+    context.close()
+    return {"tune_steps": steps, "tune_characters": len(text), "tune_click_to_done_s": round(wall, 1),
+            "tune_ms_per_step": round(1000 * wall / steps, 1), "tune_status": status}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dist", type=Path, default=os.environ.get("ATTN_PYODIDE_DIST"))
     parser.add_argument("--site", type=Path, help="an already built site (vendored with a real numpy)")
+    parser.add_argument("--text", type=Path, default=ROOT / "benchmarks" / "texts" / "bakery.txt",
+                        help="the reader's own text to fine-tune on")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if not args.site and not args.dist:
@@ -119,6 +146,7 @@ def main() -> int:
                 browser = chromium.launch(p)
                 load_start = _load()
                 results = train_from_scratch(browser, base, _page_with_the_figure(site))
+                results |= fine_tune(browser, base, _page_with_the_figure(site), args.text.read_text())
                 results["load_average_start"], results["load_average_end"] = load_start, _load()
                 browser.close()
         finally:
