@@ -390,10 +390,9 @@ def _job(p: Params, t, run: writing.WritingRun, seed: int, schedule_steps: int, 
          kept: dict | None = None) -> TrainingJob:
     """A run in slices (its recipe run.config, its text and that text's yardsticks); its last slice
     is the whole figure for the run, with the file the reader keeps. `kept`: see _snapshot."""
-    first = [kept]  # the first slice's, then no more
-
     def snapshot(t_) -> dict:
-        out, first[0] = _snapshot(run, t_, first[0]), None
+        nonlocal kept
+        out, kept = _snapshot(run, t_, kept), None  # the run so far goes in the first slice alone
         return out
 
     def finish() -> dict:

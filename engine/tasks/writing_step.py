@@ -61,7 +61,7 @@ class _Block:
         self.mid = empty((D, N))  # (D, N) the stream after attention
         self.xhat2, self.n2 = empty((D, N)), empty((D, N))
         self.rstd2 = empty((1, N))
-        self.h, self.t, self.a = empty((F, N)), empty((F, N)), empty((F, N))  # pre-activation, tanh, GELU
+        self.h, self.s, self.a = empty((F, N)), empty((F, N)), empty((F, N))  # pre-activation, σ(2u), GELU
         self.out = empty((D, N))  # (D, N) the stream after the block
         self.keep = empty((2, D, N))  # (2, D, N) dropout's masks on the two sublayers' outputs, 0 or 1 / (1 - p)
 
@@ -207,16 +207,18 @@ class WritingStep(FusedStep):
             self._layernorm(c.mid, p[b + "ln2_gain"], p[b + "ln2_bias"], c.xhat2, c.rstd2, c.n2)
             product("df,dn->fn", p[b + "w1"], c.n2, out=c.h)  # (F, N)
             c.h += p[b + "b1"][:, None]
+            # GELU's tanh form, 0.5 h (1 + tanh u) with u = c (h + 0.044715 h^3), computed as h σ(2u)
+            # (the same function): one exp in place of the tanh, which costs twice an exp in Pyodide's numpy
             u = self.ff[0]
             np.multiply(c.h, c.h, out=u)
-            u *= c.h
-            u *= 0.044715
-            u += c.h
-            u *= _GELU_C
-            np.tanh(u, out=c.t)  # (F, N) tanh(c (h + 0.044715 h^3))
-            np.add(c.t, 1.0, out=c.a)
-            c.a *= c.h
-            c.a *= 0.5  # (F, N) GELU
+            u *= -2 * _GELU_C * 0.044715
+            u -= 2 * _GELU_C
+            u *= c.h  # (F, N) -2u
+            with np.errstate(over="ignore"):  # far below 0, exp(-2u) is inf and σ(2u) 0, as it should be
+                np.exp(u, out=c.s)
+            c.s += 1.0
+            np.divide(1.0, c.s, out=c.s)  # (F, N) σ(2u)
+            np.multiply(c.h, c.s, out=c.a)  # (F, N) GELU
             product("fd,fn->dn", p[b + "w2"], c.a, out=c.out)  # (D, N)
             c.out += p[b + "b2"][:, None]
             if self.dropout:
@@ -256,19 +258,17 @@ class WritingStep(FusedStep):
             product("fn,dn->fd", c.a, branch, out=g[b + "w2"])  # (F, D)
             dh, u, tt = self.ff
             product("fd,dn->fn", p[b + "w2"], branch, out=dh)  # (F, N) dLoss/da
-            # GELU's slope, as block.gelu_backward: 0.5 (1 + t) + 0.5 h (1 - t^2) du/dh
+            # GELU's slope, block.gelu_backward's 0.5 (1 + t) + 0.5 h (1 - t^2) du/dh with t = tanh u
+            # = 2σ(2u) - 1: σ(2u) + 2 h σ(2u) (1 - σ(2u)) du/dh
             np.multiply(c.h, c.h, out=u)
             u *= 3 * 0.044715
             u += 1.0
-            u *= _GELU_C  # (F, N) du/dh
+            u *= 2 * _GELU_C  # (F, N) 2 du/dh
             u *= c.h
-            u *= 0.5
-            np.multiply(c.t, c.t, out=tt)
-            np.subtract(1.0, tt, out=tt)
+            np.subtract(1.0, c.s, out=tt)
+            tt *= c.s  # (F, N) σ(2u) (1 - σ(2u))
             u *= tt
-            np.add(c.t, 1.0, out=tt)
-            tt *= 0.5
-            u += tt
+            u += c.s
             dh *= u  # (F, N) dLoss/dh
             np.add.reduce(dh, axis=1, out=g[b + "b1"])
             product("dn,fn->df", c.n2, dh, out=g[b + "w1"])  # (D, F)
