@@ -6,16 +6,19 @@
           b: The largest is always 1.
         answer: a
         explain:
-          a: Right. Softmax divides each exponential by their total.
+          a: Softmax divides each exponential by their total.
           b: That is the arg-max; softmax keeps every share above 0.
 
     What do the weights of one row of attention add up to?
     ///
 
 The question is the block's Markdown; choices and explanations are Markdown too (one paragraph
-each, math allowed). The page reads the same without JavaScript: a real radio group (check boxes
-when `answer` lists several) and every explanation in a closed disclosure. theme/js/quiz.js adds
-the feedback for the choice made, in a live region, and keeps the reader's answers locally.
+each, math allowed). The page says each choice's verdict ("Right:", "Not quite:"), from `answer`,
+so an explanation need not: one that begins with its own ("Right. Softmax...") has it checked
+against `answer` and not said twice. The page reads the same without JavaScript: a real radio group
+(check boxes when `answer` lists several) and every explanation in a closed disclosure.
+theme/js/quiz.js adds the feedback for the choice made, in a live region, and keeps the reader's
+answers locally.
 """
 from __future__ import annotations
 
@@ -33,6 +36,10 @@ from .base import Section, inline_html, option_error
 RE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,59}$")
 MAX_CHOICES = 8
 MAX_TEXT = 1_000  # characters in one choice or explanation
+# A verdict an explanation may begin with, perhaps emphasised: "Right.", "**Not quite:**". Not "Yes" or
+# "No": those may answer the question ("No: the scores are..." for a right choice "No").
+RE_VERDICT = re.compile(r"^[*_]{0,2}(?:(?P<right>right|correct)|(?P<wrong>wrong|incorrect|not quite|not yet))"
+                        r"[*_]{0,2}[.:;,!]+[*_]{0,2}(?:\s+|$)", re.IGNORECASE)
 CHOICE_ID = (r"[a-z0-9]{1,8}", "a choice's id (1 to 8 lower-case letters or digits)")
 
 
@@ -55,10 +62,26 @@ class Options:
         if missing or extra:
             what = f"no explanation for choice '{missing[0]}'" if missing else f"explanation for unknown choice '{extra[0]}'"
             raise ParamError("explain", f"{what}: every choice needs one, saying why it is right or which mistake it reflects")
+        for k, text in self.explain.items():
+            said = RE_VERDICT.match(text)
+            if not said:
+                continue
+            verdict = said.group("right") or said.group("wrong")
+            if bool(said.group("right")) != (k in answers):
+                raise ParamError("explain", f"explanation for choice '{k}' begins '{verdict}', but '{k}' is "
+                                            f"{'right' if k in answers else 'wrong'} (answer: {', '.join(answers)})")
+            if not text[said.end():].strip():
+                raise ParamError("explain", f"explanation for choice '{k}' says only '{verdict}': the page says "
+                                            "each choice's verdict; say why it is right or which mistake it reflects")
 
     @property
     def right(self) -> tuple[str, ...]:
         return self.answer if isinstance(self.answer, tuple) else (self.answer,)
+
+    @property
+    def why(self) -> dict[str, str]:
+        """Each explanation without a verdict it begins with: the page says that verdict itself."""
+        return {k: RE_VERDICT.sub("", text, count=1) for k, text in self.explain.items()}
 
 
 class Quiz(Section):
@@ -84,7 +107,7 @@ def _choices(use, page) -> dict:
     options = use.params
     choices, right = options.choices, set(options.right)
     rendered = {}
-    for option, texts in (("choices", choices), ("explain", options.explain)):
+    for option, texts in (("choices", choices), ("explain", options.why)):
         try:
             rendered[option] = {k: inline_html(v, page.math) for k, v in texts.items()}
         except (MathError, LinkError) as err:

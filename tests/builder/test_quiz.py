@@ -50,6 +50,13 @@ def test_several_answers_make_check_boxes_and_a_check_button(tmp_path):
     assert "Choose every answer that applies." in page
 
 
+def test_an_explanation_that_begins_with_its_verdict_is_not_given_another(tmp_path):
+    page = _build(tmp_path, GOOD.replace("a: Softmax", "a: Right. Softmax").replace(
+        "b: That is a hard arg-max.", "b: '**Not quite:** That is a hard arg-max.'"))
+    assert re.search(r'Right:</span> <span class="quiz-chosen">.*</span> <span class="quiz-why">Softmax divides', page)
+    assert re.search(r'Not quite:</span> <span class="quiz-chosen">.*</span> <span class="quiz-why">That is a hard', page)
+
+
 def test_a_page_without_quizzes_loads_no_quiz_script(tmp_path):
     assert "parts.js" not in _build(tmp_path, "# Plain\n\nText.\n")
 
@@ -77,6 +84,12 @@ CASES = {
                   "option 'choices': 'B' is not a choice's id (1 to 8 lower-case letters or digits)"),
     "long choice": (GOOD.replace("They add up to $1$.", "x" * 1001), 4, "option 'choices[a]' has 1001 characters (at most 1000)"),
     "answer a mapping": (GOOD.replace("answer: a", "answer: {a: 1}"), 7, "option 'answer' must be text, not dict"),
+    "verdict against the answer": (GOOD.replace("b: That is", "b: Right. That is"), 8,
+                                   "explanation for choice 'b' begins 'Right', but 'b' is wrong"),
+    "wrong verdict for the answer": (GOOD.replace("a: Softmax", "a: Not quite. Softmax"), 8,
+                                     "explanation for choice 'a' begins 'Not quite', but 'a' is right"),
+    "only a verdict": (GOOD.replace("a: Softmax divides each exponential by their *total*.", "a: Right."), 8,
+                       "explanation for choice 'a' says only 'Right'"),
     "quiz in a quote": ("# Q\n\n> /// quiz | x\n>     choices: {a: 1, b: 2}\n>     answer: a\n>     explain: {a: 1, b: 2}\n>\n> Q?\n> ///\n",
                         3, "line after a quote's '>'"),
 }

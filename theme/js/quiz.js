@@ -1,10 +1,13 @@
 // Quizzes (builder/directives/quiz.py), loaded as they near the screen (parts.js): choosing an
-// answer shows why, in the quiz's live region, from the explanations the page already holds in its
-// "Answers and why" disclosure. The answer is kept in the reader's browser (store.js) per page and
-// quiz and restored on the next visit, and so is whether the first answer was right, once (the
-// contents page counts it). Without JavaScript the question, the choices and every explanation are
-// on the page.
+// answer (a click, a tap, Space or Enter; not an arrow key, which only browses) shows why, in the
+// quiz's live region, from the explanations the page already holds in its "Answers and why"
+// disclosure. The answer is kept in the reader's browser (store.js) per page and quiz and restored
+// on the next visit, and so is whether the first answer was right, once (the contents page counts
+// it). Without JavaScript the question, the choices and every explanation are on the page.
 import { entry, shownPage } from "./store.js";
+
+const ARROWS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
+const BROWSING = "Not answered yet: press Space or Enter to answer with this choice.";
 
 /** Called as the quiz nears the screen or focus enters it (parts.js). */
 export function setUp(quiz) {
@@ -58,17 +61,47 @@ export function setUp(quiz) {
     show(chosen);
   }
 
+  // A keyboard reader browses a radio group with the arrow keys, and each arrow checks the choice it
+  // moves to (WAI-ARIA's radio group pattern; the no-JavaScript page is that same native group, so
+  // arrows cannot be kept from checking). So a choice is answered only when made deliberately: a
+  // click or tap (one, as without a Check button), Space, or Enter on a choice; one an arrow checked
+  // is only browsed to, and nothing is kept for it. A Check button for one answer would cost touch
+  // and mouse readers a second step. An arrow's choice reaches us as a click within its keydown.
+  let arrowed = false;
+  function browse() {
+    delete quiz.dataset.state;
+    for (const input of inputs) input.closest(".quiz-choice").classList.remove("quiz-right", "quiz-wrong");
+    if (feedback.textContent !== BROWSING) feedback.textContent = BROWSING;
+  }
+
   if (multiple) {
     check.hidden = false;
     check.addEventListener("click", answer);
   } else {
-    for (const input of inputs) input.addEventListener("change", answer);
+    const group = quiz.querySelector(".quiz-choices");
+    group.addEventListener("keydown", (event) => {
+      if (!inputs.includes(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
+      // Enter, and Space on a choice already checked (by an arrow), which the browser does not click
+      if (event.key === "Enter" || (event.key === " " && event.target.checked)) {
+        event.preventDefault();
+        event.target.checked = true;
+        answer();
+      } else if (ARROWS.has(event.key)) {
+        arrowed = true;
+        setTimeout(() => { arrowed = false; }); // after this key's own click, whether or not it made one
+      }
+    });
+    for (const input of inputs) input.addEventListener("click", () => (arrowed ? browse() : answer()));
   }
   const saved = kept.get()?.split(",");
   if (saved?.every((c) => why.has(c))) { // choices of the page as built: an answer to an older quiz is not shown
     for (const input of inputs) input.checked = saved.includes(input.value);
     show(saved);
-  } else if (!multiple && inputs.some((i) => i.checked)) {
-    answer(); // chosen by the key that brought focus here, before this module had loaded
+  } else if (!multiple) {
+    // Chosen before this module had loaded: a click or tap answered; a key (its focus ring shows)
+    // may have been an arrow, so the choice waits for Space or Enter.
+    const chosen = inputs.find((i) => i.checked);
+    if (chosen?.matches(":focus-visible")) browse();
+    else if (chosen) answer();
   }
 }
