@@ -2,7 +2,8 @@
 // at any of the trained model's saved checkpoints (engine/figures/attention_stages.py precomputes them
 // all; the view only looks numbers up and fills the model's templates).
 // Wide figure: the grid sticks beside the stage paragraphs (text.stages); scrolling them past the
-// middle of the screen picks the stage (IntersectionObserver), as do Back and Next. Narrow figure:
+// middle of the screen picks the stage (IntersectionObserver), and so does where a scroll ends (a
+// jump may carry them past unseen), as do Back and Next. Narrow figure:
 // all three stages stacked, each under its paragraph (as the static fallback draws them).
 // A click or tap on a row (or Tab to its word, arrow keys to move) selects it; the training slider
 // replays the checkpoints; the key numbers are the selected row's at the checkpoint shown.
@@ -146,6 +147,29 @@ export function mount(root, ctx) {
   }, { rootMargin: "-50% 0px -50% 0px" });
   stepParas.forEach((p) => observer.observe(p));
 
+  // A scroll can carry paragraphs over the middle line between two frames (a scrollbar drag,
+  // PageDown, find-in-page, a jump to an anchor, scrollTo), where no crossing is seen: where it ends,
+  // with the middle line among the steps, the stage is the one read there, the last paragraph whose
+  // top has reached the line (the first if none has), as a crossing would have picked it.
+  function settle() {
+    if (!wide) return;
+    const middle = innerHeight / 2;
+    const { top, bottom } = steps.getBoundingClientRect();
+    if (middle < top || middle > bottom) return;
+    let s = 0;
+    stepParas.forEach((p, i) => { if (p.getBoundingClientRect().top <= middle) s = i; });
+    setStage(s);
+  }
+  // The end of a scroll: scrollend where the browser has it; elsewhere the first frame with no
+  // scroll event since the frame before. Heard only while the figure is near the screen.
+  const END = "onscrollend" in window ? "scrollend" : "scroll";
+  let frame = 0, moved = false;
+  const tick = () => {
+    if (moved) { moved = false; frame = requestAnimationFrame(tick); }
+    else { frame = 0; settle(); }
+  };
+  const onEnd = END === "scrollend" ? settle : () => { moved = true; frame ||= requestAnimationFrame(tick); };
+
   function layout(w) {
     const isWide = w >= WIDE;
     if (isWide === wide) return;
@@ -158,5 +182,9 @@ export function mount(root, ctx) {
 
   onResize(root, layout);
   draw();
-  return {};
+  return {
+    // A jump onto the figure may end before it is heard as near: where it landed counts too.
+    onscreen() { addEventListener(END, onEnd, { passive: true }); settle(); },
+    offscreen() { removeEventListener(END, onEnd); cancelAnimationFrame(frame); frame = 0; },
+  };
 }

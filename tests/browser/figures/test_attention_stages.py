@@ -94,6 +94,29 @@ def test_the_stage_changes_when_its_paragraph_crosses_the_middle_of_the_screen(o
         page.wait_for_function(f"(t) => {caption}.startsWith(t)", arg=titles[s + 1])
 
 
+# A browser without scrollend, as the view tests for it: no onscrollend handler property.
+NO_SCROLLEND = "delete Window.prototype.onscrollend; delete window.onscrollend;"
+
+
+@pytest.mark.parametrize("init_script", [None, NO_SCROLLEND], ids=["scrollend", "no-scrollend"])
+def test_a_jump_past_the_paragraphs_picks_the_stage_where_the_scroll_ends(open_chapter, url, init_script):
+    """A scrollbar drag, PageDown, find-in-page or anchor jump can carry paragraphs over the middle
+    line between two frames, so no crossing is seen: the end of the scroll picks the stage, with
+    scrollend or, without it, the first frame with no scroll."""
+    chapter, _, figure = opened(open_chapter, url, NAME, viewport={"width": 1200, "height": 800},
+                                init_script=init_script)
+    page = chapter.page
+    assert page.evaluate("'onscrollend' in window") is (init_script is None)
+    stage = figure.locator(".as-stage-name")
+    place = """([s, edge, offset]) => { const p = document.querySelectorAll('.as-step .as-para')[s];
+      window.scrollBy({ top: p.getBoundingClientRect()[edge] - (innerHeight / 2 + offset), behavior: 'instant' }); }"""
+    page.evaluate(place, [0, "top", -20])  # stage 1 read at the middle line
+    expect(stage).to_contain_text("1 of 3")
+    page.evaluate(place, [2, "bottom", -40])  # one jump: paragraphs 2 and 3 pass the middle unseen
+    expect(stage).to_contain_text("3 of 3")
+    expect(figure.locator(".as-step").nth(2)).to_have_class("as-step as-active")
+
+
 def test_slider_and_rows_by_keyboard_and_click(open_chapter, url):
     chapter, data, figure = opened(open_chapter, url, NAME, viewport={"width": 1200, "height": 800})
     start = data["start"]
@@ -127,6 +150,7 @@ def test_narrow_stacks_every_stage_and_a_tap_picks_a_row(open_chapter, url):
                _state(data, data["start"]["checkpoint"], 3))
     expect(figure.locator(".as-stack .as-selected")).to_have_count(3)  # the row is marked in every stage
     assert figure.locator(".as-stack .as-cell").count() == 3 * n * n
+    visit.reads()  # the grids' numbers too: no smaller to fit the phone
     visit.fits()
 
 
