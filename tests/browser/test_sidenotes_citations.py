@@ -65,3 +65,19 @@ def test_citation_jumps_to_the_reference_list(open_chapter, base_url):
     links.click()
     expect(tab).to_have_url(re.compile(r"bibliography\.html$"))  # followed in place: the address changes when the page is in
     expect(tab.locator(f'li[id="{key}"] .cited-in')).to_contain_text("chapter")
+
+
+def test_on_a_touch_screen_the_number_is_a_44_px_target(open_chapter, base_url):
+    """The number is about 13 px across: on a touch screen a tap anywhere in the 44 px square around it
+    opens the note (an invisible area: the number looks as it does on a wide screen's narrow window)."""
+    tab = open_chapter(base_url + _first_page_with(r"\[\^[^\]]+\][^:]"),
+                       viewport={"width": 375, "height": 800}, has_touch=True, is_mobile=True).page
+    number, note = tab.locator(".sidenote-number").first, tab.locator(".sidenote").first
+    number.scroll_into_view_if_needed()
+    box = number.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    corners = tab.evaluate("""([x, y]) => [[-21, -21], [21, -21], [-21, 21], [21, 21]]
+      .map(([dx, dy]) => document.elementFromPoint(x + dx, y + dy)?.closest(".sidenote-number")?.id ?? null)""", [x, y])
+    assert corners == [number.get_attribute("id")] * 4
+    tab.touchscreen.tap(x + 20, y - 20)
+    expect(note).to_be_visible()

@@ -1,7 +1,8 @@
 // word-map: 16 words squeezed to two numbers each, and a probe that names the nearest words.
 // The probe stops on the model's grid; every grid point's nearest words are in the data,
 // so moving it (drag, tap, arrow keys) only looks answers up, and the key numbers are the model's
-// text template filled for that grid cell. A move updates the map in place.
+// text template filled for that grid cell. A move updates the map in place, and a label the probe
+// would cover steps aside (dodgeProbe).
 import { clampIndex, gridKeys } from "../js/keys.js";
 import { linear } from "../js/scale.js";
 import { drag, html, nearestIndex, onResize, set, svg } from "../js/svg.js";
@@ -9,7 +10,6 @@ import { fill, fillAll, scopeAt } from "../js/text.js";
 
 const SHAPES = { animal: "circle", place: "square", describing: "triangle" };
 const GROUP_NAMES = { animal: "animals", place: "places", describing: "describing words" };
-const CHAR_W = 7.2; // rough width of one character of a 12px label, for placing labels
 const MAX_H = 520;
 
 function marker(kind, x, y, parent, cls) {
@@ -18,33 +18,55 @@ function marker(kind, x, y, parent, cls) {
   return svg("path", { d: `M ${x} ${y - 5} L ${x + 4.5} ${y + 3.5} L ${x - 4.5} ${y + 3.5} Z`, class: cls }, parent);
 }
 
-/** Greedy label placement: the first spot near each point that overlaps no label or point.
- *  Crowded points choose first, so the isolated ones, with room to spare, go last. */
-function placeLabels(words, pts, w, h) {
+const RINGS = [7, 18, 30, 44, 60]; // distances from a point to its label, nearest first
+const DIRS = [[1, 0], [-1, 0], [0, -1], [0, 1], [1, -1], [1, 1], [-1, -1], [-1, 1]];
+const PROBE_R = 16; // the probe's reach (its hit circle, drawn as its focus ring): no label is drawn under it
+const hits = (a, b) => a.x0 < b.x1 && a.x1 > b.x0 && a.y0 < b.y1 && a.y1 > b.y0;
+
+/** The first spot near the point (px, py) for a label of size (tw, th) inside w x h where free(box)
+ *  holds, nearest rings first; null if there is none. */
+function spot([px, py], [tw, th], w, h, free) {
+  for (const ring of RINGS) {
+    for (const [dx, dy] of DIRS) {
+      const cx = px + dx * (ring + (dx ? tw / 2 : 0)), cy = py + dy * (ring + (dy ? th / 2 : 0));
+      const b = { x0: cx - tw / 2, x1: cx + tw / 2, y0: cy - th / 2, y1: cy + th / 2, cx, cy, leader: ring > 7 };
+      if (b.x0 >= 0 && b.x1 <= w && b.y0 >= 0 && b.y1 <= h && free(b)) return b;
+    }
+  }
+  return null;
+}
+
+/** Greedy label placement (sizes: each label's measured [width, height]): the first spot near each
+ *  point that overlaps no label or point. Crowded points choose first, so the isolated ones, with
+ *  room to spare, go last. */
+function placeLabels(sizes, pts, w, h) {
   const boxes = pts.map(([x, y]) => ({ x0: x - 5, x1: x + 5, y0: y - 5, y1: y + 5 }));
-  const overlaps = (b) => boxes.some((o) => b.x0 < o.x1 && b.x1 > o.x0 && b.y0 < o.y1 && b.y1 > o.y0);
-  const dirs = [[1, 0], [-1, 0], [0, -1], [0, 1], [1, -1], [1, 1], [-1, -1], [-1, 1]];
   const crowd = pts.map(([x, y]) => pts.filter(([u, v]) => Math.abs(u - x) < 40 && Math.abs(v - y) < 20).length);
-  const order = words.map((_, i) => i).sort((i, j) => crowd[j] - crowd[i] || i - j);
+  const order = sizes.map((_, i) => i).sort((i, j) => crowd[j] - crowd[i] || i - j);
   const placed = [];
   for (const i of order) {
-    const [px, py] = pts[i];
-    const tw = words[i].length * CHAR_W, th = 14;
-    let best = null;
-    for (const ring of [7, 18, 30, 44, 60]) {
-      for (const [dx, dy] of dirs) {
-        const cx = px + dx * (ring + (dx ? tw / 2 : 0)), cy = py + dy * (ring + (dy ? th / 2 : 0));
-        const b = { x0: cx - tw / 2, x1: cx + tw / 2, y0: cy - th / 2, y1: cy + th / 2 };
-        if (b.x0 < 0 || b.x1 > w || b.y0 < 0 || b.y1 > h) continue;
-        if (!overlaps(b)) { best = { ...b, cx, cy, leader: ring > 7 }; break; }
-      }
-      if (best) break;
-    }
-    if (!best) best = { x0: px + 6, x1: px + 6 + tw, y0: py - th / 2, y1: py + th / 2, cx: px + 6 + tw / 2, cy: py, leader: false };
+    const [px, py] = pts[i], [tw, th] = sizes[i];
+    const best = spot(pts[i], sizes[i], w, h, (b) => !boxes.some((o) => hits(b, o)))
+      ?? { x0: px + 6, x1: px + 6 + tw, y0: py - th / 2, y1: py + th / 2, cx: px + 6 + tw / 2, cy: py, leader: false };
     boxes.push(best);
     placed[i] = best;
   }
   return placed;
+}
+
+/** The labels with the probe at (px, py): each where placeLabels put it, but one the probe would
+ *  cover moves to the nearest spot clear of the probe, the points and the other labels as shown. */
+function dodgeProbe(view, px, py) {
+  const { home, sizes, pts, w, h } = view;
+  const probe = { x0: px - PROBE_R, x1: px + PROBE_R, y0: py - PROBE_R, y1: py + PROBE_R };
+  const points = pts.map(([x, y]) => ({ x0: x - 5, x1: x + 5, y0: y - 5, y1: y + 5 }));
+  const shown = home.slice();
+  home.forEach((b, i) => {
+    if (!hits(b, probe)) return;
+    const others = [probe, ...points, ...shown.filter((_, j) => j !== i)];
+    shown[i] = spot(pts[i], sizes[i], w, h, (c) => !others.some((o) => hits(c, o))) ?? b;
+  });
+  return shown;
 }
 
 export function mount(root, ctx) {
@@ -108,23 +130,34 @@ export function mount(root, ctx) {
     svg("line", { x1: sx(0), x2: sx(0), y1: 0, y2: h, class: "guide" }, g);
     svg("line", { x1: 0, x2: w, y1: sy(0), y2: sy(0), class: "guide" }, g);
     const pts = data.coords.map(([x, y]) => [sx(x), sy(y)]);
-    const labels = placeLabels(data.words, pts, w, h);
-    const texts = data.words.map((word, i) => {
-      const b = labels[i];
-      if (b.leader) {
-        svg("line", { x1: pts[i][0], y1: pts[i][1], x2: Math.max(b.x0, Math.min(b.x1, pts[i][0])),
-          y2: Math.max(b.y0, Math.min(b.y1, pts[i][1])), class: "leader" }, g);
-      }
-      marker(SHAPES[data.groups[i]], pts[i][0], pts[i][1], g, "point");
-      const t = svg("text", { x: b.cx, y: b.cy + 4, class: "map-word", "text-anchor": "middle" }, g);
+    const leaders = pts.map(() => svg("line", { class: "leader" }, g));
+    pts.forEach(([x, y], i) => marker(SHAPES[data.groups[i]], x, y, g, "point"));
+    const texts = data.words.map((word) => {
+      const t = svg("text", { class: "map-word near", "text-anchor": "middle" }, g); // bold while measured: as wide as it gets
       t.textContent = word;
       return t;
     });
     drag(hit, s, moveTo, undefined, { hold: false });
     map.replaceWith(g);
     map = g;
-    view = { texts, pts, sx, sy };
+    const boxes = texts.map((t) => t.getBBox()); // measured at (0, 0): the labels' true sizes
+    const sizes = boxes.map((b) => [Math.ceil(b.width), Math.ceil(b.height)]);
+    const lift = boxes.map((b) => -(b.y + b.height / 2)); // from a label's middle to its baseline
+    view = { texts, leaders, pts, sizes, lift, home: placeLabels(sizes, pts, w, h), w, h, sx, sy };
     layout.classList.toggle("stacked", !panelBeside);
+  }
+
+  /** Draw each label in its box b (cx, cy its centre), with a leader to its point when set apart. */
+  function putLabels(boxes) {
+    const { texts, leaders, lift, pts } = view;
+    boxes.forEach((b, i) => {
+      set(texts[i], { x: b.cx, y: b.cy + lift[i] });
+      leaders[i].style.display = b.leader ? "" : "none";
+      if (b.leader) {
+        set(leaders[i], { x1: pts[i][0], y1: pts[i][1], x2: Math.max(b.x0, Math.min(b.x1, pts[i][0])),
+          y2: Math.max(b.y0, Math.min(b.y1, pts[i][1])) });
+      }
+    });
   }
 
   function update() {
@@ -135,6 +168,7 @@ export function mount(root, ctx) {
     const px = sx(xs[ix]), py = sy(ys[iy]);
     const near = nearest[cell];
     set(probe, { transform: `translate(${px} ${py})`, "aria-valuenow": ix, "aria-valuetext": lines[0] });
+    putLabels(dodgeProbe(view, px, py));
     near.forEach((j, k) => {
       set(links[k], { x1: px, y1: py, x2: pts[j][0], y2: pts[j][1] });
       items[k].textContent = fill(data.text.parts.near, { word: values.near[k], v: values.distance[k] });

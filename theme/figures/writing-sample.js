@@ -127,7 +127,8 @@ export function mount(root, ctx) {
                         textBox, glyph(c));
       if (c === "\n") span.append(document.createElement("br")); // inside the span: hidden with it while written out
       const i = j - data.prompt_length; // the state that wrote it
-      if (i >= 0) span.addEventListener("click", () => pick(i)); // touch and mouse; the slider is the keyboard's way
+      // a mouse click; a touch picks as it lands (touchPick); the slider is the keyboard's way
+      if (i >= 0) span.addEventListener("click", (e) => { if (e.pointerType === "mouse" || !e.pointerType) pick(i); });
       return span;
     });
     slider.input.max = String(data.starts.length - 1);
@@ -201,6 +202,38 @@ export function mount(root, ctx) {
   }
 
   slider.input.addEventListener("input", () => pick(Number(slider.input.value)));
+
+  // A character is narrower than a finger: a touch picks the written character nearest to it (on a
+  // touch screen each line is a 44 px band, writing-sample.css) as the finger lifts, and follows a
+  // finger that slides along the text (touch-action: pan-y leaves that slide to us), so the finger
+  // need not land on it exactly. A finger that scrolls the page instead picks nothing.
+  let touch = null; // the finger on the text: its id, where it landed, whether it slides along
+  textBox.addEventListener("pointerdown", (e) => {
+    if (e.pointerType === "mouse") return; // a mouse clicks the character itself (build)
+    textBox.setPointerCapture(e.pointerId);
+    touch = { id: e.pointerId, x: e.clientX, sliding: false };
+  });
+  textBox.addEventListener("pointermove", (e) => {
+    if (touch?.id !== e.pointerId) return;
+    touch.sliding ||= Math.abs(e.clientX - touch.x) > 8; // past a tap's wobble
+    if (touch.sliding) touchPick(e);
+  });
+  textBox.addEventListener("pointerup", (e) => { if (touch?.id === e.pointerId) touchPick(e); touch = null; });
+  textBox.addEventListener("pointercancel", () => { touch = null; }); // the page scrolled
+
+  /** Pick the written character nearest the pointer: on the nearest line, the nearest along it
+   *  (a prompt character nearest: nothing, as a tap on the prompt does nothing). */
+  function touchPick(e) {
+    let best = null;
+    for (const [j, span] of spans.entries()) {
+      const r = span.getClientRects()[0];
+      if (!r) continue; // hidden while an answer is written out
+      const dy = Math.abs(r.top + r.height / 2 - e.clientY), dx = Math.abs(r.left + r.width / 2 - e.clientX);
+      if (!best || dy < best.dy - 1 || (Math.abs(dy - best.dy) <= 1 && dx < best.dx)) best = { j, dy, dx };
+    }
+    const i = best ? best.j - data.prompt_length : -1;
+    if (i >= 0 && i !== k) pick(i);
+  }
 
   let writing = null; // the timer writing out an answer
   let done = null; // what to do once it is written out

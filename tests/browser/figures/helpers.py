@@ -171,6 +171,20 @@ def opened(open_chapter, url: str, name: str, **context_options):
     return chapter, chapter.data(name), chapter.figure(name)
 
 
+# The text of a figure's view drawn under 12 px, as "size: text" (an SVG text's size as scaled on screen).
+SMALL_TEXT = """(f) => {
+  const found = [], walk = document.createTreeWalker(f.querySelector(".figure-view"), NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const el = walk.currentNode.parentElement;
+    if (!walk.currentNode.textContent.trim() || !el.getClientRects().length || el.closest(".visually-hidden")) continue;
+    const m = el instanceof SVGGraphicsElement ? el.getScreenCTM() : null;
+    const px = parseFloat(getComputedStyle(el).fontSize) * (m ? Math.hypot(m.a, m.b) : 1);
+    if (px < 11.95) found.push(`${px.toFixed(1)} px: ${walk.currentNode.textContent.trim().slice(0, 20)}`);
+  }
+  return found.slice(0, 6);  // enough to say what is small
+}"""
+
+
 class PhoneVisit:
     """The visit most figure tests share, on a phone (PHONE: 375 px, touch; or a touch screen `width`
     px wide): the figure opens on the model's
@@ -211,6 +225,11 @@ class PhoneVisit:
         self.page.touchscreen.tap(*centre(target))
         if state is not None:
             self.shows(state)
+
+    def reads(self) -> None:
+        """No text of the figure's view is drawn under 12 px."""
+        small = self.figure.evaluate(SMALL_TEXT)
+        assert small == [], small
 
     def fits(self) -> None:
         """Nothing in the figure or on the page is wider than the phone's screen (that the page raised

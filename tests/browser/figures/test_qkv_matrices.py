@@ -48,6 +48,7 @@ def test_keyboard_moves_the_selection_and_wraps(open_chapter, url):
 def test_a_tap_at_375_px(open_chapter, url):
     visit = PhoneVisit(open_chapter, url, NAME)
     visit.taps(visit.figure.locator(".qkv-query tr").nth(3).locator("td").nth(2), 3)
+    visit.reads()
     visit.fits()
 
 

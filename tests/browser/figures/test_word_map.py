@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from engine.tasks.corpus import word_space
 
 from ..conftest import expect
@@ -73,3 +75,36 @@ def _point_of(chapter, data, word):
     x, y = data["coords"][data["words"].index(word)]
     return (box["x"] + (x - xs[0]) / (xs[-1] - xs[0]) * box["width"],
             box["y"] + (ys[-1] - y) / (ys[-1] - ys[0]) * box["height"])
+
+
+# Steps the probe over every grid cell with its own arrow keys (the view moves it at once) and lists,
+# per cell, the labels drawn under the probe's cross or on another label (their boxes on screen).
+CROWDED_CELLS = """(f) => {
+  const probe = f.querySelector(".probe"), cross = f.querySelector(".probe-cross");
+  const key = (k) => probe.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true }));
+  const columns = Number(probe.getAttribute("aria-valuemax")) + 1;
+  for (let i = 0; i < columns; i++) { key("ArrowLeft"); key("ArrowDown"); }
+  const meets = (a, b) => a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top;
+  const found = [];
+  for (let row = 0; row < columns; row++) {
+    for (let col = 0; col < columns; col++) {
+      const labels = [...f.querySelectorAll("text.map-word")].map((t) => [t.textContent, t.getBoundingClientRect()]);
+      const under = cross.getBoundingClientRect(), at = `${row % 2 ? columns - 1 - col : col},${row}`;
+      labels.forEach(([word, box], i) => {
+        if (meets(box, under)) found.push(`probe at ${at} covers ${word}`);
+        labels.slice(i + 1).forEach(([other, b]) => { if (meets(box, b)) found.push(`${word} on ${other} at ${at}`); });
+      });
+      key(row % 2 ? "ArrowLeft" : "ArrowRight");
+    }
+    key("ArrowUp");
+  }
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("screen", [{"viewport": {"width": 375, "height": 900}, "has_touch": True, "is_mobile": True},
+                                    {"viewport": {"width": 1280, "height": 900}}], ids=["phone", "wide"])
+def test_no_label_lies_under_the_probe_or_another_label(open_chapter, base_url, screen):
+    _, _, figure = opened(open_chapter, base_url + PAGE, "word-map", **screen)
+    figure.scroll_into_view_if_needed()
+    assert figure.evaluate(CROWDED_CELLS) == []

@@ -13,7 +13,7 @@ import pytest
 from engine.figures import FigureJob, compute, parse
 
 from ..conftest import expect, serious_violations
-from .helpers import PhoneVisit, figure_given, text_lines
+from .helpers import PhoneVisit, figure_given, opened, text_lines, touch_drag
 
 NAME = "writing-sample"
 
@@ -82,6 +82,37 @@ def test_the_embedded_text_the_slider_and_a_tap(open_chapter, url, width):
     assert tints[read] == pytest.approx(_decoded(data, 4, 6), abs=1e-9) and sum(tints) == pytest.approx(sum(tints[read]))
     assert serious_violations(chapter.page) == []
     visit.fits()
+
+
+def test_on_a_touch_screen_a_finger_picks_the_character_nearest_it(open_chapter, url):
+    """A character is about 10 px wide: on a touch screen each line of the text is a 44 px band, a tap
+    anywhere in it picks the character nearest the finger, a finger that lands beside one slides onto
+    it, and one that scrolls the page picks nothing."""
+    chapter, data, figure = opened(open_chapter, url, NAME, viewport={"width": 375, "height": 800},
+                                   has_touch=True, is_mobile=True)
+    page, slider, text = chapter.page, figure.get_by_label("Character", exact=True), figure.locator(".ws-text")
+    text.scroll_into_view_if_needed()
+    assert text.evaluate("t => parseFloat(getComputedStyle(t).lineHeight)") >= 44
+    boxes = figure.locator(".ws-char.ws-written").evaluate_all(
+        "(spans) => spans.map((s) => { const r = s.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })")
+    # a character in the middle of its line, two characters either side of it
+    i = next(j for j in range(len(boxes) // 2, len(boxes) - 2) if boxes[j - 2][1] == boxes[j][1] == boxes[j + 2][1])
+    x, y = boxes[i]
+    other = next(j for j in range(len(boxes)) if boxes[j][1] != y)  # a character on another line
+    for dy in (-20, 20):  # above and below the character, in its band
+        page.touchscreen.tap(*boxes[other])
+        expect(slider).to_have_value(str(other))
+        page.touchscreen.tap(x, y + dy)
+        expect(slider).to_have_value(str(i))
+    page.touchscreen.tap(*boxes[other])
+    touch_drag(page, (x - 20, y), (x, y))  # lands on a neighbour, slides onto the character
+    expect(slider).to_have_value(str(i))
+    page.touchscreen.tap(*boxes[other])
+    expect(slider).to_have_value(str(other))
+    scrolled = page.evaluate("scrollY")
+    touch_drag(page, (x, y), (x, y - 200))  # the page scrolls under the finger
+    page.wait_for_function("(y) => scrollY !== y", arg=scrolled)
+    expect(slider).to_have_value(str(other))
 
 
 def test_generate_writes_the_readers_prompt_out_and_ends_live(open_live_chapter, url):
