@@ -61,14 +61,21 @@ def _page_with_the_figure(site: Path) -> str:
     return pages[0]
 
 
-def train_from_scratch(browser, base: str, page_name: str) -> dict:
+def _opened(browser, url: str):
+    """The page at `url` in a new context, scrolled to the figure, once the worker has warmed its
+    job (Python ready): (context, page, figure, its element handle)."""
     context = browser.new_context(viewport={"width": 1200, "height": 800})
     page = context.new_page()
-    page.goto(base + page_name, wait_until="load")
+    page.goto(url, wait_until="load")
     figure = page.locator(f'[data-figure="{NAME}"]')
     figure.scroll_into_view_if_needed()
     handle = figure.element_handle()
     page.wait_for_function("f => f.dataset.warm === 'done'", arg=handle, timeout=TIMEOUT_MS)
+    return context, page, figure, handle
+
+
+def train_from_scratch(browser, base: str, page_name: str) -> dict:
+    context, page, figure, handle = _opened(browser, base + page_name)
     page.wait_for_timeout(1000)
     data = json.loads(figure.locator(".figure-data").text_content())
     # each checkpoint's line as the figure first shows it, with the seconds since the click
@@ -95,13 +102,7 @@ def train_from_scratch(browser, base: str, page_name: str) -> dict:
 
 def fine_tune(browser, base: str, page_name: str, text: str) -> dict:
     """The page's model fine-tuned on `text` for the figure's default steps: click to done, and what the figure says."""
-    context = browser.new_context(viewport={"width": 1200, "height": 800})
-    page = context.new_page()
-    page.goto(base + page_name, wait_until="load")
-    figure = page.locator(f'[data-figure="{NAME}"]')
-    figure.scroll_into_view_if_needed()
-    handle = figure.element_handle()
-    page.wait_for_function("f => f.dataset.warm === 'done'", arg=handle, timeout=TIMEOUT_MS)
+    context, page, figure, handle = _opened(browser, base + page_name)
     figure.locator("summary", has_text="Fine-tune").click()
     figure.locator("textarea").fill(text)
     steps = int(figure.locator("input[id$='-tune']").input_value())
