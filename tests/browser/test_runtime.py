@@ -209,3 +209,43 @@ def test_broken_runtime_download_is_reported(open_chapter, pattern, stages, word
     if pattern.endswith("python_stdlib.zip"):
         assert all("python_stdlib.zip" in err for err in chapter.page_errors), chapter.page_errors
         chapter.page_errors.clear()
+
+
+# A figure's ctx (theme/js/context.js) on a runtime of the test's own, booting until the test says it
+# is ready, whose answer comes when the test gives it: what the note says on the way.
+BOOTING = """async () => {
+  const { figureContext } = await import(new URL("js/context.js", document.querySelector("link[rel=icon]").href).href);
+  const el = document.querySelector("[data-figure][data-live]");
+  const listeners = new Set();
+  let answer;
+  const runtime = {
+    state: "loading", text: "Loading the attention engine… 85%",
+    subscribe(fn) { listeners.add(fn); return () => listeners.delete(fn); },
+    ask() { return { result: new Promise((resolve) => { answer = resolve; }), cancel() {} }; },
+  };
+  const set = (state, text) => { Object.assign(runtime, { state, text }); for (const fn of [...listeners]) fn(state, text); };
+  const { ctx } = figureContext(el, el.querySelector(".figure-view"), runtime, () => true);
+  const note = el.querySelector(".figure-note");
+  const seen = () => ({ text: note.hidden ? "" : note.textContent, kind: note.dataset.kind ?? null,
+                        colour: getComputedStyle(note).color, busy: el.getAttribute("aria-busy") });
+  const asked = ctx.request({}); // its note is set as it asks, before its first await
+  const loading = seen();
+  set("ready", "Ready");
+  const ready = seen(); // the worker is up; its answer has not come yet
+  answer(null);
+  await asked;
+  ctx.note("Could not recompute: a reason");
+  return { loading, ready, failed: seen() };
+}"""
+
+
+def test_a_figure_shows_pythons_progress_as_news_until_the_worker_is_ready(open_live_chapter, scratch_page):
+    """While Python boots for a figure's request, its note gives the boot's progress in the note's
+    neutral colour, and gives way the moment the worker is ready, while the figure still waits for
+    its answer (it kept "85%" for seconds after the status line said ready, in the warning colour)."""
+    chapter = open_live_chapter(scratch_page("# A page\n\n/// figure | two-heads\n\nThe model.\n///\n"))
+    out = chapter.page.evaluate(BOOTING)
+    assert out["loading"]["text"] == "Loading the attention engine… 85%" and out["loading"]["kind"] == "progress"
+    assert out["ready"] == {**out["ready"], "text": "", "busy": "true"}
+    assert out["failed"]["text"] == "Could not recompute: a reason" and out["failed"]["kind"] is None
+    assert out["loading"]["colour"] != out["failed"]["colour"]  # progress is not said in the warning colour

@@ -66,17 +66,27 @@ export function figureContext(el, root, runtime, near) {
    *  may be out of it (carried while the reader reads another page: figures.js). */
   const tell = (phase) => document.dispatchEvent(new CustomEvent("figurejob", { detail: { phase, figure: el } }));
 
-  /** While Python boots for this figure's request or job, its note shows the boot's progress. */
+  /** While Python boots for this figure's request or job, its note shows the boot's progress, in
+   *  the note's neutral colour (data-kind="progress"; failures keep the warning colour), until the
+   *  worker is ready: from then on the figure waits for its answer, not for the boot. */
   function showBoot() {
     if (runtime.state === "ready" || runtime.state === "unavailable") return () => {};
     let shown = null; // the boot line on the note, cleared when done unless something replaced it
-    const show = (state, text) => { if (state === "loading" || state === "idle") ctx.note(shown = text); };
+    const clear = () => {
+      if (shown !== null && note.textContent === shown) ctx.note("");
+      shown = null;
+    };
+    const show = (state, text) => {
+      if (state === "loading" || state === "idle") {
+        ctx.note(shown = text);
+        note.dataset.kind = "progress";
+      } else if (state === "ready") clear();
+    };
     show(runtime.state, runtime.text || "Live figures are starting…");
     const stop = runtime.subscribe((state, text) => show(state, text));
     return () => {
       stop();
-      if (shown !== null && note.textContent === shown) ctx.note("");
-      shown = null;
+      clear();
     };
   }
 
@@ -143,7 +153,7 @@ export function figureContext(el, root, runtime, near) {
         return li;
       }));
     },
-    note(text) { note.textContent = text || ""; note.hidden = !text; },
+    note(text) { note.textContent = text || ""; note.hidden = !text; delete note.dataset.kind; },
     /** Recompute in the worker with new options; resolves with the new data, or null if Python is unavailable. */
     request(params) {
       return ask("recompute", { type: "compute", params });
