@@ -68,7 +68,7 @@ def test_the_drafts_ids_are_the_pages(tmp_path, no_model):
               b: Two.
             answer: a
             explain:
-              a: Right.
+              a: One is the answer.
               b: Not so.
 
         Which?

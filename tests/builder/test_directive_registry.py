@@ -56,7 +56,7 @@ def test_unregistered_it_is_an_unknown_directive(tmp_path):
 
 
 QUIZ = ("# T\n\n/// quiz | q\n    choices:\n      a: One.\n      b: Two.\n    answer: a\n    explain:\n"
-        "      a: Right.\n      b: Wrong.\n\nWhich?\n///\n")
+        "      a: One is the answer.\n      b: Two is not.\n\nWhich?\n///\n")
 
 
 def test_a_theme_changes_a_block_in_its_template_alone(tmp_path):

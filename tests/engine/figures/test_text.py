@@ -36,7 +36,8 @@ def test_every_figure_has_text_and_no_facts(figure):
     assert text["numbers"] and all(isinstance(n, str) and n for n in text["numbers"])
     assert set(text) <= {"alt", "numbers", "states", "fixed", "templates", "parts", "worked", "details", "exps",
                          "exp_sum", "total", "heads", "cells", "stages", "status", "training", "stopped",
-                         "hint", "reading", "scope", "legend", "space", "models", "kept", "keep", "keeping", "forget", "forgotten"}
+                         "hint", "reading", "scope", "legend", "space", "models", "kept", "keep", "keeping", "forget", "forgotten",
+                         "keeping_page", "tuning", "own"}
 
 
 def test_states_are_indexed_like_the_stepped_data(figure):
