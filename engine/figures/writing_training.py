@@ -229,6 +229,9 @@ def _bits(nats: float) -> float:
     return nats / math.log(2)
 
 
+WHAT = {False: "the series' prose", True: "your text"}  # what a run learned to write: the series', or the reader's
+
+
 def _lines(data: dict) -> dict:
     """The lines every state shows, and the run in one line."""
     b, final, v = data["baselines"], data["final_held_out"], data["corpus"]["vocabulary"]
@@ -246,16 +249,12 @@ def _lines(data: dict) -> dict:
     against = f"against {fixed(b[f'n{best}'], 2)} for counting strings of {best} characters"
     if data["tuned"]:
         first, last = data["checkpoints"][0], data["checkpoints"][-1]
-        where = "your text" if yours else "the series' prose"
-        status = (f"Fine-tuned {last['step'] - first['step']} steps on {where}: held-out loss {fixed(first['held_out'], 2)} "
+        status = (f"Fine-tuned {last['step'] - first['step']} steps on {WHAT[yours]}: held-out loss {fixed(first['held_out'], 2)} "
                   f"before, {fixed(last['held_out'], 2)} after (nats per character), {against}"
                   + (" of it" if yours else ""))
     else:
         status = f"Seed {data['seed']}, {data['steps']} steps: held-out loss {fixed(final, 2)} nats per character, {against}"
     return {"fixed": fixed_lines, "status": status}
-
-
-WHAT = {False: "the series' prose", True: "your text"}  # what a run learned to write: the series', or the reader's
 
 
 def text(p: Params, data: dict) -> dict:

@@ -22,6 +22,7 @@ const RINGS = [7, 18, 30, 44, 60]; // distances from a point to its label, neare
 const DIRS = [[1, 0], [-1, 0], [0, -1], [0, 1], [1, -1], [1, 1], [-1, -1], [-1, 1]];
 const PROBE_R = 16; // the probe's reach (its hit circle, drawn as its focus ring): no label is drawn under it
 const hits = (a, b) => a.x0 < b.x1 && a.x1 > b.x0 && a.y0 < b.y1 && a.y1 > b.y0;
+const pointBoxes = (pts) => pts.map(([x, y]) => ({ x0: x - 5, x1: x + 5, y0: y - 5, y1: y + 5 })); // the markers' room
 
 /** The first spot near the point (px, py) for a label of size (tw, th) inside w x h where free(box)
  *  holds, nearest rings first; null if there is none. */
@@ -40,7 +41,7 @@ function spot([px, py], [tw, th], w, h, free) {
  *  point that overlaps no label or point. Crowded points choose first, so the isolated ones, with
  *  room to spare, go last. */
 function placeLabels(sizes, pts, w, h) {
-  const boxes = pts.map(([x, y]) => ({ x0: x - 5, x1: x + 5, y0: y - 5, y1: y + 5 }));
+  const boxes = pointBoxes(pts);
   const crowd = pts.map(([x, y]) => pts.filter(([u, v]) => Math.abs(u - x) < 40 && Math.abs(v - y) < 20).length);
   const order = sizes.map((_, i) => i).sort((i, j) => crowd[j] - crowd[i] || i - j);
   const placed = [];
@@ -57,9 +58,8 @@ function placeLabels(sizes, pts, w, h) {
 /** The labels with the probe at (px, py): each where placeLabels put it, but one the probe would
  *  cover moves to the nearest spot clear of the probe, the points and the other labels as shown. */
 function dodgeProbe(view, px, py) {
-  const { home, sizes, pts, w, h } = view;
+  const { home, sizes, pts, points, w, h } = view;
   const probe = { x0: px - PROBE_R, x1: px + PROBE_R, y0: py - PROBE_R, y1: py + PROBE_R };
-  const points = pts.map(([x, y]) => ({ x0: x - 5, x1: x + 5, y0: y - 5, y1: y + 5 }));
   const shown = home.slice();
   home.forEach((b, i) => {
     if (!hits(b, probe)) return;
@@ -143,7 +143,7 @@ export function mount(root, ctx) {
     const boxes = texts.map((t) => t.getBBox()); // measured at (0, 0): the labels' true sizes
     const sizes = boxes.map((b) => [Math.ceil(b.width), Math.ceil(b.height)]);
     const lift = boxes.map((b) => -(b.y + b.height / 2)); // from a label's middle to its baseline
-    view = { texts, leaders, pts, sizes, lift, home: placeLabels(sizes, pts, w, h), w, h, sx, sy };
+    view = { texts, leaders, pts, points: pointBoxes(pts), sizes, lift, home: placeLabels(sizes, pts, w, h), w, h, sx, sy };
     layout.classList.toggle("stacked", !panelBeside);
   }
 
