@@ -165,17 +165,24 @@ function arrive(hash, scroll) {
   performance.mark("attention:page-shown"); // benchmarks/navigation.py measures from here
 }
 
-/** Where the reader is: the last element with an id above the top of the screen and how far below
- *  it, as well as the scroll. The figures above it may not be drawn yet when the page comes back
- *  (each draws as it nears the screen), so the page above is shorter than it was: the element
- *  finds the place where a number of pixels would not. */
+/** Where the reader is: the element with an id whose top edge is nearest the top of the screen
+ *  (the last one above it or the first one below) and how far from it, as well as the scroll. The
+ *  figures above it may not be drawn yet when the page comes back (each draws as it nears the
+ *  screen), so the page above is shorter than it was: the element finds the place where a number
+ *  of pixels would not. The nearest one, as the page between it and the screen may have changed
+ *  too (an exercise's editor loaded, a figure's note gone). */
 function position() {
   let anchor = null;
+  let top = 0;
   for (const el of document.querySelectorAll("main [id]")) {
-    if (el.getBoundingClientRect().top > 1) break;
+    const box = el.getBoundingClientRect();
+    if (!box.height) continue; // not laid out (hidden): no place of its own
+    if (box.top > 0 && anchor && box.top > -top) break; // the one above is nearer
     anchor = el;
+    top = box.top;
+    if (top > 0) break;
   }
-  return { y: scrollY, anchor: anchor?.id ?? null, offset: anchor ? -anchor.getBoundingClientRect().top : 0 };
+  return { y: scrollY, anchor: anchor?.id ?? null, offset: anchor ? -top : 0 };
 }
 
 /** Back at `pos` (position()'s), and again as the page grows (its figures draw as they near the
@@ -233,15 +240,18 @@ function onClick(event) {
 // focus resting on it) fetches and parses its page ahead, as instant.page and mkdocs-material do;
 // the click then uses that response instead of fetching again, and the modules that set up a page
 // (figures.js: its live figures' views and models) hear of it through onAhead, so the new page's
-// work starts before it appears. One page ahead at a time; one the reader does not follow is
-// forgotten (its fetch aborted) as the intent ends: the pointer or focus leaving the link, a touch
-// that scrolls instead, or UNUSED_MS after a touch with no click. Nothing is fetched ahead on a
-// connection that asks to save data or is slow, or while a move is under way.
+// work starts before it appears. One page ahead at a time, held by what shows the intent (the
+// pointer, focus, a touch): it is forgotten (its fetch aborted) once none holds it any more (the
+// pointer and focus both off the link, a touch that scrolls instead, or UNUSED_MS after a touch
+// with no click). While focus rests on a link, a pointer passing over another does not take its
+// place: the page scrolled to the focused link can move other links under a resting pointer, and
+// Enter follows the focused one. Nothing is fetched ahead on a connection that asks to save data
+// or is slow, or while a move is under way.
 const INTENT_MS = 65; // instant.page's: a pointer passing over a link on its way elsewhere fetches nothing
 const UNUSED_MS = 3000;
 const listeners = [];
-let ahead = null; // { href, a, controller, doc: a promise of the parsed page, timer, told: onAhead's heard of it }
-let waiting = null; // { a, timer }: an intent not yet held for INTENT_MS
+let ahead = null; // { href, a, by, controller, doc: a promise of the parsed page, timer, told: onAhead's heard of it }
+let waiting = null; // { a, by, timer }: an intent not yet held for INTENT_MS; by: the Set of what holds it
 
 /** fn(doc) hears of each page about to be shown in place (it fits), parsed and inert: fetched ahead
  *  on the reader's intent (it may then never be shown), or else fetched for the move, before the swap. */
@@ -270,13 +280,18 @@ function take(url) {
   return early;
 }
 
-function fetchAhead(a) {
+function fetchAhead(a, by) {
   const href = withoutHash(new URL(a.href));
-  if (ahead?.href === href) { ahead.a = a; clearTimeout(ahead.timer); return; }
+  if (ahead?.href === href) {
+    ahead.a = a;
+    for (const b of by) ahead.by.add(b);
+    clearTimeout(ahead.timer);
+    return;
+  }
   forget();
   const controller = new AbortController();
   const doc = fetchPage(new URL(href), controller.signal);
-  ahead = { href, a, controller, doc, timer: 0, told: false };
+  ahead = { href, a, by, controller, doc, timer: 0, told: false };
   const mine = ahead;
   doc.then((parsed) => {
     if (ahead !== mine || !fits(parsed)) return;
@@ -294,31 +309,52 @@ function forget(a = null) {
   ahead = null;
 }
 
-function intent(target, now) {
+/** The intent on link `a`, waiting or fetched ahead, if there is one. */
+const intentOn = (a) => (waiting?.a === a ? waiting : ahead?.a === a ? ahead : null);
+
+/** `by` ("pointer", "focus" or "touch") shows the intent to follow the link `target` is in. */
+function intent(target, by) {
   const a = followable(target);
-  if (!a || moving || frugal() || waiting?.a === a || ahead?.a === a) return;
+  if (!a || moving || frugal()) return;
+  const held = intentOn(a);
+  if (held) {
+    held.by.add(by);
+    if (held === ahead) clearTimeout(ahead.timer); // a touch's UNUSED_MS: held again
+    return;
+  }
+  if (by === "pointer" && (waiting ?? ahead)?.by.has("focus")) return;
   if (waiting) forget(waiting.a);
-  if (now) return fetchAhead(a);
-  waiting = { a, timer: setTimeout(() => { waiting = null; fetchAhead(a); }, INTENT_MS) };
+  if (by === "touch") return fetchAhead(a, new Set([by]));
+  const mine = waiting = { a, by: new Set([by]), timer: 0 };
+  mine.timer = setTimeout(() => { waiting = null; fetchAhead(a, mine.by); }, INTENT_MS);
 }
 
-function intentEnds(a, afterMs = 0) {
-  if (!afterMs) return forget(a);
-  if (waiting?.a === a) forget(a);
-  if (ahead?.a === a) { clearTimeout(ahead.timer); ahead.timer = setTimeout(() => forget(a), afterMs); }
+/** `by` no longer shows the intent to follow `a` (after `afterMs`, for a page already fetched). */
+function intentEnds(a, by, afterMs = 0) {
+  const held = intentOn(a);
+  if (!held) return;
+  if (afterMs && held === ahead) {
+    clearTimeout(ahead.timer);
+    ahead.timer = setTimeout(() => intentEnds(a, by), afterMs);
+    return;
+  }
+  held.by.delete(by);
+  if (!held.by.size) forget(a);
 }
+
+const pointer = (e) => (e.pointerType === "mouse" ? "pointer" : "touch");
 
 function listenForIntent() {
-  document.addEventListener("pointerover", (e) => intent(e.target, e.pointerType !== "mouse"), { passive: true });
+  document.addEventListener("pointerover", (e) => intent(e.target, pointer(e)), { passive: true });
   document.addEventListener("pointerout", (e) => {
     const a = e.target.closest?.("a[href]");
     if (!a || a.contains(e.relatedTarget)) return; // still on the link
-    if (e.pointerType === "mouse") intentEnds(a);
-    else intentEnds(a, UNUSED_MS); // a touch leaves the link as it lifts, before its click
+    if (e.pointerType === "mouse") intentEnds(a, "pointer");
+    else intentEnds(a, "touch", UNUSED_MS); // a touch leaves the link as it lifts, before its click
   }, { passive: true });
-  document.addEventListener("pointercancel", (e) => { const a = e.target.closest?.("a[href]"); if (a) intentEnds(a); }, { passive: true });
-  document.addEventListener("focusin", (e) => intent(e.target, false));
-  document.addEventListener("focusout", (e) => { const a = e.target.closest?.("a[href]"); if (a) intentEnds(a); });
+  document.addEventListener("pointercancel", (e) => { const a = e.target.closest?.("a[href]"); if (a) intentEnds(a, "touch"); }, { passive: true });
+  document.addEventListener("focusin", (e) => intent(e.target, "focus"));
+  document.addEventListener("focusout", (e) => { const a = e.target.closest?.("a[href]"); if (a) intentEnds(a, "focus"); });
 }
 
 function onPopState(event) {
