@@ -134,16 +134,21 @@ def test_a_link_the_pointer_or_focus_rests_on_is_fetched_once_ahead_and_the_clic
     assert len(fetched) == 2, fetched
     chapter.wait_prerendered()
 
-    # From the keyboard: focus resting on the next link fetches its page once, and Enter uses that fetch;
-    # a pointer passing over the focused link and off it, before or after its fetch, leaves it held.
-    six = []
+    # From the keyboard: focus resting on the next link fetches its page once, and Enter uses that fetch.
+    # A pointer passing over the focused link and off it, before or after its fetch, leaves it held; one
+    # resting on another link meanwhile (a page scrolled under it) fetches nothing in its place.
+    six, back = [], []
     page.on("request", lambda r: r.resource_type == "fetch" and r.url.split("?")[0].endswith(SIX) and six.append(r.url))
+    page.on("request", lambda r: r.resource_type == "fetch" and r.url.split("?")[0].endswith(FOUR) and back.append(r.url))
     link = page.locator("a[rel=next]")
     link.focus()
     link.hover()
+    page.locator("a[rel=prev]").hover()
+    page.evaluate("(ms) => new Promise((resolve) => setTimeout(resolve, ms))", INTENT_MS)  # its rest has lasted (above)
     box = link.bounding_box()
     page.mouse.move(2, box["y"] + box["height"] / 2)
     page.wait_for_function("(n) => performance.getEntriesByType('resource').some((e) => e.name.endsWith(n))", arg=SIX)
+    assert back == []
     before = page.evaluate(SHOWN)
     page.keyboard.press("Enter")
     page.wait_for_function(f"(n) => ({SHOWN})() > n", arg=before)
