@@ -55,12 +55,20 @@ export function nearestIndex(values, x) {
  *  the width a view draws for before it is laid out. */
 export const WIDE = 560;
 
-/** Call draw(width) now and whenever the element's width changes. */
+/** Call draw(width) now and whenever the element's width changes. A change is drawn in the next
+ *  frame, not in the observer's callback: a drawing that changes the page's height there can bring
+ *  in a scrollbar, which resizes other observed elements in the same frame, and the browser then
+ *  reports "ResizeObserver loop completed with undelivered notifications" (WebKitGTK did). */
 export function onResize(el, draw) {
   let last = -1;
+  let frame = 0;
   const ro = new ResizeObserver(() => {
-    const w = Math.round(el.clientWidth);
-    if (w > 0 && w !== last) { last = w; draw(w); }
+    if (frame) return;
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      const w = Math.round(el.clientWidth);
+      if (w > 0 && w !== last) { last = w; draw(w); }
+    });
   });
   ro.observe(el);
   draw(Math.round(el.clientWidth) || WIDE);
