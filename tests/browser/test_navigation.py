@@ -156,6 +156,17 @@ def test_a_link_the_pointer_or_focus_rests_on_is_fetched_once_ahead_and_the_clic
     assert len(six) == 1, six
 
 
+def test_a_page_left_in_place_ends_its_exercise_editor(open_live_chapter, base_url):
+    page = open_live_chapter(base_url + FOUR).page
+    section = page.locator("[data-exercise]").first
+    section.scroll_into_view_if_needed()
+    expect(section.locator(".cm-content")).to_be_visible()
+    page.evaluate("window.__editor = document.querySelector('[data-exercise] .exercise-code').shadowRoot")
+    follow(page, page.locator("a[rel=next]"))
+    # CodeMirror's destroy() takes its view out of the box, and with it its observers and listeners
+    assert page.evaluate("window.__editor.querySelector('.cm-editor')") is None
+
+
 def test_back_and_forward_restore_the_page_and_its_scroll(open_live_chapter, base_url):
     chapter = open_live_chapter(base_url + FOUR)
     page = chapter.page

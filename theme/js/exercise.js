@@ -8,8 +8,9 @@ import { grade, TIME_LIMIT_MS, warm } from "../runtime/grader.js";
 import { unsupportedReason } from "../runtime/runtime.js";
 import { entry, MAX_CODE, shownPage } from "./store.js";
 
-/** Called as the exercise nears the screen or focus enters it (parts.js). */
-export async function setUp(section) {
+/** Called as the exercise nears the screen or focus enters it (parts.js); what it returns ends the
+ *  exercise as the page is left in place: the editor's observers and listeners go with it. */
+export function setUp(section) {
   const name = section.dataset.exercise;
   const starter = section.querySelector(".exercise-starter").textContent;
   const result = section.querySelector("[data-exercise-result]");
@@ -32,6 +33,7 @@ export async function setUp(section) {
     return;
   }
   let editor = null;
+  let left = false;
   // This module loads as the exercise nears the screen (parts.js), so the editor (a large bundle)
   // mounts now; the grader's Python boots when the reader shows intent: the exercise in view, or
   // focus in it (maybe the focus that brought this module here).
@@ -46,6 +48,7 @@ export async function setUp(section) {
   async function loadEditor() {
     try {
       const { createEditor } = await import("./editor.js");
+      if (left) return;
       const box = document.createElement("div");
       box.className = "exercise-code";
       const focused = holder.contains(document.activeElement); // Tab reached the starter as this loaded
@@ -105,5 +108,10 @@ export async function setUp(section) {
     next.hidden = false;
     if (!hints.some((li) => li.hidden)) hintButton.disabled = true;
   });
+  return () => {
+    left = true;
+    inView.disconnect();
+    editor?.view.destroy();
+  };
 }
 
