@@ -48,6 +48,7 @@ from .paths import Paths
 from .references import Bibliography, citing_chapters, uncited_warnings
 from .references import load as load_bibliography
 from .runtime import Runtime, from_distribution, from_npm
+from .runtime import downloads as runtime_downloads
 from .search import search_index
 from .snapshot import make_snapshot
 from .site_config import ChapterEntry, SiteConfig, load_site_config
@@ -492,7 +493,10 @@ def package_runtime(site: Site) -> Site:
         site.files[f"{core}/{snapshot_name}"] = snapshot
     else:
         site.notes.append(why_not)
-    site.runtime_config = options.runtime.config(core + "/", lock_name, engine_wheel, snapshot_name)
+    served = {rel[len(core) + 1:]: src.stat().st_size for rel, src in site.copies.items() if rel.startswith(core + "/")}
+    served |= {rel[len(core) + 1:]: len(data) for rel, data in site.files.items() if rel.startswith(core + "/")}
+    site.runtime_config = options.runtime.config(core + "/", lock_name, engine_wheel, snapshot_name,
+                                                 runtime_downloads(served))
     site.files[MARKER] = (json.dumps(site.runtime_config, indent=2) + "\n").encode()
     return site
 

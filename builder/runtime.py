@@ -35,10 +35,12 @@ class Runtime:
     vendored: list[str] = field(default_factory=list)  # package names whose wheels we ship
     package_base_url: str | None = None  # where Pyodide fetches packages when not vendored
 
-    def config(self, index_url: str, lock: str, engine_wheel: str | None = None, snapshot: str | None = None) -> dict:
+    def config(self, index_url: str, lock: str, engine_wheel: str | None = None, snapshot: str | None = None,
+               downloads: dict[str, int] | None = None) -> dict:
         """What the worker boots with: Pyodide's folder, the lock's name in it, `engine_wheel`
         (relative to indexURL) when the lock has no entry for the engine (built without
-        pyodide-build): the worker loads it by URL; and `snapshot`, Python's start-up (builder/snapshot.py)."""
+        pyodide-build): the worker loads it by URL; `snapshot`, Python's start-up (builder/snapshot.py);
+        and `downloads`, the size of each file of that folder the boot fetches, which its progress counts."""
         return {
             "pyodideVersion": self.version,
             "indexURL": index_url,
@@ -49,7 +51,14 @@ class Runtime:
             "shipped": [*self.vendored, ENGINE_PACKAGE],  # packages the site itself serves
             **({"engineWheel": engine_wheel, "engineNeeds": list(ENGINE_NEEDS)} if engine_wheel else {}),
             **({"snapshot": snapshot} if snapshot else {}),
+            "downloads": downloads or {},
         }
+
+
+def downloads(files: dict[str, int]) -> dict[str, int]:
+    """Of the files in Pyodide's folder (name -> bytes), those the worker fetches as it boots: all
+    but the modules, which it imports (the browser fetches those where no script can count them)."""
+    return {name: size for name, size in sorted(files.items()) if name not in ("pyodide.mjs", *CORE_MODULES)}
 
 
 def sha256(path: Path) -> str:

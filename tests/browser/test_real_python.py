@@ -9,6 +9,7 @@ import base64
 import dataclasses
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -539,6 +540,37 @@ def test_every_exercise_grades_right_and_wrong_answers(new_context, real_site):
 
 
 # --- offline --------------------------------------------------------------------------------------
+
+# Before any page script: window.__said lists every text the runtime's status line shows, in order.
+RECORD_STATUS = """document.addEventListener("DOMContentLoaded", () => {
+  window.__said = [];
+  const line = document.querySelector("[data-runtime-status]");
+  new MutationObserver(() => window.__said.push(line.textContent)).observe(line, { childList: true, characterData: true, subtree: true });
+});"""
+DOWNLOADING = re.compile(r"downloading it… (\d+)% \((\d+\.\d) of (\d+\.\d) MB\)")
+
+
+def test_boot_progress_follows_the_bytes_that_arrived(new_context, real_site):
+    """On a slow connection the status line's share grows with the bytes of Python, numpy and the
+    engine as they arrive, and comes to all of them: every file the boot fetches is counted."""
+    context = new_context(bypass_csp=False, viewport={"width": 1200, "height": 800})
+    context.add_init_script(RECORD_STATUS)
+    reader = Reader(new_context, real_site["url"] + "04-scores-to-weights.html", context=context)
+    cdp = context.new_cdp_session(reader.page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 20, "downloadThroughput": 4_000_000,
+                                                  "uploadThroughput": 1_000_000})
+    reader.boot()
+    said = reader.page.evaluate("window.__said")
+    shares = [(int(m[1]), float(m[2]), float(m[3])) for m in map(DOWNLOADING.search, said) if m]
+    assert len({share for share, _, _ in shares}) >= 5, said
+    assert [s[:2] for s in shares] == sorted(s[:2] for s in shares), said  # never back
+    total = shares[0][2]
+    downloaded = [t for t in said if "downloaded" in t]
+    assert downloaded and f"downloaded {total:.1f} MB" in downloaded[0], said
+    assert said.index(downloaded[0]) < len(said) - 1 and "ready" in said[-1], said
+    reader.assert_clean("a slow boot")
+
 
 def test_saved_for_offline_python_boots_without_the_network(new_context, real_site):
     context = new_context(bypass_csp=False, viewport={"width": 1200, "height": 800})

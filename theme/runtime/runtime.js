@@ -22,7 +22,7 @@ export const runtime = {
     if (this.state !== "idle") return;
     const why = unsupportedReason();
     if (why) return setStatus("unavailable", why, "failed");
-    setStatus("loading", "Live figures are starting… 0%", "start");
+    setStatus("loading", "Live figures are starting…", "start");
     // The worker's words are about Python; the status line speaks of the live figures.
     worker = connect((state, stage, text) => {
       if (state === "ready") setStatus("ready", "Live figures are ready: they recompute as you change them.", stage);

@@ -139,11 +139,70 @@ async function startPython(loadPyodide, options) {
   }
 }
 
+// --- Bytes downloaded while Python starts ------------------------------------------------------
+// The boot's progress is the share of its files' bytes that has arrived: the build lists each file
+// Pyodide's folder serves the boot, with its size (config.downloads). Pyodide fetches them itself
+// (its wasm, standard library and wheels), so the worker's fetch is wrapped while it boots, and the
+// body of each listed file is counted as it streams in (decoded: what the file holds, however it
+// was compressed on the way). Files from elsewhere (numpy from a CDN) are not counted: the stages
+// after the download say what they are doing instead.
+const PROGRESS_STEP = 5; // percent: the status line is a live region, so a change is news, not noise
+
+function countDownloads(config, files, report) {
+  const sizes = new Map(Object.entries(files).map(([name, size]) => [new URL(name, config.indexURL).href, size]));
+  const total = [...sizes.values()].reduce((a, b) => a + b, 0);
+  const plain = globalThis.fetch;
+  let done = 0;
+  const counted = (body) => body.pipeThrough(new TransformStream({
+    transform(chunk, controller) {
+      done = Math.min(total, done + chunk.byteLength);
+      report(done, total);
+      controller.enqueue(chunk);
+    },
+  }));
+  globalThis.fetch = async function (resource, options) {
+    const response = await plain.call(this, resource, options);
+    const href = new URL(resource instanceof Request ? resource.url : String(resource), self.location.href).href;
+    const method = (options?.method ?? (resource instanceof Request ? resource.method : "GET")).toUpperCase();
+    if (!sizes.has(href) || method !== "GET" || !response.ok || !response.body) return response; // a HEAD has a body too, empty
+    sizes.delete(href); // counted once, however often it is asked for
+    return new Response(counted(response.body), { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+  return { total, stop: () => { globalThis.fetch = plain; } };
+}
+
+const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
+const share = (done, total) => (total ? Math.floor((100 * done) / total / PROGRESS_STEP) * PROGRESS_STEP : 0);
+
+/** The download's words: its share, the megabytes that came and the total; once all came, what follows. */
+function downloadText(done, total) {
+  if (!total) return "Starting Python: downloading it…";
+  if (done >= total) return `Starting Python: downloaded ${megabytes(total)} MB, starting it…`;
+  return `Starting Python: downloading it… ${share(done, total)}% (${megabytes(done)} of ${megabytes(total)} MB)`;
+}
+
 async function boot(config, status) {
-  status("loading", "core", "Starting Python: downloading it… 10%");
+  const restores = Boolean(config.snapshot) && typeof DecompressionStream === "function";
+  const files = { ...config.downloads };
+  if (!restores) delete files[config.snapshot]; // not fetched: Python starts itself
+  let shown = 0;
+  const downloads = countDownloads(config, files, (done, total) => {
+    if (share(done, total) === shown) return;
+    shown = share(done, total);
+    status("loading", "core", downloadText(done, total));
+  });
+  status("loading", "core", downloadText(0, downloads.total));
+  try {
+    await startEngine(config, status, restores);
+  } finally {
+    downloads.stop();
+  }
+}
+
+async function startEngine(config, status, restores) {
   mark("start");
   // The snapshot, the core's check, the lock and Pyodide's script are fetched side by side.
-  const snapshot = config.snapshot && typeof DecompressionStream === "function" ? snapshotBytes(config.indexURL + config.snapshot) : null;
+  const snapshot = restores ? snapshotBytes(config.indexURL + config.snapshot) : null;
   const core = import(config.indexURL + "pyodide.mjs");
   const lock = siteLock(config);
   for (const p of [snapshot, core, lock]) p?.catch(() => {});
@@ -181,7 +240,7 @@ async function boot(config, status) {
   }
   pyodide ??= await startPython(loadPyodide, options);
   mark("core");
-  status("loading", "python", "Starting Python: loading numpy… 60%");
+  status("loading", "python", "Starting Python: loading numpy…");
   // Pyodide's own load errors go to the console for developers; the reader gets one line below.
   const quiet = { messageCallback: () => {}, errorCallback: (m) => console.warn(m) };
   try {
@@ -200,7 +259,7 @@ async function boot(config, status) {
       ? "Live figures could not start: part of Python failed to load. Reload to try again; every figure still shows its precomputed result."
       : "Live figures need a connection the first time (to fetch numpy); this page works without them, with every figure's precomputed result.");
   }
-  status("loading", "engine", "Starting Python: loading the attention engine… 85%");
+  status("loading", "engine", "Starting Python: loading the attention engine…");
   try {
     engine = pyodide.pyimport("engine.figures");
   } catch (err) {
