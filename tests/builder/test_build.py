@@ -99,6 +99,16 @@ def test_runtime_config_names_the_engine_and_the_cdn(site):
     assert config["packageBaseUrl"] == f"https://cdn.jsdelivr.net/pyodide/v{config['pyodideVersion']}/full/"
 
 
+def test_runtime_config_lists_every_file_the_boot_fetches_with_its_size(site):
+    """What the worker's progress counts (theme/runtime/worker.js): each file of Pyodide's folder
+    but the modules it imports, at its size in the output."""
+    folder = pyodide_folder(site)
+    files = {p.relative_to(folder).as_posix(): p.stat().st_size for p in folder.rglob("*") if p.is_file()}
+    modules = {"pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.js"}
+    assert runtime_config(site)["downloads"] == {name: size for name, size in files.items() if name not in modules}
+    assert "pyodide.asm.wasm" in runtime_config(site)["downloads"]
+
+
 @pytest.mark.skipif(not lockfile.available(Paths.at(ROOT).pyodide_cli), reason="pyodide-build is not installed (no Python >= 3.12 here): "
                     "the build loads the engine by its URL instead (tests/builder/test_lockfile.py)")
 def test_the_engine_is_registered_in_the_shipped_lock(site):
