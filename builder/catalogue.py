@@ -249,8 +249,10 @@ def gather(paths: Paths, drawings: bool = True, store: FigureStore | None = None
             entry.paths = readable_paths(looked_up)
             entry.alt = looked_up["text"]["alt"]
         figures.append(entry)
-    directives = [(d.name, d.summary, options(d.Options) if d.Options else [], uses.get((d.name, ANY), []))
-                  for d in REGISTRY.values() if d.name != "figure"]  # a figure's options are its model's, above
+    # a figure's options are its model's, above, and the directive's own (its layout), listed here
+    directives = [(d.name, d.summary, options(d.Options) if d.Options else [],
+                   uses.get((d.name, ANY), []) if d.name != "figure" else [])
+                  for d in REGISTRY.values()]
     graders = [(name, grader(name).FUNCTION, first_paragraph(grader(name).__doc__), uses.get(("exercise", name), []))
                for name in EXERCISES]
     return Catalogue(figures, directives, graders)
@@ -320,7 +322,8 @@ use it and its drawing at the defaults; the quiz's and exercise's options and th
 what an inline expression can read from each figure. The README's "Writing a chapter" says how each is written.</p>
 <nav><h2>Figures ({len(cat.figures)})</h2><ul>{toc}</ul></nav>
 {"".join(_figure(f) for f in cat.figures)}
-<h2>Quizzes and exercises</h2>
+<h2>Every directive's own options</h2>
+<p>A figure's options are its model's (above) and these of the directive's own, which change no number.</p>
 {directives}
 <h3 id="graders">Graders: <code>/// exercise | name</code></h3>
 <table><thead><tr><th>name</th><th>the reader writes</th><th>what it checks</th><th>used in</th></tr></thead>

@@ -202,8 +202,9 @@ def pixel_size(svg: bytes) -> tuple[int, int] | None:
 
 
 def _attributes(use, chapter_number: int, index: int) -> dict:
-    return {"class": "figure", "id": f"figure-{chapter_number}-{index}", "data-figure": use.argument,
-            "data-state": "static"}
+    layout = use.options.get("layout", "body")  # the directive's own option, checked as it was read (directives/figure.py)
+    return {"class": "figure" + (" figure-wide" if layout == "wide" else ""), "id": f"figure-{chapter_number}-{index}",
+            "data-figure": use.argument, "data-state": "static"}
 
 
 def draft_figure(use, chapter_number: int, index: int) -> RenderedFigure:

@@ -192,3 +192,29 @@ def test_focus_on_a_figure_not_yet_drawn_stays_put_as_its_view_loads(open_chapte
     expect(summary).to_be_focused()
     page.keyboard.press("Enter")
     expect(figure.locator(".figure-numbers")).to_be_visible()
+
+
+WIDE = """() => { const r = (el) => el.getBoundingClientRect();
+  const figure = document.querySelector(".figure-wide"), text = [...document.querySelectorAll("main article > p")].find((p) => p.textContent.length > 200);
+  return { figure: [r(figure).left, r(figure).width], text: [r(text).left, r(text).width],
+           caption: r(figure.querySelector("figcaption")).width, overflow: document.documentElement.scrollWidth - innerWidth }; }"""
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_a_wide_figure_takes_the_room_a_wide_screen_has_and_stays_within_a_narrow_one(new_context, base_url, width):
+    """Figure 9.1 (layout: wide): beyond the text on a laptop, centred on it, its caption the text's
+    length; the text's width on a phone, and in print, where the page is the text's width."""
+    page = new_context(viewport={"width": width, "height": 800}).new_page()
+    page.goto(base_url + "09-learning-to-look.html")
+    at = page.evaluate(WIDE)
+    (fig_left, fig_width), (text_left, text_width) = at["figure"], at["text"]
+    assert at["overflow"] == 0
+    if width == 1280:
+        assert fig_width >= text_width + 200
+        assert abs((fig_left + fig_width / 2) - (text_left + text_width / 2)) < 1
+        assert at["caption"] <= text_width + 1
+    else:
+        assert (fig_left, fig_width) == pytest.approx((text_left, text_width), abs=1)
+    page.emulate_media(media="print")
+    at = page.evaluate(WIDE)
+    assert at["figure"] == pytest.approx(at["text"], abs=1)

@@ -96,6 +96,30 @@ def test_a_figure_s_options_are_parsed_once(tmp_path, monkeypatch):
     assert made == expected
 
 
+def test_a_figure_s_layout_is_its_directive_s_and_changes_no_number(tmp_path):
+    """`layout: wide` marks the figure's element for the stylesheet and is not handed to the model: the
+    figure computes what it computes without it. A layout it does not know is an error at its line."""
+    page = "# T\n\n/// figure | softmax-temperature\n    layout: wide\n    temperature: 2.0\n\nCaption.\n///\n"
+    chapter = gather_chapter(load_site_config(one_chapter_site(tmp_path / "a", page)).chapters[0], BuildCache())
+    assert '<figure class="figure figure-wide"' in chapter.html
+    plain = gather_chapter(load_site_config(one_chapter_site(tmp_path / "b", page.replace("    layout: wide\n", ""))).chapters[0],
+                           BuildCache())
+    data = re.compile(r'<script type="application/json" class="figure-data">.*?</script>', re.S)
+    assert data.findall(chapter.html) == data.findall(plain.html) and 'class="figure"' in plain.html
+    bad = page.replace("layout: wide", "layout: huge")
+    with pytest.raises(BuildError) as err:
+        gather_chapter(load_site_config(one_chapter_site(tmp_path / "c", bad)).chapters[0], BuildCache())
+    assert err.value.line == 4 and "one of body, wide, not 'huge'" in str(err.value), str(err.value)
+
+
+def test_no_model_has_an_option_named_as_the_directive_s_own():
+    from builder.directives.figure import Options
+
+    clash = [(name, f) for name in models.FIGURES for f in models.module(name).Params.__dataclass_fields__
+             if f in Options.__dataclass_fields__]
+    assert clash == []
+
+
 def test_embedded_data_carries_no_facts_and_the_schema_of_every_option(shared_figure_cache, series_given):
     for name in models.FIGURES:
         data = shared_figure_cache.data(models.parse(name), series_given)
