@@ -218,3 +218,11 @@ def test_a_wide_figure_takes_the_room_a_wide_screen_has_and_stays_within_a_narro
     page.emulate_media(media="print")
     at = page.evaluate(WIDE)
     assert at["figure"] == pytest.approx(at["text"], abs=1)
+
+
+def test_chapter_1_shows_its_figure_on_a_laptop_s_first_screen(new_context, base_url):
+    """The book's first figure is where a reader who opens it looks first, not two screens down."""
+    page = new_context(viewport={"width": 1280, "height": 800}).new_page()
+    page.goto(base_url + "01-why-attention.html")
+    top = page.locator("[data-figure]").first.evaluate("f => f.getBoundingClientRect().top")
+    assert top < 800 / 2, top
