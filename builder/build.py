@@ -43,6 +43,7 @@ from . import lockfile
 from .markdown_render import render
 from .math import MathFound
 from .math_font import PATH as MATH_FONT, characters, math_font
+from . import text_fonts
 from .pages import environment, stamp
 from .paths import Paths
 from .references import Bibliography, citing_chapters, uncited_warnings
@@ -505,8 +506,8 @@ DEV_ONLY = ("js/livereload.js",)  # theme files for `build.py serve` only, never
 
 
 def copy_theme(site: Site) -> Site:
-    """The theme's scripts; one stylesheet (the palette's custom properties, site.css, then each
-    figure's own CSS), the print stylesheet and the favicon."""
+    """The theme's scripts; one stylesheet (the palette's custom properties, the text faces, site.css,
+    then each figure's own CSS), the print stylesheet, the favicon and the text faces' files."""
     paths, live_reload = site.config.options.paths, site.config.options.live_reload
     theme = paths.theme
     for sub, dest, pattern in (("js", "assets/js", "*"), ("runtime", "assets/runtime", "*.js"),
@@ -516,10 +517,16 @@ def copy_theme(site: Site) -> Site:
                 site.copies[f"{dest}/{p.name}"] = p
     sheets = [theme / "css" / "site.css", *sorted((theme / "figures").glob("*.css"))]
     light, dark = site.config.palette
-    css = palette.css(light, dark).encode()  # the custom properties first
+    css = palette.css(light, dark).encode()  # the custom properties first, then the series' faces
+    css += f"/* builder/text_fonts.py */\n{text_fonts.css()}".encode()
     css += b"".join(f"/* {p.relative_to(theme).as_posix()} */\n".encode() + p.read_bytes() for p in sheets)
     site.files.update({"assets/css/site.css": css, "assets/css/print.css": (theme / "css" / "print.css").read_bytes(),
                        FAVICON: favicon_svg(light)})
+    faces = text_fonts.files(paths.node_modules)
+    missing = next((src for src in faces.values() if not src.is_file()), None)
+    if missing:
+        raise BuildError(missing, None, "the series' text faces are missing: run 'npm ci' (it installs the Fontsource packages)")
+    site.copies.update(faces)
     return site
 
 

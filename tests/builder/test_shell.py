@@ -150,12 +150,16 @@ def test_every_font_rule_uses_one_of_the_four_stacks(small_site):
     stacks = dict(re.findall(r"--(font-(?:text|ui|mono|math)):\s*([^;]+);", css))
     assert set(stacks) == {"font-text", "font-ui", "font-mono", "font-math"}
     assert all(stack.rstrip().endswith(("serif", "sans-serif", "monospace", "math")) for stack in stacks.values())
-    # System fonts for text: the one font downloaded is the math font, and only where formulas use it.
+    # The faces downloaded: the series' text faces (builder/text_fonts.py), which never hide text while
+    # they load, and the math font, only where formulas use it.
+    from builder.text_fonts import css as text_faces
+
     faces = re.findall(r"@font-face \{[^}]*\}", css)
-    assert faces == ['@font-face { font-family: "Series Math"; src: url("../fonts/math.woff2") format("woff2"); '
-                     'font-display: block; }']
-    assert css.count("url(") == 1
-    rules = re.findall(r"(?<![-\w])font(?:-family)?\s*:\s*([^;}]+)", css.replace(faces[0], ""))
+    math = '@font-face { font-family: "Series Math"; src: url("../fonts/math.woff2") format("woff2"); font-display: block; }'
+    assert faces == [*text_faces().splitlines(), math]
+    assert css.count("url(") == len(faces)
+    assert stacks["font-text"].startswith('"Series Text", ') and stacks["font-ui"].startswith('"Series Sans", ')
+    rules = re.findall(r"(?<![-\w])font(?:-family)?\s*:\s*([^;}]+)", re.sub(r"@font-face \{[^}]*\}", "", css))
     assert len(rules) > 20
     odd = [r for r in rules if "var(--font-" not in r and r.strip() != "inherit"]
     assert not odd, f"font rules that pick their own family: {odd[:5]}"
