@@ -82,7 +82,7 @@ export function mount(root, ctx) {
       dots: rows.map(() => svg("circle", { class: cls }, s)) }));
     const legend = svg("g", { class: "legend" }, s);
     svg("text", { x: pad.l + 8, y: pad.t + 12, class: "prediction-text" }, legend).textContent = "as is";
-    svg("text", { x: pad.l + 8, y: pad.t + 28, class: "key-text" }, legend).textContent = "divided by √d";
+    svg("text", { x: pad.l + 8, y: pad.t + 30, class: "key-text" }, legend).textContent = "divided by √d"; // a line box (17 px) apart
     svg("rect", { x: pad.l, y: pad.t, width: innerW, height: innerH, class: "hit" }, s);
     plot.replaceChildren(s);
     view = { s, sx, sy, uniform, guide, series };

@@ -28,8 +28,10 @@ export function mount(root, ctx) {
     draw: () => update(),
   });
 
-  const rowH = 90, gap = 44;
-  const h = 2 * rowH + 2 * gap + 20;
+  // top: where a row's bars start, below its title with room for a bar's value label (the faces' line
+  // boxes are taller than their letters: 17 px at 12 px).
+  const rowH = 90, gap = 44, top = 30;
+  const h = 2 * rowH + 2 * gap + top - 4;
   const s = svg("svg", { height: h, role: "group", "aria-label": "Scores and the gradient G, as draggable bars" }, plot);
   const titles = ["Scores s", "G = dL/dA, handed back to the weights"].map((t, k) => {
     const el = svg("text", { x: 4, y: 14 + k * (rowH + gap), class: "axis-label" }, s);
@@ -69,7 +71,7 @@ export function mount(root, ctx) {
     geo = { band, barW: Math.min(48, band * 0.55), cx: (i) => pad + band * (i + 0.5) };
     set(s, { width, viewBox: `0 0 ${width} ${h}` });
     axes.forEach((line, k) => {
-      const y = 24 + k * (rowH + gap) + rowH / 2;
+      const y = top + k * (rowH + gap) + rowH / 2;
       set(line, { x1: pad, x2: pad + innerW, y1: y, y2: y });
     });
     words.forEach((t, i) => set(t, { x: geo.cx(i) }));
@@ -80,7 +82,7 @@ export function mount(root, ctx) {
     if (!geo) return;
     const maxAbs = Math.max(schema.hi / 2, ...edit.scores.map(Math.abs));
     rows.forEach((bars, k) => bars({ scores: edit.scores.slice(k * n, (k + 1) * n), ...geo,
-      top: 24 + k * (rowH + gap), height: rowH, maxAbs }));
+      top: top + k * (rowH + gap), height: rowH, maxAbs }));
     for (const { key, cells } of cellRows) cells.forEach((td, i) => { td.textContent = data.text.cells[key][i]; });
     table.classList.toggle("stale", edit.waiting);
     total.textContent = edit.waiting ? "Recomputing…" : data.text.total;
