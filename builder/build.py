@@ -43,7 +43,7 @@ from . import lockfile
 from .markdown_render import render
 from .math import MathFound
 from .math_font import PATH as MATH_FONT, characters, math_font
-from . import text_fonts
+from . import contents, text_fonts
 from .pages import environment, stamp
 from .paths import Paths
 from .references import Bibliography, citing_chapters, uncited_warnings
@@ -594,7 +594,10 @@ def render_pages(site: Site) -> Site:
                                    next=chapters[i + 1] if i + 1 < len(chapters) else None)
         for fig in ch.figures:
             site.files.update(fig.files)
-    site.files["index.html"] = _page(site, "index.html")
+    first = next((ch for ch in chapters if not ch.entry.label), chapters[0])  # a primer stands apart
+    opening = contents.opening_figure(first)
+    site.files["index.html"] = _page(site, "index.html", opening=opening, opening_chapter=first,
+                                     opening_scripts=contents.scripts(opening))
     site.files["search.html"] = _page(site, "search.html")
     if site.works:
         site.files["bibliography.html"] = _page(site, "bibliography.html", works=site.works.sorted(site.cited_in),

@@ -226,3 +226,25 @@ def test_chapter_1_shows_its_figure_on_a_laptop_s_first_screen(new_context, base
     page.goto(base_url + "01-why-attention.html")
     top = page.locator("[data-figure]").first.evaluate("f => f.getBoundingClientRect().top")
     assert top < 800 / 2, top
+
+
+COUNT_WORKERS = "window.__workers = 0; window.Worker = class extends window.Worker { constructor(...a) { super(...a); window.__workers++; } };"
+
+
+def test_the_contents_page_opens_with_a_figure_to_touch_and_no_python(new_context, base_url):
+    """Chapter 1's figure on the contents page's first screen: drawn from its data, and a touch of its
+    other last word moves the attention, with no worker started."""
+    page = new_context(viewport={"width": 375, "height": 740}, has_touch=True).new_page()
+    page.add_init_script(COUNT_WORKERS)
+    page.goto(base_url + "index.html")
+    figure = page.locator('[data-figure="winograd-head"]')
+    expect(figure).to_have_attribute("data-state", "prerendered")
+    assert figure.evaluate("f => f.getBoundingClientRect().top") < 740 / 2
+    numbers = figure.locator(".figure-numbers")
+    before = numbers.text_content()
+    word = figure.locator("button[aria-pressed=false]").get_attribute("data-word")
+    button = figure.locator(f'button[data-word="{word}"]')
+    button.tap()
+    expect(button).to_have_attribute("aria-pressed", "true")
+    expect(numbers).not_to_have_text(before)
+    assert page.evaluate("window.__workers") == 0
