@@ -10,11 +10,11 @@ FETCHED = "() => performance.getEntriesByType('resource').map((e) => new URL(e.n
 
 
 def test_the_first_screen_fetches_no_quiz_exercise_offline_worker_or_drawing_it_does_not_show(open_chapter, base_url):
-    """Chapter 9 opens with figures near its first screen (a displayed lazy image that close is
+    """Chapter 4 opens with a figure near its first screen (a displayed lazy image that close is
     fetched at once) and has its quiz, its exercise and the footer's "Save for offline" far below.
     None of their code, nor sw.js, nor any fallback drawing (the views draw from embedded data) is
     fetched until the reader comes near it; then each loads and works."""
-    chapter = open_chapter(base_url + "09-learning-to-look.html", viewport=FIRST_SCREEN)
+    chapter = open_chapter(base_url + "04-scores-to-weights.html", viewport=FIRST_SCREEN)
     page = chapter.page
     # What the first screen loads: its observers' first callbacks (a frame and a task after they
     # observe), then what those fetched (the network quiet since).

@@ -50,7 +50,7 @@ CASES = {
     "unknown option": ("\n/// figure | softmax-temperature\n    temprature: 2\n\nC\n///\n", 4,
                        "unknown option 'temprature' (did you mean 'temperature'?)"),
     "option nothing like one": ("\n/// figure | softmax-temperature\n    qqq: 2\n\nC\n///\n", 4,
-                                "unknown option 'qqq' (allowed: scores, labels, temperature, t_min, t_max, steps)"),
+                                "unknown option 'qqq' (allowed: scores, labels, temperature, t_min, t_max, steps, layout)"),
     "mistyped option": ("\n/// figure | scaling-experiment\n    keys: eight\n\nC\n///\n", 4, "'keys' must be a number"),
     "out-of-range option": ("\n/// figure | scaling-experiment\n\n    keys: 1\n\nC\n///\n", None, None),
     "bad yaml": ("\n/// figure | softmax-temperature\n    scores: [1, 2\n    temperature: 1\n\nC\n///\n", 4,
