@@ -410,6 +410,11 @@ def train(p: Params, given: Given) -> TrainingJob:
     return _job(p, t, run, p.seed, p.steps, shipped.text, shipped.run["baselines"])
 
 
+def _unreadable(option: str, err: Exception) -> ParamError:
+    """The refusal of a kept model that cannot be read or taken on, naming `option`."""
+    return ParamError(option, f"the model kept in this browser could not be read ({err})")
+
+
 def _kept(given: Given, option: str) -> writing_kept.Kept:
     """The reader's kept run (READER_GIVEN's), or ParamError naming `option` and why it cannot be had."""
     if READER_GIVEN[0] not in given:
@@ -417,7 +422,7 @@ def _kept(given: Given, option: str) -> writing_kept.Kept:
     try:
         return writing_kept.unpack_kept(given[READER_GIVEN[0]])  # a run of a recipe the page trains, or refused
     except (ValueError, KeyError, TypeError, UnicodeDecodeError) as err:
-        raise ParamError(option, f"the model kept in this browser could not be read ({err})") from None
+        raise _unreadable(option, err) from None
 
 
 def keep(p: Params, given: Given) -> TrainingJob:
@@ -426,7 +431,7 @@ def keep(p: Params, given: Given) -> TrainingJob:
     try:
         t, run = writing_kept.keep_training(kept, p.more)
     except (ValueError, KeyError, TypeError) as err:
-        raise ParamError("more", f"the model kept in this browser could not be read ({err})") from None
+        raise _unreadable("more", err) from None
     model = kept.model
     return _job(p, t, run, model.seed, kept.schedule_steps, model.text, model.run["baselines"],
                 {"checkpoints": model.run["checkpoints"], "steps": kept.t})
