@@ -248,3 +248,30 @@ def test_the_contents_page_opens_with_a_figure_to_touch_and_no_python(new_contex
     expect(button).to_have_attribute("aria-pressed", "true")
     expect(numbers).not_to_have_text(before)
     assert page.evaluate("window.__workers") == 0
+
+
+RECORD_SHIFTS = """window.__shift = 0;
+new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value; })
+  .observe({ type: "layout-shift", buffered: true });"""
+
+
+@pytest.mark.parametrize("width", [1280, 412])
+@pytest.mark.parametrize("path", ["index.html", "01-why-attention.html"])
+def test_the_opening_figure_draws_without_moving_the_text_below_it(new_context, base_url, path, width):
+    """The first screen's figure keeps its view's room while the view loads: held back until the page
+    has painted and its faces have come (as on a slow phone), the view then draws with no layout shift."""
+    context = new_context(viewport={"width": width, "height": 800})
+    held = []
+    context.route("**/figures/winograd-head.js", lambda route: held.append(route))
+    page = context.new_page()
+    page.add_init_script(RECORD_SHIFTS)
+    with page.expect_request("**/figures/winograd-head.js"):
+        page.goto(base_url + path)
+    page.wait_for_function("() => performance.getEntriesByName('first-contentful-paint').length > 0")
+    page.evaluate("document.fonts.ready.then(() => true)")
+    after_a_frame(page)
+    before = page.evaluate("window.__shift")
+    held[0].continue_()
+    expect(page.locator('[data-figure="winograd-head"]')).to_have_attribute("data-state", "prerendered")
+    after_a_frame(page)
+    assert page.evaluate("window.__shift") - before < 0.01
