@@ -79,14 +79,26 @@ def test_score_change_without_python_says_so_and_keeps_working(open_chapter):
 
 def test_new_draw_asked_while_python_loads_ends_with_a_note(open_chapter):
     """A request made while Python is still loading shows the boot's progress in the figure,
-    waits for it, then says it is unavailable."""
-    chapter = open_chapter(pyodide=True)
+    waits for it, then says it is unavailable. Pyodide's wasm is held back until the request has
+    been made, so Python is still loading then however fast or slow the machine is."""
+    held, released = [], []
+
+    def hold(route):
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    chapter = open_chapter(pyodide=True, routes=[("**/pyodide.asm.wasm", hold)])
     chapter.wait_prerendered()
     figure = chapter.figure("scaling-experiment")
     button = figure.get_by_role("button", name="Draw new random vectors")
-    button.click()  # also starts Python: a first interaction
+    button.click()  # also starts Python, if nearing the figure has not: a first interaction
     note = figure.locator(".figure-note")
     expect(note).to_contain_text("starting")  # the boot's progress, in the figure itself
+    released.append(True)
+    for route in held:
+        route.continue_()
     expect(note).to_contain_text("unavailable", timeout=SETTLE_MS)
     assert chapter.status()["state"] == "unavailable"
     expect(button).to_be_enabled()
