@@ -445,7 +445,7 @@ def _page(site: Site, template: str, **context) -> bytes:
     return _render(config, template, site=config.site, chapters=site.chapters, assets=site.assets,
                    live_reload=config.options.live_reload,
                    runtime_config=embed_json(site.runtime_config), bibliography=site.works, pdf=config.pdf,
-                   build=site.build_id, **context).encode()
+                   build=site.build_id, reading_face=text_fonts.PRELOADED.name, **context).encode()
 
 
 def cite_works(book: Book) -> Site:
@@ -594,9 +594,9 @@ def render_pages(site: Site) -> Site:
                                    next=chapters[i + 1] if i + 1 < len(chapters) else None)
         for fig in ch.figures:
             site.files.update(fig.files)
-    first = next((ch for ch in chapters if not ch.entry.label), chapters[0])  # a primer stands apart
+    first = next((ch for ch in chapters if not ch.entry.label), chapters[0])  # where to start: a primer stands apart
     opening = contents.opening_figure(first)
-    site.files["index.html"] = _page(site, "index.html", opening=opening, opening_chapter=first,
+    site.files["index.html"] = _page(site, "index.html", first=first, opening=opening,
                                      opening_scripts=contents.scripts(opening))
     site.files["search.html"] = _page(site, "search.html")
     if site.works:
